@@ -1,0 +1,16 @@
+/** Where commands write. `main` passes the process streams; tests pass buffers. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Current working directory used to resolve relative paths. */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Exit codes shared by all commands. */
+export const exitCodes = {
+  ok: 0,
+  failure: 1,
+  badInput: 2,
+  inconclusive: 3,
+} as const;

@@ -1,0 +1,41 @@
+import { Command, CommanderError } from 'commander';
+import { SenseActError } from '../util/senseact-error.js';
+import { exitCodes, type CliIo } from './cli-io.js';
+import { commandRegistrations } from './commands.js';
+
+/**
+ * Runs the `senseact` command line and resolves to the exit code. The only place that
+ * prints to the terminal (through `io`).
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let exitCode: number = exitCodes.ok;
+  const program = new Command('senseact')
+    .description('SenseAct: an Android GUI agent toolkit that verifies every action against the UI it observes.')
+    .version('0.1.0')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError();
+  for (const register of commandRegistrations) register(program, io, (code) => { exitCode = code; });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? exitCodes.ok : exitCodes.badInput;
+    }
+    if (SenseActError.isInstance(error)) {
+      io.stderr(`senseact: ${error.message}\n`);
+      return exitCode === exitCodes.ok ? exitCodes.badInput : exitCode;
+    }
+    throw error;
+  }
+  return exitCode;
+}
+
+function processIo(): CliIo {
+  return {
+    stdout: (text) => { process.stdout.write(text); },
+    stderr: (text) => { process.stderr.write(text); },
+    cwd: process.cwd(),
+    env: process.env,
+  };
+}

@@ -1,0 +1,56 @@
+import type { HierarchyDialect } from '../ui/ui-tree.js';
+import type { DeviceAction } from './device-action.js';
+
+/** Options every device call takes. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** What one observation of the device gives: the raw hierarchy plus where we are. */
+export interface Observation {
+  readonly xml: string;
+  readonly dialect: HierarchyDialect;
+  readonly packageName: string;
+  readonly activity: string;
+  /** Wall time of the whole call, including settle polling, in milliseconds. */
+  readonly latencyMs: number;
+  /** How many hierarchies were pulled until two consecutive ones matched (1 when settle is off). */
+  readonly polls: number;
+  /** False when the settle timeout ran out before two consecutive hierarchies matched. */
+  readonly settled: boolean;
+}
+
+export interface Screenshot {
+  readonly png: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  readonly latencyMs: number;
+}
+
+export interface ActResult {
+  readonly latencyMs: number;
+}
+
+export interface DeviceInfo {
+  /** Profile name, e.g. `sim`, `emulator`. */
+  readonly name: string;
+  readonly kind: 'sim' | 'appium';
+  readonly width: number;
+  readonly height: number;
+  readonly density: number;
+}
+
+/**
+ * The one interface the agent drives (DESIGN.md §5). Implementations: `SimDevice`
+ * (in-process simulator) and `AppiumDevice` (WebdriverIO → Appium, for emulators,
+ * phones and the simulator's own Appium driver). Every call honours its AbortSignal.
+ * Infrastructure failures throw `DeviceError`.
+ */
+export interface Device {
+  readonly info: DeviceInfo;
+  /** Pulls the hierarchy after the UI settles. */
+  observe(options?: CallOptions): Promise<Observation>;
+  screenshot(options?: CallOptions): Promise<Screenshot>;
+  act(action: DeviceAction, options?: CallOptions): Promise<ActResult>;
+  close(): Promise<void>;
+}
