@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** The modes of DESIGN.md §7. */
+export const agentModeSchema = z.enum(['senseact', 'senseact-text', 'react-vlm', 'react-text', 'open-loop']);
+export type AgentMode = z.infer<typeof agentModeSchema>;
+
+/** Who decides the actions: a language model, or the task's reference solution (results labelled oracle). */
+export const policyNameSchema = z.enum(['llm', 'oracle']);
+export type PolicyName = z.infer<typeof policyNameSchema>;
+
+export const latencySplitSchema = z.object({
+  deviceMs: z.number().nonnegative(),
+  perceptionMs: z.number().nonnegative(),
+  modelMs: z.number().nonnegative(),
+  verificationMs: z.number().nonnegative(),
+  totalMs: z.number().nonnegative(),
+});
+export type LatencySplit = z.infer<typeof latencySplitSchema>;
+
+/**
+ * What one run of one task in one mode produced. The agent fills it; the bench
+ * aggregates it. `success` comes from the task's own check, never from the agent.
+ * `error` is set for infrastructure failures (device lost, model never valid), which are
+ * not agent failures.
+ */
+export const taskRunResultSchema = z.object({
+  id: z.string(),
+  app: z.string(),
+  mode: agentModeSchema,
+  policy: policyNameSchema,
+  repeat: z.number().int().nonnegative(),
+  success: z.boolean(),
+  /** Why the task check passed or failed, in one line. */
+  reason: z.string(),
+  steps: z.number().int().nonnegative(),
+  llmCalls: z.number().int().nonnegative(),
+  vlmCalls: z.number().int().nonnegative(),
+  imagesUploaded: z.number().int().nonnegative(),
+  imageBytes: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  latency: latencySplitSchema,
+  verification: z.object({ pass: z.number().int(), fail: z.number().int(), inconclusive: z.number().int() }),
+  gateReasons: z.record(z.string(), z.number().int()),
+  /** Faults the simulator injected during the run (kind per occurrence); [] on real devices. */
+  faults: z.array(z.string()),
+  error: z.string().nullable(),
+  /** Run folder with trace.jsonl and per-step artifacts, relative to the bench output dir. */
+  traceDir: z.string(),
+  answer: z.string().optional(),
+});
+export type TaskRunResult = z.infer<typeof taskRunResultSchema>;
