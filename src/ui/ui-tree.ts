@@ -1,6 +1,10 @@
 import type { Brand } from '../util/brand.js';
 
-/** Screen rectangle in device pixels: `[left, top, right, bottom]`, right/bottom exclusive. */
+/**
+ * Screen rectangle in device pixels: `[left, top, right, bottom]`, right/bottom exclusive.
+ * Devices sometimes report inverted rectangles (right < left) for clipped views: those
+ * are kept as given and have zero area.
+ */
 export type Bounds = readonly [left: number, top: number, right: number, bottom: number];
 
 /** Index of a node inside its own `UiTree.nodes` (pre-order). Only meaningful within one tree. */
@@ -37,6 +41,11 @@ export interface UiNode {
   readonly scrollable: boolean;
   readonly selected: boolean;
   readonly password: boolean;
+  /**
+   * Accepts typed text: the `editable` attribute when the source has one (DroidBot,
+   * AndroidWorld), else an EditText-like class (EditText, AutoCompleteTextView, …).
+   */
+  readonly editable: boolean;
   /** `displayed` (Appium) / `visible-to-user` (uiautomator2 variants); true when absent. */
   readonly displayed: boolean;
   readonly bounds: Bounds;

@@ -1,0 +1,79 @@
+import type { Bounds } from './ui-tree.js';
+
+/** The empty rectangle. */
+export const emptyBounds: Bounds = [0, 0, 0, 0];
+
+/** Width × height in device pixels; 0 for empty or inverted rectangles. */
+export function boundsArea(bounds: Bounds): number {
+  const width = bounds[2] - bounds[0];
+  const height = bounds[3] - bounds[1];
+  return width > 0 && height > 0 ? width * height : 0;
+}
+
+export function boundsWidth(bounds: Bounds): number {
+  return Math.max(0, bounds[2] - bounds[0]);
+}
+
+export function boundsHeight(bounds: Bounds): number {
+  return Math.max(0, bounds[3] - bounds[1]);
+}
+
+/** Intersection of two rectangles; `emptyBounds` when they do not overlap. */
+export function intersectBounds(a: Bounds, b: Bounds): Bounds {
+  const left = Math.max(a[0], b[0]);
+  const top = Math.max(a[1], b[1]);
+  const right = Math.min(a[2], b[2]);
+  const bottom = Math.min(a[3], b[3]);
+  return right > left && bottom > top ? [left, top, right, bottom] : emptyBounds;
+}
+
+/** Clips a rectangle to a `width` × `height` screen anchored at (0, 0). */
+export function clipToScreen(bounds: Bounds, width: number, height: number): Bounds {
+  return intersectBounds(bounds, [0, 0, width, height]);
+}
+
+/** Intersection over union in [0, 1]; 0 when either rectangle is empty. */
+export function boundsIou(a: Bounds, b: Bounds): number {
+  const intersection = boundsArea(intersectBounds(a, b));
+  if (intersection === 0) return 0;
+  return intersection / (boundsArea(a) + boundsArea(b) - intersection);
+}
+
+/** Integer centre point `[x, y]` (floored), inside the rectangle whenever it is non-empty. */
+export function boundsCentre(bounds: Bounds): readonly [x: number, y: number] {
+  return [Math.floor((bounds[0] + bounds[2]) / 2), Math.floor((bounds[1] + bounds[3]) / 2)];
+}
+
+/** True when the point lies inside the rectangle (right/bottom exclusive). */
+export function boundsContainsPoint(bounds: Bounds, point: readonly [number, number]): boolean {
+  return point[0] >= bounds[0] && point[0] < bounds[2] && point[1] >= bounds[1] && point[1] < bounds[3];
+}
+
+/** True when `inner` lies entirely inside `outer`. */
+export function boundsContains(outer: Bounds, inner: Bounds): boolean {
+  return inner[0] >= outer[0] && inner[1] >= outer[1] && inner[2] <= outer[2] && inner[3] <= outer[3];
+}
+
+/** Smallest rectangle covering both (an empty rectangle is ignored). */
+export function unionBounds(a: Bounds, b: Bounds): Bounds {
+  if (boundsArea(a) === 0) return b;
+  if (boundsArea(b) === 0) return a;
+  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
+}
+
+/** `[l,t][r,b]` as Android writes bounds. */
+export function formatBounds(bounds: Bounds): string {
+  return `[${bounds[0]},${bounds[1]}][${bounds[2]},${bounds[3]}]`;
+}
+
+const boundsPattern = /^\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$/;
+
+/**
+ * Parses Android's `[l,t][r,b]` form. Returns undefined for anything else (the parser
+ * turns that into a `HierarchyParseError` with the position).
+ */
+export function parseBounds(text: string): Bounds | undefined {
+  const match = boundsPattern.exec(text);
+  if (!match) return undefined;
+  return [Number(match[1]), Number(match[2]), Number(match[3]), Number(match[4])];
+}

@@ -1,0 +1,378 @@
+import { stableHashHex } from '../util/stable-hash.js';
+import type { Result } from '../util/result.js';
+import { boundsArea, emptyBounds, parseBounds } from './bounds.js';
+import { HierarchyParseError } from './hierarchy-parse-error.js';
+import { scanXmlElements, type XmlAttributes } from './scan-xml-elements.js';
+import type { Bounds, HierarchyDialect, NodeIndex, UiNode, UiTree } from './ui-tree.js';
+
+/** What the observation knows besides the hierarchy text. */
+export interface ParseHierarchyOptions {
+  /** Foreground package (from the device); overrides the one derived from the tree. */
+  readonly packageName?: string;
+  /** Foreground activity (from the device). */
+  readonly activity?: string;
+  /** Name used in error messages, e.g. the file path. Default `hierarchy`. */
+  readonly sourceName?: string;
+}
+
+/** Package of the system bars and notification shade. */
+export const systemUiPackage = 'com.android.systemui';
+
+const toastClass = 'android.widget.Toast';
+
+/** Classes that accept typed text when the source has no `editable` attribute. */
+export function isEditableClass(className: string): boolean {
+  return className.endsWith('EditText') || className.endsWith('AutoCompleteTextView') || className.endsWith('SearchView$SearchAutoComplete');
+}
+
+/** The fields a parser supplies; `buildTree` derives the rest. */
+interface RawNode {
+  parent: NodeIndex;
+  children: NodeIndex[];
+  depth: number;
+  className: string;
+  packageName: string;
+  resourceId: string;
+  text: string;
+  contentDesc: string;
+  hint: string;
+  checkable: boolean;
+  checked: boolean;
+  clickable: boolean;
+  longClickable: boolean;
+  enabled: boolean;
+  focusable: boolean;
+  focused: boolean;
+  scrollable: boolean;
+  selected: boolean;
+  password: boolean;
+  editable: boolean;
+  displayed: boolean;
+  bounds: Bounds;
+  siblingIndex: number;
+  actions: readonly string[];
+  naf: boolean;
+}
+
+/**
+ * Parses a UI hierarchy into a `UiTree`, detecting the dialect: Appium UiAutomator2 page
+ * source (modern `<hierarchy index="0" class="hierarchy" …>` and legacy
+ * `<hierarchy rotation="0">`, elements named by class), `adb shell uiautomator dump`
+ * (`<node …>` elements, with or without display-id / visible-to-user / drawing-order /
+ * hint / NAF) and DroidBot JSON states (`views[]` with parent/children indices). The
+ * node class comes from the `class` attribute, not the tag. Missing attributes become
+ * '' / false (`displayed` is true when absent). Nodes are in pre-order.
+ *
+ * @throws HierarchyParseError for malformed or truncated XML, input that is neither XML
+ *   nor JSON, a JSON object without `views`, or bounds not in `[l,t][r,b]` form; the
+ *   message has the source name, line:column and an excerpt. A hierarchy with no nodes
+ *   is not an error: it gives a tree with `empty: true`.
+ */
+export function parseHierarchy(source: string, options: ParseHierarchyOptions = {}): UiTree {
+  const sourceName = options.sourceName ?? 'hierarchy';
+  let start = 0;
+  while (start < source.length && /[\s\ufeff]/.test(source[start]!)) start++;
+  const first = source[start];
+  if (first === '{') return parseDroidBotState(source, sourceName, options);
+  if (first !== '<') {
+    throw new HierarchyParseError({
+      sourceName,
+      problem: first === undefined ? 'the input is empty' : 'the input is neither XML (starting with `<`) nor a DroidBot JSON state (starting with `{`)',
+      hint: 'Pass the text of a UI hierarchy dump: Appium page source, `adb shell uiautomator dump` output, or a DroidBot state JSON.',
+      source,
+      offset: start,
+    });
+  }
+  return parseXmlHierarchy(source, sourceName, options);
+}
+
+/** `parseHierarchy` that returns a Result instead of throwing `HierarchyParseError` (other errors still throw). */
+export function safeParseHierarchy(source: string, options: ParseHierarchyOptions = {}): Result<UiTree, HierarchyParseError> {
+  try {
+    return { success: true, value: parseHierarchy(source, options) };
+  } catch (error) {
+    if (HierarchyParseError.isInstance(error)) return { success: false, error };
+    throw error;
+  }
+}
+
+function flag(attributes: XmlAttributes, name: string): boolean {
+  return attributes[name] === 'true';
+}
+
+function parseXmlHierarchy(source: string, sourceName: string, options: ParseHierarchyOptions): UiTree {
+  const nodes: RawNode[] = [];
+  const roots: NodeIndex[] = [];
+  const stack: NodeIndex[] = [];
+  let rootAttributes: XmlAttributes | undefined;
+  let dialect: HierarchyDialect | undefined;
+  let depth = 0;
+  scanXmlElements(source, sourceName, {
+    open: (name, attributes, offset) => {
+      depth++;
+      if (depth === 1) {
+        if (name !== 'hierarchy') {
+          throw new HierarchyParseError({
+            sourceName, source, offset,
+            problem: `the root element is <${name}>, not <hierarchy>`,
+            hint: 'Pass an Android UI hierarchy (Appium page source or `adb shell uiautomator dump`), not another XML document.',
+          });
+        }
+        rootAttributes = attributes;
+        if (attributes['class'] === 'hierarchy' || attributes['index'] !== undefined) dialect = 'appium-uia2';
+        return;
+      }
+      dialect ??= name === 'node' ? 'uiautomator-dump' : 'appium-uia2';
+      const parent = stack.length > 0 ? stack[stack.length - 1]! : -1;
+      const boundsText = attributes['bounds'];
+      let bounds: Bounds = emptyBounds;
+      if (boundsText !== undefined) {
+        const parsed = parseBounds(boundsText);
+        if (!parsed) {
+          throw new HierarchyParseError({
+            sourceName, source, offset: source.indexOf('bounds=', offset),
+            problem: `invalid bounds "${boundsText}" on <${name}> (expected [left,top][right,bottom] with integers)`,
+            hint: 'The dump is damaged or was edited by hand; re-capture it from the device.',
+          });
+        }
+        bounds = parsed;
+      }
+      const className = attributes['class'] ?? (name === 'node' ? '' : name);
+      const siblingCount = parent === -1 ? roots.length : nodes[parent]!.children.length;
+      const indexText = attributes['index'];
+      const editableAttribute = attributes['editable'];
+      const actionsText = attributes['actions'];
+      const visible = attributes['displayed'] ?? attributes['visible-to-user'];
+      const index = nodes.length;
+      nodes.push({
+        parent,
+        children: [],
+        depth: depth - 2,
+        className,
+        packageName: attributes['package'] ?? '',
+        resourceId: attributes['resource-id'] ?? '',
+        text: attributes['text'] ?? '',
+        contentDesc: attributes['content-desc'] ?? '',
+        hint: attributes['hint'] ?? '',
+        checkable: flag(attributes, 'checkable'),
+        checked: flag(attributes, 'checked'),
+        clickable: flag(attributes, 'clickable'),
+        longClickable: flag(attributes, 'long-clickable'),
+        enabled: flag(attributes, 'enabled'),
+        focusable: flag(attributes, 'focusable'),
+        focused: flag(attributes, 'focused'),
+        scrollable: flag(attributes, 'scrollable'),
+        selected: flag(attributes, 'selected'),
+        password: flag(attributes, 'password'),
+        editable: editableAttribute !== undefined ? editableAttribute === 'true' : isEditableClass(className),
+        displayed: visible === undefined ? true : visible === 'true',
+        bounds,
+        siblingIndex: indexText !== undefined && /^\d+$/.test(indexText) ? Number(indexText) : siblingCount,
+        actions: actionsText ? actionsText.split(',').map((action) => action.trim()).filter(Boolean) : [],
+        naf: flag(attributes, 'NAF'),
+      });
+      if (parent === -1) roots.push(index);
+      else nodes[parent]!.children.push(index);
+      stack.push(index);
+    },
+    close: () => {
+      if (depth > 1) stack.pop();
+      depth--;
+    },
+  });
+  const width = numberAttribute(rootAttributes, 'width');
+  const height = numberAttribute(rootAttributes, 'height');
+  return buildTree({
+    dialect: dialect ?? (rootAttributes?.['class'] === 'hierarchy' ? 'appium-uia2' : 'uiautomator-dump'),
+    nodes,
+    roots,
+    width,
+    height,
+    rotation: numberAttribute(rootAttributes, 'rotation') ?? 0,
+    options,
+  });
+}
+
+function numberAttribute(attributes: XmlAttributes | undefined, name: string): number | undefined {
+  const text = attributes?.[name];
+  if (text === undefined || !/^-?\d+$/.test(text)) return undefined;
+  return Number(text);
+}
+
+function parseDroidBotState(source: string, sourceName: string, options: ParseHierarchyOptions): UiTree {
+  let data: unknown;
+  try {
+    data = JSON.parse(source);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const positionMatch = /position (\d+)/.exec(message);
+    const offset = positionMatch ? Number(positionMatch[1]) : source.length;
+    throw new HierarchyParseError({
+      sourceName, source, offset, cause: error,
+      problem: `invalid JSON (${message})`,
+      hint: 'A DroidBot state must be complete JSON; re-export it (the file may be truncated).',
+    });
+  }
+  const bad = (problem: string): never => {
+    throw new HierarchyParseError({
+      sourceName, problem,
+      hint: 'Expected a DroidBot device state: an object with `views` (a list of view objects with `parent`, `children` and `bounds` [[left,top],[right,bottom]]).',
+    });
+  };
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return bad('the JSON is not an object');
+  const state = data as Record<string, unknown>;
+  const views = state['views'];
+  if (!Array.isArray(views)) return bad('the JSON object has no `views` array');
+  const byId = new Map<number, Record<string, unknown>>();
+  views.forEach((view: unknown, position) => {
+    if (typeof view !== 'object' || view === null) bad(`views[${position}] is not an object`);
+    const record = view as Record<string, unknown>;
+    const id = typeof record['temp_id'] === 'number' ? record['temp_id'] : position;
+    byId.set(id, record);
+  });
+  const nodes: RawNode[] = [];
+  const roots: NodeIndex[] = [];
+  const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+  const bool = (value: unknown): boolean => value === true;
+  const visit = (id: number, parent: NodeIndex, depth: number, siblingIndex: number, path: Set<number>): void => {
+    const view = byId.get(id);
+    if (!view) return bad(`view ${id} is referenced as a child but not present in views[]`);
+    if (path.has(id)) return bad(`view ${id} is its own ancestor (cycle in parent/children)`);
+    const bounds = droidBotBounds(view['bounds'], id, bad);
+    const className = str(view['class']);
+    const index = nodes.length;
+    nodes.push({
+      parent,
+      children: [],
+      depth,
+      className,
+      packageName: str(view['package']),
+      resourceId: str(view['resource_id']),
+      text: str(view['text']),
+      contentDesc: str(view['content_description']),
+      hint: str(view['hint']),
+      checkable: bool(view['checkable']),
+      checked: bool(view['checked']),
+      clickable: bool(view['clickable']),
+      longClickable: bool(view['long_clickable']),
+      enabled: bool(view['enabled']),
+      focusable: bool(view['focusable']),
+      focused: bool(view['focused']),
+      scrollable: bool(view['scrollable']),
+      selected: bool(view['selected']),
+      password: bool(view['is_password']),
+      editable: typeof view['editable'] === 'boolean' ? view['editable'] : isEditableClass(className),
+      displayed: view['visible'] !== false,
+      bounds,
+      siblingIndex,
+      actions: [],
+      naf: false,
+    });
+    if (parent === -1) roots.push(index);
+    else nodes[parent]!.children.push(index);
+    const children = Array.isArray(view['children']) ? view['children'] : [];
+    path.add(id);
+    children.forEach((child: unknown, position) => {
+      if (typeof child !== 'number') bad(`view ${id} has a non-numeric child ${JSON.stringify(child)}`);
+      visit(child as number, index, depth + 1, position, path);
+    });
+    path.delete(id);
+  };
+  let rootPosition = 0;
+  for (const [id, view] of byId) {
+    const parent = view['parent'];
+    if (parent === -1 || parent === null || parent === undefined || (typeof parent === 'number' && !byId.has(parent))) {
+      visit(id, -1, 0, rootPosition++, new Set());
+    }
+  }
+  const activityText = str(state['foreground_activity']);
+  const slash = activityText.indexOf('/');
+  const activityPackage = slash > 0 ? activityText.slice(0, slash) : '';
+  const activity = slash > 0 ? activityText.slice(slash + 1) : activityText;
+  const merged: ParseHierarchyOptions = {
+    ...options,
+    ...(options.packageName === undefined && activityPackage ? { packageName: activityPackage } : {}),
+    ...(options.activity === undefined && activity ? { activity } : {}),
+  };
+  return buildTree({
+    dialect: 'droidbot',
+    nodes,
+    roots,
+    width: typeof state['width'] === 'number' ? state['width'] : undefined,
+    height: typeof state['height'] === 'number' ? state['height'] : undefined,
+    rotation: 0,
+    options: merged,
+  });
+}
+
+function droidBotBounds(value: unknown, id: number, bad: (problem: string) => never): Bounds {
+  if (value === undefined || value === null) return emptyBounds;
+  const valid = Array.isArray(value) && value.length === 2 && value.every((point) => Array.isArray(point) && point.length === 2 && point.every((n) => Number.isInteger(n)));
+  if (!valid) return bad(`view ${id} has invalid bounds ${JSON.stringify(value)} (expected [[left,top],[right,bottom]])`);
+  const [[left, top], [right, bottom]] = value as [[number, number], [number, number]];
+  return [left, top, right, bottom];
+}
+
+function buildTree(input: {
+  dialect: HierarchyDialect;
+  nodes: RawNode[];
+  roots: NodeIndex[];
+  width: number | undefined;
+  height: number | undefined;
+  rotation: number;
+  options: ParseHierarchyOptions;
+}): UiTree {
+  const { nodes: raw, roots } = input;
+  const nodes: UiNode[] = new Array<UiNode>(raw.length);
+  const xpaths: string[] = new Array<string>(raw.length);
+  const windowOf: number[] = new Array<number>(raw.length);
+  const toasts: string[] = [];
+  let usable = false;
+  roots.forEach((root, window) => { windowOf[root] = window; });
+  for (let index = 0; index < raw.length; index++) {
+    const node = raw[index]!;
+    const parentXpath = node.parent === -1 ? '' : xpaths[node.parent]!;
+    const xpath = `${parentXpath}/${node.className || 'node'}`;
+    xpaths[index] = xpath;
+    const window = node.parent === -1 ? windowOf[index]! : windowOf[node.parent]!;
+    windowOf[index] = window;
+    const identity = node.editable ? node.hint : node.text;
+    const fingerprint = stableHashHex(`${node.resourceId}\u0000${node.className}\u0000${xpath}\u0000${identity}\u0000${node.contentDesc}`);
+    nodes[index] = { ...node, index, window, xpath, fingerprint };
+    if (node.className === toastClass && node.text) toasts.push(node.text);
+    if (!usable && boundsArea(node.bounds) > 0 && (node.clickable || node.longClickable || node.checkable || node.editable || node.scrollable || node.text || node.contentDesc)) usable = true;
+  }
+  let width = input.width ?? 0;
+  let height = input.height ?? 0;
+  if (!width || !height) {
+    for (const root of roots) {
+      const bounds = nodes[root]!.bounds;
+      if (!input.width) width = Math.max(width, bounds[2]);
+      if (!input.height) height = Math.max(height, bounds[3]);
+    }
+  }
+  const firstApp = roots.map((root) => nodes[root]!).find((node) => node.packageName && node.packageName !== systemUiPackage);
+  const anyPackage = nodes.find((node) => node.packageName)?.packageName ?? packageFromResourceIds(nodes);
+  const packageName = input.options.packageName ?? firstApp?.packageName ?? (roots.length > 0 ? nodes[roots[0]!]!.packageName || anyPackage : '');
+  return {
+    dialect: input.dialect,
+    nodes,
+    roots,
+    width,
+    height,
+    rotation: input.rotation,
+    packageName,
+    activity: input.options.activity ?? '',
+    empty: !usable,
+    toasts,
+  };
+}
+
+/** Some converted dumps carry no `package` attributes: take the app from the first `pkg:id/name` resource-id. */
+function packageFromResourceIds(nodes: readonly UiNode[]): string {
+  for (const node of nodes) {
+    const colon = node.resourceId.indexOf(':id/');
+    if (colon > 0 && !node.resourceId.startsWith('android:')) return node.resourceId.slice(0, colon);
+  }
+  return '';
+}
