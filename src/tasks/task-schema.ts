@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { stateCheckSchema } from './state-check-schema.js';
+
+/**
+ * Task and suite schemas (DESIGN.md §6). The schema is the only definition of a task:
+ * types come from `z.infer`, the loader validates YAML with it, and every object is
+ * strict, so a misspelt field is an error rather than silently ignored.
+ */
+
+const packageName = z
+  .string()
+  .regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'expected an Android package name such as "com.android.settings"');
+
+/** A predicate in the text form of docs/predicates.md (validated by the loader). */
+const predicateText = z.string().trim().min(1, 'expected a predicate in the text form of docs/predicates.md');
+
+/** A target query in the predicate text form: the part inside `exists(...)`, e.g. `desc="Add alarm"`. */
+const targetQuery = z.string().trim().min(1, 'expected a target query such as desc="Add alarm" (docs/predicates.md)');
+
+/** Where a task comes from. */
+export const taskSourceSchema = z.discriminatedUnion('benchmark', [
+  z.strictObject({
+    benchmark: z.literal('androidlab'),
+    /** The original task id, e.g. `clock_1`. */
+    id: z.string().regex(/^[a-z]+_\d+$/, 'expected an AndroidLab task id such as "clock_1"'),
+    /** The original metric type: `operation` (change something) or `query_detect` (answer a question). */
+    metricType: z.enum(['operation', 'query_detect']),
+    /** How the original judged it: from the final XML, from adb output, or an LLM comparing the answer. */
+    judge: z.enum(['xml_state', 'adb_command', 'answer_llm_judge']),
+    category: z.string().optional(),
+  }),
+  z.strictObject({
+    benchmark: z.literal('droidtask'),
+    /** DroidTask application name as in its tasks.csv, e.g. `clock`. */
+    app: z.string().min(1),
+    /** The original instruction, verbatim. */
+    task: z.string().min(1),
+  }),
+  z.strictObject({ benchmark: z.literal('senseact') }),
+]);
+export type TaskSource = z.infer<typeof taskSourceSchema>;
+
+/** One setup step on a real device, run before the task starts. Listed as data; a device runner executes it. */
+export const deviceSetupStepSchema = z.union([
+  /** An adb command without the leading `adb`, e.g. `shell settings put global airplane_mode_on 0`. */
+  z.strictObject({ adb: z.string().min(1), note: z.string().optional() }),
+  z.strictObject({ launch: packageName }),
+  /** A precondition a person must establish (e.g. "log in to Zoom"); runners report it, never fake it. */
+  z.strictObject({ manual: z.string().min(1) }),
+]);
+export type DeviceSetupStep = z.infer<typeof deviceSetupStepSchema>;
+
+/** How a task starts: on the simulator (seed, per-app seed data, app to launch) and/or on a device. */
+export const taskStartSchema = z.strictObject({
+  /** Simulator random seed. */
+  seed: z.number().int().nonnegative().optional(),
+  /** Per-app seed data for the simulator, keyed by package; each app's own zod schema checks it. */
+  state: z.record(packageName, z.unknown()).optional(),
+  /** The app in the foreground at the start. */
+  launch: packageName.optional(),
+  /** Setup steps on a real device. */
+  device: z.array(deviceSetupStepSchema).optional(),
+});
+export type TaskStart = z.infer<typeof taskStartSchema>;
+
+/** An adb query whose output decides success on a real device. Exactly one of the expectations. */
+export const adbCheckSchema = z.strictObject({
+  /** The command as run on the host, e.g. `adb shell settings get global bluetooth_on`. */
+  command: z.string().regex(/^adb\s/, 'expected a command starting with "adb "'),
+  expect: z
+    .strictObject({
+      equals: z.string().optional(),
+      contains: z.string().optional(),
+      matches: z.string().optional(),
+    })
+    .refine((value) => Object.values(value).filter((entry) => entry !== undefined).length === 1, 'give exactly one of equals, contains, matches'),
+});
+export type AdbCheck = z.infer<typeof adbCheckSchema>;
+
+/** The task's own success check (the agent never decides success). At least one part. */
+export const successSchema = z
+  .strictObject({
+    /** A predicate over the final screen (docs/predicates.md). */
+    screen: predicateText.optional(),
+    /** Checks over the simulator's app state (see state-check-schema.ts). */
+    state: z.array(stateCheckSchema).min(1).optional(),
+    /** Checks over adb outputs on a real device. */
+    adb: z.array(adbCheckSchema).min(1).optional(),
+  })
+  .refine((value) => value.screen !== undefined || value.state !== undefined || value.adb !== undefined, 'give at least one of screen, state, adb');
+export type Success = z.infer<typeof successSchema>;
+
+/** The expected answer of a query task. */
+export const answerSchema = z.strictObject({
+  /** Accepted answers; any one matching is correct. */
+  expected: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  /** `model`: an LLM judge compares meaning (exact match is the fallback when no model is configured). */
+  judge: z.enum(['exact', 'model']),
+  /** What the judge should know (e.g. "the answer depends on the device's data; check it before the run"). */
+  notes: z.string().optional(),
+});
+export type Answer = z.infer<typeof answerSchema>;
+
+const scrollDirection = z.enum(['up', 'down', 'left', 'right']);
+
+/** One unit of a reference solution: a typed control action on a target query. */
+export const solutionActionSchema = z.discriminatedUnion('unit', [
+  z.strictObject({ unit: z.literal('click'), target: targetQuery }),
+  z.strictObject({ unit: z.literal('long-press'), target: targetQuery }),
+  z.strictObject({ unit: z.literal('commit'), target: targetQuery }),
+  /** Replaces the field's text with `value`. */
+  z.strictObject({ unit: z.literal('fill'), target: targetQuery, value: z.union([z.string(), z.number()]).transform(String) }),
+  /** Sets a switch/checkbox to `value`, or flips it when `value` is absent. */
+  z.strictObject({ unit: z.literal('toggle'), target: targetQuery, value: z.boolean().optional() }),
+  /** Chooses an option: taps `target` (the option). */
+  z.strictObject({ unit: z.literal('select'), target: targetQuery }),
+  /**
+   * Scrolls the container `target` (the first scrollable one when absent) in `direction`
+   * (`down` shows content further down); with `until`, repeats until that query matches.
+   */
+  z.strictObject({ unit: z.literal('scroll'), direction: scrollDirection, target: targetQuery.optional(), until: targetQuery.optional() }),
+  z.strictObject({ unit: z.literal('navigate'), key: z.enum(['back', 'home']).optional(), launch: packageName.optional() })
+    .refine((value) => (value.key === undefined) !== (value.launch === undefined), 'navigate takes exactly one of key (back|home) or launch (a package)'),
+  z.strictObject({ unit: z.literal('finish'), answer: z.string().optional() }),
+]);
+export type SolutionAction = z.infer<typeof solutionActionSchema>;
+
+/** One screen-scoped intent of a reference solution, with its actions and optional expectation. */
+export const solutionStepSchema = z.strictObject({
+  intent: z.string().min(1),
+  actions: z.array(solutionActionSchema).min(1),
+  /** What must hold after the actions (a predicate over the screen). */
+  expect: predicateText.optional(),
+});
+export type SolutionStep = z.infer<typeof solutionStepSchema>;
+
+/** A task: one instruction, how it starts, how its success is decided. */
+export const taskSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'expected a lowercase id such as "clock-add-alarm"'),
+    /** The package the task is about. */
+    app: packageName,
+    instruction: z.string().trim().min(1),
+    source: taskSourceSchema,
+    start: taskStartSchema.default({}),
+    success: successSchema.optional(),
+    answer: answerSchema.optional(),
+    solution: z.array(solutionStepSchema).min(1).optional(),
+    /** Packages the agent may enter; leaving them is a failure. */
+    allowedPackages: z.array(packageName).min(1),
+    /** Maximum number of agent steps (one step = one executed unit). */
+    stepBudget: z.number().int().positive(),
+    tags: z.array(z.string().min(1)).default([]),
+    difficulty: z.enum(['easy', 'medium', 'hard']),
+  })
+  .superRefine((task, context) => {
+    if (task.success === undefined && task.answer === undefined) {
+      context.addIssue({ code: 'custom', path: ['success'], message: 'a task needs a success check, an answer, or both' });
+    }
+    if (!task.allowedPackages.includes(task.app)) {
+      context.addIssue({ code: 'custom', path: ['allowedPackages'], message: `allowedPackages must include the task's app "${task.app}"` });
+    }
+  });
+export type Task = z.infer<typeof taskSchema>;
+/** A task as written in YAML, before defaults are applied. */
+export type TaskInput = z.input<typeof taskSchema>;
+
+/** One YAML file: a list of tasks. */
+export const taskFileSchema = z.strictObject({
+  tasks: z.array(taskSchema).min(1),
+});
+export type TaskFile = z.infer<typeof taskFileSchema>;
+
+/** A suite: every task of the YAML files in one folder under tasks/. Task ids are unique within it. */
+export const suiteSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    tasks: z.array(taskSchema),
+  })
+  .superRefine((suite, context) => {
+    const seen = new Set<string>();
+    suite.tasks.forEach((task, index) => {
+      if (seen.has(task.id)) context.addIssue({ code: 'custom', path: ['tasks', index, 'id'], message: `duplicate task id "${task.id}" in suite "${suite.name}"` });
+      seen.add(task.id);
+    });
+  });
+export type Suite = z.infer<typeof suiteSchema>;

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateStateCondition } from '../../../src/tasks/evaluate-state-check.js';
+import { parseStatePath, resolveStatePath, StatePathError } from '../../../src/tasks/resolve-state-path.js';
+import { stateCheckSchema } from '../../../src/tasks/state-check-schema.js';
+
+const clock = {
+  alarms: [
+    { hour: 7, minute: 30, label: 'Gym', enabled: true, days: ['mon', 'tue'] },
+    { hour: 16, minute: 0, label: '', enabled: false, days: [] },
+  ],
+  prefs: { 'display.dark': true, snooze: 10 },
+};
+
+describe('state paths', () => {
+  it('parses keys, indices, wildcards and quoted keys', () => {
+    expect(parseStatePath('alarms[*].hour')).toEqual([{ kind: 'key', key: 'alarms' }, { kind: 'all' }, { kind: 'key', key: 'hour' }]);
+    expect(parseStatePath('prefs["display.dark"]')).toEqual([{ kind: 'key', key: 'prefs' }, { kind: 'key', key: 'display.dark' }]);
+    expect(parseStatePath('alarms[-1]')).toEqual([{ kind: 'key', key: 'alarms' }, { kind: 'index', index: -1 }]);
+  });
+
+  it.each(['', '.alarms', 'alarms..hour', 'alarms[x]', 'alarms hour', 'alarms[*'])('rejects %j', (path) => {
+    expect(() => parseStatePath(path)).toThrow(StatePathError);
+  });
+
+  it('resolves to every selected value, nothing for missing keys', () => {
+    expect(resolveStatePath(clock, 'alarms[*].hour')).toEqual([7, 16]);
+    expect(resolveStatePath(clock, 'alarms[-1].hour')).toEqual([16]);
+    expect(resolveStatePath(clock, 'alarms[5].hour')).toEqual([]);
+    expect(resolveStatePath(clock, 'prefs["display.dark"]')).toEqual([true]);
+    expect(resolveStatePath(clock, 'timers[*].label')).toEqual([]);
+  });
+});
+
+describe('evaluateStateCondition', () => {
+  const cases: [string, Parameters<typeof evaluateStateCondition>[1], 'pass' | 'fail'][] = [
+    ['equals on one value', { path: 'alarms[0].hour', op: 'equals', value: 7 }, 'pass'],
+    ['equals with a wildcard means every value', { path: 'alarms[*].enabled', op: 'equals', value: false }, 'fail'],
+    ['equals on nothing fails', { path: 'alarms[9].hour', op: 'equals', value: 7 }, 'fail'],
+    ['not-equals', { path: 'alarms[0].label', op: 'not-equals', value: 'Work' }, 'pass'],
+    ['contains on a string, case-insensitive', { path: 'alarms[0].label', op: 'contains', value: 'gy', ignoreCase: true }, 'pass'],
+    ['contains on a string is case-sensitive by default', { path: 'alarms[0].label', op: 'contains', value: 'gy' }, 'fail'],
+    ['contains on an array', { path: 'alarms[0].days', op: 'contains', value: 'tue' }, 'pass'],
+    ['matches', { path: 'alarms[0].label', op: 'matches', value: '^G.m$' }, 'pass'],
+    ['exists', { path: 'prefs.snooze', op: 'exists' }, 'pass'],
+    ['absent', { path: 'prefs.vibrate', op: 'absent' }, 'pass'],
+    ['count of an array', { path: 'alarms', op: 'count=', value: 2 }, 'pass'],
+    ['count with where', { path: 'alarms', op: 'count>=', value: 2, where: [{ path: 'enabled', op: 'equals', value: true }] }, 'fail'],
+    ['some element matches', { path: 'alarms', op: 'some', where: [{ path: 'hour', op: 'equals', value: 16 }, { path: 'enabled', op: 'equals', value: false }] }, 'pass'],
+    ['some needs one element to match all conditions', { path: 'alarms', op: 'some', where: [{ path: 'hour', op: 'equals', value: 16 }, { path: 'enabled', op: 'equals', value: true }] }, 'fail'],
+    ['every', { path: 'alarms', op: 'every', where: [{ path: 'minute', op: 'exists' }] }, 'pass'],
+    ['every on an empty list fails', { path: 'timers', op: 'every', where: [{ path: 'minute', op: 'exists' }] }, 'fail'],
+    ['none', { path: 'alarms', op: 'none', where: [{ path: 'hour', op: 'equals', value: 9 }] }, 'pass'],
+  ];
+  it.each(cases)('%s', (_name, condition, outcome) => {
+    const result = evaluateStateCondition(clock, condition);
+    expect(result.outcome).toBe(outcome);
+    expect(result.reason).toContain(condition.path);
+  });
+});
+
+describe('stateCheckSchema', () => {
+  it('accepts a nested some check', () => {
+    expect(stateCheckSchema.safeParse({ app: 'com.x.y', path: 'alarms', op: 'some', where: [{ path: 'hour', op: 'equals', value: 7 }] }).success).toBe(true);
+  });
+  it.each([
+    [{ app: 'a.b', path: 'alarms', op: 'equals' }, 'needs a value'],
+    [{ app: 'a.b', path: 'alarms', op: 'some' }, 'needs where'],
+    [{ app: 'a.b', path: 'alarms', op: 'count>=', value: -1 }, 'non-negative integer'],
+    [{ app: 'a.b', path: 'alarms', op: 'matches', value: '(' }, 'valid regex'],
+    [{ app: 'a.b', path: 'alarms', op: 'exists', where: [{ path: 'x', op: 'exists' }] }, 'where applies only'],
+    [{ app: 'a.b', path: 'alarms..x', op: 'exists' }, 'state path'],
+    [{ app: 'a.b', path: 'alarms', op: 'some', where: [{ path: 'x', op: 'equals' }] }, 'needs a value'],
+  ])('rejects %j', (input, message) => {
+    const result = stateCheckSchema.safeParse(input);
+    expect(result.success).toBe(false);
+    expect(JSON.stringify(result.error?.issues)).toContain(message);
+  });
+});
