@@ -1,3 +1,6 @@
+import { parsePredicate, parseQuery } from '../verify/parse-predicate.js';
+import { PredicateParseError } from '../verify/predicate-parse-error.js';
+
 /**
  * Checks the text of predicates (success checks, expectations) and target queries in
  * task files. Returns the problem, or undefined when the text is valid.
@@ -7,42 +10,18 @@ export interface PredicateChecker {
   query(text: string): string | undefined;
 }
 
-/**
- * Lexical check used until the verify layer's parser is wired in: quotes and regex
- * literals closed, parentheses balanced. Catches the typical slips in hand-written YAML.
- */
-export function checkPredicateLexically(text: string): string | undefined {
-  let depth = 0;
-  for (let index = 0; index < text.length; index++) {
-    const character = text[index];
-    if (character === '"') {
-      const end = findClosing(text, index, '"');
-      if (end === -1) return `unclosed string starting at column ${index + 1}`;
-      index = end;
-    } else if (character === '/' && text[index - 1] === '~') {
-      const end = findClosing(text, index, '/');
-      if (end === -1) return `unclosed regex starting at column ${index + 1}`;
-      index = end;
-    } else if (character === '(') {
-      depth++;
-    } else if (character === ')') {
-      depth--;
-      if (depth < 0) return `unmatched ")" at column ${index + 1}`;
-    }
+function problemOf(parse: () => unknown): string | undefined {
+  try {
+    parse();
+    return undefined;
+  } catch (error) {
+    if (PredicateParseError.isInstance(error)) return `invalid predicate syntax: ${error.problem} at column ${error.column}`;
+    throw error;
   }
-  return depth === 0 ? undefined : `${depth} unclosed "(" in the text`;
 }
 
-function findClosing(text: string, start: number, quote: string): number {
-  for (let index = start + 1; index < text.length; index++) {
-    if (text[index] === '\\') index++;
-    else if (text[index] === quote) return index;
-  }
-  return -1;
-}
-
-/** The checker the loaders use by default. */
+/** The checker the loaders use by default: the verify layer's parser (docs/predicates.md). */
 export const defaultPredicateChecker: PredicateChecker = {
-  predicate: checkPredicateLexically,
-  query: checkPredicateLexically,
+  predicate: (text) => problemOf(() => parsePredicate(text)),
+  query: (text) => problemOf(() => parseQuery(text)),
 };

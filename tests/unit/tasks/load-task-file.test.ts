@@ -68,7 +68,9 @@ describe('parseTaskFile', () => {
   it('checks predicate and target text', () => {
     const message = problemsOf(valid.replace(`expect: 'exists(desc="Add alarm")'`, `expect: 'exists(desc="Add alarm"'`));
     expect(message).toContain('field solution[0].expect:');
-    expect(message).toContain('unclosed "("');
+    expect(message).toContain('invalid predicate syntax');
+    const badTarget = problemsOf(valid.replace(`target: 'label="Alarm"'`, `target: 'label=="Alarm"'`));
+    expect(badTarget).toContain('field solution[0].actions[0].target: invalid predicate syntax');
   });
 
   it('requires a success check or an answer, and the app among allowed packages', () => {
