@@ -1,0 +1,240 @@
+import { boundsArea, boundsIou } from '../ui/bounds.js';
+import { systemUiPackage } from '../ui/parse-hierarchy.js';
+import type { NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
+import { findBlockers, type Blocker } from './find-blockers.js';
+import { findSurfaces, type Surface } from './find-surfaces.js';
+
+/** Second matching pass: same class and bounds IoU at least this. */
+export const matchIouThreshold = 0.9;
+/** ρ at or above this, with no atomic change, is `no-change`. */
+export const noChangeRhoThreshold = 0.95;
+/** ρ below this is `new-page`. */
+export const newPageRhoThreshold = 0.5;
+/** Above this many same-fingerprint candidates, pair them in document order instead of by IoU. */
+export const fingerprintCandidateLimit = 64;
+
+/** The transition label z of DESIGN.md §4. */
+export type DeltaLabel = 'no-change' | 'partial-change' | 'new-page';
+
+/** A flag that can flip on a matched node. */
+export type FlagName = 'checked' | 'selected' | 'enabled' | 'focused';
+
+/** One atomic change between matched nodes, or a node only one side has. Indices refer to the before / after tree. */
+export type AtomicChange =
+  | { readonly kind: 'text'; readonly field: 'text' | 'contentDesc'; readonly before: NodeIndex; readonly after: NodeIndex; readonly from: string; readonly to: string }
+  | { readonly kind: FlagName; readonly before: NodeIndex; readonly after: NodeIndex; readonly from: boolean; readonly to: boolean }
+  | { readonly kind: 'added'; readonly after: NodeIndex }
+  | { readonly kind: 'removed'; readonly before: NodeIndex };
+
+/** A before node and the after node it was matched to. */
+export type MatchPair = readonly [before: NodeIndex, after: NodeIndex];
+
+/** A blocker on the after screen, and whether the before screen already showed it. */
+export interface DeltaBlocker extends Blocker {
+  readonly isNew: boolean;
+}
+
+/** What changed between two observations (DESIGN.md §4). */
+export interface Delta {
+  readonly label: DeltaLabel;
+  /** ρ = |matched| / max(|before|, 1) over the compared nodes. */
+  readonly rho: number;
+  /** How many nodes of each tree were compared (see `isComparedNode`). */
+  readonly beforeCount: number;
+  readonly afterCount: number;
+  readonly matches: readonly MatchPair[];
+  readonly changes: readonly AtomicChange[];
+  readonly packageChanged: boolean;
+  readonly activityChanged: boolean;
+  /** True unless the label is `no-change`. */
+  readonly screenChanged: boolean;
+  /** A dialog/sheet/popup/window is on the after screen that the before screen did not have. */
+  readonly newSurface: boolean;
+  /** A surface of the before screen is gone. */
+  readonly dismissedSurface: boolean;
+  readonly surfacesAdded: readonly Surface[];
+  readonly surfacesRemoved: readonly Surface[];
+  /** Text and content-desc edits. */
+  readonly textChanges: readonly AtomicChange[];
+  /** Edits of input values: text of editable fields and spinners, and checked flips. */
+  readonly valueChanges: readonly AtomicChange[];
+  /** Selected flips (tabs, list choices). */
+  readonly selectionChanges: readonly AtomicChange[];
+  /** Blockers on the after screen (error toasts, permission dialogs, "isn't responding"). */
+  readonly errorsOrBlocks: readonly DeltaBlocker[];
+}
+
+/**
+ * Which nodes the delta compares. Pure layout wrappers (no text, desc or hint and no
+ * stable interaction flag) are left out: they come and go with layout changes that do
+ * not matter to the user and would make ρ measure layout rather than content. Zero-area
+ * nodes are left out, and so is the system UI (status bar clock, battery) unless the
+ * foreground package is the system UI itself. Volatile state (checked, selected,
+ * focused) never decides membership, so a flip is a change, not an add/remove.
+ */
+export function isComparedNode(node: UiNode, tree: UiTree): boolean {
+  if (boundsArea(node.bounds) === 0) return false;
+  if (node.packageName === systemUiPackage && tree.packageName !== systemUiPackage) return false;
+  return node.text !== '' || node.contentDesc !== '' || node.hint !== '' || node.clickable || node.longClickable
+    || node.checkable || node.scrollable || node.editable || node.focusable;
+}
+
+function comparedNodes(tree: UiTree, surfaces: readonly Surface[]): UiNode[] {
+  const roots = new Set(surfaces.map((surface) => surface.root));
+  return tree.nodes.filter((node) => roots.has(node.index) || isComparedNode(node, tree));
+}
+
+function isValueNode(node: UiNode): boolean {
+  return node.editable || /Spinner/.test(node.className);
+}
+
+/**
+ * Matches the nodes of two observations one-to-one and derives what changed: first by
+ * fingerprint (resource-id, class, index-free xpath, text), then by class and bounds
+ * IoU ≥ `matchIouThreshold`. Runs in time linear in the number of nodes (maps, not pair
+ * scans) except for groups of identical fingerprints or classes, which are bounded.
+ */
+export function computeDelta(before: UiTree, after: UiTree): Delta {
+  const surfacesBefore = findSurfaces(before);
+  const surfacesAfter = findSurfaces(after);
+  const nodesBefore = comparedNodes(before, surfacesBefore);
+  const nodesAfter = comparedNodes(after, surfacesAfter);
+
+  const matchedBefore = new Uint8Array(before.nodes.length);
+  const matchedAfter = new Uint8Array(after.nodes.length);
+  const afterOf = new Int32Array(before.nodes.length).fill(-1);
+
+  // Pass 1: fingerprint groups; within a group prefer the best-overlapping partner.
+  const byFingerprint = new Map<string, UiNode[]>();
+  for (const node of nodesBefore) {
+    const group = byFingerprint.get(node.fingerprint);
+    if (group) group.push(node);
+    else byFingerprint.set(node.fingerprint, [node]);
+  }
+  const unmatchedAfter: UiNode[] = [];
+  for (const node of nodesAfter) {
+    const group = byFingerprint.get(node.fingerprint);
+    let partner: UiNode | undefined;
+    if (group) {
+      if (group.length > fingerprintCandidateLimit) {
+        partner = group.find((candidate) => !matchedBefore[candidate.index]);
+      } else {
+        let bestScore = -1;
+        for (const candidate of group) {
+          if (matchedBefore[candidate.index]) continue;
+          const score = boundsIou(candidate.bounds, node.bounds);
+          if (score > bestScore) {
+            bestScore = score;
+            partner = candidate;
+          }
+        }
+      }
+    }
+    if (partner) {
+      matchedBefore[partner.index] = 1;
+      matchedAfter[node.index] = 1;
+      afterOf[partner.index] = node.index;
+    } else {
+      unmatchedAfter.push(node);
+    }
+  }
+
+  // Pass 2: same class and nearly the same rectangle (text edits change the fingerprint).
+  const byClass = new Map<string, UiNode[]>();
+  for (const node of nodesBefore) {
+    if (matchedBefore[node.index]) continue;
+    const group = byClass.get(node.className);
+    if (group) group.push(node);
+    else byClass.set(node.className, [node]);
+  }
+  for (const node of unmatchedAfter) {
+    const group = byClass.get(node.className);
+    if (!group) continue;
+    let partner: UiNode | undefined;
+    let bestScore = matchIouThreshold;
+    for (const candidate of group) {
+      if (matchedBefore[candidate.index]) continue;
+      const score = boundsIou(candidate.bounds, node.bounds);
+      if (score >= bestScore) {
+        bestScore = score;
+        partner = candidate;
+      }
+    }
+    if (partner) {
+      matchedBefore[partner.index] = 1;
+      matchedAfter[node.index] = 1;
+      afterOf[partner.index] = node.index;
+    }
+  }
+
+  const matches: MatchPair[] = [];
+  const changes: AtomicChange[] = [];
+  const textChanges: AtomicChange[] = [];
+  const valueChanges: AtomicChange[] = [];
+  const selectionChanges: AtomicChange[] = [];
+  for (const oldNode of nodesBefore) {
+    const afterIndex = afterOf[oldNode.index] ?? -1;
+    if (afterIndex < 0) continue;
+    const newNode = after.nodes[afterIndex];
+    if (!newNode) continue;
+    matches.push([oldNode.index, afterIndex]);
+    for (const field of ['text', 'contentDesc'] as const) {
+      if (oldNode[field] !== newNode[field]) {
+        const change: AtomicChange = { kind: 'text', field, before: oldNode.index, after: afterIndex, from: oldNode[field], to: newNode[field] };
+        changes.push(change);
+        textChanges.push(change);
+        if (field === 'text' && (isValueNode(oldNode) || isValueNode(newNode))) valueChanges.push(change);
+      }
+    }
+    for (const flag of ['checked', 'selected', 'enabled', 'focused'] as const) {
+      if (oldNode[flag] !== newNode[flag]) {
+        const change: AtomicChange = { kind: flag, before: oldNode.index, after: afterIndex, from: oldNode[flag], to: newNode[flag] };
+        changes.push(change);
+        if (flag === 'checked') valueChanges.push(change);
+        if (flag === 'selected') selectionChanges.push(change);
+      }
+    }
+  }
+  for (const node of nodesBefore) if (!matchedBefore[node.index]) changes.push({ kind: 'removed', before: node.index });
+  for (const node of nodesAfter) if (!matchedAfter[node.index]) changes.push({ kind: 'added', after: node.index });
+
+  const rho = matches.length / Math.max(nodesBefore.length, 1);
+  const packageChanged = before.packageName !== '' && after.packageName !== '' && before.packageName !== after.packageName;
+  const activityChanged = before.activity !== '' && after.activity !== '' && before.activity !== after.activity;
+  const label: DeltaLabel = packageChanged || activityChanged || rho < newPageRhoThreshold
+    ? 'new-page'
+    : rho >= noChangeRhoThreshold && changes.length === 0 ? 'no-change' : 'partial-change';
+
+  const signaturesBefore = new Set(surfacesBefore.map((surface) => surface.signature));
+  const signaturesAfter = new Set(surfacesAfter.map((surface) => surface.signature));
+  const surfacesAdded = surfacesAfter.filter((surface) => !signaturesBefore.has(surface.signature));
+  const surfacesRemoved = surfacesBefore.filter((surface) => !signaturesAfter.has(surface.signature));
+
+  const blockersBefore = new Set(findBlockers(before).map((blocker) => `${blocker.kind}|${blocker.text}`));
+  const errorsOrBlocks = findBlockers(after).map((blocker) => ({ ...blocker, isNew: !blockersBefore.has(`${blocker.kind}|${blocker.text}`) }));
+
+  return {
+    label,
+    rho,
+    beforeCount: nodesBefore.length,
+    afterCount: nodesAfter.length,
+    matches,
+    changes,
+    packageChanged,
+    activityChanged,
+    screenChanged: label !== 'no-change',
+    newSurface: surfacesAdded.length > 0,
+    dismissedSurface: surfacesRemoved.length > 0,
+    surfacesAdded,
+    surfacesRemoved,
+    textChanges,
+    valueChanges,
+    selectionChanges,
+    errorsOrBlocks,
+  };
+}
+
+/** Map from before index to after index for the matched nodes of a delta. */
+export function matchMap(delta: Delta): Map<NodeIndex, NodeIndex> {
+  return new Map(delta.matches);
+}
