@@ -91,14 +91,22 @@ export const successSchema = z
 export type Success = z.infer<typeof successSchema>;
 
 /** The expected answer of a query task. */
-export const answerSchema = z.strictObject({
-  /** Accepted answers; any one matching is correct. */
-  expected: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-  /** `model`: an LLM judge compares meaning (exact match is the fallback when no model is configured). */
-  judge: z.enum(['exact', 'model']),
-  /** What the judge should know (e.g. "the answer depends on the device's data; check it before the run"). */
-  notes: z.string().optional(),
-});
+export const answerSchema = z
+  .strictObject({
+    /** Accepted answers; any one matching is correct. */
+    expected: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    /**
+     * On a real device the truth may be device-specific (the time zone, the Android
+     * version): read it from this adb command at the end of the run, optionally mapping
+     * the raw output (trimmed) to the accepted answer, e.g. `{ "1": "open" }`.
+     */
+    fromAdb: z.strictObject({ command: z.string().regex(/^adb\s/, 'expected a command starting with "adb "'), map: z.record(z.string(), z.string()).optional() }).optional(),
+    /** `model`: an LLM judge compares meaning (exact match is the fallback when no model is configured). */
+    judge: z.enum(['exact', 'model']),
+    /** What the judge should know (e.g. "the time changes; compare the difference"). */
+    notes: z.string().optional(),
+  })
+  .refine((value) => value.expected !== undefined || value.fromAdb !== undefined, 'give expected answers, fromAdb, or both');
 export type Answer = z.infer<typeof answerSchema>;
 
 const scrollDirection = z.enum(['up', 'down', 'left', 'right']);
