@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { agentModeSchema, policyNameSchema, taskRunResultSchema } from '../agent/task-run-result.js';
+
+/** Format version of `results.json`; bump on any incompatible change. */
+export const benchResultsVersion = 1;
+
+/**
+ * Prices used for the cost estimate, in US dollars per one million tokens. Image inputs
+ * are billed by OpenAI-compatible endpoints as prompt tokens, so they are inside
+ * `promptPerMillionUsd`.
+ */
+export const tokenPricesSchema = z.object({
+  /** Where the prices come from, printed with every cost (e.g. `gpt-4o list price 2024-08`). */
+  label: z.string().min(1),
+  promptPerMillionUsd: z.number().nonnegative(),
+  completionPerMillionUsd: z.number().nonnegative(),
+});
+export type TokenPrices = z.infer<typeof tokenPricesSchema>;
+
+/** The default prices: OpenAI's published gpt-4o list price (2024-08-06 snapshot). */
+export const defaultTokenPrices: TokenPrices = {
+  label: 'gpt-4o list price (2024-08-06): $2.50 prompt / $10.00 completion per 1M tokens',
+  promptPerMillionUsd: 2.5,
+  completionPerMillionUsd: 10,
+};
+
+const sumMeanSchema = z.object({ sum: z.number().nonnegative(), mean: z.number().nonnegative() });
+
+/** Success counts for one app within one mode. */
+export const appMetricsSchema = z.object({
+  tasks: z.number().int().nonnegative(),
+  successes: z.number().int().nonnegative(),
+  successRate: z.number().min(0).max(1),
+});
+export type AppMetrics = z.infer<typeof appMetricsSchema>;
+
+/**
+ * VLM reduction of one mode against `react-vlm` on the same tasks. Images per task are
+ * averaged over repeats; runs with an infrastructure error are left out.
+ */
+export const vlmReductionSchema = z.object({
+  /** Mean over paired tasks (react-vlm used ≥ 1 image) of 1 − images(mode)/images(react-vlm). */
+  perTaskMean: z.number(),
+  /** 1 − Σ images(mode) / Σ images(react-vlm) over the same paired tasks. */
+  aggregate: z.number(),
+  /** How many tasks were paired. */
+  pairedTasks: z.number().int().nonnegative(),
+});
+export type VlmReduction = z.infer<typeof vlmReductionSchema>;
+
+/** Aggregates of one mode over all its runs (a run = one task × one repeat). */
+export const modeMetricsSchema = z.object({
+  mode: agentModeSchema,
+  /** Runs, counting every repeat. */
+  tasks: z.number().int().nonnegative(),
+  successes: z.number().int().nonnegative(),
+  /** successes / tasks; runs with an infrastructure error count as failures. */
+  successRate: z.number().min(0).max(1),
+  /** successes / (tasks − errors), or null when every run errored. */
+  successRateWithoutErrors: z.number().min(0).max(1).nullable(),
+  perApp: z.record(z.string(), appMetricsSchema),
+  llmCalls: z.number().int().nonnegative(),
+  vlmCalls: z.number().int().nonnegative(),
+  imagesUploaded: z.number().int().nonnegative(),
+  imageBytes: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  /** Mean prompt + completion tokens per run. */
+  tokensPerTask: z.number().nonnegative(),
+  /** Estimated cost in US dollars at `prices` (see the results' `prices`). */
+  costUsd: z.number().nonnegative(),
+  costPerTaskUsd: z.number().nonnegative(),
+  steps: sumMeanSchema,
+  latency: z.object({
+    deviceMs: sumMeanSchema,
+    perceptionMs: sumMeanSchema,
+    modelMs: sumMeanSchema,
+    verificationMs: sumMeanSchema,
+    totalMs: sumMeanSchema,
+  }),
+  verification: z.object({ pass: z.number().int(), fail: z.number().int(), inconclusive: z.number().int() }),
+  gateReasons: z.record(z.string(), z.number().int()),
+  /** Runs with an infrastructure error. */
+  errors: z.number().int().nonnegative(),
+  /** Runs in which at least one fault was injected. */
+  faultsMet: z.number().int().nonnegative(),
+  /** Runs with at least one fault that still succeeded. */
+  faultsSurvived: z.number().int().nonnegative(),
+  /** Fault occurrences by kind. */
+  faultKinds: z.record(z.string(), z.number().int()),
+  /** Against react-vlm on the same tasks; null when react-vlm was not run. */
+  vlmReduction: vlmReductionSchema.nullable(),
+});
+export type ModeMetrics = z.infer<typeof modeMetricsSchema>;
+
+/** The options a benchmark ran with, as recorded in results.json. */
+export const benchRunOptionsSchema = z.object({
+  suite: z.string(),
+  modes: z.array(agentModeSchema).min(1),
+  repeat: z.number().int().positive(),
+  concurrency: z.number().int().positive(),
+  device: z.string().nullable(),
+  faults: z.string().nullable(),
+  policy: policyNameSchema,
+  modelLabel: z.string(),
+  taskIds: z.array(z.string()),
+});
+export type BenchRunOptions = z.infer<typeof benchRunOptionsSchema>;
+
+/**
+ * `results.json`: the whole benchmark, rewritten atomically after every finished run.
+ * `complete` is false while runs are still missing (a run in progress or interrupted).
+ */
+export const benchResultsSchema = z.object({
+  version: z.literal(benchResultsVersion),
+  policy: policyNameSchema,
+  /** True when the oracle policy played reference solutions: no model judged anything. */
+  oracle: z.boolean(),
+  options: benchRunOptionsSchema,
+  prices: tokenPricesSchema,
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  /** Wall time of this process's part of the run, plus earlier parts when resumed. */
+  wallTimeMs: z.number().nonnegative(),
+  complete: z.boolean(),
+  expectedRuns: z.number().int().nonnegative(),
+  modes: z.array(modeMetricsSchema),
+  tasks: z.array(taskRunResultSchema),
+});
+export type BenchResults = z.infer<typeof benchResultsSchema>;

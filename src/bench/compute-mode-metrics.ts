@@ -1,0 +1,136 @@
+import type { AgentMode, TaskRunResult } from '../agent/task-run-result.js';
+import type { AppMetrics, ModeMetrics, TokenPrices, VlmReduction } from './bench-results.js';
+
+/** The baseline every VLM reduction is measured against (DESIGN.md §7). */
+export const vlmBaselineMode: AgentMode = 'react-vlm';
+
+/**
+ * Aggregates the runs of each mode in `modes` (in that order) into `ModeMetrics`.
+ * Runs of other modes are ignored, except `react-vlm` runs, which are the baseline of
+ * the VLM reduction (null for every mode when no react-vlm run exists).
+ */
+export function computeModeMetrics(runs: readonly TaskRunResult[], modes: readonly AgentMode[], prices: TokenPrices): ModeMetrics[] {
+  const baseline = runs.filter((run) => run.mode === vlmBaselineMode);
+  return modes.map((mode) => metricsOfMode(mode, runs.filter((run) => run.mode === mode), baseline, prices));
+}
+
+function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline: readonly TaskRunResult[], prices: TokenPrices): ModeMetrics {
+  const count = runs.length;
+  const sum = (pick: (run: TaskRunResult) => number): number => runs.reduce((total, run) => total + pick(run), 0);
+  const sumMean = (pick: (run: TaskRunResult) => number) => {
+    const total = sum(pick);
+    return { sum: total, mean: count === 0 ? 0 : total / count };
+  };
+  const successes = runs.filter((run) => run.success).length;
+  const errors = runs.filter((run) => run.error !== null).length;
+  const promptTokens = sum((run) => run.promptTokens);
+  const completionTokens = sum((run) => run.completionTokens);
+  const costUsd = (promptTokens * prices.promptPerMillionUsd + completionTokens * prices.completionPerMillionUsd) / 1_000_000;
+  const faulted = runs.filter((run) => run.faults.length > 0);
+  return {
+    mode,
+    tasks: count,
+    successes,
+    successRate: ratio(successes, count),
+    successRateWithoutErrors: count - errors === 0 ? null : successes / (count - errors),
+    perApp: perApp(runs),
+    llmCalls: sum((run) => run.llmCalls),
+    vlmCalls: sum((run) => run.vlmCalls),
+    imagesUploaded: sum((run) => run.imagesUploaded),
+    imageBytes: sum((run) => run.imageBytes),
+    promptTokens,
+    completionTokens,
+    tokensPerTask: ratio(promptTokens + completionTokens, count),
+    costUsd,
+    costPerTaskUsd: ratio(costUsd, count),
+    steps: sumMean((run) => run.steps),
+    latency: {
+      deviceMs: sumMean((run) => run.latency.deviceMs),
+      perceptionMs: sumMean((run) => run.latency.perceptionMs),
+      modelMs: sumMean((run) => run.latency.modelMs),
+      verificationMs: sumMean((run) => run.latency.verificationMs),
+      totalMs: sumMean((run) => run.latency.totalMs),
+    },
+    verification: {
+      pass: sum((run) => run.verification.pass),
+      fail: sum((run) => run.verification.fail),
+      inconclusive: sum((run) => run.verification.inconclusive),
+    },
+    gateReasons: countRecords(runs.map((run) => run.gateReasons)),
+    errors,
+    faultsMet: faulted.length,
+    faultsSurvived: faulted.filter((run) => run.success).length,
+    faultKinds: countRecords(runs.map((run) => Object.fromEntries(tally(run.faults)))),
+    vlmReduction: baseline.length === 0 ? null : computeVlmReduction(runs, baseline),
+  };
+}
+
+/**
+ * VLM reduction of `runs` against `baseline` (react-vlm) on the same tasks. Images are
+ * averaged per task id over repeats, leaving out runs with an infrastructure error; a
+ * task is paired when both sides have a clean run and the baseline used ≥ 1 image.
+ * With no paired task both rates are 0 and `pairedTasks` is 0.
+ */
+export function computeVlmReduction(runs: readonly TaskRunResult[], baseline: readonly TaskRunResult[]): VlmReduction {
+  const modeImages = meanImagesByTask(runs);
+  const baselineImages = meanImagesByTask(baseline);
+  let perTaskSum = 0;
+  let modeTotal = 0;
+  let baselineTotal = 0;
+  let paired = 0;
+  for (const [taskId, base] of baselineImages) {
+    const own = modeImages.get(taskId);
+    if (own === undefined || base < 1) continue;
+    paired++;
+    perTaskSum += 1 - own / base;
+    modeTotal += own;
+    baselineTotal += base;
+  }
+  return {
+    perTaskMean: paired === 0 ? 0 : perTaskSum / paired,
+    aggregate: baselineTotal === 0 ? 0 : 1 - modeTotal / baselineTotal,
+    pairedTasks: paired,
+  };
+}
+
+function meanImagesByTask(runs: readonly TaskRunResult[]): Map<string, number> {
+  const totals = new Map<string, { images: number; runs: number }>();
+  for (const run of runs) {
+    if (run.error !== null) continue;
+    const entry = totals.get(run.id) ?? { images: 0, runs: 0 };
+    entry.images += run.imagesUploaded;
+    entry.runs++;
+    totals.set(run.id, entry);
+  }
+  return new Map([...totals].map(([id, entry]) => [id, entry.images / entry.runs]));
+}
+
+function perApp(runs: readonly TaskRunResult[]): Record<string, AppMetrics> {
+  const apps = new Map<string, { tasks: number; successes: number }>();
+  for (const run of runs) {
+    const entry = apps.get(run.app) ?? { tasks: 0, successes: 0 };
+    entry.tasks++;
+    if (run.success) entry.successes++;
+    apps.set(run.app, entry);
+  }
+  const sorted = [...apps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(sorted.map(([app, entry]) => [app, { ...entry, successRate: ratio(entry.successes, entry.tasks) }]));
+}
+
+function tally(values: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return counts;
+}
+
+function countRecords(records: readonly Readonly<Record<string, number>>[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const record of records) {
+    for (const [key, value] of Object.entries(record)) counts.set(key, (counts.get(key) ?? 0) + value);
+  }
+  return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function ratio(numerator: number, denominator: number): number {
+  return denominator === 0 ? 0 : numerator / denominator;
+}

@@ -1,0 +1,350 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { taskRunResultSchema, type AgentMode, type PolicyName, type TaskRunResult } from '../agent/task-run-result.js';
+import { debugLog } from '../util/debug-log.js';
+import { stableHashHex } from '../util/stable-hash.js';
+import { BenchError } from './bench-error.js';
+import { benchResultsSchema, benchResultsVersion, defaultTokenPrices, type BenchResults, type TokenPrices } from './bench-results.js';
+import { computeModeMetrics } from './compute-mode-metrics.js';
+import { readResultsJournal, ResultsJournal } from './results-journal.js';
+import type { BenchTask, TaskExecutor } from './task-executor.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+/** File names inside a bench output dir. */
+export const benchFiles = {
+  results: 'results.json',
+  journal: 'results.jsonl',
+  traces: 'traces',
+} as const;
+
+/** Progress of a benchmark, reported at the start and after every finished run. */
+export interface BenchProgress {
+  /** Runs planned (tasks × modes × repeats). */
+  readonly total: number;
+  /** Runs finished, including those recovered from the journal on --resume. */
+  readonly done: number;
+  /** Runs recovered from an earlier, interrupted run. */
+  readonly resumed: number;
+  readonly successes: number;
+  readonly errors: number;
+  readonly running: number;
+  /** The run that just finished; absent in the first report. */
+  readonly last?: { readonly id: string; readonly mode: AgentMode; readonly repeat: number; readonly success: boolean; readonly error: string | null };
+}
+
+export interface RunBenchmarkOptions<Task extends BenchTask> {
+  readonly tasks: readonly Task[];
+  readonly modes: readonly AgentMode[];
+  /** Repeats per (task, mode), ≥ 1. */
+  readonly repeat: number;
+  /** Runs in flight at once, ≥ 1. */
+  readonly concurrency: number;
+  readonly outDir: string;
+  /** Finish an interrupted run in `outDir` instead of refusing a non-empty dir. */
+  readonly resume: boolean;
+  readonly executor: TaskExecutor<Task>;
+  readonly policy: PolicyName;
+  readonly suite: string;
+  readonly device?: string | null;
+  readonly faults?: string | null;
+  /** Recorded in results; `none` for the oracle policy. */
+  readonly modelLabel?: string;
+  readonly prices?: TokenPrices;
+  readonly onProgress?: (progress: BenchProgress) => void;
+  /** Cancels the benchmark: no new run starts, in-flight runs are abandoned, results are written as incomplete. */
+  readonly signal?: AbortSignal;
+}
+
+interface PlannedRun<Task extends BenchTask> {
+  readonly key: string;
+  readonly task: Task;
+  readonly mode: AgentMode;
+  readonly repeat: number;
+  readonly traceDir: string;
+}
+
+/**
+ * Runs every (task, mode, repeat) with at most `concurrency` runs in flight. Each
+ * finished run is appended to `outDir/results.jsonl` (flushed to disk) and
+ * `outDir/results.json` is rewritten atomically, so a killed benchmark can be finished
+ * with `resume: true` without redoing finished runs (runs that ended with an
+ * infrastructure `error` are run again). An executor that throws, or returns a result
+ * that does not match the schema or the request, yields a run with `error` set; the
+ * benchmark goes on.
+ *
+ * Throws `BenchError` for bad options, for a non-empty `outDir` without `resume`, and
+ * for resuming a run of another suite or policy. Resolves with `complete: false` when
+ * `signal` aborted it.
+ */
+export async function runBenchmark<Task extends BenchTask>(options: RunBenchmarkOptions<Task>): Promise<BenchResults> {
+  validateOptions(options);
+  const startedAtMs = Date.now();
+  const outDir = path.resolve(options.outDir);
+  const prices = options.prices ?? defaultTokenPrices;
+  const previous = await prepareOutDir(outDir, options);
+  const plan = planRuns(options, outDir);
+  const planned = new Set(plan.map((run) => run.key));
+
+  const journalFile = path.join(outDir, benchFiles.journal);
+  const recovered = await readResultsJournal(journalFile);
+  if (recovered.skippedLines > 0) debugLog('bench', 'journal had unreadable lines', { skipped: recovered.skippedLines });
+  const finished = new Map<string, TaskRunResult>();
+  for (const result of recovered.results) {
+    const key = runKey(result.id, result.mode, result.repeat);
+    if (planned.has(key)) finished.set(key, result);
+  }
+  for (const [key, result] of finished) if (result.error !== null) finished.delete(key);
+  const resumed = finished.size;
+  const pending = plan.filter((run) => !finished.has(run.key));
+
+  const startedAt = previous?.startedAt ?? new Date(startedAtMs).toISOString();
+  const priorWallMs = previous?.wallTimeMs ?? 0;
+  const snapshot = (): BenchResults => {
+    const ordered = plan.flatMap((run) => {
+      const result = finished.get(run.key);
+      return result === undefined ? [] : [result];
+    });
+    return {
+      version: benchResultsVersion,
+      policy: options.policy,
+      oracle: options.policy === 'oracle',
+      options: {
+        suite: options.suite,
+        modes: [...options.modes],
+        repeat: options.repeat,
+        concurrency: options.concurrency,
+        device: options.device ?? null,
+        faults: options.faults ?? null,
+        policy: options.policy,
+        modelLabel: options.modelLabel ?? (options.policy === 'oracle' ? 'none' : 'unknown'),
+        taskIds: options.tasks.map((task) => task.id),
+      },
+      prices,
+      startedAt,
+      updatedAt: new Date().toISOString(),
+      wallTimeMs: priorWallMs + (Date.now() - startedAtMs),
+      complete: ordered.length === plan.length,
+      expectedRuns: plan.length,
+      modes: computeModeMetrics(ordered, options.modes, prices),
+      tasks: ordered,
+    };
+  };
+  const writer = new ResultsFileWriter(path.join(outDir, benchFiles.results), snapshot);
+  await writer.write();
+
+  const journal = await ResultsJournal.open(journalFile, recovered.completeBytes);
+  const signal = options.signal ?? new AbortController().signal;
+  let running = 0;
+  let successes = [...finished.values()].filter((result) => result.success).length;
+  let errors = 0;
+  const report = (last?: BenchProgress['last']): void => {
+    options.onProgress?.({ total: plan.length, done: finished.size, resumed, successes, errors, running, ...(last === undefined ? {} : { last }) });
+  };
+  report();
+
+  let next = 0;
+  let closed = false;
+  const worker = async (): Promise<void> => {
+    while (!signal.aborted && next < pending.length) {
+      const run = pending[next++];
+      if (run === undefined) break;
+      running++;
+      const result = await executeRun(run, options, outDir, signal);
+      running--;
+      // A run cut short by the abort is not a result: --resume will run it again.
+      if (result === undefined || closed) continue;
+      await journal.append(result);
+      finished.set(run.key, result);
+      if (result.success) successes++;
+      if (result.error !== null) errors++;
+      report({ id: result.id, mode: result.mode, repeat: result.repeat, success: result.success, error: result.error });
+      await writer.write();
+    }
+  };
+  const workers = Array.from({ length: Math.min(options.concurrency, Math.max(pending.length, 1)) }, worker);
+  try {
+    await Promise.race([Promise.all(workers), abortPromise(signal)]);
+  } finally {
+    closed = true;
+    await journal.close();
+  }
+  await writer.write();
+  // Return exactly what is on disk, so a resumed run continues from the same numbers.
+  return writer.lastWritten ?? snapshot();
+}
+
+function validateOptions<Task extends BenchTask>(options: RunBenchmarkOptions<Task>): void {
+  const bad = (option: string, message: string): BenchError => new BenchError({ code: 'bench-option', message: `${option}: ${message}` });
+  if (!Number.isInteger(options.repeat) || options.repeat < 1) throw bad('repeat', `must be an integer ≥ 1, got ${options.repeat}`);
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw bad('concurrency', `must be an integer ≥ 1, got ${options.concurrency}`);
+  if (options.modes.length === 0) throw bad('modes', 'at least one mode is needed');
+  if (new Set(options.modes).size !== options.modes.length) throw bad('modes', `a mode is listed twice: ${options.modes.join(',')}`);
+  if (options.tasks.length === 0) throw bad('tasks', `suite ${options.suite} has no tasks to run`);
+  const seen = new Set<string>();
+  for (const task of options.tasks) {
+    if (seen.has(task.id)) throw bad('tasks', `task id ${task.id} appears twice in suite ${options.suite}; task ids must be unique`);
+    seen.add(task.id);
+  }
+}
+
+/** Checks the out dir may be used and returns the earlier results when resuming. */
+async function prepareOutDir<Task extends BenchTask>(outDir: string, options: RunBenchmarkOptions<Task>): Promise<BenchResults | undefined> {
+  await mkdir(outDir, { recursive: true });
+  const entries = await readdir(outDir);
+  if (entries.length === 0) return undefined;
+  if (!options.resume) {
+    throw new BenchError({
+      code: 'bench-out-dir-not-empty',
+      message: `output dir ${outDir} is not empty (it holds ${entries.length} entries, e.g. ${entries.slice(0, 3).join(', ')}): pass --resume to finish the run in it, or choose another --out`,
+    });
+  }
+  const resultsFile = path.join(outDir, benchFiles.results);
+  let text: string;
+  try {
+    text = await readFile(resultsFile, 'utf8');
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT') {
+      if (entries.includes(benchFiles.journal)) return undefined;
+      throw new BenchError({ code: 'bench-resume-foreign-dir', message: `cannot resume in ${outDir}: it has no ${benchFiles.results} or ${benchFiles.journal}, so it is not a bench output dir; choose another --out` });
+    }
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new BenchError({ code: 'bench-resume-bad-results', message: `cannot resume: ${resultsFile} is not valid JSON; choose another --out`, cause: error });
+  }
+  const parsed = benchResultsSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new BenchError({ code: 'bench-resume-bad-results', message: `cannot resume: ${resultsFile} is not a results file of this version (${parsed.error.issues[0]?.message ?? 'schema mismatch'}); choose another --out`, cause: parsed.error });
+  }
+  const previous = parsed.data;
+  if (previous.policy !== options.policy) {
+    throw new BenchError({ code: 'bench-resume-mismatch', message: `cannot resume: ${outDir} holds a run with --policy ${previous.policy}, not ${options.policy}; pass --policy ${previous.policy} or choose another --out` });
+  }
+  if (previous.options.suite !== options.suite) {
+    throw new BenchError({ code: 'bench-resume-mismatch', message: `cannot resume: ${outDir} holds a run of suite ${previous.options.suite}, not ${options.suite}; pass --suite ${previous.options.suite} or choose another --out` });
+  }
+  return previous;
+}
+
+function planRuns<Task extends BenchTask>(options: RunBenchmarkOptions<Task>, outDir: string): PlannedRun<Task>[] {
+  const plan: PlannedRun<Task>[] = [];
+  for (let repeat = 0; repeat < options.repeat; repeat++) {
+    for (const task of options.tasks) {
+      for (const mode of options.modes) {
+        plan.push({ key: runKey(task.id, mode, repeat), task, mode, repeat, traceDir: path.join(outDir, benchFiles.traces, safePathSegment(task.id), `${mode}-r${repeat}`) });
+      }
+    }
+  }
+  return plan;
+}
+
+function runKey(taskId: string, mode: AgentMode, repeat: number): string {
+  return JSON.stringify([taskId, mode, repeat]);
+}
+
+/** A task id as one folder name: unchanged when safe, else sanitized plus a hash (no collisions). */
+export function safePathSegment(id: string): string {
+  const sanitized = id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+  return sanitized === id && sanitized.length > 0 ? id : `${sanitized.slice(0, 80)}-${stableHashHex(id)}`;
+}
+
+/** Runs one planned run; undefined when the abort cut it short. */
+async function executeRun<Task extends BenchTask>(run: PlannedRun<Task>, options: RunBenchmarkOptions<Task>, outDir: string, signal: AbortSignal): Promise<TaskRunResult | undefined> {
+  const relativeTraceDir = path.relative(outDir, run.traceDir).split(path.sep).join('/');
+  const started = Date.now();
+  let returned: unknown;
+  try {
+    await mkdir(run.traceDir, { recursive: true });
+    returned = await Promise.resolve().then(() => options.executor({ task: run.task, mode: run.mode, repeat: run.repeat, outDir, traceDir: run.traceDir, signal }));
+  } catch (error) {
+    if (signal.aborted) return undefined;
+    debugLog('bench', 'executor threw', { id: run.task.id, mode: run.mode, repeat: run.repeat });
+    return errorResult(run, options.policy, relativeTraceDir, `executor threw: ${describeError(error)}`, Date.now() - started);
+  }
+  const parsed = taskRunResultSchema.safeParse(returned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return errorResult(run, options.policy, relativeTraceDir, `executor returned an invalid result (${issue === undefined ? 'schema mismatch' : `${issue.path.join('.')}: ${issue.message}`})`, Date.now() - started);
+  }
+  const result = parsed.data;
+  const mismatch = [
+    result.id === run.task.id ? '' : `id ${result.id} ≠ ${run.task.id}`,
+    result.mode === run.mode ? '' : `mode ${result.mode} ≠ ${run.mode}`,
+    result.repeat === run.repeat ? '' : `repeat ${result.repeat} ≠ ${run.repeat}`,
+    result.policy === options.policy ? '' : `policy ${result.policy} ≠ ${options.policy}`,
+  ].filter(Boolean);
+  if (mismatch.length > 0) return errorResult(run, options.policy, relativeTraceDir, `executor returned a result for another run (${mismatch.join(', ')})`, Date.now() - started);
+  return { ...result, traceDir: relativeTraceDir };
+}
+
+function errorResult<Task extends BenchTask>(run: PlannedRun<Task>, policy: PolicyName, traceDir: string, error: string, elapsedMs: number): TaskRunResult {
+  return {
+    id: run.task.id,
+    app: run.task.app,
+    mode: run.mode,
+    policy,
+    repeat: run.repeat,
+    success: false,
+    reason: 'infrastructure error (see error)',
+    steps: 0,
+    llmCalls: 0,
+    vlmCalls: 0,
+    imagesUploaded: 0,
+    imageBytes: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    latency: { deviceMs: 0, perceptionMs: 0, modelMs: 0, verificationMs: 0, totalMs: elapsedMs },
+    verification: { pass: 0, fail: 0, inconclusive: 0 },
+    gateReasons: {},
+    faults: [],
+    error,
+    traceDir,
+  };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+function abortPromise(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** Rewrites results.json atomically; concurrent requests coalesce into one more write. */
+class ResultsFileWriter {
+  private writing: Promise<void> | undefined;
+  private again = false;
+  /** The snapshot most recently written to disk. */
+  lastWritten: BenchResults | undefined;
+
+  constructor(private readonly file: string, private readonly snapshot: () => BenchResults) {}
+
+  async write(): Promise<void> {
+    if (this.writing !== undefined) {
+      this.again = true;
+      // The running loop sees `again` and writes once more before it settles.
+      await this.writing;
+      return;
+    }
+    this.writing = this.loop();
+    try {
+      await this.writing;
+    } finally {
+      this.writing = undefined;
+    }
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      const results = this.snapshot();
+      await writeFileAtomic(this.file, `${JSON.stringify(results, null, 2)}\n`);
+      this.lastWritten = results;
+    } while (this.again);
+  }
+}

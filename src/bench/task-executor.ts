@@ -1,0 +1,56 @@
+import type { AgentMode, PolicyName, TaskRunResult } from '../agent/task-run-result.js';
+
+/** The least the runner needs to know about a task: its id and its app (for per-app metrics). */
+export interface BenchTask {
+  readonly id: string;
+  readonly app: string;
+}
+
+/** One (task, mode, repeat) for the executor to run. */
+export interface TaskExecutionRequest<Task extends BenchTask = BenchTask> {
+  readonly task: Task;
+  readonly mode: AgentMode;
+  /** 0-based repeat index. */
+  readonly repeat: number;
+  /** The bench output dir (absolute). */
+  readonly outDir: string;
+  /**
+   * Where this run writes its trace folder (absolute, created by the runner). The runner
+   * records it in the result relative to `outDir`, whatever the executor returns.
+   */
+  readonly traceDir: string;
+  /** Aborted when the whole benchmark is cancelled; the executor must stop promptly. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs one task in one mode and returns what happened. A task that fails is a value
+ * (`success: false`); an infrastructure failure may throw, and the runner records it in
+ * `error` and goes on.
+ */
+export type TaskExecutor<Task extends BenchTask = BenchTask> = (request: TaskExecutionRequest<Task>) => Promise<TaskRunResult>;
+
+/** What `createExecutor` is told: the CLI's device, fault and policy choices. */
+export interface BenchExecutorOptions {
+  readonly suite: string;
+  /** Device profile name or path (`devices/*.yaml`). */
+  readonly device: string;
+  /** Fault profile name, when faults are injected (simulator only). */
+  readonly faults: string | undefined;
+  readonly policy: PolicyName;
+  readonly outDir: string;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly signal: AbortSignal;
+}
+
+/** A wired executor plus the resources to release after the run. */
+export interface BenchExecutorHandle<Task extends BenchTask = BenchTask> {
+  readonly executor: TaskExecutor<Task>;
+  /** A label for the models used (e.g. `gpt-4o-mini`), or `none` for the oracle policy. */
+  readonly modelLabel: string;
+  close(): Promise<void>;
+}
+
+/** Builds the real executor (agent + device + models). The composition root provides it. */
+export type BenchExecutorFactory<Task extends BenchTask = BenchTask> = (options: BenchExecutorOptions) => Promise<BenchExecutorHandle<Task>>;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { benchResultsSchema, type BenchResults } from '../../../src/bench/bench-results.js';
+import { computeModeMetrics } from '../../../src/bench/compute-mode-metrics.js';
+import { formatResultsTable } from '../../../src/bench/format-results-table.js';
+import type { AgentMode, PolicyName, TaskRunResult } from '../../../src/agent/task-run-result.js';
+import { runResult } from './run-result-builder.js';
+
+const prices = { label: 'test prices $1/$2', promptPerMillionUsd: 1, completionPerMillionUsd: 2 };
+
+function results(runs: TaskRunResult[], modes: AgentMode[], policy: PolicyName, expectedRuns = runs.length): BenchResults {
+  return benchResultsSchema.parse({
+    version: 1,
+    policy,
+    oracle: policy === 'oracle',
+    options: { suite: 'sim/settings', modes, repeat: 1, concurrency: 2, device: 'sim', faults: null, policy, modelLabel: policy === 'oracle' ? 'none' : 'gpt-4o-mini', taskIds: [...new Set(runs.map((run) => run.id))] },
+    prices,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:10.000Z',
+    wallTimeMs: 12_345,
+    complete: runs.length === expectedRuns,
+    expectedRuns,
+    modes: computeModeMetrics(runs, modes, prices),
+    tasks: runs,
+  });
+}
+
+describe('formatResultsTable', () => {
+  const runs = [
+    runResult({ id: 'a', mode: 'senseact', imagesUploaded: 1, imageBytes: 2048 }),
+    runResult({ id: 'b', mode: 'senseact', success: false }),
+    runResult({ id: 'a', mode: 'react-vlm', imagesUploaded: 4, imageBytes: 8192 }),
+    runResult({ id: 'b', mode: 'react-vlm', imagesUploaded: 4, imageBytes: 8192, error: 'device lost', success: false }),
+  ];
+
+  it('renders one aligned row per mode, under a title naming the model', () => {
+    const text = formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'));
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('SenseAct bench: suite sim/settings, llm policy (model: gpt-4o-mini)');
+    expect(lines[1]).toMatch(/^mode +runs +success +rate +llm +vlm +images/);
+    expect(lines[2]).toMatch(/^-+( +-+)+$/);
+    expect(lines[3]).toMatch(/^senseact +2 +1\/2 +50\.0% /);
+    expect(lines[4]).toMatch(/^react-vlm +2 +1\/2 +50\.0% .* 0\.0%\/0\.0% +1 +0\/0$/);
+    // Every column ends at the same offset in header and rows (numbers right-aligned).
+    const columnEnds = (line: string): number[] => [...line.matchAll(/\S+(?= {2}|$)/g)].map((match) => (match.index ?? 0) + match[0].length);
+    expect(columnEnds(lines[3] ?? '').slice(1)).toEqual(columnEnds(lines[1] ?? '').slice(1));
+    // senseact vs react-vlm: only task a pairs (b errored): 1 − 1/4 = 75%
+    expect(lines[3]).toContain('75.0%/75.0%');
+    expect(text).toContain('cost at test prices $1/$2');
+    expect(text).toContain('4 runs, wall time 12.3 s');
+    expect(text.endsWith('\n')).toBe(true);
+  });
+
+  it('labels oracle results as such', () => {
+    const oracleRuns = runs.map((run) => ({ ...run, policy: 'oracle' as const }));
+    const text = formatResultsTable(results(oracleRuns, ['senseact', 'react-vlm'], 'oracle'));
+    expect(text.split('\n')[0]).toBe('SenseAct bench: suite sim/settings, oracle policy (reference solutions, no model)');
+  });
+
+  it('says when the VLM reduction was not measured and when the run is incomplete', () => {
+    const text = formatResultsTable(results(runs.slice(0, 2), ['senseact'], 'llm', 6));
+    expect(text).toContain('vlm red.: not measured (react-vlm was not run)');
+    expect(text).toMatch(/^senseact +2 +1\/2 +50\.0% .* - +0 +0\/0$/m);
+    expect(text).toContain('INCOMPLETE: 2 of 6 runs finished; run again with --resume to finish');
+  });
+});
