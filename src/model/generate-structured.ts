@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { debugLog } from '../util/debug-log.js';
+import { extractJson } from './extract-json.js';
+import { InvalidModelReplyError, type ReplyIssue } from './invalid-model-reply-error.js';
+import type { ModelReply, ModelRequest, ModelUsage, TextMessage } from './language-model.js';
+import type { ModelRole } from './model-role.js';
+
+/** Default number of retries after an invalid reply (so at most 3 calls). */
+export const defaultStructuredRetries = 2;
+
+/** Anything with a `generate` over some message type: a `LanguageModel` or a `VisionModel`. */
+export interface StructuredCapableModel<Message> {
+  modelName(role: ModelRole): string;
+  generate(request: ModelRequest<Message>): Promise<ModelReply>;
+}
+
+export interface GenerateStructuredOptions<Schema extends z.ZodType, Message> {
+  readonly role: ModelRole;
+  /** The zod schema that defines the reply type; the reply is validated by it. */
+  readonly schema: Schema;
+  /** Used in the JSON instruction and in error messages, e.g. `PlannerReply`. */
+  readonly schemaName?: string;
+  readonly messages: readonly Message[];
+  readonly signal?: AbortSignal;
+  readonly model?: string;
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  /** Retries after an invalid reply, each with the validation error appended. Default 2. */
+  readonly maxRetries?: number;
+  /**
+   * Append a system message asking for JSON that follows the schema (as JSON Schema).
+   * Default true; turn off when the prompt already describes the format.
+   */
+  readonly instructJson?: boolean;
+  /** Ask the provider for JSON mode (`json: true` on the request). Default false. */
+  readonly jsonMode?: boolean;
+}
+
+export interface GenerateStructuredResult<T> {
+  readonly value: T;
+  /** The reply that validated. */
+  readonly reply: ModelReply;
+  /** Every reply, the invalid ones first, in order. */
+  readonly replies: readonly ModelReply[];
+  /** Summed usage of every attempt. */
+  readonly usage: ModelUsage;
+  /** Summed latency of every attempt, in milliseconds. */
+  readonly latencyMs: number;
+  readonly attempts: number;
+}
+
+/**
+ * Asks `model` for a JSON reply, extracts the JSON (also from ```json fences), validates
+ * it with `schema`, and on an invalid reply retries with the reply and the validation
+ * error appended as messages. Throws {@link InvalidModelReplyError} when every attempt
+ * fails (an infrastructure error); errors of the model call itself propagate unchanged.
+ */
+export async function generateStructured<Schema extends z.ZodType, Message extends TextMessage | { role: 'user'; content: string }>(
+  model: StructuredCapableModel<Message>,
+  options: GenerateStructuredOptions<Schema, Message>,
+): Promise<GenerateStructuredResult<z.infer<Schema>>> {
+  const maxRetries = options.maxRetries ?? defaultStructuredRetries;
+  const messages: Message[] = [...options.messages];
+  if (options.instructJson ?? true) messages.push(jsonInstruction(options.schema, options.schemaName) as Message);
+  const replies: ModelReply[] = [];
+  let lastIssues: ReplyIssue[] = [];
+
+  for (let attempt = 0; attempt <= maxRetries; attempt++) {
+    const reply = await model.generate({
+      role: options.role,
+      messages,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+      ...(options.jsonMode === true ? { json: true } : {}),
+    });
+    replies.push(reply);
+    const checked = validateReply(reply.text, options.schema);
+    if (checked.success) {
+      return { value: checked.value, reply, replies, usage: sumUsage(replies), latencyMs: sumLatency(replies), attempts: attempt + 1 };
+    }
+    lastIssues = checked.issues;
+    debugLog('model', 'invalid structured reply', { role: options.role, model: reply.model, attempt: attempt + 1, issues: lastIssues });
+    messages.push({ role: 'assistant', content: reply.text } as Message);
+    messages.push({ role: 'user', content: correctionMessage(checked.issues) } as Message);
+  }
+
+  const last = replies[replies.length - 1];
+  throw new InvalidModelReplyError({
+    rawText: last?.text ?? '',
+    model: last?.model ?? options.model ?? model.modelName(options.role),
+    role: options.role,
+    usage: sumUsage(replies),
+    issues: lastIssues,
+    attempts: replies.length,
+    ...(options.schemaName === undefined ? {} : { schemaName: options.schemaName }),
+  });
+}
+
+/** Extracts and validates one reply text; the safe counterpart of the retry loop's check. */
+export function validateReply<Schema extends z.ZodType>(
+  text: string,
+  schema: Schema,
+): { success: true; value: z.infer<Schema> } | { success: false; issues: ReplyIssue[] } {
+  const json = extractJson(text);
+  if (!json.success) return { success: false, issues: [{ path: [], message: json.error }] };
+  const parsed = schema.safeParse(json.value);
+  if (parsed.success) return { success: true, value: parsed.data };
+  return {
+    success: false,
+    issues: parsed.error.issues.map((issue) => ({
+      path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
+      message: issue.message,
+    })),
+  };
+}
+
+function jsonInstruction(schema: z.ZodType, schemaName: string | undefined): TextMessage {
+  let jsonSchema: string;
+  try {
+    jsonSchema = JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }));
+  } catch (error) {
+    // Some zod constructs (transforms, custom checks) have no JSON Schema; the validation
+    // error on a bad reply still tells the model what is wrong.
+    debugLog('model', 'schema has no JSON Schema form', { error: String(error) });
+    jsonSchema = '(see the instructions above)';
+  }
+  return {
+    role: 'system',
+    content: `Reply with a single JSON object${schemaName === undefined ? '' : ` (${schemaName})`} and nothing else. It must validate against this JSON Schema: ${jsonSchema}`,
+  };
+}
+
+function correctionMessage(issues: readonly ReplyIssue[]): string {
+  const lines = issues.slice(0, 10).map((issue) => `- ${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`);
+  return `Your previous reply was invalid:\n${lines.join('\n')}\nReply again with only the corrected JSON object.`;
+}
+
+function sumUsage(replies: readonly ModelReply[]): ModelUsage {
+  let promptTokens = 0;
+  let completionTokens = 0;
+  let estimated = false;
+  for (const reply of replies) {
+    promptTokens += reply.usage.promptTokens;
+    completionTokens += reply.usage.completionTokens;
+    estimated ||= reply.usage.estimated === true;
+  }
+  return estimated ? { promptTokens, completionTokens, estimated } : { promptTokens, completionTokens };
+}
+
+function sumLatency(replies: readonly ModelReply[]): number {
+  return replies.reduce((total, reply) => total + reply.latencyMs, 0);
+}

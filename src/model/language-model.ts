@@ -1,0 +1,58 @@
+import type { ModelRole } from './model-role.js';
+
+/** A system or assistant turn, or a user turn without images. */
+export interface TextMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+}
+
+/** Token counts of one call as the provider reports them. */
+export interface ModelUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  /** True when the provider sent no usage and the counts were estimated locally. */
+  readonly estimated?: boolean;
+}
+
+/** What every model call takes, whatever the provider. */
+export interface ModelRequest<Message> {
+  /** Selects the model name (per-role configuration) and labels the call in the ledger. */
+  readonly role: ModelRole;
+  readonly messages: readonly Message[];
+  readonly signal?: AbortSignal;
+  /** Overrides the model the role would use. */
+  readonly model?: string;
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  /** Ask the provider for a JSON object reply when it supports it (the reply is parsed either way). */
+  readonly json?: boolean;
+}
+
+/** What every model call returns. */
+export interface ModelReply {
+  readonly text: string;
+  readonly usage: ModelUsage;
+  /** Wall time of the call including our retries, in milliseconds. */
+  readonly latencyMs: number;
+  /** The model that answered, as the provider names it. */
+  readonly model: string;
+  /** Why generation stopped (`stop`, `length`, ...) when the provider says. */
+  readonly finishReason?: string;
+}
+
+/** A request to a text-only model. */
+export type LanguageModelRequest = ModelRequest<TextMessage>;
+
+/**
+ * A text model (DESIGN.md §8). Provider-neutral: adapters (`OpenAiLanguageModel`), test
+ * doubles (`ScriptedLanguageModel`) and decorators (`MeteredLanguageModel`,
+ * `RecordingLanguageModel`, `ReplayingLanguageModel`) all implement it.
+ * Infrastructure failures throw (`ModelCallError`); aborts throw when `signal` fires.
+ */
+export interface LanguageModel {
+  /** Short description of the provider, e.g. `openai-compatible http://127.0.0.1:8000/v1`. */
+  readonly provider: string;
+  /** The model name a request with this role (and no override) would use. */
+  modelName(role: ModelRole): string;
+  generate(request: LanguageModelRequest): Promise<ModelReply>;
+}

@@ -1,0 +1,79 @@
+import type { LanguageModel, LanguageModelRequest, ModelReply, ModelRequest, TextMessage } from './language-model.js';
+import { buildModelCallRecord, type ModelCallRecord } from './model-call-record.js';
+import type { ModelRole } from './model-role.js';
+import type { UsageLedger } from './usage-ledger.js';
+import type { VisionMessage, VisionModel, VisionModelRequest } from './vision-model.js';
+
+export interface MeteredModelOptions {
+  /** Receives every call, successful or not. */
+  readonly ledger: UsageLedger;
+  /** Called after every call with its full record (e.g. to write `model-calls/<k>.json`). */
+  readonly onCall?: (record: ModelCallRecord) => void;
+}
+
+async function meteredGenerate<Message extends TextMessage | VisionMessage>(
+  inner: { modelName(role: ModelRole): string; generate(request: ModelRequest<Message>): Promise<ModelReply> },
+  options: MeteredModelOptions,
+  request: ModelRequest<Message>,
+): Promise<ModelReply> {
+  const requestedModel = request.model ?? inner.modelName(request.role);
+  const started = performance.now();
+  let record: ModelCallRecord;
+  try {
+    const reply = await inner.generate(request);
+    record = buildModelCallRecord(request, requestedModel, { reply });
+    options.ledger.recordCall(record);
+    options.onCall?.(record);
+    return reply;
+  } catch (error) {
+    record = buildModelCallRecord(request, requestedModel, { error, latencyMs: performance.now() - started });
+    options.ledger.recordCall(record);
+    options.onCall?.(record);
+    throw error;
+  }
+}
+
+/**
+ * Wraps a {@link LanguageModel} so that every call (including failed ones) is entered in
+ * a {@link UsageLedger} and reported to `onCall`. The reply is passed through unchanged.
+ */
+export class MeteredLanguageModel implements LanguageModel {
+  readonly provider: string;
+  private readonly inner: LanguageModel;
+  private readonly options: MeteredModelOptions;
+
+  constructor(inner: LanguageModel, options: MeteredModelOptions) {
+    this.inner = inner;
+    this.options = options;
+    this.provider = inner.provider;
+  }
+
+  modelName(role: ModelRole): string {
+    return this.inner.modelName(role);
+  }
+
+  generate(request: LanguageModelRequest): Promise<ModelReply> {
+    return meteredGenerate(this.inner, this.options, request);
+  }
+}
+
+/** The {@link VisionModel} counterpart of {@link MeteredLanguageModel}; images and their bytes are counted. */
+export class MeteredVisionModel implements VisionModel {
+  readonly provider: string;
+  private readonly inner: VisionModel;
+  private readonly options: MeteredModelOptions;
+
+  constructor(inner: VisionModel, options: MeteredModelOptions) {
+    this.inner = inner;
+    this.options = options;
+    this.provider = inner.provider;
+  }
+
+  modelName(role: ModelRole): string {
+    return this.inner.modelName(role);
+  }
+
+  generate(request: VisionModelRequest): Promise<ModelReply> {
+    return meteredGenerate(this.inner, this.options, request);
+  }
+}

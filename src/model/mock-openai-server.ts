@@ -1,0 +1,212 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { estimateTokens, estimatedTokensPerImage } from './estimate-tokens.js';
+
+/** One request the mock server received. */
+export interface MockChatRequest {
+  /** Zero-based arrival index. */
+  readonly index: number;
+  readonly method: string;
+  readonly path: string;
+  /** Lower-cased header names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The parsed JSON body (`undefined` when it was not JSON). */
+  readonly body: unknown;
+  /** `body.model` when it is a string. */
+  readonly model: string | undefined;
+  /** Text of every message, in order (text parts joined). */
+  readonly texts: readonly string[];
+  /** Decoded bytes of every `data:` image URL, in order. */
+  readonly images: readonly Uint8Array[];
+}
+
+/** A reply of the mock: assistant text, or a raw HTTP response (errors, odd bodies). */
+export type MockReply =
+  | string
+  | {
+      readonly text: string;
+      readonly usage?: { readonly promptTokens: number; readonly completionTokens: number };
+      /** Leave `usage` out of the response, as some servers do. */
+      readonly omitUsage?: boolean;
+      readonly model?: string;
+      readonly finishReason?: string;
+      /** Wait this long before answering (timeouts, slow servers). */
+      readonly delayMs?: number;
+    }
+  | {
+      readonly status: number;
+      readonly body: unknown;
+      readonly headers?: Readonly<Record<string, string>>;
+      readonly delayMs?: number;
+    };
+
+export interface MockOpenAiServerOptions {
+  /** Computes the reply to each POST /v1/chat/completions. */
+  readonly reply: (request: MockChatRequest) => MockReply | Promise<MockReply>;
+}
+
+export interface MockOpenAiServer {
+  /** Base URL including `/v1`, e.g. `http://127.0.0.1:41234/v1`. */
+  readonly url: string;
+  /** Every request received, in arrival order. */
+  readonly requests: readonly MockChatRequest[];
+  /** Stops the server and drops open connections (pending slow replies are cancelled). */
+  close(): Promise<void>;
+}
+
+/**
+ * A local OpenAI-compatible HTTP server for tests and offline runs, on 127.0.0.1 and a
+ * free port. Implements `POST /v1/chat/completions` (non-streaming, with `usage`:
+ * given by the reply, else counted locally with 85 tokens per image) and `GET /v1/models`.
+ * The reply function decides each answer, including error statuses and delays, so the
+ * real `openai` client and our adapters run unchanged against it.
+ */
+export async function startMockOpenAiServer(options: MockOpenAiServerOptions): Promise<MockOpenAiServer> {
+  const requests: MockChatRequest[] = [];
+  const pending = new Set<NodeJS.Timeout>();
+
+  const server = createServer((incoming, response) => {
+    void handle(incoming, response).catch((error: unknown) => {
+      if (!response.headersSent) sendJson(response, 500, { error: { message: `mock server failure: ${String(error)}`, type: 'server_error' } });
+      else response.destroy();
+    });
+  });
+
+  async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+    const raw = await readBody(incoming);
+    const path = (incoming.url ?? '/').split('?')[0] ?? '/';
+    if (incoming.method === 'GET' && path === '/v1/models') {
+      sendJson(response, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'senseact' }] });
+      return;
+    }
+    if (incoming.method !== 'POST' || path !== '/v1/chat/completions') {
+      sendJson(response, 404, { error: { message: `mock server: no route ${incoming.method ?? '?'} ${path}`, type: 'invalid_request_error' } });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = undefined;
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(incoming.headers)) {
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    const { texts, images } = readMessages(body);
+    const model = typeof body === 'object' && body !== null && 'model' in body && typeof body.model === 'string' ? body.model : undefined;
+    const request: MockChatRequest = { index: requests.length, method: incoming.method, path, headers, body, model, texts, images };
+    requests.push(request);
+    if (body === undefined) {
+      sendJson(response, 400, { error: { message: 'mock server: the body is not JSON', type: 'invalid_request_error' } });
+      return;
+    }
+
+    const reply = await options.reply(request);
+    const delayMs = typeof reply === 'string' ? 0 : (reply.delayMs ?? 0);
+    if (delayMs > 0) {
+      const delivered = await waitUnlessClosed(delayMs, response, pending);
+      if (!delivered) return;
+    }
+    if (typeof reply !== 'string' && 'status' in reply) {
+      sendJson(response, reply.status, reply.body, reply.headers);
+      return;
+    }
+    const text = typeof reply === 'string' ? reply : reply.text;
+    const usage =
+      typeof reply !== 'string' && reply.usage !== undefined
+        ? reply.usage
+        : { promptTokens: texts.reduce((total, part) => total + estimateTokens(part), 0) + images.length * estimatedTokensPerImage, completionTokens: estimateTokens(text) };
+    const omitUsage = typeof reply !== 'string' && reply.omitUsage === true;
+    sendJson(response, 200, {
+      id: `chatcmpl-mock-${request.index}`,
+      object: 'chat.completion',
+      created: 0,
+      model: (typeof reply !== 'string' ? reply.model : undefined) ?? model ?? 'mock-model',
+      choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: (typeof reply !== 'string' ? reply.finishReason : undefined) ?? 'stop', logprobs: null }],
+      ...(omitUsage
+        ? {}
+        : { usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens } }),
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${address.port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const timer of pending) clearTimeout(timer);
+        pending.clear();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function readBody(incoming: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    incoming.on('error', reject);
+  });
+}
+
+/** Resolves true after `ms`, or false as soon as the client hangs up (then nothing is sent). */
+function waitUnlessClosed(ms: number, response: ServerResponse, pending: Set<NodeJS.Timeout>): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      response.off('close', onClose);
+      resolve(true);
+    }, ms);
+    pending.add(timer);
+    const onClose = (): void => {
+      clearTimeout(timer);
+      pending.delete(timer);
+      resolve(false);
+    };
+    response.once('close', onClose);
+  });
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+}
+
+function readMessages(body: unknown): { texts: string[]; images: Uint8Array[] } {
+  const texts: string[] = [];
+  const images: Uint8Array[] = [];
+  if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages)) return { texts, images };
+  for (const message of body.messages as unknown[]) {
+    if (typeof message !== 'object' || message === null || !('content' in message)) continue;
+    const content = message.content;
+    if (typeof content === 'string') {
+      texts.push(content);
+      continue;
+    }
+    if (!Array.isArray(content)) continue;
+    const parts: string[] = [];
+    for (const part of content as unknown[]) {
+      if (typeof part !== 'object' || part === null) continue;
+      if ('text' in part && typeof part.text === 'string') parts.push(part.text);
+      if ('image_url' in part && typeof part.image_url === 'object' && part.image_url !== null && 'url' in part.image_url && typeof part.image_url.url === 'string') {
+        const match = /^data:[^;]+;base64,(.*)$/s.exec(part.image_url.url);
+        if (match?.[1] !== undefined) images.push(new Uint8Array(Buffer.from(match[1], 'base64')));
+      }
+    }
+    texts.push(parts.join('\n'));
+  }
+  return { texts, images };
+}

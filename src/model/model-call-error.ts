@@ -1,0 +1,59 @@
+import { SenseActError } from '../util/senseact-error.js';
+import type { ModelRole } from './model-role.js';
+
+const symbol = Symbol.for('senseact.error.model-call');
+
+/** Why a model call failed for good. */
+export type ModelCallFailure =
+  | 'rate-limited'
+  | 'server-error'
+  | 'timeout'
+  | 'connection'
+  | 'aborted'
+  | 'client-error'
+  | 'empty-reply';
+
+/**
+ * A model endpoint failed (after our retries where retrying makes sense). An
+ * infrastructure error: the task did not fail, the run did. `status` is the HTTP status
+ * when there was one.
+ */
+export class ModelCallError extends SenseActError {
+  private readonly [symbol] = true;
+  readonly failure: ModelCallFailure;
+  readonly model: string;
+  readonly role: ModelRole;
+  readonly status: number | undefined;
+  readonly attempts: number;
+
+  constructor(options: {
+    failure: ModelCallFailure;
+    model: string;
+    role: ModelRole;
+    endpoint: string;
+    attempts: number;
+    status?: number;
+    detail: string;
+    hint: string;
+    cause?: unknown;
+  }) {
+    super({
+      code: 'model-call',
+      message:
+        `Model call failed (${options.failure}${options.status === undefined ? '' : `, HTTP ${options.status}`}) for ` +
+        `model ${options.model} (role ${options.role}) at ${options.endpoint} after ${options.attempts} attempt(s): ` +
+        `${options.detail}. ${options.hint}`,
+      cause: options.cause,
+    });
+    this.name = 'ModelCallError';
+    this.failure = options.failure;
+    this.model = options.model;
+    this.role = options.role;
+    this.status = options.status;
+    this.attempts = options.attempts;
+  }
+
+  static override isInstance(error: unknown): error is ModelCallError {
+    return typeof error === 'object' && error !== null && symbol in error;
+  }
+}

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import type { ModelReply, ModelRequest, TextMessage } from './language-model.js';
+import type { ModelRole } from './model-role.js';
+import { isImageMessage, type ImageDetail, type VisionMessage } from './vision-model.js';
+
+/** An image as it appears in records and cassettes: its hash and size, never its bytes. */
+export interface ImageDigest {
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly detail?: ImageDetail;
+}
+
+/** A message as it appears in records: text, plus image digests for image turns. */
+export interface RecordedMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+  readonly images?: readonly ImageDigest[];
+}
+
+/**
+ * Everything about one model call that a trace artifact (`model-calls/<k>.json`) keeps:
+ * prompt, reply, tokens, latency, images. JSON-serialisable; image bytes are replaced by
+ * their digests. Not yet redacted: writers redact on the way to disk.
+ */
+export interface ModelCallRecord {
+  readonly role: ModelRole;
+  /** The model requested (override or the role's configured model). */
+  readonly requestedModel: string;
+  readonly messages: readonly RecordedMessage[];
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  readonly reply?: {
+    readonly text: string;
+    readonly model: string;
+    readonly finishReason?: string;
+  };
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly usageEstimated: boolean;
+  readonly latencyMs: number;
+  readonly images: number;
+  readonly imageBytes: number;
+  /** Set when the call threw: the error's name, code and message. */
+  readonly error?: { readonly name: string; readonly code?: string; readonly message: string };
+}
+
+/** SHA-256 of image bytes, lowercase hex. */
+export function imageSha256(png: Uint8Array): string {
+  return createHash('sha256').update(png).digest('hex');
+}
+
+/** Messages with every image replaced by its digest. */
+export function recordMessages(messages: readonly (TextMessage | VisionMessage)[]): RecordedMessage[] {
+  return messages.map((message) => {
+    if (!isImageMessage(message)) return { role: message.role, content: message.content };
+    return {
+      role: message.role,
+      content: message.content,
+      images: message.images.map((image) => ({
+        sha256: imageSha256(image.png),
+        bytes: image.png.byteLength,
+        ...(image.detail === undefined ? {} : { detail: image.detail }),
+      })),
+    };
+  });
+}
+
+/** Builds the record of one call from its request and its reply (or the error it threw). */
+export function buildModelCallRecord(
+  request: ModelRequest<TextMessage | VisionMessage>,
+  requestedModel: string,
+  outcome: { reply: ModelReply } | { error: unknown; latencyMs: number },
+): ModelCallRecord {
+  const messages = recordMessages(request.messages);
+  let images = 0;
+  let imageBytes = 0;
+  for (const message of messages) {
+    for (const image of message.images ?? []) {
+      images += 1;
+      imageBytes += image.bytes;
+    }
+  }
+  const base = {
+    role: request.role,
+    requestedModel,
+    messages,
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.maxTokens === undefined ? {} : { maxTokens: request.maxTokens }),
+    images,
+    imageBytes,
+  };
+  if ('reply' in outcome) {
+    const reply = outcome.reply;
+    return {
+      ...base,
+      reply: { text: reply.text, model: reply.model, ...(reply.finishReason === undefined ? {} : { finishReason: reply.finishReason }) },
+      promptTokens: reply.usage.promptTokens,
+      completionTokens: reply.usage.completionTokens,
+      usageEstimated: reply.usage.estimated === true,
+      latencyMs: reply.latencyMs,
+    };
+  }
+  const error = outcome.error;
+  const code: unknown = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  const described =
+    error instanceof Error
+      ? { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) }
+      : { name: 'NonError', message: String(error) };
+  return { ...base, promptTokens: 0, completionTokens: 0, usageEstimated: false, latencyMs: outcome.latencyMs, error: described };
+}

@@ -1,0 +1,209 @@
+import OpenAI from 'openai';
+import type { ChatCompletionContentPart, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { assertNever } from '../util/assert-never.js';
+import { debugLog } from '../util/debug-log.js';
+import { estimatePromptTokens, estimateTokens } from './estimate-tokens.js';
+import type { ModelReply, ModelRequest, ModelUsage, TextMessage } from './language-model.js';
+import { ModelCallError, type ModelCallFailure } from './model-call-error.js';
+import { ModelConfigError } from './model-config-error.js';
+import { isLoopback, type ModelEndpointConfig } from './model-config-from-env.js';
+import type { ModelRole } from './model-role.js';
+import { defaultRetryPolicy, parseRetryAfter, retryDelayMs, sleep, type RetryPolicy } from './retry-policy.js';
+import { isImageMessage, type VisionMessage } from './vision-model.js';
+
+/** Options of the OpenAI-compatible adapters. */
+export interface OpenAiModelOptions {
+  /** Base URL, key and per-role models; usually `modelConfigFromEnv(process.env)`. */
+  readonly config: ModelEndpointConfig;
+  /** Timeout of one HTTP attempt, in milliseconds. Default 60000. */
+  readonly timeoutMs?: number;
+  /** Our retries on 429, 5xx, timeouts and connection errors. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Send `response_format: { type: 'json_object' }` when a request asks for JSON. Default false (not every server supports it). */
+  readonly jsonMode?: boolean;
+  /** Temperature when a request sets none. Default: the server's. */
+  readonly defaultTemperature?: number;
+}
+
+/** Sent as the key to loopback servers that need none (the SDK insists on a value). */
+const placeholderKey = 'no-key-needed';
+
+/**
+ * The HTTP engine behind `OpenAiLanguageModel` and `OpenAiVisionModel`: the official
+ * `openai` client with its retries off, our backoff on top, images as base64 data URLs.
+ */
+export class OpenAiChatClient {
+  readonly provider: string;
+  private readonly client: OpenAI;
+  private readonly config: ModelEndpointConfig;
+  private readonly retry: RetryPolicy;
+  private readonly timeoutMs: number;
+  private readonly jsonMode: boolean;
+  private readonly defaultTemperature: number | undefined;
+
+  /** Throws {@link ModelConfigError} when the endpoint needs a key and none is configured. */
+  constructor(options: OpenAiModelOptions) {
+    this.config = options.config;
+    let host: string;
+    try {
+      host = new URL(options.config.baseUrl).hostname;
+    } catch (error) {
+      throw new ModelConfigError(`The model base URL ${JSON.stringify(options.config.baseUrl)} is not a URL: set the baseUrl option or SENSEACT_BASE_URL, e.g. http://127.0.0.1:8000/v1. (${String(error)})`);
+    }
+    if (options.config.apiKey === undefined && !isLoopback(host)) {
+      throw new ModelConfigError(
+        `No API key for the model endpoint ${options.config.baseUrl}: pass the apiKey option or set SENSEACT_API_KEY (or OPENAI_API_KEY).`,
+      );
+    }
+    this.provider = `openai-compatible ${options.config.baseUrl}`;
+    this.retry = { ...defaultRetryPolicy, ...options.retry };
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.jsonMode = options.jsonMode ?? false;
+    this.defaultTemperature = options.defaultTemperature;
+    this.client = new OpenAI({
+      baseURL: options.config.baseUrl,
+      apiKey: options.config.apiKey ?? placeholderKey,
+      maxRetries: 0,
+      timeout: this.timeoutMs,
+    });
+  }
+
+  modelName(role: ModelRole): string {
+    return this.config.models[role];
+  }
+
+  /** One chat completion with our retries; throws {@link ModelCallError} when it fails for good. */
+  async generate(request: ModelRequest<TextMessage | VisionMessage>): Promise<ModelReply> {
+    const model = request.model ?? this.modelName(request.role);
+    const temperature = request.temperature ?? this.defaultTemperature;
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model,
+      messages: request.messages.map(toOpenAiMessage),
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+      ...(request.json === true && this.jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
+    };
+    const started = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const completion = await this.client.chat.completions.create(body, {
+          ...(request.signal === undefined ? {} : { signal: request.signal }),
+          timeout: this.timeoutMs,
+        });
+        const choice = completion.choices[0];
+        const content = choice?.message.content;
+        if (choice === undefined || content === null || content === undefined) {
+          throw this.failure('empty-reply', model, request.role, attempt, {
+            detail: choice === undefined ? 'the response has no choices' : `the reply has no text (finish_reason ${choice.finish_reason}${choice.message.refusal ? `, refusal ${JSON.stringify(choice.message.refusal)}` : ''})`,
+            hint: 'Check that the model is a chat model that answers in text.',
+          });
+        }
+        const usage: ModelUsage =
+          completion.usage === undefined || completion.usage === null
+            ? { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(content), estimated: true }
+            : { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens };
+        return {
+          text: content,
+          usage,
+          latencyMs: performance.now() - started,
+          model: completion.model || model,
+          ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
+        };
+      } catch (error) {
+        if (ModelCallError.isInstance(error)) throw error;
+        const classified = classify(error, request.signal);
+        const elapsed = performance.now() - started;
+        if (classified.retryable && attempt < this.retry.maxAttempts) {
+          const delay = retryDelayMs(this.retry, attempt, classified.retryAfterMs);
+          if (elapsed + delay < this.retry.budgetMs) {
+            debugLog('model', 'retrying model call', { model, role: request.role, attempt, failure: classified.failure, status: classified.status, delayMs: Math.round(delay) });
+            try {
+              await sleep(delay, request.signal);
+            } catch (abortError) {
+              throw this.failure('aborted', model, request.role, attempt, { detail: 'aborted while waiting to retry', hint: 'The caller cancelled the call.', cause: abortError });
+            }
+            continue;
+          }
+        }
+        throw this.failure(classified.failure, model, request.role, attempt, {
+          ...(classified.status === undefined ? {} : { status: classified.status }),
+          detail: classified.detail,
+          hint: classified.hint,
+          cause: error,
+        });
+      }
+    }
+  }
+
+  private failure(
+    failure: ModelCallFailure,
+    model: string,
+    role: ModelRole,
+    attempts: number,
+    details: { status?: number; detail: string; hint: string; cause?: unknown },
+  ): ModelCallError {
+    return new ModelCallError({ failure, model, role, endpoint: this.config.baseUrl, attempts, ...details });
+  }
+}
+
+function toOpenAiMessage(message: TextMessage | VisionMessage): ChatCompletionMessageParam {
+  if (!isImageMessage(message)) {
+    const role = message.role;
+    switch (role) {
+      case 'system':
+        return { role: 'system', content: message.content };
+      case 'user':
+        return { role: 'user', content: message.content };
+      case 'assistant':
+        return { role: 'assistant', content: message.content };
+      default:
+        return assertNever(role, 'message role');
+    }
+  }
+  const parts: ChatCompletionContentPart[] = [{ type: 'text', text: message.content }];
+  for (const image of message.images) {
+    parts.push({
+      type: 'image_url',
+      image_url: { url: `data:image/png;base64,${Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength).toString('base64')}`, ...(image.detail === undefined ? {} : { detail: image.detail }) },
+    });
+  }
+  return { role: 'user', content: parts };
+}
+
+interface Classified {
+  failure: ModelCallFailure;
+  retryable: boolean;
+  status?: number;
+  retryAfterMs?: number;
+  detail: string;
+  hint: string;
+}
+
+function classify(error: unknown, signal: AbortSignal | undefined): Classified {
+  const message = error instanceof Error ? error.message : String(error);
+  if (signal?.aborted === true || error instanceof OpenAI.APIUserAbortError) {
+    return { failure: 'aborted', retryable: false, detail: 'the call was aborted', hint: 'The caller cancelled the call.' };
+  }
+  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+    return { failure: 'timeout', retryable: true, detail: 'the request timed out', hint: 'The server is slow or overloaded: raise timeoutMs, or use a smaller model.' };
+  }
+  if (error instanceof OpenAI.APIConnectionError) {
+    return { failure: 'connection', retryable: true, detail: `could not reach the server (${message})`, hint: 'Check that the server runs and SENSEACT_BASE_URL points at it (including the /v1 suffix).' };
+  }
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    const status = error.status;
+    const retryAfterMs = parseRetryAfter(error.headers);
+    const withRetryAfter = retryAfterMs === undefined ? {} : { retryAfterMs };
+    if (status === 429) return { failure: 'rate-limited', retryable: true, status, ...withRetryAfter, detail: message, hint: 'The endpoint rate-limits this key: wait, lower concurrency, or raise the retry budget.' };
+    if (status >= 500) return { failure: 'server-error', retryable: true, status, ...withRetryAfter, detail: message, hint: 'The model server failed: check its logs.' };
+    if (status === 408) return { failure: 'timeout', retryable: true, status, detail: message, hint: 'The server timed out the request: raise its timeout or use a smaller model.' };
+    const hint =
+      status === 401 || status === 403
+        ? 'The key was refused: check SENSEACT_API_KEY (or OPENAI_API_KEY) and the apiKey option.'
+        : status === 404
+          ? 'Not found: check the model name (SENSEACT_<ROLE>_MODEL) and that SENSEACT_BASE_URL ends in /v1.'
+          : 'The server rejected the request: check the model name and that the model accepts these inputs (e.g. images).';
+    return { failure: 'client-error', retryable: false, status, detail: message, hint };
+  }
+  return { failure: 'connection', retryable: false, detail: message, hint: 'Unexpected error from the OpenAI client; see the cause.' };
+}

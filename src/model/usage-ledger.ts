@@ -1,0 +1,103 @@
+import type { ModelCallRecord } from './model-call-record.js';
+import type { ModelRole } from './model-role.js';
+
+/** Summed accounting over a set of calls. */
+export interface UsageTotals {
+  readonly calls: number;
+  readonly failedCalls: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly latencyMs: number;
+  readonly images: number;
+  readonly imageBytes: number;
+  /** Calls whose token counts were estimated locally (the provider sent none). */
+  readonly estimatedCalls: number;
+}
+
+/** One call as the ledger keeps it. */
+export interface LedgerEntry {
+  readonly role: ModelRole;
+  /** The model that answered, or the requested one when the call failed. */
+  readonly model: string;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly latencyMs: number;
+  readonly images: number;
+  readonly imageBytes: number;
+  readonly estimated: boolean;
+  readonly failed: boolean;
+}
+
+const emptyTotals: UsageTotals = { calls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, estimatedCalls: 0 };
+
+/**
+ * Per-call accounting (DESIGN.md §7): prompt and completion tokens, latency, images and
+ * image bytes, summed per role and per model. Fed by `MeteredLanguageModel` /
+ * `MeteredVisionModel`, or by `record` directly.
+ */
+export class UsageLedger {
+  private readonly entryList: LedgerEntry[] = [];
+
+  /** Adds one call. */
+  record(entry: LedgerEntry): void {
+    this.entryList.push(entry);
+  }
+
+  /** Adds one call from its trace record. */
+  recordCall(record: ModelCallRecord): LedgerEntry {
+    const entry: LedgerEntry = {
+      role: record.role,
+      model: record.reply?.model ?? record.requestedModel,
+      promptTokens: record.promptTokens,
+      completionTokens: record.completionTokens,
+      latencyMs: record.latencyMs,
+      images: record.images,
+      imageBytes: record.imageBytes,
+      estimated: record.usageEstimated,
+      failed: record.error !== undefined,
+    };
+    this.record(entry);
+    return entry;
+  }
+
+  /** Every call, in order. */
+  get entries(): readonly LedgerEntry[] {
+    return this.entryList;
+  }
+
+  /** Totals over every call, or over the calls from index `since` on (for per-step deltas). */
+  totals(since = 0): UsageTotals {
+    return sum(this.entryList.slice(since));
+  }
+
+  /** Totals per role; roles without calls are absent. */
+  byRole(): Partial<Record<ModelRole, UsageTotals>> {
+    const result: Partial<Record<ModelRole, UsageTotals>> = {};
+    for (const entry of this.entryList) result[entry.role] = add(result[entry.role] ?? emptyTotals, entry);
+    return result;
+  }
+
+  /** Totals per model name, in first-seen order. */
+  byModel(): Map<string, UsageTotals> {
+    const result = new Map<string, UsageTotals>();
+    for (const entry of this.entryList) result.set(entry.model, add(result.get(entry.model) ?? emptyTotals, entry));
+    return result;
+  }
+}
+
+function sum(entries: readonly LedgerEntry[]): UsageTotals {
+  return entries.reduce(add, emptyTotals);
+}
+
+function add(totals: UsageTotals, entry: LedgerEntry): UsageTotals {
+  return {
+    calls: totals.calls + 1,
+    failedCalls: totals.failedCalls + (entry.failed ? 1 : 0),
+    promptTokens: totals.promptTokens + entry.promptTokens,
+    completionTokens: totals.completionTokens + entry.completionTokens,
+    latencyMs: totals.latencyMs + entry.latencyMs,
+    images: totals.images + entry.images,
+    imageBytes: totals.imageBytes + entry.imageBytes,
+    estimatedCalls: totals.estimatedCalls + (entry.estimated ? 1 : 0),
+  };
+}
