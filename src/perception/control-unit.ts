@@ -36,10 +36,14 @@ export interface ControlUnit {
   readonly type: UnitType;
   /** Human-readable label: text, content-desc, hint, or a resource-id name. '' when the unit has none (icon-only). */
   readonly label: string;
-  readonly primary: NodeId;
+  /** The node an action goes to; null for the navigate/finish pseudo units, which act by key or by stopping. */
+  readonly primary: NodeId | null;
   readonly members: readonly UnitMember[];
   readonly bounds: Bounds;
-  readonly tap: readonly [x: number, y: number];
+  /** Tap point in device pixels; null for pseudo units (navigate, finish), which have no on-screen target. */
+  readonly tap: readonly [x: number, y: number] | null;
+  /** For `navigate` pseudo units: which system action they perform. */
+  readonly navigation?: 'back' | 'home' | 'launch';
   readonly affordances: readonly Affordance[];
   readonly block: BlockId;
   /** Current state the planner and contracts look at. */

@@ -1,0 +1,170 @@
+import { boundsArea, boundsCentre, intersectBounds } from '../ui/bounds.js';
+import type { Bounds, NodeId, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
+import type { BlockId, ControlUnit, UnitId, UnitMember, UnitType } from './control-unit.js';
+import { nodeText, resourceName, type KeptNode, type ReducedTree } from './reduce-tree.js';
+
+/** Labels and resource-id names of buttons that seal a form (DESIGN.md §1.3 `commit`). */
+const commitWords = /^(save|done|ok|okay|apply|confirm|create|add|submit|send|post|update|allow|accept|yes|set|finish|sign in|log in|login|register|book|pay|publish|share)\b/i;
+const commitIdWords = /^(action_|btn_|button_|menu_)?(save|done|ok|apply|confirm|create|add|submit|send|post|update|allow|accept|finish|positive)(_button|_btn|_action|_menu)?$/i;
+/** A commit label is a button caption, not a sentence that happens to start with "Save". */
+const maxCommitLabelWords = 3;
+
+/** True for a unit label / resource-id that names a commit action (Save, Done, OK, Apply, …). */
+export function isCommitLike(label: string, resourceId: string): boolean {
+  // android:id/button1 is the positive button of framework dialogs.
+  const trimmed = label.trim();
+  const short = trimmed.split(/\s+/).length <= maxCommitLabelWords;
+  return (short && commitWords.test(trimmed)) || commitIdWords.test(resourceName(resourceId)) || resourceId === 'android:id/button1';
+}
+
+/** The pseudo units always available (DESIGN.md §1.3 `navigate`, `finish`): fixed ids, no tap. */
+export const navBackId = 'nav-back' as UnitId;
+export const navHomeId = 'nav-home' as UnitId;
+export const navLaunchId = 'nav-launch' as UnitId;
+export const finishId = 'finish' as UnitId;
+/** Block of the pseudo units. */
+export const navBlockId = 'b-nav' as BlockId;
+
+function isTab(node: UiNode, parent: UiNode | undefined): boolean {
+  return /TabView$|\$TabView|TabItem$/.test(node.className) || (parent !== undefined && /TabWidget$|TabLayout$/.test(parent.className));
+}
+
+function member(tree: UiTree, kept: ReadonlyMap<NodeIndex, NodeId>, index: NodeIndex, visible: readonly Bounds[]): UnitMember {
+  const node = tree.nodes[index]!;
+  return {
+    nodeId: kept.get(index)!,
+    node: index,
+    bounds: visible[index]!,
+    className: node.className,
+    resourceId: node.resourceId,
+    text: node.text,
+    contentDesc: node.contentDesc,
+  };
+}
+
+/** Centre of `bounds` after removing nothing; falls back to the node's raw centre clipped to the screen. */
+function tapPoint(bounds: Bounds): readonly [number, number] {
+  return boundsCentre(bounds);
+}
+
+/**
+ * Builds the on-screen control units from a reduced tree: one unit per kept node that
+ * is actionable or scrollable, typed fill / toggle / select / scroll / commit / click /
+ * long-press, with its members (the node, what was merged into it, a label node for a
+ * fill) and its tap point (centre of the visible bounds; a merged clickable switch is
+ * tapped on itself). `blockOf` gives each unit's block. The navigate/finish pseudo
+ * units are added by `pseudoUnits`.
+ */
+export function buildUnits(tree: UiTree, reduced: ReducedTree, blockOf: (kept: KeptNode) => BlockId): ControlUnit[] {
+  const nodes = tree.nodes;
+  const byId = new Map<NodeId, KeptNode>(reduced.nodes.map((kept) => [kept.id, kept]));
+  const ownerIds = reduced.ownerOf;
+  const units: ControlUnit[] = [];
+  for (const kept of reduced.nodes) {
+    const affordances = kept.affordances;
+    const actionable = affordances.some((affordance) => affordance === 'clickable' || affordance === 'long-clickable' || affordance === 'checkable' || affordance === 'editable' || affordance === 'scrollable');
+    if (!actionable) continue;
+    const node = nodes[kept.node]!;
+    const memberIndices = [kept.node, ...kept.merged];
+    const memberNodes = memberIndices.map((index) => nodes[index]!);
+    const editableNode = memberNodes.find((candidate) => candidate.editable);
+    const checkableNode = memberNodes.find((candidate) => candidate.checkable);
+    const parentNode = node.parent === -1 ? undefined : nodes[node.parent];
+    let label = kept.label;
+    let labelMember: NodeIndex | undefined;
+    let type: UnitType;
+    if (editableNode) {
+      type = 'fill';
+      const found = findFieldLabel(kept, byId, nodes);
+      if (found && (!editableNode.text || editableNode.text === editableNode.hint || !node.hint)) {
+        label = found.label;
+        labelMember = found.node;
+      } else if (editableNode.hint || editableNode.contentDesc) {
+        label = editableNode.hint.trim() || editableNode.contentDesc.trim();
+      } else if (kept.description) {
+        label = kept.description.split(' · ')[0]!;
+      } else {
+        label = resourceName(editableNode.resourceId) || label;
+      }
+    } else if (/Spinner$/.test(node.className) || memberNodes.some((candidate) => /RadioButton$|CheckedTextView$/.test(candidate.className)) || isTab(node, parentNode)) {
+      type = 'select';
+    } else if (checkableNode) {
+      type = 'toggle';
+    } else if (node.scrollable) {
+      type = 'scroll';
+    } else if (node.clickable && isCommitLike(label, node.resourceId)) {
+      type = 'commit';
+    } else if (node.clickable || memberNodes.some((candidate) => candidate.clickable)) {
+      type = 'click';
+    } else {
+      type = 'long-press';
+    }
+    // A clickable switch merged into its row is tapped on itself; anything else on the node's visible centre.
+    const switchTarget = checkableNode && checkableNode.index !== kept.node && checkableNode.clickable ? checkableNode.index : undefined;
+    const tapBounds = switchTarget !== undefined ? reduced.visible[switchTarget]! : kept.bounds;
+    const members = memberIndices.map((index) => member(tree, ownerIds, index, reduced.visible));
+    if (labelMember !== undefined) members.push(member(tree, ownerIds, labelMember, reduced.visible));
+    const stateNode = editableNode ?? checkableNode ?? node;
+    const value = editableNode ? (editableNode.text === editableNode.hint ? '' : editableNode.text) : undefined;
+    units.push({
+      id: kept.id as string as UnitId,
+      type,
+      label,
+      primary: kept.id,
+      members,
+      bounds: kept.bounds,
+      tap: tapPoint(boundsArea(tapBounds) > 0 ? tapBounds : intersectBounds(node.bounds, [0, 0, tree.width, tree.height])),
+      affordances,
+      block: blockOf(kept),
+      state: {
+        enabled: node.enabled && stateNode.enabled,
+        ...(checkableNode ? { checked: checkableNode.checked } : {}),
+        ...(memberNodes.some((candidate) => candidate.selected) ? { selected: true } : type === 'select' ? { selected: false } : {}),
+        ...(editableNode ? { focused: editableNode.focused, value: value ?? '', hint: editableNode.hint, password: editableNode.password } : {}),
+      },
+    });
+  }
+  return units;
+}
+
+/**
+ * The label of an edit field: the closest text-only kept sibling before it (or the
+ * text-only node directly above it), as forms lay out "Name" over its field.
+ */
+function findFieldLabel(kept: KeptNode, byId: ReadonlyMap<NodeId, KeptNode>, nodes: readonly UiNode[]): { label: string; node: NodeIndex } | undefined {
+  if (kept.parent === null) return undefined;
+  const parent = byId.get(kept.parent);
+  if (!parent) return undefined;
+  const position = parent.children.indexOf(kept.id);
+  for (let i = position - 1; i >= 0 && i >= position - 2; i--) {
+    const sibling = byId.get(parent.children[i]!)!;
+    const onlyText = sibling.affordances.every((affordance) => affordance === 'text');
+    if (!onlyText) return undefined;
+    const sameColumn = sibling.bounds[3] <= kept.bounds[1] + 8 || sibling.bounds[2] <= kept.bounds[0] + 8;
+    if (sameColumn) return { label: nodeText(nodes[sibling.node]!), node: sibling.node };
+  }
+  return undefined;
+}
+
+/** `nav-back`, `nav-home`, `nav-launch` (launch/restart the app) and `finish`: always available, no tap. */
+export function pseudoUnits(packageName: string): ControlUnit[] {
+  const pseudo = (id: UnitId, type: UnitType, label: string, navigation?: 'back' | 'home' | 'launch'): ControlUnit => ({
+    id,
+    type,
+    label,
+    primary: null,
+    members: [],
+    bounds: [0, 0, 0, 0],
+    tap: null,
+    affordances: [],
+    block: navBlockId,
+    state: { enabled: true },
+    ...(navigation ? { navigation } : {}),
+  });
+  return [
+    pseudo(navBackId, 'navigate', 'back', 'back'),
+    pseudo(navHomeId, 'navigate', 'home', 'home'),
+    pseudo(navLaunchId, 'navigate', packageName ? `launch ${packageName}` : 'launch app', 'launch'),
+    pseudo(finishId, 'finish', 'finish'),
+  ];
+}

@@ -1,0 +1,58 @@
+import type { NodeId, UiNode, UiTree } from '../ui/ui-tree.js';
+import type { Bounds } from '../ui/ui-tree.js';
+import type { Block, ControlUnit } from './control-unit.js';
+import { collectBlocks, layoutBlocks } from './build-blocks.js';
+import { buildUnits, pseudoUnits } from './build-units.js';
+import { resolvePerceptionOptions, type PerceptionOptions, type ResolvedPerceptionOptions } from './perception-options.js';
+import { reduceTree, type KeptNode } from './reduce-tree.js';
+import { renderView } from './render-view.js';
+import { buildScg, type Scg } from './scg.js';
+
+/** Side-table entry: the full source node behind a kept id (what the LLM view leaves out). */
+export interface NodeRecord {
+  readonly id: NodeId;
+  readonly node: UiNode;
+  readonly xpath: string;
+  readonly fingerprint: string;
+  /** Bounds clipped to the screen and scrolling ancestors. */
+  readonly visibleBounds: Bounds;
+}
+
+/** What one observation looks like to the agent after reduction, typing and the SCG. */
+export interface Perception {
+  readonly tree: UiTree;
+  readonly options: ResolvedPerceptionOptions;
+  /** Kept nodes in document order (ids, source index, affordances, label, visible bounds). */
+  readonly nodes: readonly KeptNode[];
+  /** Kept id → full source node, xpath and fingerprint. */
+  readonly byId: ReadonlyMap<NodeId, NodeRecord>;
+  /** On-screen units in document order, then the pseudo units (`nav-back`, `nav-home`, `nav-launch`, `finish`). */
+  readonly units: readonly ControlUnit[];
+  readonly blocks: readonly Block[];
+  readonly scg: Scg;
+  /** The planner text (DESIGN.md §8). */
+  readonly view: string;
+}
+
+/**
+ * Runs DESIGN.md §1 steps 2–4 on a parsed tree: reduce (level 1 `sparse` or level 2
+ * `merge`), assign deterministic ids, type nodes into control units, partition into
+ * blocks, build the SCG and render the planner view. Pure and deterministic.
+ */
+export function perceive(tree: UiTree, options?: PerceptionOptions): Perception {
+  const resolved = resolvePerceptionOptions(options);
+  const reduced = reduceTree(tree, resolved);
+  const layout = layoutBlocks(tree, reduced);
+  const screenUnits = buildUnits(tree, reduced, (kept) => layout.idOf.get(layout.rootOf[kept.node]!)!);
+  const units = [...screenUnits, ...pseudoUnits(tree.packageName)];
+  const blocks = collectBlocks(tree, reduced, layout, screenUnits);
+  const windowOfUnit = new Map(screenUnits.map((unit) => [unit.id as string, tree.nodes[unit.members[0]!.node]!.window]));
+  const scg = buildScg(units, blocks, (unit) => windowOfUnit.get(unit.id) ?? -1);
+  const byId = new Map<NodeId, NodeRecord>();
+  for (const kept of reduced.nodes) {
+    const node = tree.nodes[kept.node]!;
+    byId.set(kept.id, { id: kept.id, node, xpath: node.xpath, fingerprint: node.fingerprint, visibleBounds: kept.bounds });
+  }
+  const view = renderView({ tree, reduced, layout, units, blocks });
+  return { tree, options: resolved, nodes: reduced.nodes, byId, units, blocks, scg, view };
+}
