@@ -36,6 +36,13 @@ export function normalizeAnswer(text: string): string[] {
     .map((token) => numberWords[token] ?? token);
 }
 
+const negations = new Set(['not', 'no', 'never', 'none', 'isn', 'aren', 'doesn', 'don', 'hasn', 'haven', 'wasn', 'off']);
+
+/** Negation words in the answer that the accepted answer lacks: containment would flip the meaning. */
+function addsNegation(answer: readonly string[], expected: readonly string[]): boolean {
+  return answer.some((token) => negations.has(token) && !expected.includes(token));
+}
+
 function containsSequence(haystack: readonly string[], needle: readonly string[]): boolean {
   if (needle.length === 0) return false;
   for (let start = 0; start + needle.length <= haystack.length; start++) {
@@ -46,7 +53,8 @@ function containsSequence(haystack: readonly string[], needle: readonly string[]
 
 /**
  * The offline answer judge: correct when the normalised answer equals an accepted
- * answer, or contains one as a whole-token sequence ("Yes, it is on" contains "yes").
+ * answer, or contains one as a whole-token sequence ("Yes, it is on" contains "yes")
+ * without adding a negation ("it is not open" does not match "open").
  * Cannot judge paraphrases; that is what the model judge is for.
  */
 export class ExactMatchAnswerJudge implements AnswerJudge {
@@ -63,7 +71,7 @@ export class ExactMatchAnswerJudge implements AnswerJudge {
     for (const expected of request.expected) {
       const tokens = normalizeAnswer(expected);
       if (tokens.join(' ') === answer.join(' ')) return { correct: true, judge: this.name, reason: `equals "${expected}" after normalisation` };
-      if (containsSequence(answer, tokens)) return { correct: true, judge: this.name, reason: `contains "${expected}" after normalisation` };
+      if (containsSequence(answer, tokens) && !addsNegation(answer, tokens)) return { correct: true, judge: this.name, reason: `contains "${expected}" after normalisation` };
     }
     return { correct: false, judge: this.name, reason: `"${request.answer}" matches none of ${JSON.stringify(request.expected)} after normalisation` };
   }

@@ -26,6 +26,10 @@ describe('ExactMatchAnswerJudge', () => {
     ['512 CNY', ['512'], true],
     ['5120', ['512'], false],
     ['no', ['yes'], false],
+    ['It is not open', ['open'], false],
+    ['It is not open', ['not open'], true],
+    ['No, it is not open', ['not open'], false],
+    ["The alarm isn't on", ['on'], false],
     ['', ['yes'], false],
     ['Tokyo', ['GMT+09:00 Japan Standard Time', 'Tokyo'], true],
   ])('%j against %j → %s', async (answer, expected, correct) => {
