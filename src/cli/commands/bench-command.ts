@@ -1,0 +1,199 @@
+import * as path from 'node:path';
+import { Option } from 'commander';
+import { agentModeSchema, policyNameSchema, type AgentMode, type PolicyName } from '../../agent/task-run-result.js';
+import { BenchError } from '../../bench/bench-error.js';
+import { createBarProgressReporter, createLineProgressReporter, type BenchProgressReporter } from '../../bench/bench-progress-reporter.js';
+import { defaultTokenPrices, type TokenPrices } from '../../bench/bench-results.js';
+import { formatResultsTable } from '../../bench/format-results-table.js';
+import { benchFiles, runBenchmark } from '../../bench/run-benchmark.js';
+import type { BenchExecutorFactory } from '../../bench/task-executor.js';
+import { loadSuite, type LoadSuiteOptions } from '../../tasks/load-task-file.js';
+import type { Suite, Task } from '../../tasks/task-schema.js';
+import { exitCodes, type CliIo } from '../cli-io.js';
+import type { CommandRegistration } from '../commands.js';
+
+/** What `senseact bench` needs from outside: the real executor, and (for tests) the rest. */
+export interface BenchCommandDependencies {
+  /** Wires agent + device + models (the composition root's `createBenchExecutor`). */
+  readonly createExecutor: BenchExecutorFactory<Task>;
+  /** Writes the HTML report of a finished run dir and returns its path. */
+  readonly writeReport?: (runDir: string) => Promise<string>;
+  readonly loadSuite?: (nameOrDir: string, options: LoadSuiteOptions) => Promise<Suite>;
+  /** Where the progress bar goes when stderr is a terminal; null for plain lines. Default: process.stderr when it is a TTY. */
+  readonly progressTty?: NodeJS.WritableStream | null;
+  readonly now?: () => Date;
+  /** Cancels the run (default: SIGINT / SIGTERM of this process). */
+  readonly signal?: AbortSignal;
+}
+
+/** Parsed and validated options of `senseact bench`. */
+export interface BenchCommandOptions {
+  readonly suite: string;
+  readonly modes: AgentMode[];
+  readonly device: string;
+  readonly faults: string | undefined;
+  readonly concurrency: number;
+  readonly repeat: number;
+  readonly out: string;
+  readonly resume: boolean;
+  readonly policy: PolicyName;
+  readonly prices: TokenPrices;
+}
+
+interface RawOptions {
+  suite: string;
+  mode: string;
+  device: string;
+  faults?: string;
+  concurrency: string;
+  repeat: string;
+  out?: string;
+  resume?: boolean;
+  policy: string;
+  pricePrompt?: string;
+  priceCompletion?: string;
+}
+
+/**
+ * `senseact bench`: runs a suite in one or more modes, prints the comparison table and
+ * the paths of results.json and the HTML report. The composition root provides the
+ * executor factory; register with `createBenchCommand({ createExecutor })`.
+ */
+export function createBenchCommand(dependencies: BenchCommandDependencies): CommandRegistration {
+  return (program, io, setExitCode) => {
+    program
+      .command('bench')
+      .description('Run a task suite in one or more agent modes and compare them (success, VLM calls, tokens, cost).')
+      .requiredOption('--suite <suite>', 'suite name under tasks/ (e.g. sim, androidlab) or a folder of task YAML files')
+      .requiredOption('--mode <modes>', `comma-separated modes: ${agentModeSchema.options.join(', ')}`)
+      .requiredOption('--device <profile>', 'device profile name or path (devices/*.yaml)')
+      .option('--faults <profile>', 'fault profile to inject (simulator only)')
+      .option('--concurrency <n>', 'runs in flight at once', '1')
+      .option('--repeat <k>', 'runs per task and mode', '1')
+      .option('--out <dir>', 'output dir (default runs/bench-<suite>-<timestamp>)')
+      .option('--resume', 'finish an interrupted run in --out, skipping runs already done')
+      .addOption(new Option('--policy <policy>', 'who decides actions: llm, or oracle (reference solutions, no model)').default('llm'))
+      .option('--price-prompt <usd>', `USD per 1M prompt tokens for the cost estimate (default ${defaultTokenPrices.promptPerMillionUsd})`)
+      .option('--price-completion <usd>', `USD per 1M completion tokens (default ${defaultTokenPrices.completionPerMillionUsd})`)
+      .action(async (raw: RawOptions) => {
+        const options = parseBenchOptions(raw, io, (dependencies.now ?? (() => new Date()))());
+        setExitCode(await runBenchCommand(options, io, dependencies));
+      });
+  };
+}
+
+/**
+ * Validates the raw option strings. Throws `BenchError` naming the option and the
+ * accepted values. `now` names the default output dir.
+ */
+export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchCommandOptions {
+  const bad = (option: string, message: string): BenchError => new BenchError({ code: 'bench-cli-option', message: `${option}: ${message}` });
+  const modes: AgentMode[] = [];
+  for (const name of raw.mode.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const parsed = agentModeSchema.safeParse(name);
+    if (!parsed.success) throw bad('--mode', `unknown mode "${name}"; choose from ${agentModeSchema.options.join(', ')}`);
+    if (modes.includes(parsed.data)) throw bad('--mode', `mode "${name}" is listed twice`);
+    modes.push(parsed.data);
+  }
+  if (modes.length === 0) throw bad('--mode', `give at least one mode, e.g. --mode senseact,react-vlm (modes: ${agentModeSchema.options.join(', ')})`);
+  const policy = policyNameSchema.safeParse(raw.policy);
+  if (!policy.success) throw bad('--policy', `unknown policy "${raw.policy}"; choose llm or oracle`);
+  const positive = (option: string, text: string): number => {
+    if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw bad(option, `expected a whole number ≥ 1, got "${text}"`);
+    return Number(text);
+  };
+  const price = (option: string, text: string | undefined, fallback: number): number => {
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw bad(option, `expected US dollars per 1M tokens (a number ≥ 0), got "${text}"`);
+    return value;
+  };
+  const promptPrice = price('--price-prompt', raw.pricePrompt, defaultTokenPrices.promptPerMillionUsd);
+  const completionPrice = price('--price-completion', raw.priceCompletion, defaultTokenPrices.completionPerMillionUsd);
+  const prices: TokenPrices = raw.pricePrompt === undefined && raw.priceCompletion === undefined
+    ? defaultTokenPrices
+    : { label: `prices from the command line: $${promptPrice} prompt / $${completionPrice} completion per 1M tokens`, promptPerMillionUsd: promptPrice, completionPerMillionUsd: completionPrice };
+  if (raw.suite.trim() === '') throw bad('--suite', 'give a suite name (e.g. sim) or a folder of task YAML files');
+  if (raw.device.trim() === '') throw bad('--device', 'give a device profile name or path (devices/*.yaml)');
+  const resume = raw.resume === true;
+  if (resume && raw.out === undefined) throw bad('--resume', 'needs --out <dir>: the output dir of the run to finish');
+  return {
+    suite: raw.suite,
+    modes,
+    device: raw.device,
+    faults: raw.faults,
+    concurrency: positive('--concurrency', raw.concurrency),
+    repeat: positive('--repeat', raw.repeat),
+    out: path.resolve(io.cwd, raw.out ?? defaultOutDir(raw.suite, now)),
+    resume,
+    policy: policy.data,
+    prices,
+  };
+}
+
+/** `runs/bench-<suite>-<UTC timestamp>`, with the suite reduced to a safe folder name. */
+export function defaultOutDir(suite: string, now: Date): string {
+  const name = path.basename(path.resolve(suite)).replace(/[^A-Za-z0-9._-]/g, '_') || 'suite';
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return path.join('runs', `bench-${name}-${stamp}`);
+}
+
+async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependencies: BenchCommandDependencies): Promise<number> {
+  const suite = await (dependencies.loadSuite ?? loadSuite)(options.suite, { tasksRoot: path.resolve(io.cwd, 'tasks') });
+  const controller = new AbortController();
+  const stopOnSignal = (): void => controller.abort();
+  const ownSignals = dependencies.signal === undefined;
+  if (ownSignals) {
+    process.once('SIGINT', stopOnSignal);
+    process.once('SIGTERM', stopOnSignal);
+  } else {
+    dependencies.signal?.addEventListener('abort', stopOnSignal, { once: true });
+  }
+  const tty = dependencies.progressTty === undefined ? (process.stderr.isTTY ? process.stderr : null) : dependencies.progressTty;
+  const reporter: BenchProgressReporter = tty === null ? createLineProgressReporter(io.stderr) : createBarProgressReporter(tty);
+  const handle = await dependencies.createExecutor({
+    suite: options.suite,
+    device: options.device,
+    faults: options.faults,
+    policy: options.policy,
+    outDir: options.out,
+    cwd: io.cwd,
+    env: io.env,
+    signal: controller.signal,
+  });
+  let results;
+  try {
+    results = await runBenchmark({
+      tasks: suite.tasks,
+      modes: options.modes,
+      repeat: options.repeat,
+      concurrency: options.concurrency,
+      outDir: options.out,
+      resume: options.resume,
+      executor: handle.executor,
+      policy: options.policy,
+      suite: suite.name,
+      device: options.device,
+      faults: options.faults ?? null,
+      modelLabel: handle.modelLabel,
+      prices: options.prices,
+      onProgress: reporter.onProgress,
+      signal: controller.signal,
+    });
+  } finally {
+    reporter.stop();
+    if (ownSignals) {
+      process.off('SIGINT', stopOnSignal);
+      process.off('SIGTERM', stopOnSignal);
+    }
+    await handle.close();
+  }
+  io.stdout(formatResultsTable(results));
+  io.stdout(`results: ${path.join(options.out, benchFiles.results)}\n`);
+  if (dependencies.writeReport !== undefined) io.stdout(`report: ${await dependencies.writeReport(options.out)}\n`);
+  if (!results.complete) {
+    io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench --suite ${options.suite} --mode ${options.modes.join(',')} --device ${options.device} --policy ${options.policy} --out ${options.out} --resume\n`);
+    return exitCodes.failure;
+  }
+  return exitCodes.ok;
+}
