@@ -1,0 +1,172 @@
+import { PNG } from 'pngjs';
+import { glyphAdvance, glyphHeight, glyphRows } from './bitmap-font.js';
+import type { LaidNode, PixelRect } from './layout-window.js';
+import { escapeXmlAttribute } from './render-page-source.js';
+
+/** Screenshots are drawn at 1/3 of the screen's pixel size (360×800 for 1080×2400). */
+export const screenshotDownscale = 3;
+
+type Rgb = readonly [number, number, number];
+const colors = {
+  background: [250, 250, 250] as Rgb,
+  filled: [214, 227, 255] as Rgb,
+  card: [240, 242, 247] as Rgb,
+  border: [120, 124, 135] as Rgb,
+  faint: [205, 208, 214] as Rgb,
+  text: [28, 28, 32] as Rgb,
+  hint: [130, 130, 140] as Rgb,
+  system: [232, 234, 240] as Rgb,
+  scrim: [0, 0, 0] as Rgb,
+};
+
+interface Painter {
+  fill(rect: PixelRect, color: Rgb): void;
+  stroke(rect: PixelRect, color: Rgb): void;
+  text(x: number, y: number, text: string, size: number, color: Rgb, maxX: number): void;
+  icon(rect: PixelRect, name: string): void;
+}
+
+function paintNode(node: LaidNode, painter: Painter, isRoot: boolean): void {
+  const w = node.widget;
+  const b = node.bounds;
+  if (isRoot) painter.fill(b, node.pkg === 'com.android.systemui' ? colors.system : colors.background);
+  switch (w.look) {
+    case 'filled':
+      painter.fill(b, colors.filled);
+      break;
+    case 'card':
+      painter.fill(b, colors.card);
+      painter.stroke(b, colors.faint);
+      break;
+    case 'outlined':
+      painter.stroke(b, colors.border);
+      break;
+    default:
+      if (node.clickable && node.children.length === 0 && w.icon === undefined) painter.stroke(b, colors.faint);
+  }
+  if (w.icon !== undefined) {
+    const size = Math.min(b[2] - b[0], b[3] - b[1], 72);
+    const cx = Math.round((b[0] + b[2]) / 2);
+    const hasText = (w.text ?? '') !== '';
+    const cy = hasText && b[3] - b[1] > size * 2 ? b[1] + Math.round(size * 0.6) : Math.round((b[1] + b[3]) / 2);
+    const half = Math.round(size / 3);
+    painter.icon([cx - half, cy - half, cx + half, cy + half], w.icon);
+  }
+  const shown = w.text ?? '';
+  const text = shown !== '' ? shown : (w.hint ?? '');
+  if (text !== '') {
+    const fontPx = (w.fontSize ?? 16) * 2.625;
+    const y = w.icon !== undefined && b[3] - b[1] > 120 ? b[3] - fontPx * 1.3 : Math.round((b[1] + b[3]) / 2 - fontPx / 2);
+    painter.text(b[0] + 12, Math.max(b[1], Math.round(y)), text, fontPx, shown !== '' ? colors.text : colors.hint, b[2]);
+  }
+  for (const child of node.children) paintNode(child, painter, false);
+}
+
+function paintWindows(windows: readonly LaidNode[], painter: Painter): void {
+  // Windows arrive topmost first; paint bottom-up.
+  for (let i = windows.length - 1; i >= 0; i--) paintNode(windows[i] as LaidNode, painter, true);
+}
+
+/**
+ * Renders a deterministic wireframe PNG of the windows (topmost first) at
+ * 1/`screenshotDownscale` of the screen size: boxes for filled/outlined/card widgets,
+ * text in a built-in 3×5 bitmap font, simple icon glyphs. Fast (a few ms) and small.
+ */
+export function renderScreenshotPng(windows: readonly LaidNode[], screen: { width: number; height: number }): Uint8Array {
+  const width = Math.ceil(screen.width / screenshotDownscale);
+  const height = Math.ceil(screen.height / screenshotDownscale);
+  const png = new PNG({ width, height, colorType: 2, inputHasAlpha: true });
+  const data = png.data;
+  const d = screenshotDownscale;
+  const set = (x: number, y: number, c: Rgb): void => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    const o = (y * width + x) * 4;
+    data[o] = c[0];
+    data[o + 1] = c[1];
+    data[o + 2] = c[2];
+    data[o + 3] = 255;
+  };
+  const fillPx = (l: number, t: number, r: number, b: number, c: Rgb): void => {
+    for (let y = Math.max(0, t); y < Math.min(height, b); y++) for (let x = Math.max(0, l); x < Math.min(width, r); x++) set(x, y, c);
+  };
+  const scaled = (rect: PixelRect): PixelRect => [Math.floor(rect[0] / d), Math.floor(rect[1] / d), Math.ceil(rect[2] / d), Math.ceil(rect[3] / d)];
+  const painter: Painter = {
+    fill: (rect, c) => {
+      const [l, t, r, b] = scaled(rect);
+      fillPx(l, t, r, b, c);
+    },
+    stroke: (rect, c) => {
+      const [l, t, r, b] = scaled(rect);
+      fillPx(l, t, r, t + 1, c);
+      fillPx(l, b - 1, r, b, c);
+      fillPx(l, t, l + 1, b, c);
+      fillPx(r - 1, t, r, b, c);
+    },
+    text: (x, y, text, size, c, maxX) => {
+      const unit = Math.max(1, Math.round(size / d / (glyphHeight + 2)));
+      let cx = Math.floor(x / d);
+      const cy = Math.floor(y / d);
+      const limit = Math.ceil(maxX / d);
+      for (const ch of text.split('\n')[0] ?? '') {
+        if (cx + glyphAdvance * unit > limit) break;
+        const rows = glyphRows(ch);
+        rows.forEach((bits, ry) => {
+          for (let rx = 0; rx < 3; rx++) if ((bits >> (2 - rx)) & 1) fillPx(cx + rx * unit, cy + ry * unit, cx + (rx + 1) * unit, cy + (ry + 1) * unit, c);
+        });
+        cx += glyphAdvance * unit;
+      }
+    },
+    icon: (rect, name) => {
+      const [l, t, r, b] = scaled(rect);
+      const mx = Math.round((l + r) / 2);
+      const my = Math.round((t + b) / 2);
+      const c = colors.text;
+      if (name === 'add') {
+        fillPx(mx - 1, t, mx + 1, b, c);
+        fillPx(l, my - 1, r, my + 1, c);
+      } else if (name === 'switch-on' || name === 'checkbox-on' || name === 'radio-on') {
+        fillPx(l, t + 2, r, b - 2, colors.border);
+      } else if (name === 'switch-off' || name === 'checkbox-off' || name === 'radio-off') {
+        fillPx(l, t + 2, r, t + 3, colors.border);
+        fillPx(l, b - 3, r, b - 2, colors.border);
+        fillPx(l, t + 2, l + 1, b - 2, colors.border);
+        fillPx(r - 1, t + 2, r, b - 2, colors.border);
+      } else if (name.startsWith('key:')) {
+        const ch = name.slice(4);
+        const rows = glyphRows(ch);
+        rows.forEach((bits, ry) => {
+          for (let rx = 0; rx < 3; rx++) if ((bits >> (2 - rx)) & 1) fillPx(mx - 3 + rx * 2, my - 5 + ry * 2, mx - 1 + rx * 2, my - 3 + ry * 2, c);
+        });
+      } else {
+        // Generic glyph: a ring with the icon's initial, so icons differ visually.
+        fillPx(l, t, r, t + 1, c);
+        fillPx(l, b - 1, r, b, c);
+        fillPx(l, t, l + 1, b, c);
+        fillPx(r - 1, t, r, b, c);
+        const rows = glyphRows(name.charAt(0));
+        rows.forEach((bits, ry) => {
+          for (let rx = 0; rx < 3; rx++) if ((bits >> (2 - rx)) & 1) fillPx(mx - 1 + rx, my - 2 + ry, mx + rx, my - 1 + ry, c);
+        });
+      }
+    },
+  };
+  fillPx(0, 0, width, height, [20, 20, 20]);
+  paintWindows(windows, painter);
+  return PNG.sync.write(png, { colorType: 2, deflateLevel: 6 });
+}
+
+/** The same wireframe as SVG at full pixel coordinates (text as `<text>`, escaped). */
+export function renderScreenshotSvg(windows: readonly LaidNode[], screen: { width: number; height: number }): string {
+  const parts: string[] = [];
+  const hex = (c: Rgb): string => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+  const painter: Painter = {
+    fill: (r, c) => parts.push(`<rect x="${r[0]}" y="${r[1]}" width="${r[2] - r[0]}" height="${r[3] - r[1]}" fill="${hex(c)}"/>`),
+    stroke: (r, c) => parts.push(`<rect x="${r[0] + 1}" y="${r[1] + 1}" width="${Math.max(0, r[2] - r[0] - 2)}" height="${Math.max(0, r[3] - r[1] - 2)}" fill="none" stroke="${hex(c)}" stroke-width="3"/>`),
+    text: (x, y, text, size, c) =>
+      parts.push(`<text x="${x}" y="${Math.round(y + size)}" font-family="sans-serif" font-size="${Math.round(size)}" fill="${hex(c)}">${escapeXmlAttribute(text.split('\n')[0] ?? '')}</text>`),
+    icon: (r, name) =>
+      parts.push(`<g class="icon" data-icon="${escapeXmlAttribute(name)}"><circle cx="${(r[0] + r[2]) / 2}" cy="${(r[1] + r[3]) / 2}" r="${(r[2] - r[0]) / 2}" fill="none" stroke="${hex(colors.text)}" stroke-width="4"/></g>`),
+  };
+  paintWindows(windows, painter);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${screen.width}" height="${screen.height}" viewBox="0 0 ${screen.width} ${screen.height}"><rect width="100%" height="100%" fill="#141414"/>${parts.join('')}</svg>`;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { clockApp, clockStateSchema } from './apps/clock-app.js';
+import { eraseApp, type AnySimApp } from './sim-app.js';
+
+/**
+ * Device-level state: runtime permission decisions by `"<package>/<permission>"`
+ * (`ask` = the app shows the permission dialog on its next launch).
+ */
+export const systemStateSchema = z.object({
+  permissions: z.record(z.string(), z.enum(['granted', 'denied', 'ask'])),
+});
+export type SystemState = z.infer<typeof systemStateSchema>;
+
+/** All apps' seed data and state, one key per app (see each app's schema). */
+export const simSeedDataSchema = z.object({
+  clock: clockStateSchema,
+  system: systemStateSchema,
+});
+export type SimSeedData = z.infer<typeof simSeedDataSchema>;
+
+/** Keys of `SimSeedData` that belong to an app. */
+export type SimAppKey = Exclude<keyof SimSeedData, 'system'>;
+
+/** The installable apps, by their key in `SimSeedData`. */
+export const simApps: readonly { readonly key: SimAppKey; readonly app: AnySimApp }[] = [{ key: 'clock', app: eraseApp(clockApp) }];
+
+/** Default system state: every launch permission granted (no dialog unless seeded `ask`). */
+export function defaultSystemState(): SystemState {
+  const permissions: Record<string, 'granted' | 'denied' | 'ask'> = {};
+  for (const { app } of simApps) {
+    for (const p of app.launchPermissions ?? []) permissions[`${app.packageName}/${p.permission}`] = 'granted';
+  }
+  return { permissions };
+}
