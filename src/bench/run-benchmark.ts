@@ -257,7 +257,6 @@ async function executeRun<Task extends BenchTask>(run: PlannedRun<Task>, options
   const started = Date.now();
   let returned: unknown;
   try {
-    await mkdir(run.traceDir, { recursive: true });
     returned = await Promise.resolve().then(() => options.executor({ task: run.task, mode: run.mode, repeat: run.repeat, outDir, traceDir: run.traceDir, signal }));
   } catch (error) {
     if (signal.aborted) return undefined;
@@ -277,7 +276,9 @@ async function executeRun<Task extends BenchTask>(run: PlannedRun<Task>, options
     result.policy === options.policy ? '' : `policy ${result.policy} ≠ ${options.policy}`,
   ].filter(Boolean);
   if (mismatch.length > 0) return errorResult(run, options.policy, relativeTraceDir, `executor returned a result for another run (${mismatch.join(', ')})`, Date.now() - started);
-  return { ...result, traceDir: relativeTraceDir };
+  // The executor's trace folder wins (a trace writer may pick its own name); it is kept relative to outDir.
+  const traceDir = path.isAbsolute(result.traceDir) ? path.relative(outDir, result.traceDir).split(path.sep).join('/') : result.traceDir;
+  return { ...result, traceDir };
 }
 
 function errorResult<Task extends BenchTask>(run: PlannedRun<Task>, policy: PolicyName, traceDir: string, error: string, elapsedMs: number): TaskRunResult {

@@ -15,8 +15,11 @@ export interface TaskExecutionRequest<Task extends BenchTask = BenchTask> {
   /** The bench output dir (absolute). */
   readonly outDir: string;
   /**
-   * Where this run writes its trace folder (absolute, created by the runner). The runner
-   * records it in the result relative to `outDir`, whatever the executor returns.
+   * Where this run should write its trace folder (absolute):
+   * `<outDir>/traces/<task>/<mode>-r<repeat>`, i.e. a `TraceWriter` with root `outDir`,
+   * suite `traces`, task id and run id `<mode>-r<repeat>`. It may hold an earlier
+   * attempt's trace when an errored run is retried on resume: replace it. The result's
+   * `traceDir` says where the trace really is (absolute, or relative to `outDir`).
    */
   readonly traceDir: string;
   /** Aborted when the whole benchmark is cancelled; the executor must stop promptly. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFile, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,11 +58,9 @@ describe('runBenchmark with a fake executor', () => {
     // results.json on disk is the same, valid document.
     expect(await readResults(outDir)).toEqual(results);
     expect((await readResultsJournal(path.join(outDir, 'results.jsonl'))).results).toHaveLength(12);
-    // Trace dirs: created per run, recorded relative to the out dir.
-    const call = fake.calls[0];
-    expect(call?.traceDir.startsWith(path.join(outDir, 'traces'))).toBe(true);
+    // Trace dirs: one per run under traces/, recorded relative to the out dir.
+    expect(fake.calls.find((call) => call.task.id === 'wifi-off' && call.mode === 'react-vlm' && call.repeat === 1)?.traceDir).toBe(path.join(outDir, 'traces', 'wifi-off', 'react-vlm-r1'));
     expect(results.tasks[0]?.traceDir).toBe('traces/alarm-set/senseact-r0');
-    expect(await readdir(path.join(outDir, 'traces'))).toEqual(['alarm-set', 'note-new', 'wifi-off']);
     expect(progress[0]).toMatchObject({ total: 12, done: 0, running: 0 });
     expect(progress.at(-1)).toMatchObject({ total: 12, done: 12, successes: 8 });
   });
@@ -90,6 +88,12 @@ describe('runBenchmark with a fake executor', () => {
       'executor returned a result for another run (mode react-text ≠ senseact)',
       'executor returned a result for another run (policy llm ≠ oracle)',
     ]);
+  });
+
+  it('keeps the trace folder the executor reports, relative to the out dir', async () => {
+    const fake = new FakeTaskExecutor((request) => ({ kind: 'result', result: { traceDir: request.task.id === 'alarm-set' ? `${request.traceDir}-1` : 'elsewhere/trace' } }));
+    const results = await runBenchmark({ tasks: tasks.slice(0, 2), modes: ['senseact'], repeat: 1, concurrency: 1, outDir, resume: false, executor: fake.executor, policy: 'oracle', suite: 'sim/test' });
+    expect(results.tasks.map((task) => task.traceDir)).toEqual(['traces/alarm-set/senseact-r0-1', 'elsewhere/trace']);
   });
 
   it('refuses a non-empty out dir without resume, naming --resume and --out', async () => {
