@@ -1,0 +1,74 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { traceEventSchema, traceVersion, type TraceEvent } from './trace-event.js';
+import { traceFileName } from './trace-writer.js';
+
+/** A line of a trace that could not be used. */
+export interface TraceProblem {
+  /** One-based line number in `trace.jsonl`. */
+  readonly line: number;
+  readonly kind: 'torn-last-line' | 'not-json' | 'unknown-version' | 'invalid-event';
+  readonly message: string;
+}
+
+export interface TraceReadResult {
+  /** The trace file read. */
+  readonly path: string;
+  /** Every valid event, in file order. */
+  readonly events: readonly TraceEvent[];
+  /** Lines skipped, with why. A torn last line (a crash mid-write) is one of them, not an error. */
+  readonly problems: readonly TraceProblem[];
+  /** True when the last line was cut off (the run crashed while writing it). */
+  readonly tornLastLine: boolean;
+}
+
+/**
+ * Reads `trace.jsonl` of a run folder (or the file itself). Tolerates a torn last line;
+ * validates every event against the schema and reports, rather than throws on, lines
+ * that are not JSON, have an unknown version, or do not validate. Throws when the file
+ * does not exist.
+ */
+export function readTrace(dirOrFile: string): TraceReadResult {
+  const path = existsSync(dirOrFile) && statSync(dirOrFile).isDirectory() ? join(dirOrFile, traceFileName) : dirOrFile;
+  if (!existsSync(path)) throw new Error(`No trace at ${path}: pass a run folder (runs/<suite>/<task>/<run-id>) or its ${traceFileName}.`);
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const events: TraceEvent[] = [];
+  const problems: TraceProblem[] = [];
+  let tornLastLine = false;
+  lines.forEach((line, index) => {
+    const number = index + 1;
+    if (line.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      if (index === lines.length - 1 && !text.endsWith('\n')) {
+        tornLastLine = true;
+        problems.push({ line: number, kind: 'torn-last-line', message: `Line ${number} is cut off (the run stopped while writing it); skipped.` });
+      } else {
+        problems.push({ line: number, kind: 'not-json', message: `Line ${number} is not JSON (${error instanceof Error ? error.message : String(error)}).` });
+      }
+      return;
+    }
+    const version = typeof json === 'object' && json !== null && 'v' in json ? json.v : undefined;
+    if (version !== traceVersion) {
+      problems.push({
+        line: number,
+        kind: 'unknown-version',
+        message: `Line ${number} has trace version ${JSON.stringify(version)}; this reader understands v${traceVersion}. Use the senseact version that wrote the trace.`,
+      });
+      return;
+    }
+    const parsed = traceEventSchema.safeParse(json);
+    if (!parsed.success) {
+      const type = typeof json === 'object' && json !== null && 'type' in json ? JSON.stringify(json.type) : '(none)';
+      problems.push({ line: number, kind: 'invalid-event', message: `Line ${number} (type ${type}) is not a valid event: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}` });
+      return;
+    }
+    events.push(parsed.data);
+  });
+  return { path, events, problems, tornLastLine };
+}

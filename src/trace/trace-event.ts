@@ -1,0 +1,186 @@
+import { z } from 'zod';
+
+/** Version of the trace event format; every event carries it as `v`. */
+export const traceVersion = 1;
+
+const loose = z.record(z.string(), z.unknown());
+const count = z.number().int().nonnegative();
+const milliseconds = z.number().nonnegative();
+const verdict = z.enum(['pass', 'fail', 'inconclusive']);
+
+/** Fields every event has. `step` is null for events outside a step (run-start, task-end, ...). */
+const base = {
+  v: z.literal(traceVersion),
+  /** Milliseconds since the run started. */
+  t: milliseconds,
+  /** Zero-based step number, or null outside a step. */
+  step: count.nullable(),
+};
+
+/**
+ * Defines one event type. Objects are loose: extra fields (agent-specific payloads)
+ * survive a read/write round trip untouched; the listed fields are checked.
+ */
+function event<Type extends string, Shape extends z.ZodRawShape>(type: Type, shape: Shape) {
+  return z.looseObject({ v: base.v, type: z.literal(type), t: base.t, step: base.step, ...shape });
+}
+
+const modelCall = {
+  role: z.string(),
+  model: z.string(),
+  promptTokens: count,
+  completionTokens: count,
+  latencyMs: milliseconds,
+  images: count,
+  imageBytes: count,
+  /** The artifact with the full prompt and reply, relative to the run folder. */
+  artifact: z.string().optional(),
+  /** Set when the call failed: the error's message. */
+  error: z.string().optional(),
+};
+
+export const runStartEventSchema = event('run-start', {
+  runId: z.string(),
+  suite: z.string(),
+  task: z.string(),
+  /** Agent mode, e.g. `senseact`, `react-vlm`, `oracle`. */
+  mode: z.string(),
+  /** Wall-clock start, ISO 8601. */
+  startedAt: z.string(),
+  seed: z.union([z.string(), z.number()]).optional(),
+  config: loose.optional(),
+});
+export const taskStartEventSchema = event('task-start', {
+  taskId: z.string(),
+  instruction: z.string(),
+  app: z.string().optional(),
+  stepBudget: count.optional(),
+});
+export const stepStartEventSchema = event('step-start', {});
+export const observeEndEventSchema = event('observe-end', {
+  packageName: z.string(),
+  activity: z.string(),
+  latencyMs: milliseconds,
+  polls: count.optional(),
+  settled: z.boolean().optional(),
+  /** Which artifact holds the hierarchy (`before.xml` / `after.xml`). */
+  artifact: z.string().optional(),
+});
+export const perceiveEndEventSchema = event('perceive-end', {
+  latencyMs: milliseconds,
+  nodes: count.optional(),
+  keptNodes: count.optional(),
+  units: count.optional(),
+  blocks: count.optional(),
+});
+export const planEndEventSchema = event('plan-end', {
+  latencyMs: milliseconds,
+  /** The screen-scoped intent, or `FINISH`. */
+  intent: z.string(),
+  finish: z.boolean().optional(),
+  expectation: z.unknown().optional(),
+  attempts: count.optional(),
+});
+export const commitmentEndEventSchema = event('commitment-end', {
+  admissible: z.boolean(),
+  units: z.array(z.unknown()),
+  reason: z.string().optional(),
+});
+export const actEndEventSchema = event('act-end', {
+  action: loose,
+  unitId: z.string().optional(),
+  latencyMs: milliseconds,
+});
+export const verifyEndEventSchema = event('verify-end', {
+  outcome: verdict,
+  reason: z.string().optional(),
+  /** Delta label: `no-change`, `new-page`, `partial-change`. */
+  label: z.string().optional(),
+  /** Who decided: `contract`, `expectation`, `llm-verifier`. */
+  by: z.string().optional(),
+  latencyMs: milliseconds.optional(),
+});
+export const gateEndEventSchema = event('gate-end', {
+  opened: z.boolean(),
+  reason: z.string().optional(),
+  score: z.number().optional(),
+});
+export const vlmCallEndEventSchema = event('vlm-call-end', modelCall);
+export const modelCallEndEventSchema = event('model-call-end', modelCall);
+export const certificateEndEventSchema = event('certificate-end', {
+  /** The certificate in its DSL text form. */
+  text: z.string(),
+  confidence: z.enum(['high', 'low']).optional(),
+  certificate: z.unknown().optional(),
+});
+export const surfaceEndEventSchema = event('surface-end', {
+  decision: z.enum(['stop', 'continue']),
+  /** Which surface rule fired. */
+  rule: z.string(),
+  flags: z.array(z.string()).optional(),
+});
+export const stepEndEventSchema = event('step-end', {
+  latencyMs: milliseconds.optional(),
+  /** Latency split of the step, in milliseconds (device, perception, model, verification). */
+  latency: z.record(z.string(), milliseconds).optional(),
+});
+export const taskEndEventSchema = event('task-end', {
+  taskId: z.string(),
+  /** From the task's success check; null when it could not be evaluated. */
+  success: z.boolean().nullable(),
+  reason: z.string(),
+  steps: count,
+  answer: z.string().optional(),
+});
+export const runEndEventSchema = event('run-end', {
+  status: z.enum(['completed', 'failed', 'aborted']),
+  durationMs: milliseconds,
+  usage: loose.optional(),
+});
+export const errorEventSchema = event('error', {
+  message: z.string(),
+  name: z.string().optional(),
+  code: z.string().optional(),
+  /** Where it happened, e.g. `observe`, `plan`, `act`. */
+  where: z.string().optional(),
+  stack: z.string().optional(),
+  /** True for infrastructure failures (device, model endpoint, invalid model replies). */
+  infrastructure: z.boolean().optional(),
+});
+
+/** Every trace event: a zod discriminated union on `type` (STYLE.md "Debugging artifacts"). */
+export const traceEventSchema = z.discriminatedUnion('type', [
+  runStartEventSchema,
+  taskStartEventSchema,
+  stepStartEventSchema,
+  observeEndEventSchema,
+  perceiveEndEventSchema,
+  planEndEventSchema,
+  commitmentEndEventSchema,
+  actEndEventSchema,
+  verifyEndEventSchema,
+  gateEndEventSchema,
+  vlmCallEndEventSchema,
+  modelCallEndEventSchema,
+  certificateEndEventSchema,
+  surfaceEndEventSchema,
+  stepEndEventSchema,
+  taskEndEventSchema,
+  runEndEventSchema,
+  errorEventSchema,
+]);
+export type TraceEvent = z.infer<typeof traceEventSchema>;
+export type TraceEventType = TraceEvent['type'];
+
+/** Every event type, in lifecycle order. */
+export const traceEventTypes: readonly TraceEventType[] = traceEventSchema.options.map((option) => option.shape.type.value);
+
+/** The event of one type. */
+export type TraceEventOf<Type extends TraceEventType> = Extract<TraceEvent, { type: Type }>;
+
+/** What a writer is given: the event without the fields it fills in (`v`, `t`). */
+export type TraceEventInput = TraceEvent extends infer Event ? (Event extends TraceEvent ? WithoutClock<Event> : never) : never;
+
+// `Omit` would drop every named field of a loose object (its keys widen to `string`); key
+// remapping keeps them.
+type WithoutClock<Event> = { [Key in keyof Event as Key extends 'v' | 't' ? never : Key]: Event[Key] };
