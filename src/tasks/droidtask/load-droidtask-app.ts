@@ -1,0 +1,165 @@
+import { readdir, readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import type { UnitId } from '../../perception/control-unit.js';
+import { perceive, type Perception } from '../../perception/perceive.js';
+import type { PerceptionOptions } from '../../perception/perception-options.js';
+import { parseHierarchy } from '../../ui/parse-hierarchy.js';
+import { debugLog } from '../../util/debug-log.js';
+import { DroidTaskLoadError } from './droidtask-load-error.js';
+import { droidBotEventFileSchema, droidBotStateHeaderSchema, droidTaskFileSchema, type DroidBotEventFile, type DroidBotView } from './droidtask-schema.js';
+import { mapDroidTaskTarget, type DroidTaskMapping } from './map-droidtask-target.js';
+
+/** The ground truth of one step in our terms. */
+export type DroidTaskGroundTruth =
+  | { readonly kind: 'finish' }
+  | {
+      readonly kind: 'tap' | 'input';
+      /** The text typed, for `input`. */
+      readonly text: string | null;
+      /** Our units standing for the recorded element; empty when it could not be mapped. */
+      readonly unitIds: readonly UnitId[];
+      readonly mapping: DroidTaskMapping | 'no-event' | 'no-state';
+      readonly reason: string;
+    };
+
+/** One step of a recorded task, with the screen it was taken on. */
+export interface DroidTaskStep {
+  readonly index: number;
+  /** DroidTask's label: element index in its simplified HTML, -1 = finished. */
+  readonly choice: number;
+  readonly input: string | null;
+  readonly stateStrs: readonly string[];
+  /** The screen, when the download holds a state file with one of `stateStrs`. */
+  readonly screen?: { readonly file: string; readonly perception: Perception };
+  /** The DroidBot event that performed the step, when found. */
+  readonly event?: { readonly file: string; readonly type: string; readonly view?: DroidBotView };
+  readonly groundTruth: DroidTaskGroundTruth;
+}
+
+/** One DroidTask task (`task*.yaml`). */
+export interface DroidTaskEpisode {
+  readonly app: string;
+  readonly file: string;
+  readonly taskName: string;
+  readonly steps: readonly DroidTaskStep[];
+}
+
+/** Every task of one app folder. */
+export interface DroidTaskApp {
+  readonly app: string;
+  readonly directory: string;
+  readonly episodes: readonly DroidTaskEpisode[];
+}
+
+/** Options of `loadDroidTaskApp`. */
+export interface LoadDroidTaskOptions {
+  readonly perception?: PerceptionOptions;
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new DroidTaskLoadError({ file, problem: `cannot read it (${(error as Error).message})`, cause: error });
+  }
+}
+
+function parseWith<T>(schema: z.ZodType<T>, data: unknown, file: string): T {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new DroidTaskLoadError({ file, problem: `field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, cause: parsed.error });
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new DroidTaskLoadError({ file, problem: `not valid JSON (${(error as Error).message})`, cause: error });
+  }
+}
+
+async function listFiles(directory: string, pattern: RegExp): Promise<string[]> {
+  try {
+    const entries = await readdir(directory, { withFileTypes: true });
+    return entries.filter((entry) => entry.isFile() && pattern.test(entry.name)).map((entry) => path.join(directory, entry.name)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new DroidTaskLoadError({ file: directory, problem: `cannot list it (${(error as Error).message})`, cause: error });
+  }
+}
+
+/** Picks the event of a step: it starts on the step's screen and, when known, ends on the next one. */
+function findEvent(events: readonly { file: string; data: DroidBotEventFile }[], stateStrs: readonly string[], newStateStrs: readonly string[]): { file: string; data: DroidBotEventFile } | undefined {
+  const starting = events.filter((event) => stateStrs.includes(event.data.start_state) && event.data.event.view);
+  const ending = starting.filter((event) => event.data.stop_state !== undefined && event.data.stop_state !== null && newStateStrs.includes(event.data.stop_state));
+  if (ending.length > 0) return ending[0];
+  const views = new Set(starting.map((event) => JSON.stringify(event.data.event.view?.bounds)));
+  return views.size === 1 ? starting[0] : undefined;
+}
+
+/**
+ * Loads one app folder of DroidTask's `user_tasks/<app>/` layout for offline step mode:
+ * each `task*.yaml` becomes an episode; each step gets its DroidBot state (from
+ * `states/`, parsed with parseHierarchy and perceived) and the event that performed it
+ * (from `events/`: same start state, stop state = the step's next state), and the
+ * event's element is mapped to our unit ids. Steps whose state or event is missing keep
+ * DroidTask's label with an empty unit list and say why. Throws `DroidTaskLoadError` for
+ * unreadable or malformed files.
+ */
+export async function loadDroidTaskApp(directory: string, options: LoadDroidTaskOptions = {}): Promise<DroidTaskApp> {
+  const app = path.basename(directory);
+  const taskFiles = (await listFiles(directory, /^task.*\.ya?ml$/)).sort((left, right) => left.localeCompare(right, 'en', { numeric: true }));
+  if (taskFiles.length === 0) throw new DroidTaskLoadError({ file: directory, problem: 'no task*.yaml files in this folder' });
+
+  const statesByStr = new Map<string, { file: string; text: string }>();
+  for (const file of await listFiles(path.join(directory, 'states'), /^state_.*\.json$/)) {
+    const text = await readText(file);
+    const header = parseWith(droidBotStateHeaderSchema, parseJson(text, file), file);
+    if (!statesByStr.has(header.state_str)) statesByStr.set(header.state_str, { file, text });
+  }
+  const events: { file: string; data: DroidBotEventFile }[] = [];
+  for (const file of await listFiles(path.join(directory, 'events'), /^event_.*\.json$/)) {
+    events.push({ file, data: parseWith(droidBotEventFileSchema, parseJson(await readText(file), file), file) });
+  }
+
+  const perceptions = new Map<string, Perception>();
+  const perceptionOf = (state: { file: string; text: string }): Perception => {
+    const cached = perceptions.get(state.file);
+    if (cached) return cached;
+    const perception = perceive(parseHierarchy(state.text, { sourceName: state.file }), options.perception);
+    perceptions.set(state.file, perception);
+    return perception;
+  };
+
+  const episodes: DroidTaskEpisode[] = [];
+  for (const file of taskFiles) {
+    let data: unknown;
+    try {
+      data = parseYaml(await readText(file));
+    } catch (error) {
+      if (DroidTaskLoadError.isInstance(error)) throw error;
+      throw new DroidTaskLoadError({ file, problem: `not valid YAML (${(error as Error).message})`, cause: error });
+    }
+    const task = parseWith(droidTaskFileSchema, data, file);
+    const steps = task.records.map((record, index): DroidTaskStep => {
+      const state = record.state_str.map((stateStr) => statesByStr.get(stateStr)).find((entry) => entry !== undefined);
+      const screen = state ? { file: state.file, perception: perceptionOf(state) } : undefined;
+      const base = { index, choice: record.Choice, input: record.Input, stateStrs: record.state_str, ...(screen ? { screen } : {}) };
+      if (record.Choice === -1) return { ...base, groundTruth: { kind: 'finish' } };
+      const kind = record.Input === null ? 'tap' : 'input';
+      const found = findEvent(events, record.state_str, record.new_state_str ?? []);
+      const event = found ? { file: found.file, type: found.data.event.event_type, ...(found.data.event.view ? { view: found.data.event.view } : {}) } : undefined;
+      const withEvent = { ...base, ...(event ? { event } : {}) };
+      if (!screen) return { ...withEvent, groundTruth: { kind, text: record.Input, unitIds: [], mapping: 'no-state', reason: `no state file with state_str ${record.state_str.join(' or ')}` } };
+      if (!event?.view) return { ...withEvent, groundTruth: { kind, text: record.Input, unitIds: [], mapping: 'no-event', reason: `no event starts on ${record.state_str.join(' or ')} and leads to the next state` } };
+      const match = mapDroidTaskTarget(screen.perception, event.view);
+      return { ...withEvent, groundTruth: { kind, text: record.Input, unitIds: match.unitIds, mapping: match.mapping, reason: match.reason } };
+    });
+    episodes.push({ app, file, taskName: task.task_name, steps });
+  }
+  debugLog('tasks', 'droidtask app loaded', { app, tasks: episodes.length, states: statesByStr.size, events: events.length });
+  return { app, directory, episodes };
+}

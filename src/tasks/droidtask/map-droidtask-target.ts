@@ -1,0 +1,59 @@
+import type { ControlUnit, UnitId } from '../../perception/control-unit.js';
+import type { Perception } from '../../perception/perceive.js';
+import type { Bounds } from '../../ui/ui-tree.js';
+import type { DroidBotView } from './droidtask-schema.js';
+
+/** How a recorded element was matched to our control units. */
+export type DroidTaskMapping = 'member-bounds' | 'contains' | 'unmapped';
+
+/** The units standing for the element a DroidTask step acted on. */
+export interface DroidTaskTargetMatch {
+  readonly unitIds: readonly UnitId[];
+  readonly mapping: DroidTaskMapping;
+  readonly reason: string;
+}
+
+/** DroidBot's `[[left, top], [right, bottom]]` as our `Bounds`. */
+export function droidBotBounds(view: DroidBotView): Bounds {
+  const [[left, top], [right, bottom]] = view.bounds;
+  return [left, top, right, bottom];
+}
+
+function sameBounds(left: Bounds, right: Bounds): boolean {
+  return left[0] === right[0] && left[1] === right[1] && left[2] === right[2] && left[3] === right[3];
+}
+
+function area(bounds: Bounds): number {
+  return Math.max(0, bounds[2] - bounds[0]) * Math.max(0, bounds[3] - bounds[1]);
+}
+
+function contains(outer: Bounds, x: number, y: number): boolean {
+  return x >= outer[0] && x < outer[2] && y >= outer[1] && y < outer[3];
+}
+
+/**
+ * Maps the element of a recorded DroidBot event to our unit ids. First, units with a
+ * member node of exactly the element's bounds (and, when both have one, the same
+ * resource-id): the element itself survived reduction, maybe merged into a row. Else the
+ * smallest unit whose bounds contain the element's centre: the element was folded into
+ * an actionable ancestor. Else unmapped (e.g. the element is off screen), with the reason.
+ * Pure.
+ */
+export function mapDroidTaskTarget(perception: Perception, view: DroidBotView): DroidTaskTargetMatch {
+  const bounds = droidBotBounds(view);
+  const screenUnits = perception.units.filter((unit): unit is ControlUnit => unit.primary !== null);
+  const resourceId = view.resource_id ?? '';
+  const exact = screenUnits.filter((unit) => unit.members.some((member) => sameBounds(member.bounds, bounds) && (resourceId === '' || member.resourceId === '' || member.resourceId === resourceId)));
+  if (exact.length > 0) {
+    return { unitIds: exact.map((unit) => unit.id), mapping: 'member-bounds', reason: `a member of ${exact.map((unit) => unit.id).join(', ')} has the element's bounds [${bounds.join(',')}]` };
+  }
+  const centreX = (bounds[0] + bounds[2]) / 2;
+  const centreY = (bounds[1] + bounds[3]) / 2;
+  const containing = screenUnits.filter((unit) => contains(unit.bounds, centreX, centreY)).sort((left, right) => area(left.bounds) - area(right.bounds));
+  const smallest = containing[0];
+  if (smallest !== undefined) {
+    const tied = containing.filter((unit) => area(unit.bounds) === area(smallest.bounds));
+    return { unitIds: tied.map((unit) => unit.id), mapping: 'contains', reason: `the element's centre (${centreX},${centreY}) lies in ${tied.map((unit) => unit.id).join(', ')}` };
+  }
+  return { unitIds: [], mapping: 'unmapped', reason: `no unit has or contains the element's bounds [${bounds.join(',')}] (${view.class ?? 'unknown class'} ${JSON.stringify(view.text ?? '')})` };
+}

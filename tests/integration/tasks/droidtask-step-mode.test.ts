@@ -1,0 +1,172 @@
+// DroidTask offline step mode on real DroidBot data. The repository holds only ONE real
+// DroidBot state (../shared/data/autodroid, a date-picker dialog of Simple Calendar), so
+// this test builds a SYNTHETIC minimal user_tasks/calendar folder around it: the state
+// file is real; the task YAML and the event files are written here in DroidTask's format.
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UnitId } from '../../../src/perception/control-unit.js';
+import { DroidTaskLoadError } from '../../../src/tasks/droidtask/droidtask-load-error.js';
+import { loadDroidTaskApp, type DroidTaskApp } from '../../../src/tasks/droidtask/load-droidtask-app.js';
+import { computeDroidTaskMetrics, isDroidTaskStepCorrect, scoreDroidTaskEpisode, type DroidTaskPrediction } from '../../../src/tasks/droidtask/score-droidtask.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+const stateFile = path.resolve(repoRoot, '../shared/data/autodroid/state_2023-10-20_134316.json');
+
+interface View {
+  temp_id: number;
+  text: string | null;
+  class: string;
+  resource_id: string | null;
+  bounds: [[number, number], [number, number]];
+}
+
+function event(tag: string, view: View, start: string, stop: string): string {
+  return JSON.stringify({ tag, event: { event_type: 'touch', log_lines: null, view, x: null, y: null }, start_state: start, stop_state: stop, event_str: `TouchEvent(${tag})` });
+}
+
+describe('DroidTask step mode (synthetic user_tasks around one real DroidBot state)', () => {
+  let root: string;
+  let app: DroidTaskApp;
+  let stateStr: string;
+  let views: View[];
+
+  beforeAll(async () => {
+    const state = JSON.parse(await readFile(stateFile, 'utf8')) as { state_str: string; views: View[] };
+    stateStr = state.state_str;
+    views = state.views;
+    const byText = (text: string, onScreen = true): View => {
+      const found = views.find((view) => view.text === text && (!onScreen || view.bounds[0][0] >= 0));
+      if (!found) throw new Error(`no view ${text}`);
+      return found;
+    };
+    root = await mkdtemp(path.join(tmpdir(), 'senseact-droidtask-'));
+    const appDir = path.join(root, 'user_tasks', 'calendar');
+    await mkdir(path.join(appDir, 'states'), { recursive: true });
+    await mkdir(path.join(appDir, 'events'), { recursive: true });
+    await copyFile(stateFile, path.join(appDir, 'states', path.basename(stateFile)));
+    await writeFile(path.join(appDir, 'events', 'event_1.json'), event('1', byText('25'), stateStr, 'after-25'));
+    await writeFile(path.join(appDir, 'events', 'event_2.json'), event('2', byText('OK'), stateStr, 'after-ok'));
+    // A decoy that starts on the same screen but leads elsewhere: the loader must pick by stop state.
+    await writeFile(path.join(appDir, 'events', 'event_3.json'), event('3', byText('CANCEL'), stateStr, 'elsewhere'));
+    await writeFile(path.join(appDir, 'events', 'event_4.json'), event('4', byText('1', false), stateStr, 'after-offscreen'));
+    const html = "<button id=0>25</button>\n<button id=1>OK</button>\n<button id=2>go back</button>";
+    await writeFile(
+      path.join(appDir, 'task1.yaml'),
+      `records:
+- Choice: 0
+  Input: 'null'
+  State: ${JSON.stringify(html)}
+  new_state_str: after-25
+  state_str:
+  - unknown-state
+  - ${stateStr}
+- Choice: 1
+  Input: 'null'
+  State: ${JSON.stringify(html)}
+  new_state_str: after-ok
+  state_str: ${stateStr}
+- Choice: -1
+  Input: 'null'
+  State: ${JSON.stringify(html)}
+  new_state_str: done
+  state_str: ${stateStr}
+step_num: 3
+task_name: set the date to the 25th
+`,
+    );
+    await writeFile(
+      path.join(appDir, 'task2.yaml'),
+      `records:
+- Choice: 0
+  Input: 'null'
+  State: '<button id=0>1</button>'
+  new_state_str: after-offscreen
+  state_str: ${stateStr}
+- Choice: 0
+  Input: 'null'
+  State: '<button id=0>x</button>'
+  new_state_str: nowhere
+  state_str: missing-state
+- Choice: -1
+  Input: 'null'
+  State: ''
+  state_str: ${stateStr}
+task_name: a task whose steps cannot all be mapped
+`,
+    );
+    app = await loadDroidTaskApp(appDir);
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('loads the tasks in order with their steps, states and events', () => {
+    expect(app.app).toBe('calendar');
+    expect(app.episodes.map((episode) => episode.taskName)).toEqual(['set the date to the 25th', 'a task whose steps cannot all be mapped']);
+    const [first] = app.episodes;
+    expect(first?.steps).toHaveLength(3);
+    expect(first?.steps[0]?.screen?.perception.tree.dialect).toBe('droidbot');
+    expect(first?.steps[1]?.event?.file).toMatch(/event_2\.json$/);
+  });
+
+  it('maps each recorded element to the unit that holds it', () => {
+    const [tap25, tapOk, finish] = app.episodes[0]?.steps ?? [];
+    const perception = tap25?.screen?.perception;
+    const unitWithLabel = (label: string): UnitId | undefined => perception?.units.find((unit) => unit.label === label)?.id;
+    expect(tap25?.groundTruth).toMatchObject({ kind: 'tap', mapping: 'member-bounds', unitIds: [unitWithLabel('25')] });
+    expect(tapOk?.groundTruth).toMatchObject({ kind: 'tap', mapping: 'member-bounds', unitIds: [unitWithLabel('OK')] });
+    expect(unitWithLabel('25')).not.toBe(unitWithLabel('OK'));
+    expect(finish?.groundTruth).toEqual({ kind: 'finish' });
+  });
+
+  it('says why a step cannot be mapped', () => {
+    const [offscreen, missing] = app.episodes[1]?.steps ?? [];
+    expect(offscreen?.groundTruth).toMatchObject({ kind: 'tap', mapping: 'unmapped', unitIds: [] });
+    expect(missing?.groundTruth).toMatchObject({ kind: 'tap', mapping: 'no-state', unitIds: [] });
+  });
+
+  it('computes action accuracy and completion rate as DroidTask defines them', () => {
+    const [first, second] = app.episodes;
+    if (!first || !second) throw new Error('episodes missing');
+    const id = (index: number): UnitId => {
+      const truth = first.steps[index]?.groundTruth;
+      if (truth?.kind !== 'tap' || truth.unitIds[0] === undefined) throw new Error('no unit');
+      return truth.unitIds[0];
+    };
+    const perfect: DroidTaskPrediction[] = [{ kind: 'tap', unitId: id(0) }, { kind: 'tap', unitId: id(1) }, { kind: 'finish' }];
+    const early: DroidTaskPrediction[] = [{ kind: 'tap', unitId: id(0) }, { kind: 'finish' }, { kind: 'finish' }];
+    const perfectScore = scoreDroidTaskEpisode(first, perfect);
+    expect(perfectScore).toMatchObject({ steps: 3, correctSteps: 3, finishCorrect: true });
+    const earlyScore = scoreDroidTaskEpisode(first, early);
+    expect(earlyScore.perStep).toEqual([true, false, true]);
+    const secondScore = scoreDroidTaskEpisode(second, [undefined, undefined, { kind: 'tap', unitId: id(0) }]);
+    expect(secondScore).toMatchObject({ correctSteps: 0, finishCorrect: false });
+
+    const metrics = computeDroidTaskMetrics([perfectScore, secondScore]);
+    expect(metrics.actionAccuracy).toEqual({ value: 3 / 6, numerator: 3, denominator: 6 });
+    expect(metrics.completionRate).toEqual({ value: 1 / 2, numerator: 1, denominator: 2 });
+    expect(metrics.finishAccuracy.numerator).toBe(1);
+    expect(metrics.perApp['calendar']?.actionAccuracy.value).toBe(0.5);
+    const missedFinish = scoreDroidTaskEpisode(first, [perfect[0], perfect[1], { kind: 'tap', unitId: id(1) }]);
+    expect(computeDroidTaskMetrics([missedFinish]).completionExceptFinish).toEqual({ value: 1, numerator: 1, denominator: 1 });
+  });
+
+  it('judges input steps by element and exact text', () => {
+    const truth = { kind: 'input', text: 'Alice', unitIds: ['n1234' as UnitId], mapping: 'member-bounds', reason: '' } as const;
+    expect(isDroidTaskStepCorrect(truth, { kind: 'input', unitId: 'n1234' as UnitId, text: 'Alice' })).toBe(true);
+    expect(isDroidTaskStepCorrect(truth, { kind: 'input', unitId: 'n1234' as UnitId, text: 'alice' })).toBe(false);
+    expect(isDroidTaskStepCorrect(truth, { kind: 'tap', unitId: 'n1234' as UnitId })).toBe(false);
+  });
+
+  it('rejects a folder without tasks and malformed task files, naming the file', async () => {
+    await expect(loadDroidTaskApp(path.join(root, 'user_tasks'))).rejects.toThrow(/no task\*\.yaml files/);
+    const bad = path.join(root, 'bad');
+    await mkdir(bad);
+    await writeFile(path.join(bad, 'task1.yaml'), 'records: []\ntask_name: x\n');
+    const error = await loadDroidTaskApp(bad).catch((caught: unknown) => caught);
+    expect(DroidTaskLoadError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('task1.yaml: field records');
+  });
+});
