@@ -54,3 +54,17 @@ export interface Device {
   act(action: DeviceAction, options?: CallOptions): Promise<ActResult>;
   close(): Promise<void>;
 }
+
+/** One device call as the device timed it, for benchmarks (`scripts/bench-device.ts`). */
+export interface CallRecord {
+  /** `observe`, `screenshot`, `act:<action type>`, `connect`, `close`. */
+  readonly kind: string;
+  readonly latencyMs: number;
+  readonly ok: boolean;
+}
+
+/** A device that keeps its own call records (both built-in devices do). */
+export interface RecordingDevice extends Device {
+  /** Every call so far, oldest first. */
+  readonly callLog: readonly CallRecord[];
+}

@@ -1,0 +1,356 @@
+import { debugLog } from '../util/debug-log.js';
+import { type AppiumClient, type AppiumConnector, connectWebdriverio } from './appium-client.js';
+import type { ActResult, CallOptions, CallRecord, DeviceInfo, Observation, RecordingDevice, Screenshot } from './device.js';
+import type { DeviceAction } from './device-action.js';
+import { DeviceError } from './device-error.js';
+import { pngSize } from './png-size.js';
+import { type AppiumErrorClass, classifyAppiumError, defaultRetryPolicy, type RetryPolicy, withRetry } from './retry-policy.js';
+import { type SettleOptions, settleHierarchy } from './settle-hierarchy.js';
+import { assertNever } from '../util/assert-never.js';
+
+/** Capabilities every Appium profile gets unless it sets them itself (DESIGN.md §5). */
+export const defaultAppiumCapabilities: Readonly<Record<string, unknown>> = {
+  'appium:newCommandTimeout': 300,
+  'appium:waitForIdleTimeout': 200,
+  'appium:disableWindowAnimation': true,
+  'appium:includeA11yActionsInPageSource': true,
+};
+
+/** Android key codes for `mobile: pressKey`. */
+const keyCodes = { home: 3, back: 4, enter: 66 } as const;
+
+export interface AppiumDeviceOptions {
+  /** Profile name, used in messages and `info.name`. */
+  readonly name: string;
+  /** Appium server URL, e.g. `http://127.0.0.1:4723`. */
+  readonly url: string;
+  /** W3C capabilities; `defaultAppiumCapabilities` fill what is missing. */
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  readonly settle?: SettleOptions;
+  readonly retry?: RetryPolicy;
+  /** Deadline of one device call, retries and settling included. */
+  readonly callTimeoutMs?: number;
+  /** Screen density when the server does not report it (`deviceScreenDensity`). */
+  readonly density?: number;
+  /** How sessions are opened; defaults to WebdriverIO `remote()`. Tests pass a fake. */
+  readonly connector?: AppiumConnector;
+}
+
+const defaultSettle: SettleOptions = { intervalMs: 50, timeoutMs: 3_000 };
+const defaultCallTimeoutMs = 60_000;
+
+/**
+ * The `Device` for Appium servers (emulators, phones, and the simulator's own Appium
+ * driver), on WebdriverIO with its retries off and ours in place:
+ * - connection refused and server errors are retried with exponential backoff within
+ *   a budget; connection resets and timeouts only for calls that are safe to repeat
+ *   (observe, screenshot, launch), since a tap may already have happened;
+ * - a lost session (`invalid session id`: deleted, timed out, server restarted) is
+ *   re-created with the same capabilities and the call is retried once;
+ * - every call honours its AbortSignal and a deadline (`callTimeoutMs`); an abort or
+ *   timeout rejects at once (the HTTP request in flight is left to finish on its own).
+ * Failures throw `DeviceError` saying what to do.
+ */
+export class AppiumDevice implements RecordingDevice {
+  readonly info: DeviceInfo;
+  private readonly records: CallRecord[] = [];
+  private readonly options: Required<Omit<AppiumDeviceOptions, 'density'>>;
+  private client: AppiumClient | undefined;
+  private closed = false;
+  private recoveries = 0;
+
+  private constructor(options: Required<Omit<AppiumDeviceOptions, 'density'>>, client: AppiumClient, info: DeviceInfo) {
+    this.options = options;
+    this.client = client;
+    this.info = info;
+  }
+
+  /** Opens a session (retrying while the server is unreachable, within the retry budget) and reads the screen size. */
+  static async connect(options: AppiumDeviceOptions, callOptions: CallOptions = {}): Promise<AppiumDevice> {
+    const resolved = {
+      name: options.name,
+      url: options.url.replace(/\/+$/, ''),
+      capabilities: { ...defaultAppiumCapabilities, ...options.capabilities },
+      settle: options.settle ?? defaultSettle,
+      retry: options.retry ?? defaultRetryPolicy,
+      callTimeoutMs: options.callTimeoutMs ?? defaultCallTimeoutMs,
+      connector: options.connector ?? connectWebdriverio,
+    };
+    const start = performance.now();
+    const signal = deadlineSignal(callOptions.signal, resolved.callTimeoutMs);
+    try {
+      const client = await openSession(resolved, signal);
+      const rect = await raceSignal(client.getWindowRect(), signal);
+      const density = Number(client.capabilities['deviceScreenDensity'] ?? options.density ?? 0);
+      const device = new AppiumDevice(resolved, client, { name: resolved.name, kind: 'appium', width: rect.width, height: rect.height, density });
+      device.records.push({ kind: 'connect', latencyMs: performance.now() - start, ok: true });
+      return device;
+    } catch (error) {
+      throw toDeviceError(error, 'connect', resolved, signal, callOptions.signal);
+    }
+  }
+
+  /** Every call so far with its latency, oldest first. */
+  get callLog(): readonly CallRecord[] {
+    return this.records;
+  }
+
+  /** How many times a lost session was re-created. */
+  get sessionRecoveries(): number {
+    return this.recoveries;
+  }
+
+  /** The current session id (changes after a recovery). */
+  get sessionId(): string | undefined {
+    return this.client?.sessionId;
+  }
+
+  async observe(options: CallOptions = {}): Promise<Observation> {
+    return await this.call('observe', options, true, async (client, signal) => {
+      const settled = await settleHierarchy(() => client.getPageSource(), { ...this.options.settle, signal });
+      const packageName = String(await client.executeScript('mobile: getCurrentPackage', [{}]));
+      const activity = String(await client.executeScript('mobile: getCurrentActivity', [{}]));
+      return { xml: settled.xml, dialect: 'appium-uia2' as const, packageName, activity, polls: settled.polls, settled: settled.settled };
+    });
+  }
+
+  async screenshot(options: CallOptions = {}): Promise<Screenshot> {
+    return await this.call('screenshot', options, true, async (client) => {
+      const png = new Uint8Array(Buffer.from(await client.takeScreenshot(), 'base64'));
+      const { width, height } = pngSize(png);
+      return { png, width, height };
+    });
+  }
+
+  async act(action: DeviceAction, options: CallOptions = {}): Promise<ActResult> {
+    return await this.call(`act:${action.type}`, options, action.type === 'launch', (client) => performAction(client, action));
+  }
+
+  /** Deletes the session; the device cannot be used afterwards. Never throws for an already-gone session. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    const start = performance.now();
+    try {
+      await raceSignal(client.deleteSession(), AbortSignal.timeout(10_000));
+      this.records.push({ kind: 'close', latencyMs: performance.now() - start, ok: true });
+    } catch (error) {
+      // The session may already be gone (server stopped, session deleted): closing is still done.
+      debugLog('device', 'close: deleting the session failed', { message: error instanceof Error ? error.message : String(error) });
+      this.records.push({ kind: 'close', latencyMs: performance.now() - start, ok: false });
+    }
+  }
+
+  /**
+   * Runs one device call: deadline and abort, retries per the policy, one session
+   * re-creation on `invalid session id`, and a call record.
+   */
+  private async call<T extends object>(kind: string, options: CallOptions, idempotent: boolean, run: (client: AppiumClient, signal: AbortSignal) => Promise<T>): Promise<T & { latencyMs: number }> {
+    const start = performance.now();
+    const signal = deadlineSignal(options.signal, this.options.callTimeoutMs);
+    let recovered = false;
+    try {
+      if (this.closed) throw new DeviceError({ reason: 'closed', call: kind, message: `${kind} on device '${this.options.name}' after close(): create a new device with createDevice().` });
+      const value = await withRetry(
+        async () => {
+          const client = await this.currentClient(signal);
+          try {
+            return await raceSignal(run(client, signal), signal);
+          } catch (error) {
+            if (recovered || classifyAppiumError(error) !== 'session-lost' || signal.aborted) throw error;
+            recovered = true;
+            debugLog('device', `${kind}: session ${client.sessionId} lost; re-creating it`);
+            this.client = undefined;
+            const fresh = await this.currentClient(signal);
+            this.recoveries++;
+            return await raceSignal(run(fresh, signal), signal);
+          }
+        },
+        {
+          policy: this.options.retry,
+          signal,
+          shouldRetry: (error) => isRetryable(classifyAppiumError(error), idempotent),
+          onRetry: ({ error, attempt, delayMs }) => {
+            debugLog('device', `${kind}: attempt ${attempt} failed, retrying in ${delayMs} ms`, { message: error instanceof Error ? error.message : String(error) });
+          },
+        },
+      );
+      const latencyMs = performance.now() - start;
+      this.records.push({ kind, latencyMs, ok: true });
+      return { ...value, latencyMs };
+    } catch (error) {
+      this.records.push({ kind, latencyMs: performance.now() - start, ok: false });
+      throw toDeviceError(error, kind, this.options, signal, options.signal);
+    }
+  }
+
+  /**
+   * The session to use, opened anew after a loss. A refused connection alone keeps the
+   * session: when the server comes back without it, the next call sees `invalid session
+   * id` and re-creates it.
+   */
+  private async currentClient(signal: AbortSignal): Promise<AppiumClient> {
+    if (this.client) return this.client;
+    const client = await openSession(this.options, signal);
+    if (this.closed) {
+      await client.deleteSession();
+      throw new DeviceError({ reason: 'closed', call: 'connect', message: `Device '${this.options.name}' was closed while reconnecting.` });
+    }
+    this.client = client;
+    return client;
+  }
+}
+
+function isRetryable(errorClass: AppiumErrorClass, idempotent: boolean): boolean {
+  switch (errorClass) {
+    case 'connection-refused':
+    case 'server-error':
+      return true;
+    case 'connection-reset':
+    case 'timeout':
+      return idempotent;
+    case 'session-lost':
+    case 'session-not-created':
+    case 'other':
+      return false;
+    default:
+      return assertNever(errorClass, 'error class');
+  }
+}
+
+/** Maps one `DeviceAction` onto UiAutomator2 `mobile:` methods and W3C actions. */
+export async function performAction(client: AppiumClient, action: DeviceAction): Promise<object> {
+  switch (action.type) {
+    case 'tap':
+      await client.executeScript('mobile: clickGesture', [{ x: action.point[0], y: action.point[1] }]);
+      return {};
+    case 'long-press':
+      await client.executeScript('mobile: longClickGesture', [{ x: action.point[0], y: action.point[1], ...(action.durationMs === undefined ? {} : { duration: action.durationMs }) }]);
+      return {};
+    case 'type':
+      if (action.point) await client.executeScript('mobile: clickGesture', [{ x: action.point[0], y: action.point[1] }]);
+      await client.executeScript('mobile: type', [{ text: action.text }]);
+      return {};
+    case 'clear': {
+      if (action.point) await client.executeScript('mobile: clickGesture', [{ x: action.point[0], y: action.point[1] }]);
+      const focused = await client.findElement('xpath', "//*[@focused='true']");
+      const elementId = Object.values(focused)[0];
+      if (elementId === undefined) throw new Error('The server returned an empty element reference for the focused field.');
+      await client.elementClear(elementId);
+      return {};
+    }
+    case 'scroll': {
+      const [left, top, right, bottom] = action.bounds;
+      await client.executeScript('mobile: scrollGesture', [{ left, top, width: right - left, height: bottom - top, direction: action.direction, percent: action.percent ?? 0.7 }]);
+      return {};
+    }
+    case 'swipe':
+      await client.performActions([
+        {
+          type: 'pointer',
+          id: 'finger1',
+          parameters: { pointerType: 'touch' },
+          actions: [
+            { type: 'pointerMove', duration: 0, origin: 'viewport', x: action.from[0], y: action.from[1] },
+            { type: 'pointerDown', button: 0 },
+            { type: 'pointerMove', duration: action.durationMs ?? 300, origin: 'viewport', x: action.to[0], y: action.to[1] },
+            { type: 'pointerUp', button: 0 },
+          ],
+        },
+      ]);
+      return {};
+    case 'key':
+      if (action.key === 'back') await client.back();
+      else await client.executeScript('mobile: pressKey', [{ keycode: keyCodes[action.key] }]);
+      return {};
+    case 'launch':
+      if (action.activity === undefined) await client.executeScript('mobile: activateApp', [{ appId: action.packageName }]);
+      else await client.executeScript('mobile: startActivity', [{ intent: `${action.packageName}/${action.activity}` }]);
+      return {};
+    default:
+      return assertNever(action, 'device action');
+  }
+}
+
+type ResolvedOptions = Required<Omit<AppiumDeviceOptions, 'density'>>;
+
+/** Opens a session, retrying only while the server is unreachable or failing with 5xx. */
+async function openSession(options: ResolvedOptions, signal: AbortSignal): Promise<AppiumClient> {
+  return await withRetry(
+    () => raceSignal(options.connector({ url: options.url, capabilities: options.capabilities, requestTimeoutMs: options.callTimeoutMs }), signal),
+    {
+      policy: options.retry,
+      signal,
+      shouldRetry: (error) => {
+        const errorClass = classifyAppiumError(error);
+        return errorClass === 'connection-refused' || errorClass === 'server-error';
+      },
+    },
+  );
+}
+
+/** The caller's signal combined with the call's deadline. */
+function deadlineSignal(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it fires. */
+function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      // The request keeps running; its late outcome is dropped on purpose.
+      promise.catch(() => undefined);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+function toDeviceError(error: unknown, call: string, options: Pick<ResolvedOptions, 'name' | 'url' | 'callTimeoutMs' | 'capabilities'>, signal: AbortSignal, callerSignal: AbortSignal | undefined): DeviceError {
+  if (DeviceError.isInstance(error)) return error;
+  const where = `device '${options.name}' (Appium at ${options.url})`;
+  const detail = error instanceof Error ? error.message : String(error);
+  if (callerSignal?.aborted) {
+    return new DeviceError({ reason: 'aborted', call, message: `${call} on ${where} was aborted by the caller.`, cause: error });
+  }
+  if (signal.aborted) {
+    return new DeviceError({ reason: 'timeout', call, message: `${call} on ${where} did not finish within ${options.callTimeoutMs} ms: check that the device responds (is the emulator frozen?) or raise callTimeoutMs in the profile.`, cause: error });
+  }
+  const errorClass = classifyAppiumError(error);
+  switch (errorClass) {
+    case 'connection-refused':
+    case 'connection-reset':
+      return new DeviceError({ reason: 'unreachable', call, message: `Appium not reachable at ${options.url} (${call} on device '${options.name}': ${detail}): start it with \`npm run sim:appium\` or \`npx tsx scripts/start-appium.ts\`, or pass the right URL.`, cause: error });
+    case 'session-not-created': {
+      const automation = String(options.capabilities['appium:automationName'] ?? '');
+      return new DeviceError({ reason: 'session-not-created', call, message: `Appium at ${options.url} refused a session for device '${options.name}': ${detail}. Check that the ${automation || 'required'} driver is installed in the Appium home (scripts/setup-emulator.sh installs UiAutomator2; \`npm run sim:appium\` provides SenseActSim) and that the device is online (\`adb devices\`).`, cause: error });
+    }
+    case 'session-lost':
+      return new DeviceError({ reason: 'session-lost', call, message: `The Appium session of device '${options.name}' at ${options.url} was lost and could not be re-created (${detail}): check the server log, then reconnect.`, cause: error });
+    case 'timeout':
+      return new DeviceError({ reason: 'timeout', call, message: `${call} on ${where} timed out: ${detail}. Check the device, or raise callTimeoutMs in the profile.`, cause: error });
+    case 'server-error':
+    case 'other':
+      return new DeviceError({ reason: 'command-failed', call, message: `${call} failed on ${where}: ${detail}`, cause: error });
+    default:
+      return assertNever(errorClass, 'error class');
+  }
+}

@@ -1,0 +1,258 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { DeviceError } from './device-error.js';
+import { abortableSleep } from './retry-policy.js';
+
+/** Name of the simulator driver in the Appium manifest (`appium driver list`). */
+export const simDriverName = 'senseact-sim';
+/** npm name of the driver package folder `appium-sim-driver/`. */
+export const simDriverPackage = 'appium-senseact-sim-driver';
+
+/** The repository root: this file is `src/device/…ts` or `dist/device/…js`, two levels below it. */
+export function repoRoot(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+}
+
+export interface AppiumServerOptions {
+  /** Port to listen on; 0 or absent picks a free one. */
+  readonly port?: number;
+  /** Address to bind; `127.0.0.1` unless told otherwise. */
+  readonly host?: string;
+  /** Appium home; defaults to `<repo>/.appium` (gitignored). */
+  readonly appiumHome?: string;
+  /** Make the simulator driver available (link it into the Appium home, build dist/ when stale). Default true. */
+  readonly withSimDriver?: boolean;
+  /** Appium's `--log-level` (default `error`). */
+  readonly logLevel?: string;
+  /** How long to wait for `/status` to answer (default 30 s). */
+  readonly readyTimeoutMs?: number;
+  /** Receives the server's output lines (default: kept in a small buffer for error messages). */
+  readonly onOutput?: (line: string) => void;
+}
+
+/** A running Appium server started by `startAppiumServer`. */
+export interface AppiumServerHandle {
+  /** e.g. `http://127.0.0.1:4723` */
+  readonly url: string;
+  readonly port: number;
+  readonly pid: number;
+  readonly appiumHome: string;
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s) and resolves when it has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Appium 3 from node_modules with a project-local Appium home, waits until it
+ * answers `/status`, and returns a handle to stop it. No network is needed: the
+ * simulator driver is linked from `appium-sim-driver/` (see `prepareAppiumHome`).
+ * Throws `DeviceError` (reason `unreachable`) when the server exits or never answers.
+ */
+export async function startAppiumServer(options: AppiumServerOptions = {}): Promise<AppiumServerHandle> {
+  const root = repoRoot();
+  const appiumHome = options.appiumHome ?? path.join(root, '.appium');
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port !== undefined && options.port > 0 ? options.port : await freePort(host);
+  const appiumMain = path.join(root, 'node_modules', 'appium', 'index.js');
+  if (!existsSync(appiumMain)) {
+    throw new DeviceError({ reason: 'unreachable', call: 'start-appium', message: `Appium is not installed at ${appiumMain}: run \`npm ci\` in ${root}.` });
+  }
+  if (options.withSimDriver ?? true) {
+    await ensureSimDriverBuilt(root);
+    prepareAppiumHome(appiumHome, root);
+  }
+  const output: string[] = [];
+  const onLine = (line: string): void => {
+    output.push(line);
+    if (output.length > 50) output.shift();
+    options.onOutput?.(line);
+  };
+  const child = spawn(process.execPath, [appiumMain, 'server', '--address', host, '--port', String(port), '--log-level', options.logLevel ?? 'error', '--log-no-colors'], {
+    env: { ...process.env, APPIUM_HOME: appiumHome },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  pipeLines(child, onLine);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const handle: AppiumServerHandle = {
+    url,
+    port,
+    pid: child.pid ?? -1,
+    appiumHome,
+    stop: () => stopChild(child, exited),
+  };
+  try {
+    await waitForStatus(url, exited, options.readyTimeoutMs ?? 30_000);
+  } catch (error) {
+    await handle.stop();
+    throw new DeviceError({
+      reason: 'unreachable',
+      call: 'start-appium',
+      message: `Appium did not start at ${url} (APPIUM_HOME=${appiumHome}): ${error instanceof Error ? error.message : String(error)}. Last output:\n${output.join('\n')}`,
+      cause: error,
+    });
+  }
+  return handle;
+}
+
+/**
+ * Makes `appiumHome` know the simulator driver without `appium driver install` (which
+ * would need the network): links `node_modules/appium-senseact-sim-driver` to the
+ * repository's `appium-sim-driver/`, and drops Appium's extension manifest when it does
+ * not list the driver at that path, so Appium rebuilds it from the installed packages on
+ * start (other drivers in the home, e.g. UiAutomator2, are found again the same way).
+ */
+export function prepareAppiumHome(appiumHome: string, root: string = repoRoot()): void {
+  const driverFolder = path.join(root, 'appium-sim-driver');
+  const modules = path.join(appiumHome, 'node_modules');
+  const link = path.join(modules, simDriverPackage);
+  mkdirSync(modules, { recursive: true });
+  const target = path.relative(modules, driverFolder);
+  let linked = false;
+  try {
+    const stat = lstatSync(link);
+    if (stat.isSymbolicLink() && path.resolve(modules, readlinkSync(link)) === driverFolder) linked = true;
+    else rmSync(link, { recursive: true, force: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (!linked) {
+    try {
+      symlinkSync(target, link, 'dir');
+    } catch (error) {
+      // Another process linked it first: fine when it points to the same folder.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  const manifest = path.join(modules, '.cache', 'appium', 'extensions.yaml');
+  if (existsSync(manifest) && !manifestListsDriver(manifest, link, driverFolder)) unlinkSync(manifest);
+}
+
+function manifestListsDriver(manifest: string, link: string, driverFolder: string): boolean {
+  try {
+    const data = parseYaml(readFileSync(manifest, 'utf8')) as { drivers?: Record<string, { installPath?: string }> } | null;
+    const installPath = data?.drivers?.[simDriverName]?.installPath;
+    return installPath !== undefined && (path.resolve(installPath) === link || path.resolve(installPath) === driverFolder);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The driver runs compiled JS from dist/. When any source it depends on (src/sim,
+ * src/util) is newer than its compiled file, or that file is missing, this runs the
+ * project build (`tsc -p tsconfig.build.json`) once, under a lock shared by concurrent
+ * callers. Resolves whether a build ran.
+ */
+export async function ensureSimDriverBuilt(root: string = repoRoot()): Promise<boolean> {
+  if (!simDriverStale(root)) return false;
+  const lock = path.join(root, '.appium', 'build.lock');
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock older than the longest build is left over from a killed process.
+      if (Date.now() - statSync(lock).mtimeMs > 170_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for the build lock ${lock}; remove it if no build is running.`);
+      await abortableSleep(200);
+    }
+  }
+  try {
+    if (!simDriverStale(root)) return false;
+    const output = await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')], root);
+    if (!existsSync(path.join(root, 'dist', 'sim', 'appium-driver', 'sim-appium-driver.js'))) {
+      throw new Error(`\`npm run build\` did not produce dist/sim/appium-driver/sim-appium-driver.js; tsc said:\n${output.slice(-4000)}`);
+    }
+    return true;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function simDriverStale(root: string): boolean {
+  for (const folder of ['sim', 'util']) {
+    for (const source of listTs(path.join(root, 'src', folder))) {
+      const relative = path.relative(path.join(root, 'src'), source).replace(/\.ts$/, '.js');
+      const compiled = path.join(root, 'dist', relative);
+      if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) return true;
+    }
+  }
+  return false;
+}
+
+function listTs(folder: string): string[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+function run(command: string, args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    // tsc exits non-zero on type errors anywhere but still emits; the caller checks the output file.
+    child.once('exit', () => resolve(output));
+  });
+}
+
+/** A port nobody listens on right now (bound and released on `host`). */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForStatus(url: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => {
+    exitCode = code;
+  });
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`the server process exited with code ${String(exitCode)}`);
+    try {
+      const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await abortableSleep(100);
+  }
+  throw new Error(`no answer from ${url}/status within ${timeoutMs} ms`);
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function pipeLines(child: ChildProcess, onLine: (line: string) => void): void {
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = '';
+    stream?.on('data', (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) if (line.trim() !== '') onLine(line);
+    });
+  }
+}

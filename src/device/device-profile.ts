@@ -1,0 +1,94 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { repoRoot } from './appium-server.js';
+import { DeviceProfileError } from './device-profile-error.js';
+import { retryPolicySchema } from './retry-policy.js';
+import { settleOptionsSchema } from './settle-hierarchy.js';
+
+const screenSchema = z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive(), density: z.number().int().positive() });
+
+/** The in-process simulator: `new Simulator(sim)` behind `SimDevice`. */
+export const simDeviceProfileSchema = z.strictObject({
+  kind: z.literal('sim'),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  sim: z
+    .strictObject({
+      seed: z.number().int().optional(),
+      /** A fault profile name (`none`, `standard`) or a fault config object. */
+      faults: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+      startPackage: z.string().min(1).optional(),
+      apps: z.array(z.string().min(1)).optional(),
+      screen: screenSchema.optional(),
+      initialState: z.record(z.string(), z.unknown()).optional(),
+    })
+    .default({}),
+  settle: settleOptionsSchema.optional(),
+});
+
+/** An Appium server (UiAutomator2 on an emulator or phone, or the simulator's SenseActSim driver). */
+export const appiumDeviceProfileSchema = z.strictObject({
+  kind: z.literal('appium'),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  appium: z.strictObject({
+    /** Server URL; `--url` on the CLI overrides it. */
+    url: z.url({ protocol: /^https?$/ }),
+    /** W3C capabilities; `platformName` and `appium:automationName` are required. */
+    capabilities: z
+      .record(z.string(), z.unknown())
+      .refine((caps) => typeof caps['platformName'] === 'string', { message: 'needs platformName (e.g. Android)' })
+      .refine((caps) => typeof caps['appium:automationName'] === 'string', { message: 'needs appium:automationName (UiAutomator2, or SenseActSim for the simulator)' }),
+  }),
+  settle: settleOptionsSchema.optional(),
+  retry: retryPolicySchema.optional(),
+  /** Deadline of one device call, retries and settling included. */
+  callTimeoutMs: z.number().int().positive().optional(),
+  /** Screen density when the server does not report it. */
+  density: z.number().int().positive().optional(),
+});
+
+/** A device profile (`devices/*.yaml`). */
+export const deviceProfileSchema = z.discriminatedUnion('kind', [simDeviceProfileSchema, appiumDeviceProfileSchema]);
+export type DeviceProfile = z.infer<typeof deviceProfileSchema>;
+export type SimDeviceProfile = z.infer<typeof simDeviceProfileSchema>;
+export type AppiumDeviceProfile = z.infer<typeof appiumDeviceProfileSchema>;
+
+/**
+ * Checks parsed YAML against the schema. Throws `DeviceProfileError` naming `file` and
+ * every offending field (`appium.capabilities`, `settle.intervalMs`, ...).
+ */
+export function parseDeviceProfile(data: unknown, file: string): DeviceProfile {
+  const result = deviceProfileSchema.safeParse(data);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `  - ${issue.path.length > 0 ? issue.path.join('.') : '(top level)'}: ${issue.message}`);
+  throw new DeviceProfileError({
+    file,
+    message: `Device profile ${file} is invalid:\n${problems.join('\n')}\nFix these fields (see devices/sim.yaml and devices/emulator.yaml for examples).`,
+    cause: result.error,
+  });
+}
+
+/**
+ * Loads a profile by name (`sim` → `devices/sim.yaml`, looked up in `cwd` and then in
+ * the repository) or by path (anything with a `/` or ending in `.yaml`/`.yml`).
+ * Throws `DeviceProfileError` for a missing file, bad YAML, or a schema violation.
+ */
+export function loadDeviceProfile(nameOrPath: string, options: { readonly cwd?: string } = {}): DeviceProfile {
+  const cwd = options.cwd ?? process.cwd();
+  const isPath = /[\\/]/.test(nameOrPath) || /\.ya?ml$/i.test(nameOrPath);
+  const candidates = isPath
+    ? [path.resolve(cwd, nameOrPath)]
+    : [path.join(cwd, 'devices', `${nameOrPath}.yaml`), path.join(repoRoot(), 'devices', `${nameOrPath}.yaml`)];
+  const file = candidates.find((candidate) => existsSync(candidate));
+  if (file === undefined) {
+    throw new DeviceProfileError({ file: nameOrPath, message: `No device profile '${nameOrPath}': looked for ${candidates.join(', ')}. Use a profile name from devices/ (sim, sim-appium, emulator, androidlab) or a path to a .yaml file.` });
+  }
+  const document = parseDocument(readFileSync(file, 'utf8'));
+  if (document.errors.length > 0) {
+    throw new DeviceProfileError({ file, message: `Device profile ${file} is not valid YAML: ${document.errors.map((error) => error.message).join('; ')}` });
+  }
+  return parseDeviceProfile(document.toJS(), file);
+}
