@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
+import { registerInspectCommand } from './commands/inspect-command.js';
 
 /**
  * A CLI command: registers itself on the program. Its action returns the exit code
@@ -8,4 +9,4 @@ import type { CliIo } from './cli-io.js';
 export type CommandRegistration = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [];
+export const commandRegistrations: CommandRegistration[] = [registerInspectCommand];

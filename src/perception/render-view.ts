@@ -18,8 +18,11 @@ function extraDescription(description: string, label: string): string {
   return description.startsWith(prefix) ? description.slice(prefix.length) : description;
 }
 
+/** What `renderUnitLine` reads of a unit (a `ControlUnit` or its JSON form). */
+export type UnitLineInput = Pick<ControlUnit, 'type' | 'label' | 'state'> & { readonly id: string; readonly affordances: readonly string[] };
+
 /** One line per unit: `[n3f2a] toggle "Wi-Fi" checked`. */
-export function renderUnitLine(unit: ControlUnit): string {
+export function renderUnitLine(unit: UnitLineInput): string {
   const parts = [`[${unit.id}]`, unit.type];
   if (unit.label) parts.push(quote(unit.label));
   const state = unit.state;

@@ -28,10 +28,11 @@ const formTypes: ReadonlySet<UnitType> = new Set<UnitType>(['fill', 'toggle', 's
 
 /**
  * Builds the SCG with the deterministic edges the UI shows (DESIGN.md §1.4):
- * - form → commit: every fill/toggle/select in the commit's block (a surface counts as
- *   one block) before that commit; when the commit's block has no form units (a Save in
- *   the toolbar), the fill units of the same window's non-surface blocks, with the
- *   toggles/selects of the blocks that hold them;
+ * - form → commit: when the commit's block (a surface counts as one block) is a form —
+ *   it has at least one fill unit — every fill/toggle/select in it comes before that
+ *   commit; when the commit's block has no form units at all (a Save in the toolbar),
+ *   the fill units of the same window's non-surface blocks do, with the toggles/selects
+ *   of the blocks that hold them;
  * - picker → option: a Spinner whose dropdown surface is open below or above it comes
  *   before every select unit in that surface.
  */
@@ -52,7 +53,8 @@ export function buildScg(units: readonly ControlUnit[], blocks: readonly Block[]
     const block = blockById.get(commit.block);
     const sameBlock = onScreen.filter((unit) => unit.block === commit.block && formTypes.has(unit.type));
     if (sameBlock.length > 0 || block?.surface) {
-      for (const unit of sameBlock) add(unit, commit);
+      // A form needs something to type: a list of switches with an "Add" button is not one.
+      if (sameBlock.some((unit) => unit.type === 'fill')) for (const unit of sameBlock) add(unit, commit);
       continue;
     }
     const window = windowOf(commit);

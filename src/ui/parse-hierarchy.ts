@@ -1,4 +1,4 @@
-import { stableHashHex } from '../util/stable-hash.js';
+import { stableHash, stableHashHex } from '../util/stable-hash.js';
 import type { Result } from '../util/result.js';
 import { boundsArea, emptyBounds, parseBounds } from './bounds.js';
 import { HierarchyParseError } from './hierarchy-parse-error.js';
@@ -25,8 +25,15 @@ export function isEditableClass(className: string): boolean {
   return className.endsWith('EditText') || className.endsWith('AutoCompleteTextView') || className.endsWith('SearchView$SearchAutoComplete');
 }
 
-/** The fields a parser supplies; `buildTree` derives the rest. */
+/**
+ * A node under construction: parsers fill the attribute fields, `buildTree` then sets
+ * `index`, `window`, `xpath` and `fingerprint` in place (one object shape throughout).
+ */
 interface RawNode {
+  index: NodeIndex;
+  window: number;
+  xpath: string;
+  fingerprint: string;
   parent: NodeIndex;
   children: NodeIndex[];
   depth: number;
@@ -145,6 +152,10 @@ function parseXmlHierarchy(source: string, sourceName: string, options: ParseHie
       const visible = attributes['displayed'] ?? attributes['visible-to-user'];
       const index = nodes.length;
       nodes.push({
+        index: 0,
+        window: 0,
+        xpath: '',
+        fingerprint: '',
         parent,
         children: [],
         depth: depth - 2,
@@ -242,6 +253,10 @@ function parseDroidBotState(source: string, sourceName: string, options: ParseHi
     const className = str(view['class']);
     const index = nodes.length;
     nodes.push({
+      index: 0,
+      window: 0,
+      xpath: '',
+      fingerprint: '',
       parent,
       children: [],
       depth,
@@ -323,25 +338,25 @@ function buildTree(input: {
   options: ParseHierarchyOptions;
 }): UiTree {
   const { nodes: raw, roots } = input;
-  const nodes: UiNode[] = new Array<UiNode>(raw.length);
-  const xpaths: string[] = new Array<string>(raw.length);
-  const windowOf: number[] = new Array<number>(raw.length);
+  // The xpath hash continues FNV-1a from the parent's, so deep trees never hash long strings.
+  const xpathHash = new Uint32Array(raw.length);
   const toasts: string[] = [];
   let usable = false;
-  roots.forEach((root, window) => { windowOf[root] = window; });
+  roots.forEach((root, window) => { raw[root]!.window = window; });
   for (let index = 0; index < raw.length; index++) {
     const node = raw[index]!;
-    const parentXpath = node.parent === -1 ? '' : xpaths[node.parent]!;
-    const xpath = `${parentXpath}/${node.className || 'node'}`;
-    xpaths[index] = xpath;
-    const window = node.parent === -1 ? windowOf[index]! : windowOf[node.parent]!;
-    windowOf[index] = window;
+    const step = `/${node.className || 'node'}`;
+    const parent = node.parent === -1 ? undefined : raw[node.parent]!;
+    node.index = index;
+    node.xpath = parent ? parent.xpath + step : step;
+    if (parent) node.window = parent.window;
+    xpathHash[index] = stableHash(step, parent ? xpathHash[node.parent]! : undefined);
     const identity = node.editable ? node.hint : node.text;
-    const fingerprint = stableHashHex(`${node.resourceId}\u0000${node.className}\u0000${xpath}\u0000${identity}\u0000${node.contentDesc}`);
-    nodes[index] = { ...node, index, window, xpath, fingerprint };
+    node.fingerprint = stableHashHex(`${node.resourceId}\u0000${node.className}\u0000${identity}\u0000${node.contentDesc}`, xpathHash[index]!);
     if (node.className === toastClass && node.text) toasts.push(node.text);
     if (!usable && boundsArea(node.bounds) > 0 && (node.clickable || node.longClickable || node.checkable || node.editable || node.scrollable || node.text || node.contentDesc)) usable = true;
   }
+  const nodes: readonly UiNode[] = raw;
   let width = input.width ?? 0;
   let height = input.height ?? 0;
   if (!width || !height) {
