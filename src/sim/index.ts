@@ -11,3 +11,6 @@ export * from './system-ui.js';
 export * from './apps/launcher-app.js';
 export * from './apps/clock-app.js';
 export * from './apps/time-picker.js';
+export * from './apps/contacts-app.js';
+export * from './apps/settings-app.js';
+export * from './apps/notes-app.js';

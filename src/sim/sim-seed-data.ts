@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { clockApp, clockStateSchema } from './apps/clock-app.js';
+import { contactsApp, contactsStateSchema } from './apps/contacts-app.js';
+import { notesApp, notesStateSchema } from './apps/notes-app.js';
+import { settingsApp, settingsStateSchema } from './apps/settings-app.js';
 import { eraseApp, type AnySimApp } from './sim-app.js';
 
 /**
@@ -14,6 +17,9 @@ export type SystemState = z.infer<typeof systemStateSchema>;
 /** All apps' seed data and state, one key per app (see each app's schema). */
 export const simSeedDataSchema = z.object({
   clock: clockStateSchema,
+  contacts: contactsStateSchema,
+  settings: settingsStateSchema,
+  notes: notesStateSchema,
   system: systemStateSchema,
 });
 export type SimSeedData = z.infer<typeof simSeedDataSchema>;
@@ -22,7 +28,12 @@ export type SimSeedData = z.infer<typeof simSeedDataSchema>;
 export type SimAppKey = Exclude<keyof SimSeedData, 'system'>;
 
 /** The installable apps, by their key in `SimSeedData`. */
-export const simApps: readonly { readonly key: SimAppKey; readonly app: AnySimApp }[] = [{ key: 'clock', app: eraseApp(clockApp) }];
+export const simApps: readonly { readonly key: SimAppKey; readonly app: AnySimApp }[] = [
+  { key: 'clock', app: eraseApp(clockApp) },
+  { key: 'contacts', app: eraseApp(contactsApp) },
+  { key: 'settings', app: eraseApp(settingsApp) },
+  { key: 'notes', app: eraseApp(notesApp) },
+];
 
 /** Default system state: every launch permission granted (no dialog unless seeded `ask`). */
 export function defaultSystemState(): SystemState {

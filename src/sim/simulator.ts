@@ -663,11 +663,14 @@ export class Simulator {
         reorder: (key, count) => this.shuffleOrder(instance, key, count),
       });
     const windows: WindowFrame[] = [];
-    const settings = this.states.get('com.android.settings') as { network?: { wifi?: boolean; airplaneMode?: boolean; bluetooth?: boolean } } | undefined;
+    const settings = this.states.get('com.android.settings') as
+      | { network?: { wifi?: boolean; airplaneMode?: boolean; bluetooth?: boolean }; battery?: { level?: number; showPercentage?: boolean } }
+      | undefined;
     const network = settings?.network ?? {};
+    const battery = settings?.battery ?? {};
     windows.push({
       kind: 'status-bar',
-      root: layout(statusBar(new Date(this.clockStart + this.virtualTime), { wifi: network.wifi ?? true, airplane: network.airplaneMode ?? false, bluetooth: network.bluetooth ?? false, battery: 100 }), [0, 0, W, statusH], systemUiPackage, false),
+      root: layout(statusBar(new Date(this.clockStart + this.virtualTime), { wifi: network.wifi ?? true, airplane: network.airplaneMode ?? false, bluetooth: network.bluetooth ?? false, battery: battery.level ?? 100, showPercentage: battery.showPercentage ?? false }), [0, 0, W, statusH], systemUiPackage, false),
       touchable: true,
       modal: false,
       instance: undefined,

@@ -21,7 +21,7 @@ export function formatStatusTime(date: Date): string {
 }
 
 /** The status bar window: clock, notification area, Wi-Fi/cell/battery icons. */
-export function statusBar(date: Date, options: { wifi: boolean; airplane: boolean; bluetooth: boolean; battery: number }): Widget {
+export function statusBar(date: Date, options: { wifi: boolean; airplane: boolean; bluetooth: boolean; battery: number; showPercentage: boolean }): Widget {
   const s = (name: string): string => `${systemUiPackage}:id/${name}`;
   const time = formatStatusTime(date);
   const period = date.getUTCHours() < 12 ? 'AM' : 'PM';
@@ -35,6 +35,7 @@ export function statusBar(date: Date, options: { wifi: boolean; airplane: boolea
       label(time, { id: s('clock'), desc: `${time}\u202f${period}`, fontSize: 14 }),
       row({ id: s('system_icons'), align: 'center', gap: 4 }, [
         ...icons,
+        ...(options.showPercentage ? [label(`${options.battery}%`, { id: s('battery_percentage_view'), fontSize: 14 })] : []),
         view('android.widget.LinearLayout', { id: s('battery'), desc: `Battery ${options.battery} percent.`, width: 24, height: 18, icon: 'battery' }),
       ]),
     ]),

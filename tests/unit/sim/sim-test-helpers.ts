@@ -34,7 +34,8 @@ export function dumpNodes(xml: string): DumpNode[] {
   return out;
 }
 
-export type NodeQuery = Partial<Record<'text' | 'content-desc' | 'resource-id' | 'class' | 'package' | 'hint', string | RegExp>>;
+/** Attribute name → exact value or regex (e.g. `{ text: 'OK' }`, `{ checked: 'true' }`). */
+export type NodeQuery = Readonly<Record<string, string | RegExp>>;
 
 function matches(node: DumpNode, query: NodeQuery): boolean {
   return Object.entries(query).every(([key, want]) => {
