@@ -28,8 +28,9 @@ export interface GenerateStructuredOptions<Schema extends z.ZodType, Message> {
   /** Retries after an invalid reply, each with the validation error appended. Default 2. */
   readonly maxRetries?: number;
   /**
-   * Append a system message asking for JSON that follows the schema (as JSON Schema).
-   * Default true; turn off when the prompt already describes the format.
+   * Ask for JSON that follows the schema (as JSON Schema) in the leading system message
+   * (appended to it, or a new one in front). Default true; turn off when the prompt
+   * already describes the format.
    */
   readonly instructJson?: boolean;
   /** Ask the provider for JSON mode (`json: true` on the request). Default false. */
@@ -61,7 +62,13 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
 ): Promise<GenerateStructuredResult<z.infer<Schema>>> {
   const maxRetries = options.maxRetries ?? defaultStructuredRetries;
   const messages: Message[] = [...options.messages];
-  if (options.instructJson ?? true) messages.push(jsonInstruction(options.schema, options.schemaName) as Message);
+  if (options.instructJson ?? true) {
+    // Into the leading system message (some chat templates reject a system turn anywhere else).
+    const instruction = jsonInstruction(options.schema, options.schemaName);
+    const first = messages[0];
+    if (first?.role === 'system') messages[0] = { role: 'system', content: `${first.content}\n\n${instruction}` } as Message;
+    else messages.unshift({ role: 'system', content: instruction } as Message);
+  }
   const replies: ModelReply[] = [];
   let lastIssues: ReplyIssue[] = [];
 
@@ -116,7 +123,7 @@ export function validateReply<Schema extends z.ZodType>(
   };
 }
 
-function jsonInstruction(schema: z.ZodType, schemaName: string | undefined): TextMessage {
+function jsonInstruction(schema: z.ZodType, schemaName: string | undefined): string {
   let jsonSchema: string;
   try {
     jsonSchema = JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }));
@@ -126,10 +133,7 @@ function jsonInstruction(schema: z.ZodType, schemaName: string | undefined): Tex
     debugLog('model', 'schema has no JSON Schema form', { error: String(error) });
     jsonSchema = '(see the instructions above)';
   }
-  return {
-    role: 'system',
-    content: `Reply with a single JSON object${schemaName === undefined ? '' : ` (${schemaName})`} and nothing else. It must validate against this JSON Schema: ${jsonSchema}`,
-  };
+  return `Reply with a single JSON object${schemaName === undefined ? '' : ` (${schemaName})`} and nothing else. It must validate against this JSON Schema: ${jsonSchema}`;
 }
 
 function correctionMessage(issues: readonly ReplyIssue[]): string {

@@ -50,7 +50,7 @@ export interface MockOpenAiServer {
   readonly url: string;
   /** Every request received, in arrival order. */
   readonly requests: readonly MockChatRequest[];
-  /** Stops the server and drops open connections (pending slow replies are cancelled). */
+  /** Stops the server and drops open connections (pending slow replies are cancelled). Idempotent. */
   close(): Promise<void>;
 }
 
@@ -139,16 +139,19 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
   });
   const address = server.address() as AddressInfo;
 
+  let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${address.port}/v1`,
     requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
         for (const timer of pending) clearTimeout(timer);
         pending.clear();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      return closing;
+    },
   };
 }
 

@@ -23,7 +23,7 @@ const secretPatterns: readonly RegExp[] = [
 
 // `api_key: "value"`, `apiKey=value`, `"authorization": "value"` and friends, in JSON or text.
 const keyValuePattern =
-  /((?:api[_-]?key|authorization|access[_-]?token|secret|password)["']?\s*[:=]\s*["']?)([^\s"',}]{4,})/gi;
+  /((?:api[_-]?key|authorization|access[_-]?token|secret|password)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic)\s+)?)([^\s"',}]{4,})/gi;
 
 // UI hierarchies carry `password="false"` on every node: flags are not secrets.
 const harmlessValues = new Set(['true', 'false', 'null', 'undefined', 'none', 'required', 'optional']);

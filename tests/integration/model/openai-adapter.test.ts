@@ -1,0 +1,201 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { generateStructured } from '../../../src/model/generate-structured.js';
+import { InvalidModelReplyError } from '../../../src/model/invalid-model-reply-error.js';
+import { MeteredVisionModel } from '../../../src/model/metered-language-model.js';
+import { startMockOpenAiServer, type MockOpenAiServer, type MockReply, type MockChatRequest } from '../../../src/model/mock-openai-server.js';
+import { ModelCallError } from '../../../src/model/model-call-error.js';
+import { modelConfigFromEnv } from '../../../src/model/model-config-from-env.js';
+import { OpenAiLanguageModel } from '../../../src/model/openai-language-model.js';
+import { OpenAiVisionModel } from '../../../src/model/openai-vision-model.js';
+import { UsageLedger } from '../../../src/model/usage-ledger.js';
+
+const fastRetry = { initialDelayMs: 1, maxDelayMs: 5, budgetMs: 10_000 };
+const answerSchema = z.object({ action: z.enum(['tap', 'type']), target: z.string() });
+
+let server: MockOpenAiServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(reply: (request: MockChatRequest) => MockReply | Promise<MockReply>): Promise<MockOpenAiServer> {
+  server = await startMockOpenAiServer({ reply });
+  return server;
+}
+
+function config(url: string, env: Record<string, string> = {}) {
+  return modelConfigFromEnv({ SENSEACT_BASE_URL: url, SENSEACT_API_KEY: 'sk-test-abcdefghijklmnopqrstuv', SENSEACT_PLANNER_MODEL: 'plan-model', SENSEACT_VISION_MODEL: 'vision-model', ...env });
+}
+
+describe('OpenAiLanguageModel against the mock server', () => {
+  it('sends the role model, messages and key; returns text, usage and model', async () => {
+    const mock = await start(() => ({ text: 'hello', usage: { promptTokens: 21, completionTokens: 2 } }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
+    const reply = await model.generate({ role: 'planner', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }], temperature: 0, maxTokens: 50 });
+    expect(reply.text).toBe('hello');
+    expect(reply.usage).toEqual({ promptTokens: 21, completionTokens: 2 });
+    expect(reply.model).toBe('plan-model');
+    expect(reply.finishReason).toBe('stop');
+    expect(reply.latencyMs).toBeGreaterThan(0);
+    const received = mock.requests[0];
+    expect(received?.model).toBe('plan-model');
+    expect(received?.headers.authorization).toBe('Bearer sk-test-abcdefghijklmnopqrstuv');
+    expect(received?.body).toMatchObject({ temperature: 0, max_tokens: 50, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+    expect(model.modelName('verifier')).toBe('plan-model');
+  });
+
+  it('extracts JSON from fences through generateStructured', async () => {
+    const mock = await start(() => 'Sure.\n```json\n{"action": "tap", "target": "n12ab"}\n```');
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
+    const result = await generateStructured(model, { role: 'planner', schema: answerSchema, messages: [{ role: 'user', content: 'act' }] });
+    expect(result.value).toEqual({ action: 'tap', target: 'n12ab' });
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('retries an invalid reply with the validation error, then succeeds', async () => {
+    const mock = await start((request) => (request.index === 0 ? '{"action": "swipe", "target": "n1"}' : '{"action": "type", "target": "n1"}'));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
+    const result = await generateStructured(model, { role: 'planner', schema: answerSchema, messages: [{ role: 'user', content: 'act' }] });
+    expect(result.value.action).toBe('type');
+    expect(result.attempts).toBe(2);
+    const retryTexts = mock.requests[1]?.texts ?? [];
+    expect(retryTexts.at(-2)).toBe('{"action": "swipe", "target": "n1"}');
+    expect(retryTexts.at(-1)).toMatch(/previous reply was invalid[\s\S]*action/);
+  });
+
+  it('turns repeated invalid replies into InvalidModelReplyError, not a ModelCallError', async () => {
+    const mock = await start(() => ({ text: 'I would tap the button.', usage: { promptTokens: 10, completionTokens: 5 } }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
+    const error = await generateStructured(model, { role: 'planner', schema: answerSchema, messages: [{ role: 'user', content: 'act' }], maxRetries: 1 }).catch((caught: unknown) => caught);
+    expect(InvalidModelReplyError.isInstance(error)).toBe(true);
+    expect(ModelCallError.isInstance(error)).toBe(false);
+    expect(error).toMatchObject({ rawText: 'I would tap the button.', model: 'plan-model', usage: { promptTokens: 20, completionTokens: 10 }, attempts: 2 });
+    expect(mock.requests).toHaveLength(2);
+  });
+
+  it('backs off on 429 (honouring Retry-After) and then succeeds', async () => {
+    const mock = await start((request) =>
+      request.index < 2 ? { status: 429, body: { error: { message: 'Rate limit reached', type: 'requests' } }, headers: { 'retry-after-ms': '3' } } : 'ok',
+    );
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
+    const reply = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] });
+    expect(reply.text).toBe('ok');
+    expect(mock.requests).toHaveLength(3);
+  });
+
+  it('gives up after the attempt limit on repeated 500s with an infrastructure error', async () => {
+    const mock = await start(() => ({ status: 500, body: { error: { message: 'GPU on fire', type: 'server_error' } } }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: { ...fastRetry, maxAttempts: 3 } });
+    const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
+    expect(ModelCallError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ failure: 'server-error', status: 500, attempts: 3, model: 'plan-model', role: 'planner' });
+    expect((error as Error).message).toMatch(/HTTP 500.*plan-model.*after 3 attempt/);
+    expect(mock.requests).toHaveLength(3);
+  });
+
+  it('stops retrying when the budget would be exceeded', async () => {
+    const mock = await start(() => ({ status: 503, body: { error: { message: 'busy' } }, headers: { 'retry-after': '5' } }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: { maxAttempts: 10, initialDelayMs: 1, maxDelayMs: 60_000, budgetMs: 1_000 } });
+    const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ failure: 'server-error', status: 503, attempts: 1 });
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('does not retry a 401 and names the key variables', async () => {
+    const mock = await start(() => ({ status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
+    const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ failure: 'client-error', status: 401, attempts: 1 });
+    expect((error as Error).message).toMatch(/SENSEACT_API_KEY/);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('times out a slow reply, retries, and reports a timeout', async () => {
+    const mock = await start(() => ({ text: 'too late', delayMs: 5_000 }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), timeoutMs: 100, retry: { ...fastRetry, maxAttempts: 2 } });
+    const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ failure: 'timeout', attempts: 2 });
+    expect(mock.requests).toHaveLength(2);
+  });
+
+  it('a slow reply within the timeout succeeds', async () => {
+    const mock = await start(() => ({ text: 'worth the wait', delayMs: 50 }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), timeoutMs: 10_000, retry: fastRetry });
+    expect((await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] })).text).toBe('worth the wait');
+  });
+
+  it('aborts a pending call at once and does not retry it', async () => {
+    const mock = await start(() => ({ text: 'never', delayMs: 10_000 }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
+    const controller = new AbortController();
+    const pending = model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }], signal: controller.signal }).catch((caught: unknown) => caught);
+    while (mock.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const error = await pending;
+    expect(error).toMatchObject({ failure: 'aborted', attempts: 1 });
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('reports connection failures as infrastructure errors', async () => {
+    const mock = await start(() => 'unused');
+    const url = mock.url;
+    await mock.close();
+    server = undefined;
+    const model = new OpenAiLanguageModel({ config: config(url), retry: { ...fastRetry, maxAttempts: 2 } });
+    const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ failure: 'connection', attempts: 2 });
+    expect((error as Error).message).toMatch(/SENSEACT_BASE_URL/);
+  });
+
+  it('estimates usage when the server sends none, and says so', async () => {
+    const mock = await start(() => ({ text: 'four token reply here', omitUsage: true }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
+    const reply = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'count me' }] });
+    expect(reply.usage.estimated).toBe(true);
+    expect(reply.usage.completionTokens).toBeGreaterThan(0);
+    expect(reply.usage.promptTokens).toBeGreaterThan(0);
+  });
+
+  it('asks for JSON mode only when enabled', async () => {
+    const mock = await start(() => '{}');
+    const plain = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
+    const jsonMode = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry, jsonMode: true });
+    await plain.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }], json: true });
+    await jsonMode.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }], json: true });
+    expect(mock.requests[0]?.body).not.toHaveProperty('response_format');
+    expect(mock.requests[1]?.body).toMatchObject({ response_format: { type: 'json_object' } });
+  });
+
+  it('works without a key against a loopback server', async () => {
+    const mock = await start(() => 'local');
+    const model = new OpenAiLanguageModel({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: mock.url }), retry: fastRetry });
+    expect((await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] })).text).toBe('local');
+  });
+});
+
+describe('OpenAiVisionModel against the mock server', () => {
+  it('sends images as base64 data URLs and the ledger counts them with their bytes', async () => {
+    const mock = await start(() => ({ text: '{"action": "tap", "target": "region-2"}', usage: { promptTokens: 1200, completionTokens: 9 } }));
+    const ledger = new UsageLedger();
+    const model = new MeteredVisionModel(new OpenAiVisionModel({ config: config(mock.url), retry: fastRetry }), { ledger });
+    const first = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]);
+    const second = new Uint8Array(2048).map((_, index) => index % 251);
+    const result = await generateStructured(model, {
+      role: 'vision',
+      schema: answerSchema,
+      messages: [{ role: 'user', content: 'Which region is the Save button?', images: [{ png: first, detail: 'high' }, { png: second }] }],
+    });
+    expect(result.value.target).toBe('region-2');
+    const received = mock.requests[0];
+    expect(received?.model).toBe('vision-model');
+    expect(received?.images.map((image) => Buffer.from(image).equals(Buffer.from(image.byteLength === first.byteLength ? first : second)))).toEqual([true, true]);
+    const parts = (received?.body as { messages: { content: unknown }[] }).messages[1]?.content as { type: string; image_url?: { url: string; detail?: string } }[];
+    expect(parts.map((part) => part.type)).toEqual(['text', 'image_url', 'image_url']);
+    expect(parts[1]?.image_url?.url.startsWith('data:image/png;base64,')).toBe(true);
+    expect(parts[1]?.image_url?.detail).toBe('high');
+    expect(parts[2]?.image_url).not.toHaveProperty('detail');
+    expect(ledger.totals()).toMatchObject({ calls: 1, images: 2, imageBytes: first.byteLength + 2048, promptTokens: 1200, completionTokens: 9 });
+    expect(ledger.byRole().vision?.images).toBe(2);
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { extractJson } from '../../../src/model/extract-json.js';
+
+describe('extractJson', () => {
+  it.each([
+    ['plain object', '{"a": 1}', { a: 1 }],
+    ['surrounding whitespace', '  \n{"a": [1, 2]}\n', { a: [1, 2] }],
+    ['json fence', 'Here you go:\n```json\n{"intent": "open"}\n```\nDone.', { intent: 'open' }],
+    ['bare fence', '```\n{"x": true}\n```', { x: true }],
+    ['last valid fence wins', '```json\n{"x": 1}\n```\nWait, corrected:\n```json\n{"x": 2}\n```', { x: 2 }],
+    ['prose around an object', 'I think {"answer": "yes, {really}"} is right', { answer: 'yes, {really}' }],
+    ['escaped quotes in strings', 'x {"a": "he said \\"}\\""} y', { a: 'he said "}"' }],
+    ['top-level array', 'list: [1, 2, 3]', [1, 2, 3]],
+    ['broken fence then valid object', '```json\n{oops}\n```\n{"ok": 1}', { ok: 1 }],
+  ])('%s', (_name, text, expected) => {
+    const result = extractJson(text);
+    expect(result).toEqual({ success: true, value: expected });
+  });
+
+  it.each([
+    ['empty', '   ', /empty/],
+    ['no json at all', 'I cannot help with that.', /No parsable JSON/],
+    ['unbalanced object', '{"a": 1', /No parsable JSON/],
+  ])('fails on %s with a message', (_name, text, message) => {
+    const result = extractJson(text);
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.error).toMatch(message);
+  });
+});
