@@ -39,6 +39,8 @@ export function classifyAppiumError(error: unknown): AppiumErrorClass {
   }
   const name = typeof error === 'object' && error !== null && 'name' in error ? String((error as { name: unknown }).name) : '';
   const message = error instanceof Error ? error.message : String(error);
+  // WebdriverIO's session creation reports a refused connection only in words.
+  if (/Unable to connect to "|fetch failed|Failed to fetch \[/i.test(message)) return 'connection-refused';
   if (name === 'invalid session id' || /invalid session id|session is either terminated or not started|no such session/i.test(message)) return 'session-lost';
   if (name === 'session not created' || /session not created/i.test(message)) return 'session-not-created';
   if (name === 'TimeoutError' || /timed out|timeout/i.test(name)) return 'timeout';
