@@ -25,36 +25,57 @@ const columns: readonly Column[] = [
   { header: 'faults ok/met', align: 'right', value: (m) => `${m.faultsSurvived}/${m.faultsMet}` },
 ];
 
+/** The comparison table as data: title, header cells, one row of cells per mode, footer notes. */
+export interface ResultsTableModel {
+  readonly title: string;
+  readonly headers: readonly string[];
+  /** Which columns are right-aligned (numbers). */
+  readonly rightAligned: readonly boolean[];
+  readonly rows: readonly (readonly string[])[];
+  readonly notes: readonly string[];
+}
+
+/** The cells of the comparison table (shared by the text table and the HTML report). Pure. */
+export function resultsTableModel(results: BenchResults): ResultsTableModel {
+  const policy = results.oracle ? 'oracle policy (reference solutions, no model)' : `llm policy (model: ${results.options.modelLabel})`;
+  const baselineRan = results.modes.some((metrics) => metrics.vlmReduction !== null);
+  const finished = results.tasks.length;
+  return {
+    title: `SenseAct bench: suite ${results.options.suite}, ${policy}`,
+    headers: columns.map((column) => column.header),
+    rightAligned: columns.map((column) => column.align === 'right'),
+    rows: results.modes.map((metrics) => columns.map((column) => column.value(metrics))),
+    notes: [
+      `cost at ${results.prices.label}`,
+      baselineRan
+        ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over tasks where react-vlm sent >= 1 image'
+        : 'vlm red.: not measured (react-vlm was not run)',
+      results.complete
+        ? `${finished} runs, wall time ${(results.wallTimeMs / 1000).toFixed(1)} s`
+        : `INCOMPLETE: ${finished} of ${results.expectedRuns} runs finished; run again with --resume to finish`,
+    ],
+  };
+}
+
 /**
  * The comparison table of a benchmark as plain text: a title line, aligned columns with
  * one row per mode, and footer lines (prices, VLM reduction baseline, completeness).
- * Pure: the same results give the same text. Ends with a newline.
+ * When the policy is oracle the title says "oracle policy (reference solutions, no
+ * model)". Pure: the same results give the same text. Ends with a newline.
  */
 export function formatResultsTable(results: BenchResults): string {
-  const policy = results.oracle ? 'oracle policy (reference solutions, no model)' : `llm policy (model: ${results.options.modelLabel})`;
-  const title = `SenseAct bench: suite ${results.options.suite}, ${policy}`;
-  const rows = [columns.map((column) => column.header), ...results.modes.map((metrics) => columns.map((column) => column.value(metrics)))];
-  const widths = columns.map((_, index) => Math.max(...rows.map((row) => (row[index] ?? '').length)));
+  const model = resultsTableModel(results);
+  const rows = [model.headers, ...model.rows];
+  const widths = model.headers.map((_, index) => Math.max(...rows.map((row) => (row[index] ?? '').length)));
   const render = (row: readonly string[]): string =>
-    columns
-      .map((column, index) => {
+    widths
+      .map((width, index) => {
         const cell = row[index] ?? '';
-        const width = widths[index] ?? cell.length;
-        return column.align === 'left' ? cell.padEnd(width) : cell.padStart(width);
+        return model.rightAligned[index] === true ? cell.padStart(width) : cell.padEnd(width);
       })
       .join('  ')
       .trimEnd();
-  const [header, ...body] = rows;
-  const lines = [title, render(header ?? []), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(render)];
-  lines.push(`cost at ${results.prices.label}`);
-  const baselineRan = results.modes.some((metrics) => metrics.vlmReduction !== null);
-  lines.push(baselineRan
-    ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over tasks where react-vlm sent >= 1 image'
-    : 'vlm red.: not measured (react-vlm was not run)');
-  const finished = results.tasks.length;
-  lines.push(results.complete
-    ? `${finished} runs, wall time ${(results.wallTimeMs / 1000).toFixed(1)} s`
-    : `INCOMPLETE: ${finished} of ${results.expectedRuns} runs finished; run again with --resume to finish`);
+  const lines = [model.title, render(model.headers), widths.map((width) => '-'.repeat(width)).join('  '), ...model.rows.map(render), ...model.notes];
   return `${lines.join('\n')}\n`;
 }
 

@@ -7,4 +7,5 @@ export * from './format-results-table.js';
 export * from './results-journal.js';
 export * from './run-benchmark.js';
 export * from './task-executor.js';
+export * from './write-bench-report.js';
 export * from './write-file-atomic.js';

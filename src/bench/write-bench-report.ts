@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { TaskRunResult } from '../agent/task-run-result.js';
+import type { ReportRun } from '../report/report-input.js';
+import { writeReport, type WrittenReport } from '../report/write-report.js';
+import { BenchError } from './bench-error.js';
+import { benchResultsSchema, type BenchResults } from './bench-results.js';
+import { resultsTableModel } from './format-results-table.js';
+import { benchFiles } from './run-benchmark.js';
+
+/** The report page's file name inside a bench output dir. */
+export const reportFileName = 'report.html';
+
+/**
+ * Builds the HTML report of a bench output dir from that dir alone: `results.json` for
+ * the summary and the run list, each run's trace folder for the step timelines. Writes
+ * `<runDir>/report.html` and `<runDir>/report-assets/`. Throws `BenchError` when
+ * results.json is missing or invalid, saying which file and what to do.
+ */
+export async function writeBenchReport(runDir: string, options: { now?: () => Date } = {}): Promise<WrittenReport> {
+  const results = await readBenchResults(runDir);
+  const table = resultsTableModel(results);
+  const runs = results.tasks.map((task): ReportRun => ({
+    taskId: task.id,
+    app: task.app,
+    mode: task.mode,
+    repeat: task.repeat,
+    success: task.success,
+    reason: task.reason,
+    error: task.error,
+    facts: runFacts(task),
+    traceDir: path.resolve(runDir, task.traceDir),
+  }));
+  return writeReport({
+    title: `${table.title}${results.complete ? '' : ' (incomplete)'}`,
+    generatedAt: (options.now ?? (() => new Date()))().toISOString(),
+    summary: { title: 'Modes compared', headers: table.headers, rows: table.rows, notes: table.notes },
+    runs,
+  }, path.join(runDir, reportFileName));
+}
+
+/** Reads and validates `<runDir>/results.json`. Throws `BenchError` naming the file. */
+export async function readBenchResults(runDir: string): Promise<BenchResults> {
+  const file = path.join(runDir, benchFiles.results);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new BenchError({ code: 'bench-results-missing', message: `no ${benchFiles.results} in ${runDir}: pass the output dir of a senseact bench run (runs/bench-<suite>-<time>)`, cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new BenchError({ code: 'bench-results-invalid', message: `${file} is not valid JSON; re-run the benchmark with --resume to rewrite it`, cause: error });
+  }
+  const parsed = benchResultsSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new BenchError({ code: 'bench-results-invalid', message: `${file} is not a bench results file of this version (${issue === undefined ? 'schema mismatch' : `${issue.path.join('.')}: ${issue.message}`})`, cause: parsed.error });
+  }
+  return parsed.data;
+}
+
+function runFacts(task: TaskRunResult): [string, string][] {
+  const facts: [string, string][] = [
+    ['policy', task.policy],
+    ['steps', String(task.steps)],
+    ['llm calls', String(task.llmCalls)],
+    ['vlm calls', String(task.vlmCalls)],
+    ['images', `${task.imagesUploaded} (${task.imageBytes} B)`],
+    ['tokens', `${task.promptTokens} + ${task.completionTokens}`],
+    ['verification', `${task.verification.pass} pass / ${task.verification.fail} fail / ${task.verification.inconclusive} inconclusive`],
+    ['latency', `${Math.round(task.latency.totalMs)} ms (device ${Math.round(task.latency.deviceMs)}, perception ${Math.round(task.latency.perceptionMs)}, model ${Math.round(task.latency.modelMs)}, verification ${Math.round(task.latency.verificationMs)})`],
+  ];
+  const gates = Object.entries(task.gateReasons);
+  if (gates.length > 0) facts.push(['gate reasons', gates.map(([reason, count]) => `${reason} ×${count}`).join(', ')]);
+  if (task.faults.length > 0) facts.push(['faults', task.faults.join(', ')]);
+  if (task.answer !== undefined) facts.push(['answer', task.answer]);
+  return facts;
+}
