@@ -5,6 +5,8 @@ import type { Block, BlockId, ControlUnit, UnitId } from './control-unit.js';
 import { assignShortIds } from './node-ids.js';
 import { nodeText, resourceName, type KeptNode, type ReducedTree } from './reduce-tree.js';
 
+/** Windows thinner than this share of the screen height along its top or bottom edge are system bars. */
+const systemBarShare = 0.1;
 const surfaceClass = /Dialog|PopupWindow|PopupDecorView|BottomSheet|DropDownListView|MenuPopup/;
 const surfaceId = /^(parentPanel|alertTitle|design_bottom_sheet|bottom_sheet|select_dialog_listview|grant_dialog|dialog_container|action_sheet|sheet|popup|dropdown)/i;
 
@@ -16,6 +18,10 @@ const surfaceId = /^(parentPanel|alertTitle|design_bottom_sheet|bottom_sheet|sel
 export function isSurfaceRoot(tree: UiTree, node: UiNode, baseWindow: number): boolean {
   if (surfaceClass.test(node.className) || surfaceId.test(resourceName(node.resourceId))) return true;
   if (node.parent !== -1 || node.window === baseWindow || node.packageName === systemUiPackage) return false;
+  // A thin window along the top or bottom edge is a status or navigation bar, not a surface.
+  const height = node.bounds[3] - node.bounds[1];
+  const atEdge = node.bounds[1] <= 0 || node.bounds[3] >= tree.height;
+  if (atEdge && height < systemBarShare * tree.height) return false;
   return boundsArea(node.bounds) < 0.9 * tree.width * tree.height;
 }
 
@@ -32,16 +38,21 @@ export interface BlockLayout {
 /**
  * Partitions the screen into blocks (DESIGN.md §1.3 functional groups): each window is
  * split once, at its first node with units under two or more children, into those
- * children's subtrees (toolbar, content, bottom bar); scroll containers and surfaces
+ * children's subtrees that hold two or more kept nodes (toolbar, content, bottom bar;
+ * single leaves stay in the window's block); scroll containers and surfaces
  * (dialogs, sheets, popups) always start a block of their own.
  */
 export function layoutBlocks(tree: UiTree, reduced: ReducedTree): BlockLayout {
   const nodes = tree.nodes;
   const count = nodes.length;
   const unitCount = new Int32Array(count);
+  const keptCount = new Int32Array(count);
   for (const kept of reduced.nodes) {
-    if (!isUnitNode(kept)) continue;
-    for (let index: NodeIndex = kept.node; index !== -1; index = nodes[index]!.parent) unitCount[index]!++;
+    const unit = isUnitNode(kept);
+    for (let index: NodeIndex = kept.node; index !== -1; index = nodes[index]!.parent) {
+      keptCount[index]!++;
+      if (unit) unitCount[index]!++;
+    }
   }
   const baseWindow = Math.max(0, tree.roots.findIndex((root) => nodes[root]!.packageName !== systemUiPackage));
   const rootOf = new Int32Array(count).fill(-1);
@@ -63,7 +74,8 @@ export function layoutBlocks(tree: UiTree, reduced: ReducedTree): BlockLayout {
     } else if (!startsBlock && node.scrollable && unitCount[index]! > 0 && reduced.ownerOf.has(index)) {
       startsBlock = true;
       done = 1;
-    } else if (!startsBlock && !splitDone[parent] && unitCount[index]! > 0 && branching(nodes, parent, unitCount)) {
+    } else if (!startsBlock && !splitDone[parent] && unitCount[index]! > 0 && keptCount[index]! >= 2 && branching(nodes, parent, unitCount)) {
+      // A group of two or more kept nodes; single leaves stay in the enclosing block.
       startsBlock = true;
       done = 1;
     }

@@ -4,7 +4,7 @@ import type { BlockId, ControlUnit, UnitId, UnitMember, UnitType } from './contr
 import { nodeText, resourceName, type KeptNode, type ReducedTree } from './reduce-tree.js';
 
 /** Labels and resource-id names of buttons that seal a form (DESIGN.md §1.3 `commit`). */
-const commitWords = /^(save|done|ok|okay|apply|confirm|create|add|submit|send|post|update|allow|accept|yes|set|finish|sign in|log in|login|register|book|pay|publish|share)\b/i;
+const commitWords = /^(save|done|ok|okay|apply|confirm|create|add|submit|send|post|update|allow|accept|yes|set|finish|sign in|log in|login|register|book|pay|publish)\b/i;
 const commitIdWords = /^(action_|btn_|button_|menu_)?(save|done|ok|apply|confirm|create|add|submit|send|post|update|allow|accept|finish|positive)(_button|_btn|_action|_menu)?$/i;
 /** A commit label is a button caption, not a sentence that happens to start with "Save". */
 const maxCommitLabelWords = 3;
@@ -57,10 +57,9 @@ function tapPoint(bounds: Bounds): readonly [number, number] {
  */
 export function buildUnits(tree: UiTree, reduced: ReducedTree, blockOf: (kept: KeptNode) => BlockId): ControlUnit[] {
   const nodes = tree.nodes;
-  const byId = new Map<NodeId, KeptNode>(reduced.nodes.map((kept) => [kept.id, kept]));
   const ownerIds = reduced.ownerOf;
   const units: ControlUnit[] = [];
-  for (const kept of reduced.nodes) {
+  for (const [position, kept] of reduced.nodes.entries()) {
     const affordances = kept.affordances;
     const actionable = affordances.some((affordance) => affordance === 'clickable' || affordance === 'long-clickable' || affordance === 'checkable' || affordance === 'editable' || affordance === 'scrollable');
     if (!actionable) continue;
@@ -75,8 +74,8 @@ export function buildUnits(tree: UiTree, reduced: ReducedTree, blockOf: (kept: K
     let type: UnitType;
     if (editableNode) {
       type = 'fill';
-      const found = findFieldLabel(kept, byId, nodes);
-      if (found && (!editableNode.text || editableNode.text === editableNode.hint || !node.hint)) {
+      const found = findFieldLabel(kept, reduced, position, nodes);
+      if (found) {
         label = found.label;
         labelMember = found.node;
       } else if (editableNode.hint || editableNode.contentDesc) {
@@ -128,20 +127,17 @@ export function buildUnits(tree: UiTree, reduced: ReducedTree, blockOf: (kept: K
 }
 
 /**
- * The label of an edit field: the closest text-only kept sibling before it (or the
- * text-only node directly above it), as forms lay out "Name" over its field.
+ * The label of an edit field: one of the two kept nodes just before it in document
+ * order, with the same kept parent, that is text only and lies above or left of it —
+ * forms lay out "Name" over or beside its field.
  */
-function findFieldLabel(kept: KeptNode, byId: ReadonlyMap<NodeId, KeptNode>, nodes: readonly UiNode[]): { label: string; node: NodeIndex } | undefined {
-  if (kept.parent === null) return undefined;
-  const parent = byId.get(kept.parent);
-  if (!parent) return undefined;
-  const position = parent.children.indexOf(kept.id);
+function findFieldLabel(kept: KeptNode, reduced: ReducedTree, position: number, nodes: readonly UiNode[]): { label: string; node: NodeIndex } | undefined {
   for (let i = position - 1; i >= 0 && i >= position - 2; i--) {
-    const sibling = byId.get(parent.children[i]!)!;
-    const onlyText = sibling.affordances.every((affordance) => affordance === 'text');
-    if (!onlyText) return undefined;
-    const sameColumn = sibling.bounds[3] <= kept.bounds[1] + 8 || sibling.bounds[2] <= kept.bounds[0] + 8;
-    if (sameColumn) return { label: nodeText(nodes[sibling.node]!), node: sibling.node };
+    const sibling = reduced.nodes[i]!;
+    if (sibling.parent !== kept.parent) continue;
+    if (!sibling.affordances.every((affordance) => affordance === 'text')) return undefined;
+    const aboveOrLeft = sibling.bounds[3] <= kept.bounds[1] + 8 || sibling.bounds[2] <= kept.bounds[0] + 8;
+    if (aboveOrLeft) return { label: nodeText(nodes[sibling.node]!), node: sibling.node };
   }
   return undefined;
 }
