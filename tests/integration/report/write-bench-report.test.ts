@@ -46,7 +46,7 @@ describe.skipIf(!existsSync(chromiumPath))('bench HTML report in headless Chromi
     expect(report.assetFiles).toBe(2);
 
     const { page, cspViolations } = await open(report.htmlFile);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await page.locator('script').count()).toBe(0);
     expect(await page.locator('[onerror]').count()).toBe(0);
     const text = await page.locator('body').innerText();
@@ -69,17 +69,17 @@ describe.skipIf(!existsSync(chromiumPath))('bench HTML report in headless Chromi
     expect(await page.locator('section.run').first().locator('article.step').count()).toBe(2);
     // Step 0 has a screenshot (copied into the assets folder, loaded under the CSP); step 1 gets a wireframe.
     const image = page.locator('section.run').first().locator('article.step').first().locator('img');
-    expect(await image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(4);
+    expect(await image.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth)).toBe(4);
     expect(await page.locator('section.run').first().locator('article.step').nth(1).locator('svg.wireframe').count()).toBe(1);
     const firstStep = await page.locator('section.run').first().locator('article.step').first().innerText();
     expect(firstStep).toContain('verify-end');
     expect(firstStep).toContain('VLM gate open');
     expect(firstStep).toContain('planner · scripted · 900+40 tokens');
     // The style sheet is allowed by its CSP hash: it applies.
-    expect(await page.evaluate(() => getComputedStyle(document.body).maxWidth)).toBe('1200px');
+    expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('1200px');
     // Model calls are collapsed until opened.
     const call = page.locator('section.run').first().locator('details', { hasText: 'model call 000.json' }).first();
-    expect(await call.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+    expect(await call.evaluate((element) => (element as unknown as { open: boolean }).open)).toBe(false);
     await call.locator('summary').click();
     expect(await call.locator('pre').innerText()).toContain('"role": "planner"');
     await page.close();
@@ -91,7 +91,7 @@ describe.skipIf(!existsSync(chromiumPath))('bench HTML report in headless Chromi
     const markup = await readFile(report.htmlFile, 'utf8');
     await writeFile(tampered, markup.replace('<body>', '<body><script>window.__pwned = "tampered";</script><img src="x" onerror="window.__pwned = \'onerror\'">'));
     const { page, cspViolations } = await open(tampered);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(cspViolations.length).toBeGreaterThan(0);
     await page.close();
   });
