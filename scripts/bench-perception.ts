@@ -6,7 +6,7 @@
 //      to a bare fast-xml-parser parse of the same XML files in the same run.
 // Run: npx tsx scripts/bench-perception.ts [--runs 30]
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';

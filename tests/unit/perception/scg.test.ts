@@ -32,10 +32,14 @@ function unitId(perception: Perception, label: string): UnitId {
   return unit.id;
 }
 
+function formIds(perception: Perception): [UnitId, UnitId, UnitId, UnitId] {
+  return [unitId(perception, 'Name'), unitId(perception, 'Email'), unitId(perception, 'Newsletter'), unitId(perception, 'Save')];
+}
+
 describe('SCG edges', () => {
   it('puts every fill/toggle of a form before its commit, and nothing else', () => {
     const perception = form();
-    const [name, email, newsletter, save] = ['Name', 'Email', 'Newsletter', 'Save'].map((label) => unitId(perception, label));
+    const [name, email, newsletter, save] = formIds(perception);
     expect(perception.scg.edges).toEqual([[name, save], [email, save], [newsletter, save]]);
     expect(perception.scg.expected.toggle).toBe('checked-flipped');
   });
@@ -86,7 +90,7 @@ describe('SCG edges', () => {
 describe('frontier and admissibility', () => {
   it('frontier holds units whose predecessors are done', () => {
     const perception = form();
-    const [name, email, newsletter, save] = ['Name', 'Email', 'Newsletter', 'Save'].map((label) => unitId(perception, label));
+    const [name, email, newsletter, save] = formIds(perception);
     const ids = (done: UnitId[]) => frontier(perception.scg, new Set(done)).map((unit) => unit.id);
     expect(ids([])).not.toContain(save);
     expect(ids([])).toEqual(expect.arrayContaining([name, email, newsletter, 'nav-back']));
@@ -97,7 +101,7 @@ describe('frontier and admissibility', () => {
 
   it('rejects a commitment that skips a predecessor and returns the violated edge', () => {
     const perception = form();
-    const [name, email, newsletter, save] = ['Name', 'Email', 'Newsletter', 'Save'].map((label) => unitId(perception, label));
+    const [name, email, newsletter, save] = formIds(perception);
     const result = checkCommitment(perception.scg, [name, save], new Set());
     expect(result.admissible).toBe(false);
     if (result.admissible || result.kind !== 'edge') throw new Error('expected an edge violation');
@@ -119,7 +123,7 @@ describe('frontier and admissibility', () => {
 describe('addEdges', () => {
   it('accepts edges that keep the graph acyclic and says why the others were rejected', () => {
     const perception = form();
-    const [name, email, newsletter, save] = ['Name', 'Email', 'Newsletter', 'Save'].map((label) => unitId(perception, label));
+    const [name, email, newsletter, save] = formIds(perception);
     const result = addEdges(perception.scg, [
       [name, email],
       [save, name],
