@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { AppiumDevice, defaultAppiumCapabilities, performAction } from '../../../src/device/appium-device.js';
+import type { DeviceAction } from '../../../src/device/device-action.js';
+import { DeviceError } from '../../../src/device/device-error.js';
+import { FakeAppiumClient, FakeConnector, networkError, webdriverError, type RecordedCall } from './fake-appium-client.js';
+
+const fastRetry = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 2, budgetMs: 1_000 };
+
+async function connect(connector: FakeConnector, settle = { intervalMs: 0, timeoutMs: 1_000 }): Promise<AppiumDevice> {
+  return await AppiumDevice.connect({ name: 'fake', url: 'http://127.0.0.1:4723/', capabilities: { platformName: 'Android', 'appium:automationName': 'UiAutomator2' }, retry: fastRetry, settle, connector: connector.connect });
+}
+
+function methods(calls: readonly RecordedCall[]): string[] {
+  return calls.map((call) => (call.method === 'executeScript' ? `${call.method} ${String(call.args[0])} ${JSON.stringify(call.args[1])}` : `${call.method}${call.args.length > 0 ? ` ${JSON.stringify(call.args)}` : ''}`));
+}
+
+describe('performAction: DeviceAction → UiAutomator2 commands', () => {
+  const cases: Array<[DeviceAction, string[]]> = [
+    [{ type: 'tap', point: [10, 20] }, ['executeScript mobile: clickGesture {"x":10,"y":20}']],
+    [{ type: 'long-press', point: [10, 20], durationMs: 900 }, ['executeScript mobile: longClickGesture {"x":10,"y":20,"duration":900}']],
+    [{ type: 'long-press', point: [10, 20] }, ['executeScript mobile: longClickGesture {"x":10,"y":20}']],
+    [{ type: 'type', text: 'hi' }, ['executeScript mobile: type {"text":"hi"}']],
+    [{ type: 'type', text: 'hi', point: [5, 6] }, ['executeScript mobile: clickGesture {"x":5,"y":6}', 'executeScript mobile: type {"text":"hi"}']],
+    [{ type: 'clear' }, ['findElement ["xpath","//*[@focused=\'true\']"]', 'elementClear ["el-1"]']],
+    [{ type: 'clear', point: [5, 6] }, ['executeScript mobile: clickGesture {"x":5,"y":6}', 'findElement ["xpath","//*[@focused=\'true\']"]', 'elementClear ["el-1"]']],
+    [{ type: 'scroll', bounds: [0, 100, 1080, 2100], direction: 'down' }, ['executeScript mobile: scrollGesture {"left":0,"top":100,"width":1080,"height":2000,"direction":"down","percent":0.7}']],
+    [{ type: 'scroll', bounds: [0, 100, 1080, 2100], direction: 'left', percent: 0.3 }, ['executeScript mobile: scrollGesture {"left":0,"top":100,"width":1080,"height":2000,"direction":"left","percent":0.3}']],
+    [{ type: 'key', key: 'back' }, ['back']],
+    [{ type: 'key', key: 'home' }, ['executeScript mobile: pressKey {"keycode":3}']],
+    [{ type: 'key', key: 'enter' }, ['executeScript mobile: pressKey {"keycode":66}']],
+    [{ type: 'launch', packageName: 'com.android.settings' }, ['executeScript mobile: activateApp {"appId":"com.android.settings"}']],
+    [{ type: 'launch', packageName: 'com.android.settings', activity: '.Settings' }, ['executeScript mobile: startActivity {"intent":"com.android.settings/.Settings"}']],
+  ];
+
+  it.each(cases)('%j', async (action, expected) => {
+    const calls: RecordedCall[] = [];
+    await performAction(new FakeAppiumClient('s', calls), action);
+    expect(methods(calls)).toEqual(expected);
+  });
+
+  it('maps a swipe onto one W3C touch pointer: move, down, timed move, up', async () => {
+    const calls: RecordedCall[] = [];
+    await performAction(new FakeAppiumClient('s', calls), { type: 'swipe', from: [100, 900], to: [100, 300], durationMs: 250 });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.method).toBe('performActions');
+    expect(calls[0]?.args[0]).toEqual([
+      {
+        type: 'pointer',
+        id: 'finger1',
+        parameters: { pointerType: 'touch' },
+        actions: [
+          { type: 'pointerMove', duration: 0, origin: 'viewport', x: 100, y: 900 },
+          { type: 'pointerDown', button: 0 },
+          { type: 'pointerMove', duration: 250, origin: 'viewport', x: 100, y: 300 },
+          { type: 'pointerUp', button: 0 },
+        ],
+      },
+    ]);
+  });
+});
+
+describe('AppiumDevice with a fake server', () => {
+  it('opens the session with the profile capabilities over the defaults, and reads the screen', async () => {
+    const connector = new FakeConnector();
+    const device = await AppiumDevice.connect({ name: 'fake', url: 'http://127.0.0.1:4723/', capabilities: { platformName: 'Android', 'appium:automationName': 'UiAutomator2', 'appium:waitForIdleTimeout': 0 }, connector: connector.connect });
+    expect(connector.requests[0]?.url).toBe('http://127.0.0.1:4723');
+    expect(connector.requests[0]?.capabilities).toEqual({ ...defaultAppiumCapabilities, platformName: 'Android', 'appium:automationName': 'UiAutomator2', 'appium:waitForIdleTimeout': 0 });
+    expect(defaultAppiumCapabilities['appium:newCommandTimeout']).toBeGreaterThanOrEqual(300);
+    expect(device.info).toEqual({ name: 'fake', kind: 'appium', width: 1080, height: 2400, density: 420 });
+  });
+
+  it('observes until two consecutive sources match', async () => {
+    const connector = new FakeConnector();
+    connector.setup = (client) => {
+      client.sources = ['<a/>', '<b/>', '<c/>', '<c/>'];
+    };
+    const device = await connect(connector);
+    const observation = await device.observe();
+    expect(observation).toMatchObject({ xml: '<c/>', polls: 4, settled: true, packageName: 'com.example', activity: '.Main' });
+  });
+
+  it('retries a refused connection with backoff and keeps the session', async () => {
+    const connector = new FakeConnector();
+    const device = await connect(connector);
+    const client = connector.clients[0] as FakeAppiumClient;
+    client.failures = [networkError('ECONNREFUSED'), networkError('ECONNREFUSED')];
+    await device.act({ type: 'tap', point: [1, 2] });
+    expect(methods(connector.calls).filter((call) => call.includes('clickGesture'))).toHaveLength(3);
+    expect(connector.clients).toHaveLength(1);
+  });
+
+  it('does not repeat a tap whose connection was reset (it may have happened), but repeats an observe', async () => {
+    const connector = new FakeConnector();
+    const device = await connect(connector);
+    const client = connector.clients[0] as FakeAppiumClient;
+    client.failures = [networkError('ECONNRESET')];
+    const error = await device.act({ type: 'tap', point: [1, 2] }).catch((caught: unknown) => caught);
+    expect(DeviceError.isInstance(error) && error.reason).toBe('unreachable');
+    expect(methods(connector.calls).filter((call) => call.includes('clickGesture'))).toHaveLength(1);
+
+    client.failures = [networkError('ECONNRESET')];
+    await device.observe();
+    expect(device.callLog.at(-1)).toMatchObject({ kind: 'observe', ok: true });
+  });
+
+  it('does not retry a command error', async () => {
+    const connector = new FakeConnector();
+    const device = await connect(connector);
+    (connector.clients[0] as FakeAppiumClient).failures = [webdriverError('no such element', 'An element could not be located')];
+    const error = await device.act({ type: 'clear' }).catch((caught: unknown) => caught);
+    expect(DeviceError.isInstance(error) && error.reason).toBe('command-failed');
+    expect((error as Error).message).toContain("act:clear failed on device 'fake'");
+    expect(methods(connector.calls).filter((call) => call.startsWith('findElement'))).toHaveLength(1);
+  });
+
+  it('re-creates a lost session with the same capabilities and retries the call once', async () => {
+    const connector = new FakeConnector();
+    const device = await connect(connector);
+    (connector.clients[0] as FakeAppiumClient).failures = [webdriverError('invalid session id')];
+    await device.act({ type: 'key', key: 'back' });
+    expect(connector.clients).toHaveLength(2);
+    expect(connector.requests[1]?.capabilities).toEqual(connector.requests[0]?.capabilities);
+    expect(connector.calls.filter((call) => call.method === 'back').map((call) => call.session)).toEqual(['session-1', 'session-2']);
+    expect(device.sessionRecoveries).toBe(1);
+    expect(device.sessionId).toBe('session-2');
+  });
+
+  it('gives up when the re-created session is lost again', async () => {
+    const connector = new FakeConnector();
+    const device = await connect(connector);
+    (connector.clients[0] as FakeAppiumClient).failures = [webdriverError('invalid session id')];
+    connector.setup = (client) => {
+      client.failures = [webdriverError('invalid session id')];
+    };
+    const error = await device.act({ type: 'key', key: 'back' }).catch((caught: unknown) => caught);
+    expect(DeviceError.isInstance(error) && error.reason).toBe('session-lost');
+    expect(connector.clients).toHaveLength(2);
+  });
+
+  it('explains a refused session: driver missing or device offline', async () => {
+    const connector = new FakeConnector();
+    connector.connectFailures = [webdriverError('session not created', "Could not find a driver for automationName 'UiAutomator2'")];
+    const error = await connect(connector).catch((caught: unknown) => caught);
+    expect(DeviceError.isInstance(error) && error.reason).toBe('session-not-created');
+    expect((error as Error).message).toMatch(/UiAutomator2 driver is installed.*setup-emulator\.sh/);
+  });
+
+  it('closes the session once and tolerates a session that is already gone', async () => {
+    const connector = new FakeConnector();
+    const device = await connect(connector);
+    (connector.clients[0] as FakeAppiumClient).failures = [webdriverError('invalid session id')];
+    await device.close();
+    await device.close();
+    expect(connector.calls.filter((call) => call.method === 'deleteSession')).toHaveLength(1);
+    expect(device.callLog.at(-1)).toMatchObject({ kind: 'close', ok: false });
+  });
+});

@@ -1,0 +1,65 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadDeviceProfile, parseDeviceProfile } from '../../../src/device/device-profile.js';
+import { DeviceProfileError } from '../../../src/device/device-profile-error.js';
+
+function writeProfile(text: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'senseact-profile-')), 'device.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+function loadError(text: string): DeviceProfileError {
+  const file = writeProfile(text);
+  try {
+    loadDeviceProfile(file);
+  } catch (error) {
+    if (DeviceProfileError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected the profile to be rejected');
+}
+
+describe('device profiles', () => {
+  it('loads every profile shipped in devices/', () => {
+    expect(loadDeviceProfile('sim')).toMatchObject({ kind: 'sim', name: 'sim', sim: { seed: 1, faults: 'none' } });
+    expect(loadDeviceProfile('sim-appium')).toMatchObject({ kind: 'appium', appium: { capabilities: { 'appium:automationName': 'SenseActSim' } } });
+    expect(loadDeviceProfile('emulator')).toMatchObject({ kind: 'appium', appium: { capabilities: { 'appium:automationName': 'UiAutomator2', 'appium:udid': 'emulator-5554' } } });
+    const androidlab = loadDeviceProfile('androidlab');
+    expect(androidlab).toMatchObject({ kind: 'appium', appium: { capabilities: { 'appium:avd': 'Pixel_7_Pro_API_33', 'appium:platformVersion': '13' } } });
+  });
+
+  it('names the file and the field of a bad value', () => {
+    const error = loadError('kind: appium\nname: x\nappium:\n  url: not a url\n  capabilities:\n    platformName: Android\n    appium:automationName: UiAutomator2\nsettle:\n  intervalMs: -5\n  timeoutMs: 100\n');
+    expect(error.file).toMatch(/device\.yaml$/);
+    expect(error.message).toContain(error.file);
+    expect(error.message).toContain('appium.url');
+    expect(error.message).toContain('settle.intervalMs');
+  });
+
+  it('requires platformName and appium:automationName in the capabilities', () => {
+    const error = loadError('kind: appium\nname: x\nappium:\n  url: http://127.0.0.1:4723\n  capabilities:\n    platformName: Android\n');
+    expect(error.message).toContain('appium.capabilities');
+    expect(error.message).toContain('appium:automationName');
+  });
+
+  it('rejects unknown fields and kinds', () => {
+    expect(loadError('kind: sim\nname: x\nsim:\n  seed: 1\n  sede: 2\n').message).toMatch(/sim[\s\S]*sede/);
+    expect(loadError('kind: phone\nname: x\n').message).toContain('kind');
+  });
+
+  it('reports YAML syntax errors with the file', () => {
+    const error = loadError('kind: sim\nname: [unclosed\n');
+    expect(error.message).toMatch(/is not valid YAML/);
+  });
+
+  it('says where it looked for a missing profile', () => {
+    expect(() => loadDeviceProfile('no-such-profile')).toThrow(/No device profile 'no-such-profile'.*devices\/no-such-profile\.yaml/);
+  });
+
+  it('parses data that did not come from a file', () => {
+    expect(parseDeviceProfile({ kind: 'sim', name: 'inline' }, '<inline>')).toEqual({ kind: 'sim', name: 'inline', sim: {} });
+  });
+});
