@@ -1,0 +1,259 @@
+import { open as openFile, readFile, mkdir, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import MiniSearch from 'minisearch';
+import { debugLog } from '../util/debug-log.js';
+import { certificateSchema, type Certificate } from '../verify/certificate.js';
+import { CertificateMemoryError } from './certificate-memory-error.js';
+
+/** A line of the memory file that was skipped on load, and why. */
+export interface MemoryWarning {
+  /** 1-based line number in the file. */
+  readonly line: number;
+  readonly problem: string;
+}
+
+/** What retrieval is asked: the current app, page and intent. */
+export interface RetrievalQuery {
+  readonly packageName: string;
+  readonly scope?: string;
+  readonly intent: string;
+}
+
+/** One retrieved certificate with its BM25 score (higher is more similar). */
+export interface RetrievedCertificate {
+  readonly certificate: Certificate;
+  readonly score: number;
+}
+
+interface IndexedDocument {
+  readonly id: number;
+  readonly scope: string;
+  readonly intent: string;
+}
+
+/** Retrieval weights: the intent says more than the page title. */
+export const retrievalBoost = { intent: 2, scope: 1 } as const;
+
+/** Words too common in intents to tell them apart; dropped from the index and queries. */
+export const retrievalStopWords: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'to', 'of', 'in', 'on', 'for', 'and', 'or', 'with', 'at', 'by', 'from', 'into', 'my', 'me', 'it', 'is', 'as', 'this', 'that', 'then', 'please',
+]);
+
+function processTerm(term: string): string | null {
+  const lower = term.toLowerCase();
+  return retrievalStopWords.has(lower) ? null : lower;
+}
+
+function newIndex(): MiniSearch<IndexedDocument> {
+  return new MiniSearch<IndexedDocument>({ fields: ['scope', 'intent'], storeFields: [], idField: 'id', processTerm });
+}
+
+/**
+ * One app's index. Certificates with the same scope + intent share one indexed document
+ * (a long-running memory repeats intents), so the index grows with distinct keys.
+ */
+interface AppIndex {
+  /** Built on the first retrieval for the app (or by `buildIndexes`); until then documents wait in `pending`. */
+  search: MiniSearch<IndexedDocument> | undefined;
+  readonly pending: IndexedDocument[];
+  readonly documentOf: Map<string, number>;
+  /** Per document: certificate positions, oldest first. */
+  readonly members: number[][];
+}
+
+function newAppIndex(): AppIndex {
+  return { search: undefined, pending: [], documentOf: new Map(), members: [] };
+}
+
+function searchOf(index: AppIndex): MiniSearch<IndexedDocument> {
+  if (!index.search) {
+    const search = newIndex();
+    // One bulk insert is faster than adding documents one by one.
+    search.addAll(index.pending);
+    index.pending.length = 0;
+    index.search = search;
+  }
+  return index.search;
+}
+
+/** Adds a certificate to an app index; returns the new document when its key is new. */
+function addToAppIndex(index: AppIndex, position: number, certificate: Certificate): IndexedDocument | undefined {
+  const text = `${certificate.scope}\u0000${certificate.intent}`;
+  const existing = index.documentOf.get(text);
+  if (existing !== undefined) {
+    index.members[existing]?.push(position);
+    return undefined;
+  }
+  const id = index.members.length;
+  index.members.push([position]);
+  index.documentOf.set(text, id);
+  return { id, scope: certificate.scope, intent: certificate.intent };
+}
+
+/**
+ * Certificate memory persisted as append-only JSONL: one certificate a line, the file
+ * fsync'd after every append. `open` loads every valid line; a torn last line or a
+ * corrupt record is skipped with a warning (see `warnings`, and `DEBUG=senseact:memory`)
+ * and never loses the other records. Retrieval is lexical BM25 (minisearch) over scope +
+ * intent, one index per app so that results are always from the asked package; an app's
+ * index is built on its first retrieval (or all at once by `buildIndexes`).
+ */
+export class CertificateMemory {
+  readonly path: string;
+  private readonly certificates: Certificate[] = [];
+  private readonly indexes = new Map<string, AppIndex>();
+  private readonly loadWarnings: MemoryWarning[] = [];
+  private handle: FileHandle | undefined;
+  /** The file's last byte is not a newline (torn write): the next append starts a new line. */
+  private needsNewline = false;
+
+  private constructor(path: string) {
+    this.path = path;
+  }
+
+  /**
+   * Opens (or creates on first append) the memory at `path` and loads it.
+   * @throws CertificateMemoryError when the file exists but cannot be read.
+   */
+  static async open(path: string): Promise<CertificateMemory> {
+    const memory = new CertificateMemory(path);
+    let text = '';
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new CertificateMemoryError({ message: `Cannot read the certificate memory ${path}: ${(error as Error).message}. Check the path and its permissions.`, cause: error });
+      }
+    }
+    memory.load(text);
+    return memory;
+  }
+
+  private load(text: string): void {
+    if (text === '') return;
+    this.needsNewline = !text.endsWith('\n');
+    const lines = text.split('\n');
+    for (let index = 0; index < lines.length; index++) {
+      const line = lines[index] ?? '';
+      if (line.trim() === '') continue;
+      const torn = index === lines.length - 1 && this.needsNewline;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        this.warn({ line: index + 1, problem: torn ? 'torn last line (an interrupted write), skipped' : `not JSON (${(error as Error).message}), skipped` });
+        continue;
+      }
+      const parsed = certificateSchema.safeParse(value);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        this.warn({ line: index + 1, problem: `not a certificate (${issue ? `${issue.path.join('.') || 'record'}: ${issue.message}` : 'invalid'}), skipped` });
+        continue;
+      }
+      const position = this.certificates.length;
+      this.certificates.push(parsed.data);
+      const appIndex = this.appIndex(parsed.data.package);
+      const document = addToAppIndex(appIndex, position, parsed.data);
+      if (document) appIndex.pending.push(document);
+    }
+    debugLog('memory', `loaded ${this.certificates.length} certificate(s) from ${this.path}`, { skipped: this.loadWarnings.length });
+  }
+
+  private appIndex(packageName: string): AppIndex {
+    let index = this.indexes.get(packageName);
+    if (!index) {
+      index = newAppIndex();
+      this.indexes.set(packageName, index);
+    }
+    return index;
+  }
+
+  private warn(warning: MemoryWarning): void {
+    this.loadWarnings.push(warning);
+    debugLog('memory', `${this.path}:${warning.line}: ${warning.problem}`);
+  }
+
+  /** Lines skipped on load. */
+  get warnings(): readonly MemoryWarning[] {
+    return this.loadWarnings;
+  }
+
+  /** Number of certificates held. */
+  get size(): number {
+    return this.certificates.length;
+  }
+
+  /** All certificates, in file order. */
+  all(): readonly Certificate[] {
+    return this.certificates;
+  }
+
+  /**
+   * Validates and appends one certificate: one JSON line, then fsync.
+   * @throws CertificateMemoryError when the certificate is invalid or the write fails.
+   */
+  async append(certificate: Certificate): Promise<void> {
+    const parsed = certificateSchema.safeParse(certificate);
+    if (!parsed.success) {
+      throw new CertificateMemoryError({ message: `Refusing to append an invalid certificate to ${this.path}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}. Build it with buildCertificate.` });
+    }
+    try {
+      if (!this.handle) {
+        await mkdir(dirname(this.path), { recursive: true });
+        this.handle = await openFile(this.path, 'a');
+      }
+      const line = `${this.needsNewline ? '\n' : ''}${JSON.stringify(parsed.data)}\n`;
+      await this.handle.write(line);
+      await this.handle.sync();
+      this.needsNewline = false;
+    } catch (error) {
+      throw new CertificateMemoryError({ message: `Cannot append to the certificate memory ${this.path}: ${(error as Error).message}. Check free space and permissions.`, cause: error });
+    }
+    const position = this.certificates.length;
+    this.certificates.push(parsed.data);
+    const index = this.appIndex(parsed.data.package);
+    const document = addToAppIndex(index, position, parsed.data);
+    if (document) {
+      if (index.search) index.search.add(document);
+      else index.pending.push(document);
+    }
+  }
+
+  /**
+   * The top-k certificates of the same app most similar to `scope` + `intent` (BM25,
+   * intent boosted, stop words dropped), best first; certificates sharing a key come
+   * newest first. Empty when the app has none or the query has no searchable word.
+   */
+  retrieve(query: RetrievalQuery, k = 5): RetrievedCertificate[] {
+    const index = this.indexes.get(query.packageName);
+    if (!index || k <= 0) return [];
+    const text = [query.scope ?? '', query.intent].join(' ').trim();
+    if (text === '') return [];
+    const results = searchOf(index).search(text, { boost: retrievalBoost, combineWith: 'OR' });
+    const top: RetrievedCertificate[] = [];
+    for (const hit of results) {
+      const positions = index.members[hit.id as number] ?? [];
+      for (let at = positions.length - 1; at >= 0 && top.length < k; at--) {
+        const certificate = this.certificates[positions[at] ?? -1];
+        if (certificate) top.push({ certificate, score: hit.score });
+      }
+      if (top.length >= k) break;
+    }
+    return top;
+  }
+
+  /**
+   * Builds the search index of every app now. Otherwise an app's index is built on its
+   * first retrieval, so that opening a large memory stays fast when a run touches few apps.
+   */
+  buildIndexes(): void {
+    for (const index of this.indexes.values()) searchOf(index);
+  }
+
+  /** Closes the append handle (the memory stays readable). */
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close();
+  }
+}

@@ -1,0 +1,2 @@
+export * from './certificate-memory.js';
+export * from './certificate-memory-error.js';
