@@ -1,79 +1,7 @@
-import { CassetteMissError } from './cassette-miss-error.js';
-import { readCassette, requestHash, requestSnippet, type CassetteEntry } from './cassette.js';
-import type { LanguageModel, LanguageModelRequest, ModelReply, ModelRequest, TextMessage } from './language-model.js';
+import { CassettePlayer, type ReplayingModelOptions } from './cassette-player.js';
+import type { LanguageModel, LanguageModelRequest, ModelReply } from './language-model.js';
 import type { ModelRole } from './model-role.js';
-import type { VisionMessage, VisionModel, VisionModelRequest } from './vision-model.js';
-
-export interface ReplayingModelOptions {
-  /** The cassette file written by a recording model. */
-  readonly path: string;
-  /**
-   * Model name per role, as configured when recording. Default: the model recorded for
-   * that role in the cassette (so a replay needs no configuration).
-   */
-  readonly models?: Partial<Record<ModelRole, string>>;
-}
-
-/** Shared engine of the replayers. */
-class CassettePlayer {
-  private readonly path: string;
-  private readonly byKey = new Map<string, CassetteEntry>();
-  private readonly countsByHash = new Map<string, number>();
-  private readonly recordedModels = new Map<ModelRole, string>();
-  private readonly models: Partial<Record<ModelRole, string>>;
-  private readonly occurrences = new Map<string, number>();
-  private replayedCount = 0;
-  readonly size: number;
-
-  constructor(options: ReplayingModelOptions) {
-    this.path = options.path;
-    this.models = options.models ?? {};
-    const entries = readCassette(options.path);
-    this.size = entries.length;
-    for (const entry of entries) {
-      this.byKey.set(`${entry.hash}#${entry.occurrence}`, entry);
-      this.countsByHash.set(entry.hash, (this.countsByHash.get(entry.hash) ?? 0) + 1);
-      if (!this.recordedModels.has(entry.role)) this.recordedModels.set(entry.role, entry.model);
-    }
-  }
-
-  get replayed(): number {
-    return this.replayedCount;
-  }
-
-  modelName(role: ModelRole): string {
-    return this.models[role] ?? this.recordedModels.get(role) ?? `(no ${role} call recorded)`;
-  }
-
-  async generate(request: ModelRequest<TextMessage | VisionMessage>): Promise<ModelReply> {
-    if (request.signal?.aborted === true) throw request.signal.reason;
-    const model = request.model ?? this.modelName(request.role);
-    const hash = requestHash(request, model);
-    const occurrence = this.occurrences.get(hash) ?? 0;
-    const entry = this.byKey.get(`${hash}#${occurrence}`);
-    if (entry === undefined) {
-      throw new CassetteMissError({
-        hash,
-        occurrence,
-        role: request.role,
-        model,
-        cassette: this.path,
-        requestSnippet: requestSnippet(request),
-        recordedForHash: this.countsByHash.get(hash) ?? 0,
-      });
-    }
-    this.occurrences.set(hash, occurrence + 1);
-    this.replayedCount += 1;
-    const reply = entry.reply;
-    return {
-      text: reply.text,
-      usage: reply.usage.estimated === true ? { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, estimated: true } : { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens },
-      latencyMs: reply.latencyMs,
-      model: reply.model,
-      ...(reply.finishReason === undefined ? {} : { finishReason: reply.finishReason }),
-    };
-  }
-}
+import type { VisionModel, VisionModelRequest } from './vision-model.js';
 
 /**
  * A {@link LanguageModel} that answers from a cassette recorded by
@@ -86,9 +14,10 @@ export class ReplayingLanguageModel implements LanguageModel {
   readonly provider: string;
   private readonly player: CassettePlayer;
 
-  constructor(options: ReplayingModelOptions) {
-    this.player = new CassettePlayer(options);
-    this.provider = `replay ${options.path}`;
+  /** `options` opens a cassette of its own; a `CassettePlayer` shares one with other replaying models. */
+  constructor(options: ReplayingModelOptions | CassettePlayer) {
+    this.player = options instanceof CassettePlayer ? options : new CassettePlayer(options);
+    this.provider = `replay ${this.player.path}`;
   }
 
   /** Calls answered so far. */
@@ -115,9 +44,10 @@ export class ReplayingVisionModel implements VisionModel {
   readonly provider: string;
   private readonly player: CassettePlayer;
 
-  constructor(options: ReplayingModelOptions) {
-    this.player = new CassettePlayer(options);
-    this.provider = `replay ${options.path}`;
+  /** `options` opens a cassette of its own; a `CassettePlayer` shares one with other replaying models. */
+  constructor(options: ReplayingModelOptions | CassettePlayer) {
+    this.player = options instanceof CassettePlayer ? options : new CassettePlayer(options);
+    this.provider = `replay ${this.player.path}`;
   }
 
   get replayed(): number {

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { CassetteMissError } from '../../../src/model/cassette-miss-error.js';
 import { CassetteReadError } from '../../../src/model/cassette-read-error.js';
 import { readCassette } from '../../../src/model/cassette.js';
+import { createConfiguredModels } from '../../../src/model/create-configured-models.js';
 import { generateStructured } from '../../../src/model/generate-structured.js';
+import { isModelInfrastructureError } from '../../../src/model/is-model-infrastructure-error.js';
 import type { LanguageModel, ModelReply } from '../../../src/model/language-model.js';
 import { MeteredLanguageModel } from '../../../src/model/metered-language-model.js';
 import { startMockOpenAiServer, type MockOpenAiServer } from '../../../src/model/mock-openai-server.js';
@@ -181,5 +183,35 @@ describe('cassettes', () => {
     const replayer = new ReplayingLanguageModel({ path });
     const texts = [(await replayer.generate(request)).text, (await replayer.generate(request)).text];
     expect(texts[0]).not.toBe(texts[1]);
+  });
+});
+
+describe('createConfiguredModels', () => {
+  it('records text and vision calls into one cassette and replays them without an endpoint', async () => {
+    const path = join(dir, 'stack', 'run.jsonl');
+    const config = modelConfigFromEnv({ SENSEACT_BASE_URL: server.url, SENSEACT_API_KEY: apiKey, SENSEACT_VISION_MODEL: 'vlm' });
+    const recording = createConfiguredModels({ config, cassette: { mode: 'record', path }, retry: { initialDelayMs: 1 } });
+    expect(recording.description).toContain('recording to');
+    const png = new Uint8Array([1, 2, 3, 4]);
+    const textRequest = { role: 'verifier' as const, messages: [{ role: 'user' as const, content: 'is it on?' }] };
+    const visionRequest = { role: 'vision' as const, messages: [{ role: 'user' as const, content: 'look', images: [{ png }] }] };
+    const recorded = [await recording.language.generate(textRequest), await recording.vision.generate(visionRequest)];
+    expect(readCassette(path).map((entry) => entry.role)).toEqual(['verifier', 'vision']);
+    expect(readFileSync(path, 'utf8')).not.toContain(apiKey);
+
+    await server.close();
+    const replaying = createConfiguredModels({ config: modelConfigFromEnv({}), cassette: { mode: 'replay', path } });
+    const replayed = [await replaying.language.generate(textRequest), await replaying.vision.generate(visionRequest)];
+    expect(replayed.map((reply) => reply.usage)).toEqual(recorded.map((reply) => reply.usage));
+    expect(replayed.map((reply) => reply.text)).toEqual(readCassette(path).map((entry) => entry.reply.text));
+    const miss = await replaying.language.generate({ role: 'verifier', messages: [{ role: 'user', content: 'new question' }] }).catch((caught: unknown) => caught);
+    expect(isModelInfrastructureError(miss)).toBe(true);
+    expect(isModelInfrastructureError(new Error('agent gave up'))).toBe(false);
+  });
+
+  it('without a cassette talks to the endpoint and refuses a remote endpoint without a key', async () => {
+    const live = createConfiguredModels({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: server.url }) });
+    expect((await live.language.generate({ role: 'planner', messages: [{ role: 'user', content: 'hi' }] })).text).toMatch(/^echo/);
+    expect(() => createConfiguredModels({ config: modelConfigFromEnv({}) })).toThrow(/SENSEACT_API_KEY/);
   });
 });

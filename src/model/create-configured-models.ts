@@ -1,0 +1,57 @@
+import { CassettePlayer } from './cassette-player.js';
+import { CassetteRecorder } from './cassette-recorder.js';
+import type { LanguageModel } from './language-model.js';
+import type { ModelEndpointConfig } from './model-config-from-env.js';
+import { OpenAiLanguageModel } from './openai-language-model.js';
+import type { OpenAiModelOptions } from './openai-chat-client.js';
+import { OpenAiVisionModel } from './openai-vision-model.js';
+import { RecordingLanguageModel, RecordingVisionModel } from './recording-language-model.js';
+import { ReplayingLanguageModel, ReplayingVisionModel } from './replaying-language-model.js';
+import type { VisionModel } from './vision-model.js';
+
+/** Where model replies come from: the endpoint, the endpoint with recording, or a cassette alone. */
+export type CassetteMode = 'off' | 'record' | 'replay';
+
+export interface ConfiguredModelsOptions extends Omit<OpenAiModelOptions, 'config'> {
+  /** Endpoint, key and per-role models (`modelConfigFromEnv`). Unused in replay mode. */
+  readonly config: ModelEndpointConfig;
+  /** Record every call of the run into `path`, or replay the run from it (no endpoint is contacted). */
+  readonly cassette?: { readonly mode: CassetteMode; readonly path: string };
+  /** Exact secrets to keep out of the cassette besides key-shaped text. Default: the configured key. */
+  readonly secrets?: readonly string[];
+}
+
+/** A text model and a vision model over one endpoint or one cassette; both serve every role. */
+export interface ConfiguredModels {
+  readonly language: LanguageModel;
+  readonly vision: VisionModel;
+  /** One line for logs, e.g. `openai-compatible http://127.0.0.1:8000/v1` or `replay runs/x.jsonl`. */
+  readonly description: string;
+}
+
+/**
+ * The composition helper for a CLI or a benchmark: OpenAI-compatible models from the
+ * config, optionally wrapped to record into a cassette, or replaying models that need no
+ * endpoint. Recording and replay share one cassette file between the text and the vision
+ * model. Throws `ModelConfigError` (missing key) unless replaying, `CassetteReadError`
+ * when replaying a missing or malformed cassette.
+ */
+export function createConfiguredModels(options: ConfiguredModelsOptions): ConfiguredModels {
+  const mode = options.cassette?.mode ?? 'off';
+  const path = options.cassette?.path ?? '';
+  if (mode === 'replay') {
+    const player = new CassettePlayer({ path });
+    return { language: new ReplayingLanguageModel(player), vision: new ReplayingVisionModel(player), description: `replay ${path}` };
+  }
+  const { cassette: _cassette, secrets: _secrets, ...openAiOptions } = options;
+  const language = new OpenAiLanguageModel(openAiOptions);
+  const vision = new OpenAiVisionModel(openAiOptions);
+  if (mode === 'off') return { language, vision, description: language.provider };
+  const secrets = options.secrets ?? (options.config.apiKey === undefined ? [] : [options.config.apiKey]);
+  const recorder = new CassetteRecorder({ path, secrets });
+  return {
+    language: new RecordingLanguageModel(language, recorder),
+    vision: new RecordingVisionModel(vision, recorder),
+    description: `${language.provider}, recording to ${path}`,
+  };
+}
