@@ -1,0 +1,114 @@
+import type { Device } from '../device/device.js';
+import type { LanguageModel } from '../model/language-model.js';
+import { MeteredLanguageModel, MeteredVisionModel } from '../model/metered-language-model.js';
+import type { ModelCallRecord } from '../model/model-call-record.js';
+import type { UsageLedger } from '../model/usage-ledger.js';
+import type { VisionModel } from '../model/vision-model.js';
+import { perceive, type Perception } from '../perception/perceive.js';
+import type { PerceptionOptions } from '../perception/perception-options.js';
+import type { TraceWriter } from '../trace/trace-writer.js';
+import { parseHierarchy } from '../ui/parse-hierarchy.js';
+
+/** Latency buckets of DESIGN.md §7, in milliseconds. */
+export interface LatencyTotals {
+  deviceMs: number;
+  perceptionMs: number;
+  modelMs: number;
+  verificationMs: number;
+}
+
+/** One observed screen as the agent holds it. */
+export interface Screen {
+  readonly xml: string;
+  readonly perception: Perception;
+}
+
+/** The models a run may use; each is wrapped for accounting and tracing by the session. */
+export interface AgentModels {
+  readonly planner: LanguageModel;
+  readonly verifier?: LanguageModel;
+  readonly vision?: VisionModel;
+}
+
+/**
+ * What every agent mode shares within one task run: the device, the metered models, the
+ * trace, the latency buckets and the current step. Observing goes through `observe`, so
+ * the device time and the perception time are always accounted and the XML written.
+ */
+export class AgentSession {
+  readonly latency: LatencyTotals = { deviceMs: 0, perceptionMs: 0, modelMs: 0, verificationMs: 0 };
+  readonly planner: LanguageModel;
+  readonly verifier: LanguageModel | undefined;
+  readonly vision: VisionModel | undefined;
+  step = 0;
+  llmCalls = 0;
+  vlmCalls = 0;
+
+  constructor(
+    readonly device: Device,
+    models: AgentModels,
+    readonly ledger: UsageLedger,
+    readonly trace: TraceWriter,
+    private readonly perceptionOptions: PerceptionOptions = {},
+    readonly signal?: AbortSignal,
+  ) {
+    const onCall = (record: ModelCallRecord): void => this.recordCall(record);
+    this.planner = new MeteredLanguageModel(models.planner, { ledger, onCall });
+    this.verifier = models.verifier ? new MeteredLanguageModel(models.verifier, { ledger, onCall }) : undefined;
+    this.vision = models.vision ? new MeteredVisionModel(models.vision, { ledger, onCall }) : undefined;
+  }
+
+  private recordCall(record: ModelCallRecord): void {
+    const artifact = this.trace.writeModelCall(this.step, record);
+    this.latency.modelMs += record.latencyMs;
+    const isVision = record.images > 0;
+    if (isVision) this.vlmCalls += 1;
+    else this.llmCalls += 1;
+    const payload = {
+      step: this.step,
+      role: record.role,
+      model: record.reply?.model ?? record.requestedModel,
+      promptTokens: record.promptTokens,
+      completionTokens: record.completionTokens,
+      latencyMs: record.latencyMs,
+      images: record.images,
+      imageBytes: record.imageBytes,
+      artifact,
+      ...(record.error === undefined ? {} : { error: record.error.message }),
+    };
+    this.trace.emit(isVision ? { type: 'vlm-call-end', ...payload } : { type: 'model-call-end', ...payload });
+  }
+
+  /** Observes the device (after it settles), parses and perceives; writes `<name>.xml` and the view. */
+  async observe(artifact: 'before.xml' | 'after.xml'): Promise<Screen> {
+    const observation = await this.device.observe(this.signal ? { signal: this.signal } : {});
+    this.latency.deviceMs += observation.latencyMs;
+    const started = performance.now();
+    const tree = parseHierarchy(observation.xml, { packageName: observation.packageName, activity: observation.activity, sourceName: `step ${this.step} ${artifact}` });
+    const perception = perceive(tree, this.perceptionOptions);
+    const perceptionMs = performance.now() - started;
+    this.latency.perceptionMs += perceptionMs;
+    const path = this.trace.writeStepArtifact(this.step, artifact, observation.xml);
+    this.trace.emit({ type: 'observe-end', step: this.step, packageName: observation.packageName, activity: observation.activity, latencyMs: observation.latencyMs, polls: observation.polls, settled: observation.settled, artifact: path });
+    this.trace.emit({ type: 'perceive-end', step: this.step, latencyMs: perceptionMs, nodes: tree.nodes.length, keptNodes: perception.nodes.length, units: perception.units.length, blocks: perception.blocks.length });
+    return { xml: observation.xml, perception };
+  }
+
+  /** Takes a screenshot (for the VLM), accounting its device time and writing it to the step folder. */
+  async screenshot(): Promise<Uint8Array> {
+    const shot = await this.device.screenshot(this.signal ? { signal: this.signal } : {});
+    this.latency.deviceMs += shot.latencyMs;
+    this.trace.writeStepArtifact(this.step, 'screenshot.png', shot.png);
+    return shot.png;
+  }
+
+  /** Times a piece of verification work into the verification bucket. */
+  timeVerification<T>(work: () => T): T {
+    const started = performance.now();
+    try {
+      return work();
+    } finally {
+      this.latency.verificationMs += performance.now() - started;
+    }
+  }
+}

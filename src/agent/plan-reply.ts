@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { safeParsePredicate } from '../verify/parse-predicate.js';
+
+/** One unit of a control commitment, with the arguments its type needs. */
+export const commitmentItemSchema = z.strictObject({
+  /** A unit id from the view (`n3f2a`, `nav-back`, `nav-home`, `nav-launch`). */
+  unit: z.string().min(1),
+  /** `fill`: the text to put in the field. `nav-launch`: the package to launch. `select`: the option. */
+  value: z.string().optional(),
+  /** `toggle`: the wanted final state (omit to flip). */
+  checked: z.boolean().optional(),
+  /** `scroll`: which way the content should move into view (`down` shows what is below). */
+  direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+});
+export type CommitmentItem = z.infer<typeof commitmentItemSchema>;
+
+/** An expectation in the predicate text form; the same parser the evaluator uses checks it. */
+const expectationText = z.string().superRefine((text, context) => {
+  if (text.trim() === '') return;
+  const parsed = safeParsePredicate(text);
+  if (!parsed.success) context.addIssue({ code: 'custom', message: `expectation is not a valid predicate: ${parsed.error.message}` });
+});
+
+/**
+ * What the planner returns for one step (DESIGN.md §1.5): one screen-scoped intent, the
+ * expectation (evidence that must be new or changed afterwards) and the ordered
+ * commitment. `finish: true` ends the task (with `answer` for query tasks).
+ */
+export const planReplySchema = z.strictObject({
+  intent: z.string().min(1),
+  expectation: expectationText.default(''),
+  commitment: z.array(commitmentItemSchema).max(8).default([]),
+  finish: z.boolean().default(false),
+  answer: z.string().optional(),
+  /**
+   * With an empty commitment: the target the text view cannot identify (e.g. an icon
+   * without a label), described for the vision model to locate.
+   */
+  lookFor: z.string().min(1).optional(),
+}).superRefine((plan, context) => {
+  if (!plan.finish && plan.commitment.length === 0 && plan.lookFor === undefined) {
+    context.addIssue({ code: 'custom', path: ['commitment'], message: 'give at least one unit to act on, set finish: true, or describe the unlabelled target in lookFor' });
+  }
+});
+export type PlanReply = z.infer<typeof planReplySchema>;
+
+/** The LLM verifier's verdict on an inconclusive check. */
+export const verifierReplySchema = z.strictObject({
+  verdict: z.enum(['pass', 'fail']),
+  reason: z.string(),
+});
+export type VerifierReply = z.infer<typeof verifierReplySchema>;
+
+/** The vision model's answer to the gate's localized question. */
+export const visionReplySchema = z.strictObject({
+  /** The candidate region (unit id) that achieves the intent, or null when none does. */
+  unit: z.string().nullable(),
+  reason: z.string(),
+});
+export type VisionReply = z.infer<typeof visionReplySchema>;
+
+/** One action of the ReAct baselines: a single unit per step, or finish. */
+export const reactReplySchema = z.strictObject({
+  thought: z.string().default(''),
+  action: commitmentItemSchema.nullable(),
+  finish: z.boolean().default(false),
+  answer: z.string().optional(),
+}).superRefine((reply, context) => {
+  if (!reply.finish && reply.action === null) context.addIssue({ code: 'custom', path: ['action'], message: 'give an action, or set finish: true' });
+});
+export type ReactReply = z.infer<typeof reactReplySchema>;

@@ -1,0 +1,403 @@
+import type { DeviceAction } from '../device/device-action.js';
+import type { CertificateMemory } from '../memory/certificate-memory.js';
+import { generateStructured } from '../model/generate-structured.js';
+import type { ControlUnit, UnitId } from '../perception/control-unit.js';
+import { checkCommitment } from '../perception/scg.js';
+import type { Task } from '../tasks/task-schema.js';
+import type { UiTree } from '../ui/ui-tree.js';
+import { buildCertificate, certificateScope, renderCertificate } from '../verify/certificate.js';
+import { computeDelta, type Delta } from '../verify/compute-delta.js';
+import { decideSurface } from '../verify/decide-surface.js';
+import { evaluatePredicate } from '../verify/evaluate-predicate.js';
+import { extractRequiredValues } from '../verify/extract-required-values.js';
+import { parsePredicate } from '../verify/parse-predicate.js';
+import { unitContract, verifyCommitment } from '../verify/unit-contract.js';
+import type { VerifyOutcome } from '../verify/verify-outcome.js';
+import { gateMessages, plannerMessages, verifierMessages, type HistoryEntry } from './agent-prompts.js';
+import type { AgentSession, Screen } from './agent-session.js';
+import type { OracleGuide } from './oracle-guide.js';
+import { planReplySchema, verifierReplySchema, visionReplySchema, type CommitmentItem, type PlanReply } from './plan-reply.js';
+import { unitActions } from './unit-actions.js';
+import { VlmGate, type GateDecision } from './vlm-gate.js';
+
+/** Packages the agent may be on besides the task's own: system surfaces it must get through. */
+export const systemPackages: readonly string[] = [
+  'com.android.systemui',
+  'com.android.permissioncontroller',
+  'com.google.android.permissioncontroller',
+  'com.google.android.apps.nexuslauncher',
+  'com.android.launcher3',
+  'com.google.android.inputmethod.latin',
+];
+
+/** How many times one plan may be rejected (inadmissible, unknown unit) before the step is given up. */
+export const maxPlanRejections = 2;
+
+export interface SenseActOptions {
+  readonly task: Task;
+  /** `senseact` (vision behind the gate), `senseact-text` (never vision), `open-loop` (no execution feedback). */
+  readonly mode: 'senseact' | 'senseact-text' | 'open-loop';
+  readonly session: AgentSession;
+  readonly memory?: CertificateMemory;
+  /** Set for the oracle policy: the guide behind the oracle models. */
+  readonly oracle?: OracleGuide;
+  /** Simulator only, for the oracle's vision answers: the screen without label-stripping faults. */
+  readonly groundTruth?: () => UiTree | undefined;
+  readonly gateThreshold?: number;
+}
+
+/** What a run of the loop ends with; success is decided afterwards by the task's check. */
+export interface AgentRunEnd {
+  readonly finished: boolean;
+  readonly answer?: string;
+  /** Executed units. */
+  readonly steps: number;
+  readonly stopReason: string;
+  readonly finalScreen: Screen;
+  readonly verification: { pass: number; fail: number; inconclusive: number };
+  readonly gateReasons: Record<string, number>;
+}
+
+interface ExecutedUnit {
+  readonly unit: ControlUnit;
+  readonly item: CommitmentItem;
+  readonly outcome: VerifyOutcome;
+  readonly before: Screen;
+  readonly after: Screen;
+  readonly delta: Delta;
+}
+
+function actionKey(unit: ControlUnit, item: CommitmentItem): string {
+  return JSON.stringify([unit.members[0]?.resourceId ?? unit.id, unit.label, unit.bounds, item.value, item.checked, item.direction]);
+}
+
+/**
+ * The SenseAct control loop (DESIGN.md §1): observe → plan one intent with its
+ * expectation → admissible commitment → execute and verify unit by unit → VLM gate on
+ * repeated failure → certificate → surface decision, until the planner says FINISH or a
+ * guard stops it. The agent never decides success. `open-loop` runs the same planner
+ * without execution feedback: no contracts, no expectations, no retries, no gate on
+ * failures, and the history carries no outcomes.
+ */
+export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd> {
+  const { task, mode, session, memory, oracle } = options;
+  const feedback = mode !== 'open-loop';
+  const visionAllowed = mode !== 'senseact-text' && session.vision !== undefined;
+  const allowed = new Set([...task.allowedPackages, ...systemPackages]);
+  const gate = new VlmGate(options.gateThreshold === undefined ? {} : { threshold: options.gateThreshold });
+  const verification = { pass: 0, fail: 0, inconclusive: 0 };
+  const gateReasons: Record<string, number> = {};
+  const history: HistoryEntry[] = [];
+  const verified = new Set<UnitId>();
+  let steps = 0;
+  let lastKey = '';
+  let sameActionRepeats = 0;
+  let previousAction: { bounds: ControlUnit['bounds']; deltaLabel: Delta['label'] } | undefined;
+  let changeStrategy = false;
+  const maxRounds = task.stepBudget * 3;
+
+  session.step = 0;
+  let screen = await session.observe('before.xml');
+
+  const countGate = (decision: GateDecision): void => {
+    if (decision.reason) gateReasons[decision.reason] = (gateReasons[decision.reason] ?? 0) + 1;
+    session.trace.emit({ type: 'gate-end', step: session.step, opened: decision.open, ...(decision.reason ? { reason: decision.reason } : {}), score: decision.score });
+  };
+
+  const askVision = async (intent: string, failure: string, candidates: readonly ControlUnit[]): Promise<ControlUnit | undefined> => {
+    if (!session.vision) return undefined;
+    const png = await session.screenshot();
+    const lines = candidates.map((unit) => `[${unit.id}] [${unit.bounds.join(',')}] ${unit.type} ${JSON.stringify(unit.label)}`);
+    if (oracle) oracle.setScreen(screen.perception);
+    const reply = await generateStructured(session.vision, {
+      role: 'vision',
+      schema: visionReplySchema,
+      schemaName: 'VisionReply',
+      messages: gateMessages({ intent, failure, candidates: lines, png }),
+      ...(session.signal ? { signal: session.signal } : {}),
+      ...(oracle ? { instructJson: false } : {}),
+    });
+    return candidates.find((unit) => unit.id === reply.value.unit);
+  };
+
+  for (let round = 1; round <= maxRounds && steps < task.stepBudget; round++) {
+    session.step = round;
+    session.trace.emit({ type: 'step-start', step: round });
+    session.trace.writeStepArtifact(round, 'view.txt', screen.perception.view);
+    session.trace.writeStepArtifact(round, 'scg.json', { units: screen.perception.units.map((unit) => ({ id: unit.id, type: unit.type, label: unit.label, bounds: unit.bounds })), edges: screen.perception.scg.edges });
+    const stepStarted = performance.now();
+    const latencyBefore = { ...session.latency };
+
+    // Leaving the allowed apps is never acted on: go back first.
+    if (!allowed.has(screen.perception.tree.packageName) && screen.perception.tree.packageName !== '') {
+      const back: DeviceAction = { type: 'key', key: 'back' };
+      await actOn(session, back, undefined);
+      history.push({ intent: `Leave ${screen.perception.tree.packageName} (not an allowed app)`, outcome: 'unknown', note: 'guard' });
+      screen = await session.observe('after.xml');
+      continue;
+    }
+
+    if (screen.perception.tree.empty && visionAllowed) countGate(gate.emptyHierarchy());
+
+    // Plan, with admissibility checks; a rejected plan is asked again with the reason.
+    const certificates = memory
+      ? memory.retrieve({ packageName: screen.perception.tree.packageName, scope: certificateScope(screen.perception.tree), intent: history.at(-1)?.intent ?? task.instruction }, 3).map((hit) => renderCertificate(hit.certificate))
+      : [];
+    let plan: PlanReply | undefined;
+    let rejection: string | undefined;
+    let units: ControlUnit[] = [];
+    for (let attempt = 0; attempt <= maxPlanRejections; attempt++) {
+      if (oracle) oracle.setScreen(screen.perception);
+      const planStarted = performance.now();
+      const reply = await generateStructured(session.planner, {
+        role: 'planner',
+        schema: planReplySchema,
+        schemaName: 'PlanReply',
+        messages: plannerMessages({
+          instruction: task.instruction,
+          allowedPackages: task.allowedPackages,
+          view: screen.perception.view,
+          history: feedback ? history : history.map((entry) => ({ ...entry, outcome: 'unknown' as const, note: '' })),
+          certificates,
+          ...(rejection ? { rejection } : {}),
+          changeStrategy: feedback && changeStrategy,
+        }),
+        ...(session.signal ? { signal: session.signal } : {}),
+        instructJson: false,
+      });
+      plan = reply.value;
+      session.trace.emit({ type: 'plan-end', step: round, latencyMs: performance.now() - planStarted, intent: plan.finish ? 'FINISH' : plan.intent, finish: plan.finish, expectation: plan.expectation, attempts: reply.attempts });
+      const check = admissible(plan, screen, verified, allowed);
+      session.trace.emit({ type: 'commitment-end', step: round, admissible: check.ok, units: plan.commitment, ...(check.ok ? {} : { reason: check.reason }) });
+      if (check.ok) {
+        units = check.units;
+        rejection = undefined;
+        break;
+      }
+      rejection = check.reason;
+      oracle?.report('rejected');
+    }
+    if (!plan || rejection !== undefined) {
+      history.push({ intent: plan?.intent ?? '(no plan)', outcome: 'rejected', note: rejection ?? '' });
+      session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
+      continue;
+    }
+    if (plan.finish) {
+      session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
+      return end(true, 'the planner said FINISH', plan.answer);
+    }
+
+    let items = plan.commitment;
+    // No unit the text view can name: a localized question to vision (when allowed).
+    if (items.length === 0) {
+      const decision = gate.unresolvedTarget();
+      const candidates = screen.perception.units.filter((unit) => unit.tap !== null && unit.type !== 'finish');
+      if (visionAllowed) {
+        countGate(decision);
+        const located = await askVision(plan.intent, 'the target is not identifiable in the text view', candidates);
+        if (located && oracle) items = oracle.commitmentFor(located.id);
+        else if (located) items = [{ unit: located.id }];
+        units = items.map((item) => screen.perception.units.find((unit) => unit.id === item.unit)).filter((unit): unit is ControlUnit => unit !== undefined);
+      }
+      if (items.length === 0) {
+        gateReasons['unresolved-target'] = (gateReasons['unresolved-target'] ?? 0) + (visionAllowed ? 0 : 1);
+        history.push({ intent: plan.intent, outcome: 'fail', note: 'target not identifiable without vision' });
+        oracle?.report('fail');
+        session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
+        continue;
+      }
+    }
+
+    // Execute and verify unit by unit.
+    const start = screen;
+    const executed: ExecutedUnit[] = [];
+    let stopped = false;
+    for (let index = 0; index < items.length && !stopped; index++) {
+      const item = items[index]!;
+      let unit = units[index]!;
+      const key = actionKey(unit, item);
+      sameActionRepeats = key === lastKey ? sameActionRepeats + 1 : 1;
+      lastKey = key;
+      let result = await executeUnit(session, unit, item, screen, feedback, plan);
+      steps += 1;
+      if (feedback) {
+        const decision = gate.recordOutcome({ fingerprint: unitFingerprint(unit, screen), bounds: unit.bounds }, result.outcome.outcome);
+        if (decision.open && visionAllowed) {
+          countGate(decision);
+          screen = result.after;
+          const candidates = result.after.perception.units.filter((candidate) => candidate.tap !== null && candidate.type === unit.type);
+          const located = await askVision(plan.intent, result.outcome.reason, candidates);
+          if (located && steps < task.stepBudget) {
+            unit = located;
+            result = await executeUnit(session, unit, item, result.after, feedback, plan);
+            steps += 1;
+          }
+        } else if (decision.open) {
+          countGate(decision);
+        }
+        verification[result.outcome.outcome] += 1;
+        if (result.outcome.outcome === 'pass') verified.add(unit.id);
+        if (result.outcome.outcome === 'fail') stopped = true;
+      }
+      executed.push(result);
+      screen = result.after;
+      if (!allowed.has(screen.perception.tree.packageName)) stopped = true;
+      if (steps >= task.stepBudget) stopped = true;
+    }
+
+    // The intent's expectation, over the whole commitment.
+    const last = executed.at(-1);
+    let outcome: HistoryEntry['outcome'] = 'unknown';
+    let note = '';
+    if (feedback && last) {
+      const delta = session.timeVerification(() => computeDelta(start.perception.tree, screen.perception.tree));
+      const expectationOutcome = plan.expectation.trim() === ''
+        ? undefined
+        : session.timeVerification(() => evaluatePredicate(parsePredicate(plan.expectation), { after: screen.perception.tree, before: start.perception.tree, delta }));
+      let combined = verifyCommitment(executed.map((unit) => unit.outcome), expectationOutcome);
+      let by = 'contract';
+      if (combined.outcome === 'inconclusive' && session.verifier) {
+        if (oracle) oracle.setScreen(screen.perception);
+        const verdict = await generateStructured(session.verifier, {
+          role: 'verifier',
+          schema: verifierReplySchema,
+          schemaName: 'VerifierReply',
+          messages: verifierMessages({ intent: plan.intent, expectation: plan.expectation, reason: combined.reason, view: screen.perception.view }),
+          ...(session.signal ? { signal: session.signal } : {}),
+          instructJson: false,
+        });
+        combined = { outcome: verdict.value.verdict, reason: `verifier: ${verdict.value.reason}`, evidence: [] };
+        by = 'llm-verifier';
+      }
+      session.trace.writeStepArtifact(round, 'predicates.json', { expectation: plan.expectation, expectationOutcome, units: executed.map((unit) => ({ unit: unit.unit.id, outcome: unit.outcome })), combined });
+      session.trace.writeStepArtifact(round, 'delta.json', summariseDelta(delta));
+      session.trace.emit({ type: 'verify-end', step: round, outcome: combined.outcome, reason: combined.reason, label: delta.label, by });
+      outcome = combined.outcome;
+      note = combined.outcome === 'pass' ? '' : combined.reason.slice(0, 160);
+
+      // Certificate for the pivot unit (the last executed).
+      const certificate = session.timeVerification(() => buildCertificate({
+        intent: plan.intent,
+        before: last.before.perception.tree,
+        after: last.after.perception.tree,
+        unit: last.unit,
+        args: contractArgs(last.item),
+        delta: last.delta,
+        outcome: combined.outcome,
+        verifiedProgrammatically: by === 'contract',
+      }));
+      if (memory) await memory.append(certificate);
+      session.trace.emit({ type: 'certificate-end', step: round, text: renderCertificate(certificate), confidence: certificate.confidence });
+
+      const surface = session.timeVerification(() => decideSurface({
+        delta,
+        after: screen.perception.tree,
+        requiredValues: extractRequiredValues(plan.intent),
+        lastAction: { type: last.unit.type, label: last.unit.label, resourceId: last.unit.members[0]?.resourceId ?? '', bounds: last.unit.bounds },
+        ...(previousAction ? { previousAction } : {}),
+        stepsTaken: steps,
+        stepBudget: task.stepBudget,
+        sameActionRepeats,
+      }));
+      session.trace.emit({ type: 'surface-end', step: round, decision: surface.decision === 'STOP' ? 'stop' : 'continue', rule: surface.rule, flags: Object.keys(surface.flags) });
+      previousAction = { bounds: last.unit.bounds, deltaLabel: last.delta.label };
+      changeStrategy = surface.flags.changeStrategy === true;
+      if (surface.decision === 'STOP' && surface.rule !== 'step-budget') verified.clear();
+      if (surface.rule === 'repeated-action') {
+        history.push({ intent: plan.intent, outcome, note });
+        session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
+        return end(false, `the same action was repeated ${sameActionRepeats} times`);
+      }
+    } else if (last) {
+      session.trace.emit({ type: 'verify-end', step: round, outcome: 'inconclusive', reason: 'open-loop: execution feedback is off', by: 'none' });
+    }
+    history.push({ intent: plan.intent, outcome, note });
+    oracle?.report(outcome);
+    session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
+  }
+  return end(false, steps >= task.stepBudget ? `step budget of ${task.stepBudget} used up` : 'too many planning rounds without progress');
+
+  function end(finished: boolean, stopReason: string, answer?: string): AgentRunEnd {
+    return { finished, stopReason, steps, finalScreen: screen, verification, gateReasons, ...(answer === undefined ? {} : { answer }) };
+  }
+}
+
+function unitFingerprint(unit: ControlUnit, screen: Screen): string {
+  const member = unit.members[0];
+  return member ? (screen.perception.tree.nodes[member.node]?.fingerprint ?? '') : unit.id;
+}
+
+function contractArgs(item: CommitmentItem): { value?: string; checked?: boolean; package?: string } {
+  return {
+    ...(item.value !== undefined && item.unit !== 'nav-launch' ? { value: item.value } : {}),
+    ...(item.unit === 'nav-launch' && item.value !== undefined ? { package: item.value } : {}),
+    ...(item.checked !== undefined ? { checked: item.checked } : {}),
+  };
+}
+
+function stepLatency(session: AgentSession, before: AgentSession['latency']): Record<string, number> {
+  return {
+    device: session.latency.deviceMs - before.deviceMs,
+    perception: session.latency.perceptionMs - before.perceptionMs,
+    model: session.latency.modelMs - before.modelMs,
+    verification: session.latency.verificationMs - before.verificationMs,
+  };
+}
+
+function summariseDelta(delta: Delta): unknown {
+  return {
+    label: delta.label,
+    rho: delta.rho,
+    screenChanged: delta.screenChanged,
+    newSurface: delta.newSurface,
+    dismissedSurface: delta.dismissedSurface,
+    packageChanged: delta.packageChanged,
+    activityChanged: delta.activityChanged,
+    changes: delta.changes.slice(0, 200),
+    errorsOrBlocks: delta.errorsOrBlocks,
+  };
+}
+
+type Admissibility = { ok: true; units: ControlUnit[] } | { ok: false; reason: string };
+
+/** Unknown units, disallowed launches and SCG violations make a commitment inadmissible. */
+function admissible(plan: PlanReply, screen: Screen, verified: ReadonlySet<UnitId>, allowed: ReadonlySet<string>): Admissibility {
+  if (plan.finish) return { ok: true, units: [] };
+  const units: ControlUnit[] = [];
+  for (const item of plan.commitment) {
+    const unit = screen.perception.units.find((candidate) => candidate.id === item.unit);
+    if (!unit) return { ok: false, reason: `unit "${item.unit}" is not on this screen; use an id from the view` };
+    if (unit.id === 'nav-launch' && item.value !== undefined && !allowed.has(item.value)) {
+      return { ok: false, reason: `launching "${item.value}" is outside the allowed apps (${[...allowed].filter((name) => !systemPackages.includes(name)).join(', ')})` };
+    }
+    const actions = unitActions(unit, item);
+    if ('problem' in actions) return { ok: false, reason: actions.problem };
+    units.push(unit);
+  }
+  const check = checkCommitment(screen.perception.scg, units.map((unit) => unit.id), verified);
+  if (!check.admissible) return { ok: false, reason: check.reason };
+  return { ok: true, units };
+}
+
+async function actOn(session: AgentSession, action: DeviceAction, unitId: string | undefined): Promise<void> {
+  const result = await session.device.act(action, session.signal ? { signal: session.signal } : {});
+  session.latency.deviceMs += result.latencyMs;
+  session.trace.emit({ type: 'act-end', step: session.step, action: action as unknown as Record<string, unknown>, ...(unitId ? { unitId } : {}), latencyMs: result.latencyMs });
+}
+
+/** Acts one unit, observes the settled result and (with feedback) checks the unit's contract. */
+async function executeUnit(session: AgentSession, unit: ControlUnit, item: CommitmentItem, before: Screen, feedback: boolean, plan: PlanReply): Promise<ExecutedUnit> {
+  const actions = unitActions(unit, item);
+  if ('problem' in actions) throw new Error(`unit ${unit.id}: ${actions.problem}`);
+  for (const action of actions) await actOn(session, action, unit.id);
+  const after = actions.length === 0 ? before : await session.observe('after.xml');
+  const delta = session.timeVerification(() => computeDelta(before.perception.tree, after.perception.tree));
+  if (!feedback) return { unit, item, outcome: { outcome: 'inconclusive', reason: 'feedback off', evidence: [] }, before, after, delta };
+  if (actions.length === 0) {
+    return { unit, item, outcome: { outcome: 'pass', reason: `${unit.type} "${unit.label}" already in the wanted state`, evidence: [] }, before, after, delta };
+  }
+  const args = contractArgs(item);
+  const outcome = session.timeVerification(() => unitContract(unit, unit.type === 'click' && plan.commitment.length === 1 && plan.expectation.trim() !== '' ? { ...args, expectation: parsePredicate(plan.expectation) } : args, before.perception.tree, after.perception.tree, delta));
+  session.trace.emit({ type: 'verify-end', step: session.step, outcome: outcome.outcome, reason: outcome.reason, label: delta.label, by: 'contract' });
+  return { unit, item, outcome, before, after, delta };
+}

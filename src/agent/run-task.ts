@@ -1,0 +1,137 @@
+import type { Device } from '../device/device.js';
+import type { CertificateMemory } from '../memory/certificate-memory.js';
+import { UsageLedger } from '../model/usage-ledger.js';
+import type { PerceptionOptions } from '../perception/perception-options.js';
+import type { AnswerJudge } from '../tasks/answer-judge.js';
+import { evaluateSuccess } from '../tasks/evaluate-success.js';
+import type { Task } from '../tasks/task-schema.js';
+import { TraceWriter } from '../trace/trace-writer.js';
+import type { UiTree } from '../ui/ui-tree.js';
+import { SenseActError } from '../util/senseact-error.js';
+import { AgentSession, type AgentModels } from './agent-session.js';
+import { OracleGuide } from './oracle-guide.js';
+import { createOracleModels } from './oracle-models.js';
+import { runReact } from './run-react.js';
+import { runSenseAct, type AgentRunEnd } from './run-senseact.js';
+import type { AgentMode, PolicyName, TaskRunResult } from './task-run-result.js';
+
+export interface RunTaskOptions {
+  readonly task: Task;
+  readonly mode: AgentMode;
+  readonly policy: PolicyName;
+  /** A device already in the task's start state. The caller closes it. */
+  readonly device: Device;
+  /** Required for the `llm` policy; ignored for `oracle` (its models come from the reference solution). */
+  readonly models?: AgentModels;
+  readonly memory?: CertificateMemory;
+  /** Where run folders go (`<traceRoot>/<suite>/<task>/<run-id>/`). */
+  readonly traceRoot: string;
+  readonly suite: string;
+  readonly runId?: string;
+  readonly repeat?: number;
+  readonly signal?: AbortSignal;
+  readonly perception?: PerceptionOptions;
+  readonly gateThreshold?: number;
+  /** Simulator only: per-app state for the task's state checks. */
+  readonly appState?: (packageName: string) => unknown;
+  /** Simulator only: the screen without label-stripping faults (the oracle's "eyes"). */
+  readonly groundTruth?: () => UiTree | undefined;
+  /** Simulator only: the faults met so far (kind per occurrence). */
+  readonly faults?: () => readonly string[];
+  readonly judges?: { readonly exact?: AnswerJudge; readonly model?: AnswerJudge };
+  /** Secrets to redact from the trace besides anything that looks like a key. */
+  readonly secrets?: readonly string[];
+}
+
+/**
+ * Runs one task in one mode and returns its result. Success comes from the task's own
+ * check over the final screen (and, on the simulator, app state), never from the agent.
+ * Infrastructure failures (device lost, a model that never replies validly) end the run
+ * with `error` set; the trace written so far stays on disk.
+ */
+export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
+  const { task, mode, policy } = options;
+  const ledger = new UsageLedger();
+  const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), secrets: options.secrets ?? [] });
+  const started = performance.now();
+  const oracle = policy === 'oracle' ? new OracleGuide(task) : undefined;
+  const react = mode === 'react-vlm' || mode === 'react-text';
+  let models: AgentModels;
+  if (oracle) models = createOracleModels(oracle, { react, ...(options.groundTruth ? { groundTruth: options.groundTruth } : {}) });
+  else if (options.models) models = options.models;
+  else throw new Error('runTask: the llm policy needs models (planner, and vision for senseact/react-vlm); configure them or use policy "oracle".');
+  const session = new AgentSession(options.device, models, ledger, trace, options.perception ?? {}, options.signal);
+  trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy, oracle: policy === 'oracle' } });
+  trace.emit({ type: 'task-start', step: null, taskId: task.id, instruction: task.instruction, app: task.app, stepBudget: task.stepBudget });
+
+  let run: AgentRunEnd | undefined;
+  let error: string | null = null;
+  let success = false;
+  let reason = '';
+  try {
+    run = react
+      ? await runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, ...(oracle ? { oracle } : {}) })
+      : await runSenseAct({
+          task,
+          mode: mode as 'senseact' | 'senseact-text' | 'open-loop',
+          session,
+          ...(options.memory ? { memory: options.memory } : {}),
+          ...(oracle ? { oracle } : {}),
+          ...(options.groundTruth ? { groundTruth: options.groundTruth } : {}),
+          ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
+        });
+    const verdict = await evaluateSuccess(task, {
+      finalTree: run.finalScreen.perception.tree,
+      ...(options.appState ? { appState: options.appState } : {}),
+      ...(run.answer === undefined ? {} : { answer: run.answer }),
+      ...(options.judges ? { judges: options.judges } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    success = verdict.success;
+    reason = `${verdict.reason} (agent: ${run.stopReason})`;
+  } catch (caught) {
+    const known = SenseActError.isInstance(caught);
+    error = caught instanceof Error ? caught.message : String(caught);
+    reason = `infrastructure error: ${error}`;
+    trace.emit({
+      type: 'error',
+      step: session.step,
+      message: error,
+      ...(caught instanceof Error ? { name: caught.name, ...(caught.stack ? { stack: caught.stack } : {}) } : {}),
+      ...(known ? { code: caught.code } : {}),
+      where: 'run',
+      infrastructure: true,
+    });
+  }
+  const totals = ledger.totals();
+  const latency = session.latency;
+  const totalMs = performance.now() - started;
+  trace.emit({ type: 'task-end', step: null, taskId: task.id, success: error === null ? success : null, reason, steps: run?.steps ?? 0, ...(run?.answer === undefined ? {} : { answer: run.answer }) });
+  trace.emit({ type: 'run-end', step: null, status: error === null ? 'completed' : 'failed', durationMs: totalMs, usage: { ...totals } });
+  trace.close();
+  const result: TaskRunResult = {
+    id: task.id,
+    app: task.app,
+    mode,
+    policy,
+    repeat: options.repeat ?? 0,
+    success: error === null && success,
+    reason,
+    steps: run?.steps ?? 0,
+    llmCalls: session.llmCalls,
+    vlmCalls: session.vlmCalls,
+    imagesUploaded: totals.images,
+    imageBytes: totals.imageBytes,
+    promptTokens: totals.promptTokens,
+    completionTokens: totals.completionTokens,
+    latency: { deviceMs: latency.deviceMs, perceptionMs: latency.perceptionMs, modelMs: latency.modelMs, verificationMs: latency.verificationMs, totalMs },
+    verification: run?.verification ?? { pass: 0, fail: 0, inconclusive: 0 },
+    gateReasons: run?.gateReasons ?? {},
+    faults: [...(options.faults?.() ?? [])],
+    error,
+    traceDir: trace.dir,
+    ...(run?.answer === undefined ? {} : { answer: run.answer }),
+  };
+  trace.writeRunFile('result.json', result);
+  return result;
+}

@@ -1,0 +1,53 @@
+import type { DeviceAction } from '../device/device-action.js';
+import type { ControlUnit } from '../perception/control-unit.js';
+import { assertNever } from '../util/assert-never.js';
+import type { CommitmentItem } from './plan-reply.js';
+
+/** Why a commitment item cannot become device actions (a value the planner must fix). */
+export interface UnitActionProblem {
+  readonly problem: string;
+}
+
+function point(unit: ControlUnit): [number, number] {
+  // Pseudo units have no tap point; on-screen units always do.
+  const tap = unit.tap ?? [Math.round((unit.bounds[0] + unit.bounds[2]) / 2), Math.round((unit.bounds[1] + unit.bounds[3]) / 2)];
+  return [Math.round(tap[0]), Math.round(tap[1])];
+}
+
+/**
+ * Maps one committed unit (with its arguments) onto device actions. A toggle already in
+ * the wanted state needs none (empty list). Pseudo units: `nav-back`/`nav-home` press the
+ * key, `nav-launch` launches `item.value`.
+ */
+export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceAction[] | UnitActionProblem {
+  if (unit.id === 'nav-back') return [{ type: 'key', key: 'back' }];
+  if (unit.id === 'nav-home') return [{ type: 'key', key: 'home' }];
+  if (unit.id === 'nav-launch') {
+    if (!item.value) return { problem: 'nav-launch needs "value": the package to launch' };
+    return [{ type: 'launch', packageName: item.value }];
+  }
+  switch (unit.type) {
+    case 'click':
+    case 'commit':
+    case 'select':
+      return [{ type: 'tap', point: point(unit) }];
+    case 'long-press':
+      return [{ type: 'long-press', point: point(unit) }];
+    case 'fill': {
+      if (item.value === undefined) return { problem: `fill ${unit.id} needs "value": the text to enter` };
+      const at = point(unit);
+      return [{ type: 'clear', point: at }, { type: 'type', text: item.value, point: at }];
+    }
+    case 'toggle':
+      if (item.checked !== undefined && unit.state.checked === item.checked) return [];
+      return [{ type: 'tap', point: point(unit) }];
+    case 'scroll':
+      return [{ type: 'scroll', bounds: [unit.bounds[0], unit.bounds[1], unit.bounds[2], unit.bounds[3]], direction: item.direction ?? 'down' }];
+    case 'navigate':
+      return { problem: `navigate unit ${unit.id} is not one of nav-back, nav-home, nav-launch` };
+    case 'finish':
+      return [];
+    default:
+      return assertNever(unit.type, 'unit type');
+  }
+}
