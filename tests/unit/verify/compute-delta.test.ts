@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { computeDelta, newPageRhoThreshold, noChangeRhoThreshold } from '../../../src/verify/compute-delta.js';
+import { appendChild, hierarchy, node, readDump, removeElement, screen, setAttribute } from './screens.js';
+
+const settingsXml = readDump('settings');
+const settingsRoot = 'bounds="[0,0][1280,2856]"';
+
+/** A framework alert dialog as it appears inside the app window. */
+export const alertDialog = node({ class: 'android.widget.FrameLayout', 'resource-id': 'android:id/parentPanel', package: 'com.android.settings', bounds: '[100,1000][1180,1600]' },
+  node({ text: 'Turn on airplane mode?', 'resource-id': 'android:id/alertTitle', package: 'com.android.settings', bounds: '[150,1050][1130,1150]' })
+  + node({ text: 'OK', 'resource-id': 'android:id/button1', class: 'android.widget.Button', clickable: true, focusable: true, package: 'com.android.settings', bounds: '[900,1450][1130,1550]' }));
+
+describe('computeDelta on real dumps', () => {
+  it('labels an identical observation no-change', () => {
+    const delta = computeDelta(screen(settingsXml), screen(settingsXml));
+    expect(delta.label).toBe('no-change');
+    expect(delta.rho).toBe(1);
+    expect(delta.changes).toEqual([]);
+    expect(delta.screenChanged).toBe(false);
+  });
+
+  it('sees a flipped switch as one checked change (partial-change, value change)', () => {
+    const before = screen(settingsXml);
+    const after = screen(setAttribute(settingsXml, 'switchWidget', 'checked', 'true'));
+    const delta = computeDelta(before, after);
+    expect(delta.label).toBe('partial-change');
+    expect(delta.rho).toBeGreaterThanOrEqual(noChangeRhoThreshold);
+    expect(delta.changes).toHaveLength(1);
+    expect(delta.changes[0]).toMatchObject({ kind: 'checked', from: false, to: true });
+    expect(delta.valueChanges).toHaveLength(1);
+    expect(delta.selectionChanges).toHaveLength(0);
+    expect(delta.screenChanged).toBe(true);
+    const change = delta.changes[0]!;
+    expect(change.kind === 'checked' && after.nodes[change.after]?.resourceId).toBe('com.android.settings:id/switchWidget');
+  });
+
+  it('sees typed text in a real edit field as a text and value change', () => {
+    const xml = readDump('timePicker');
+    const delta = computeDelta(screen(xml), screen(setAttribute(xml, 'class="android.widget.EditText"', 'text', '07')));
+    expect(delta.label).toBe('partial-change');
+    expect(delta.textChanges).toEqual([expect.objectContaining({ kind: 'text', field: 'text', from: '01', to: '07' })]);
+    expect(delta.valueChanges).toHaveLength(1);
+  });
+
+  it('reports a dialog that opens as newSurface, and its dismissal as dismissedSurface', () => {
+    const plain = screen(settingsXml);
+    const withDialog = screen(appendChild(settingsXml, settingsRoot, alertDialog));
+    const opened = computeDelta(plain, withDialog);
+    expect(opened.newSurface).toBe(true);
+    expect(opened.dismissedSurface).toBe(false);
+    expect(opened.surfacesAdded.map((surface) => surface.kind)).toEqual(['dialog']);
+    expect(opened.label).toBe('partial-change');
+    const dismissed = computeDelta(withDialog, plain);
+    expect(dismissed.dismissedSurface).toBe(true);
+    expect(dismissed.newSurface).toBe(false);
+  });
+
+  it('labels a jump to another app new-page', () => {
+    const delta = computeDelta(screen(settingsXml), screen(readDump('clock')));
+    expect(delta.label).toBe('new-page');
+    expect(delta.packageChanged).toBe(true);
+    expect(delta.rho).toBeLessThan(newPageRhoThreshold);
+  });
+
+  it('labels an activity change new-page even when the content is the same', () => {
+    const delta = computeDelta(screen(settingsXml, { activity: '.Settings' }), screen(settingsXml, { activity: '.SubSettings' }));
+    expect(delta.label).toBe('new-page');
+    expect(delta.activityChanged).toBe(true);
+  });
+
+  it('sees a scrolled list: rows gone at the top, new rows at the bottom', () => {
+    let xml = removeElement(settingsXml, 'text="Internet"');
+    xml = removeElement(xml, 'text="SIMs"');
+    const recycler = 'resource-id="com.android.settings:id/recycler_view"';
+    xml = appendChild(xml, recycler, node({ text: 'Calls & SMS', 'resource-id': 'android:id/title', package: 'com.android.settings', bounds: '[48,2500][1000,2600]' }));
+    const delta = computeDelta(screen(settingsXml), screen(xml));
+    expect(delta.label).toBe('partial-change');
+    expect(delta.changes.filter((change) => change.kind === 'removed').length).toBeGreaterThanOrEqual(2);
+    expect(delta.changes.filter((change) => change.kind === 'added')).toHaveLength(1);
+  });
+
+  it('matches one-to-one on a real 100 KB Appium tree with edits', () => {
+    const xml = readDump('twitter');
+    const before = screen(xml);
+    const tab = before.nodes.find((candidate) => candidate.contentDesc === 'Following');
+    expect(tab).toBeDefined();
+    let edited = setAttribute(xml, 'content-desc="Following"', 'selected', String(!tab?.selected));
+    edited = setAttribute(edited, ' text="+275', 'text', 'Edited headline');
+    const delta = computeDelta(before, screen(edited));
+    expect(delta.selectionChanges).toHaveLength(1);
+    expect(delta.textChanges).toEqual([expect.objectContaining({ from: expect.stringContaining('+275'), to: 'Edited headline' })]);
+    const befores = delta.matches.map(([before]) => before);
+    const afters = delta.matches.map(([, after]) => after);
+    expect(new Set(befores).size).toBe(befores.length);
+    expect(new Set(afters).size).toBe(afters.length);
+    expect(delta.label).toBe('partial-change');
+  });
+
+  it('reports a permission dialog as a new blocker', () => {
+    const delta = computeDelta(screen(settingsXml), screen(readDump('permission')));
+    expect(delta.errorsOrBlocks.map((blocker) => [blocker.kind, blocker.isNew])).toContainEqual(['permission', true]);
+  });
+});
+
+describe('computeDelta on hand-made screens', () => {
+  const row = (text: string, top: number): string => node({ text, bounds: `[0,${top}][500,${top + 50}]` });
+  const rows = (count: number): string[] => Array.from({ length: count }, (_, index) => row(`Item ${index}`, index * 60));
+  const root = (children: string[]): string => node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1080,2000]' }, children.join(''));
+
+  it('labels a page that keeps under half of its nodes new-page (same package)', () => {
+    const before = screen(hierarchy(root(rows(10))));
+    const after = screen(hierarchy(root(rows(10).slice(0, 4))));
+    const delta = computeDelta(before, after);
+    expect(delta.rho).toBeCloseTo(0.4);
+    expect(delta.label).toBe('new-page');
+  });
+
+  it('ignores the status-bar clock of the system UI', () => {
+    const clock = (time: string): string => node({ text: time, package: 'com.android.systemui', 'resource-id': 'com.android.systemui:id/clock', bounds: '[0,0][100,40]' });
+    const before = screen(hierarchy(root(rows(3)), clock('9:41')));
+    const after = screen(hierarchy(root(rows(3)), clock('9:42')));
+    expect(computeDelta(before, after).label).toBe('no-change');
+  });
+
+  it('pairs duplicate fingerprints one-to-one: one removed duplicate is one removal', () => {
+    const same = (top: number): string => node({ text: 'Same', bounds: `[0,${top}][500,${top + 50}]` });
+    const delta = computeDelta(screen(hierarchy(root([same(0), same(60), same(120)]))), screen(hierarchy(root([same(0), same(60)]))));
+    expect(delta.changes).toEqual([{ kind: 'removed', before: expect.any(Number) }]);
+    expect(delta.matches).toHaveLength(2);
+  });
+
+  it('matches an edited text by class and bounds (IoU ≥ 0.9), not as add + remove', () => {
+    const before = screen(hierarchy(root([node({ text: 'Draft', class: 'android.widget.EditText', bounds: '[0,0][500,100]' })])));
+    const after = screen(hierarchy(root([node({ text: 'Draft 2', class: 'android.widget.EditText', bounds: '[0,0][500,100]' })])));
+    const delta = computeDelta(before, after);
+    expect(delta.changes).toEqual([expect.objectContaining({ kind: 'text', from: 'Draft', to: 'Draft 2' })]);
+  });
+
+  it('reports an error toast as a blocker', () => {
+    const toast = node({ class: 'android.widget.Toast', text: "Couldn't save the alarm", bounds: '[100,1800][900,1900]' });
+    const delta = computeDelta(screen(hierarchy(root(rows(3)))), screen(hierarchy(root([...rows(3), toast]))));
+    expect(delta.errorsOrBlocks).toEqual([expect.objectContaining({ kind: 'error-toast', text: "Couldn't save the alarm", isNew: true })]);
+    const calm = node({ class: 'android.widget.Toast', text: 'Alarm saved', bounds: '[100,1800][900,1900]' });
+    expect(computeDelta(screen(hierarchy(root(rows(3)))), screen(hierarchy(root([...rows(3), calm])))).errorsOrBlocks).toEqual([]);
+  });
+
+  it('reports an "isn\'t responding" dialog as a blocker', () => {
+    const anr = node({ text: "Clock isn't responding", bounds: '[100,800][900,900]' });
+    expect(computeDelta(screen(hierarchy(root(rows(2)))), screen(hierarchy(root([...rows(2), anr])))).errorsOrBlocks[0]?.kind).toBe('not-responding');
+  });
+});
