@@ -108,8 +108,8 @@ export class AppiumDevice implements RecordingDevice {
   async observe(options: CallOptions = {}): Promise<Observation> {
     return await this.call('observe', options, true, async (client, signal) => {
       const settled = await settleHierarchy(() => client.getPageSource(), { ...this.options.settle, signal });
-      const packageName = String(await client.executeScript('mobile: getCurrentPackage', [{}]));
-      const activity = String(await client.executeScript('mobile: getCurrentActivity', [{}]));
+      // Both in flight at once: the server runs them in turn, but their client and HTTP time overlap.
+      const [packageName, activity] = (await Promise.all([client.executeScript('mobile: getCurrentPackage', [{}]), client.executeScript('mobile: getCurrentActivity', [{}])])).map(String) as [string, string];
       return { xml: settled.xml, dialect: 'appium-uia2' as const, packageName, activity, polls: settled.polls, settled: settled.settled };
     });
   }
