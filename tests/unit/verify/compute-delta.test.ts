@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { computeDelta, newPageRhoThreshold, noChangeRhoThreshold } from '../../../src/verify/compute-delta.js';
-import { appendChild, hierarchy, node, readDump, removeElement, screen, setAttribute } from './screens.js';
+import { alertDialog, appendChild, hierarchy, node, readDump, removeElement, screen, setAttribute } from './screens.js';
 
 const settingsXml = readDump('settings');
 const settingsRoot = 'bounds="[0,0][1280,2856]"';
-
-/** A framework alert dialog as it appears inside the app window. */
-export const alertDialog = node({ class: 'android.widget.FrameLayout', 'resource-id': 'android:id/parentPanel', package: 'com.android.settings', bounds: '[100,1000][1180,1600]' },
-  node({ text: 'Turn on airplane mode?', 'resource-id': 'android:id/alertTitle', package: 'com.android.settings', bounds: '[150,1050][1130,1150]' })
-  + node({ text: 'OK', 'resource-id': 'android:id/button1', class: 'android.widget.Button', clickable: true, focusable: true, package: 'com.android.settings', bounds: '[900,1450][1130,1550]' }));
 
 describe('computeDelta on real dumps', () => {
   it('labels an identical observation no-change', () => {

@@ -104,3 +104,8 @@ export function nodeWhere(tree: UiTree, test: (node: UiTree['nodes'][number]) =>
   if (!found) throw new Error('test setup: no node satisfies the condition');
   return found;
 }
+
+/** A framework alert dialog as it appears inside the app window. */
+export const alertDialog = node({ class: 'android.widget.FrameLayout', 'resource-id': 'android:id/parentPanel', package: 'com.android.settings', bounds: '[100,1000][1180,1600]' },
+  node({ text: 'Turn on airplane mode?', 'resource-id': 'android:id/alertTitle', package: 'com.android.settings', bounds: '[150,1050][1130,1150]' })
+  + node({ text: 'OK', 'resource-id': 'android:id/button1', class: 'android.widget.Button', clickable: true, focusable: true, package: 'com.android.settings', bounds: '[900,1450][1130,1550]' }));
