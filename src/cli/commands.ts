@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
+import { debugCommand } from './commands/debug-command.js';
 import { registerInspectCommand } from './commands/inspect-command.js';
+import { reportCommand } from './commands/report-command.js';
 
 /**
  * A CLI command: registers itself on the program. Its action returns the exit code
@@ -9,4 +11,4 @@ import { registerInspectCommand } from './commands/inspect-command.js';
 export type CommandRegistration = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [registerInspectCommand];
+export const commandRegistrations: CommandRegistration[] = [registerInspectCommand, reportCommand, debugCommand];

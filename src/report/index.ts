@@ -1,4 +1,5 @@
 export * from './escape-html.js';
+export * from './format-trace-step.js';
 export * from './read-run-artifacts.js';
 export * from './render-report-html.js';
 export * from './render-wireframe-svg.js';

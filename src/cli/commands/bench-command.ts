@@ -7,6 +7,7 @@ import { defaultTokenPrices, type TokenPrices } from '../../bench/bench-results.
 import { formatResultsTable } from '../../bench/format-results-table.js';
 import { benchFiles, runBenchmark } from '../../bench/run-benchmark.js';
 import type { BenchExecutorFactory } from '../../bench/task-executor.js';
+import { writeBenchReport } from '../../bench/write-bench-report.js';
 import { loadSuite, type LoadSuiteOptions } from '../../tasks/load-task-file.js';
 import type { Suite, Task } from '../../tasks/task-schema.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
@@ -16,7 +17,7 @@ import type { CommandRegistration } from '../commands.js';
 export interface BenchCommandDependencies {
   /** Wires agent + device + models (the composition root's `createBenchExecutor`). */
   readonly createExecutor: BenchExecutorFactory<Task>;
-  /** Writes the HTML report of a finished run dir and returns its path. */
+  /** Writes the HTML report of a run dir and returns its path. Default: `writeBenchReport`. */
   readonly writeReport?: (runDir: string) => Promise<string>;
   readonly loadSuite?: (nameOrDir: string, options: LoadSuiteOptions) => Promise<Suite>;
   /** Where the progress bar goes when stderr is a terminal; null for plain lines. Default: process.stderr when it is a TTY. */
@@ -190,7 +191,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   }
   io.stdout(formatResultsTable(results));
   io.stdout(`results: ${path.join(options.out, benchFiles.results)}\n`);
-  if (dependencies.writeReport !== undefined) io.stdout(`report: ${await dependencies.writeReport(options.out)}\n`);
+  const writeReport = dependencies.writeReport ?? (async (runDir: string) => (await writeBenchReport(runDir)).htmlFile);
+  io.stdout(`report: ${await writeReport(options.out)}\n`);
   if (!results.complete) {
     io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench --suite ${options.suite} --mode ${options.modes.join(',')} --device ${options.device} --policy ${options.policy} --out ${options.out} --resume\n`);
     return exitCodes.failure;

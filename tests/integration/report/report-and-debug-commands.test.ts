@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../src/cli/cli-io.js';
+import { createDebugCommand } from '../../../src/cli/commands/debug-command.js';
+import { main } from '../../../src/cli/main.js';
+import { SenseActError } from '../../../src/util/senseact-error.js';
+import { hostileScript, writeSyntheticBench } from './synthetic-run-folder.js';
+
+function bufferIo(cwd: string) {
+  const output = { stdout: '', stderr: '' };
+  const io: CliIo = { stdout: (text) => { output.stdout += text; }, stderr: (text) => { output.stderr += text; }, cwd, env: {} };
+  return { io, output };
+}
+
+describe('senseact report and senseact debug (synthetic run folder)', () => {
+  let root: string;
+  let benchDir: string;
+  let traceDir: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'senseact-cli-report-'));
+    benchDir = path.join(root, 'bench');
+    await writeSyntheticBench(benchDir, 1, { screenshots: false, hostile: true });
+    traceDir = path.join(benchDir, 'traces', 'note-0', 'senseact-r0');
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('report writes report.html for a bench dir given relative to cwd', async () => {
+    const { io, output } = bufferIo(root);
+    expect(await main(['report', 'bench'], io)).toBe(0);
+    expect(output.stdout).toContain(`report: ${path.join(benchDir, 'report.html')}\n`);
+    expect(output.stdout).toMatch(/\d+ bytes of HTML, 0 images \(0 bytes\)/);
+    expect(existsSync(path.join(benchDir, 'report.html'))).toBe(true);
+  });
+
+  it('report says what to pass when the dir has no results.json', async () => {
+    const { io, output } = bufferIo(root);
+    expect(await main(['report', 'bench/traces'], io)).toBe(2);
+    expect(output.stderr).toMatch(/no results\.json in .*bench\/traces: pass the output dir of a senseact bench run/);
+  });
+
+  async function debug(args: string[], waitForEnter: (() => Promise<void>) | null) {
+    const { io, output } = bufferIo(root);
+    const program = new Command('senseact').exitOverride();
+    let exitCode = -1;
+    createDebugCommand({ waitForEnter })(program, io, (code) => { exitCode = code; });
+    try {
+      await program.parseAsync(['debug', ...args], { from: 'user' });
+    } catch (error) {
+      if (!SenseActError.isInstance(error)) throw error;
+      return { exitCode: 2, ...output, stderr: error.message };
+    }
+    return { exitCode, ...output };
+  }
+
+  it('debug replays every step: saw, planned/expected, committed/did, got', async () => {
+    const result = await debug([traceDir], null);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(`task note-0: Create a note ${hostileScript}`);
+    expect(result.stdout).toContain('result: SUCCESS');
+    expect(result.stdout).toContain('2 steps');
+    const [, first, second] = result.stdout.split(/\n(?=── step )/);
+    expect(first).toMatch(/^── step 0 \(steps\/000\) ──\nSAW\n  screen com\.example\.notes\/\.Main \(12 ms\)\n  \| app com\.example\.notes\/\.Main/);
+    expect(first).toContain('PLANNED / EXPECTED\n  intent: open a new note');
+    expect(first).toContain('  expect: {"atom":"exists"');
+    expect(first).toContain('COMMITTED / DID\n  commitment: [{"unit":"n1a2b","type":"click"}]\n  act: {"kind":"tap","x":290,"y":460} on n1a2b');
+    expect(first).toContain('GOT\n  verify: FAIL');
+    expect(first).toContain('vlm gate: OPEN');
+    expect(first).toContain('  delta: {"label":"partial-change"');
+    expect(second).toContain('verify: PASS');
+    expect(second).toContain('surface: STOP (surface-changed)');
+  });
+
+  it('debug waits for Enter between steps when interactive, and --step shows one step', async () => {
+    let waits = 0;
+    const interactive = await debug([path.join(traceDir, 'trace.jsonl')], async () => { waits++; });
+    expect(waits).toBe(1);
+    expect(interactive.stdout).toContain('[Enter: next step]');
+    const one = await debug([traceDir, '--step', '1'], null);
+    expect(one.stdout).toContain('── step 1 ');
+    expect(one.stdout).not.toContain('── step 0 ');
+  });
+
+  it('debug names the problem: missing path, a bench dir instead of a run, a step that does not exist', async () => {
+    expect((await debug([path.join(root, 'nope')], null)).stderr).toMatch(/nope does not exist; pass a run folder/);
+    expect((await debug([benchDir], null)).stderr).toMatch(/no trace\.jsonl in .*bench \(this is a bench output dir: pick one run under its traces\/ folder/);
+    expect((await debug([traceDir, '--step', '7'], null)).stderr).toBe('--step: the run has no step 7; its steps are 0, 1');
+    expect((await debug([traceDir, '--step', 'x'], null)).stderr).toBe('--step: expected a step number ≥ 0, got "x"');
+  });
+});
