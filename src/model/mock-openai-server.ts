@@ -43,6 +43,8 @@ export type MockReply =
 export interface MockOpenAiServerOptions {
   /** Computes the reply to each POST /v1/chat/completions. */
   readonly reply: (request: MockChatRequest) => MockReply | Promise<MockReply>;
+  /** Port on 127.0.0.1; default 0 (a free port chosen by the OS). */
+  readonly port?: number;
 }
 
 export interface MockOpenAiServer {
@@ -132,7 +134,7 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });

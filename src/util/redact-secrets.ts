@@ -11,8 +11,9 @@ export const redactedMarker = '[REDACTED]';
 const secretPatterns: readonly RegExp[] = [
   // OpenAI / Anthropic / generic `sk-` keys, including `sk-proj-...` and `sk-ant-...`.
   /\bsk-[A-Za-z0-9_-]{12,}/g,
-  // Authorization header values.
-  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  // Authorization header values. A Basic token must hold a digit or '=': UI text says "Basic Crewneck Tee".
+  /\b(Bearer|bearer|BEARER)\s+[A-Za-z0-9._~+/=-]{8,}/g,
+  /\b(Basic)\s+(?=[A-Za-z._~+/-]*[0-9=])[A-Za-z0-9._~+/=-]{8,}/g,
   // GitHub, Slack, Google, AWS, Hugging Face token shapes.
   /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
   /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,

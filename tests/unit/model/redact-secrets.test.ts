@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactSecrets, redactSecretsDeep, redactedMarker } from '../../../src/util/redact-secrets.js';
 
@@ -18,6 +20,10 @@ describe('redactSecrets', () => {
     const xml = '<node text="Ask me" password="false" resource-id="com.app:id/password" />';
     expect(redactSecrets(xml)).toBe(xml);
     expect(redactSecrets('skip the sk- prefix talk')).toBe('skip the sk- prefix talk');
+    // Real Amazon product text that a case-insensitive "Basic <token>" rule redacted.
+    const product = 'content-desc="Trendy Queen Womens Oversized Long Sleeve T Shirts 2025 Basic Crewneck Tee Fall Tops"';
+    expect(redactSecrets(product)).toBe(product);
+    expect(redactSecrets('Authorization: Basic dXNlcjpwYXNzd29yZA==')).toBe('Authorization: Basic [REDACTED]');
   });
 
   it('redacts registered exact secrets of 8+ characters only', () => {
@@ -30,5 +36,26 @@ describe('redactSecrets', () => {
     const redacted = redactSecretsDeep(value);
     expect(redacted).toEqual({ headers: { Authorization: redactedMarker, 'x-api-key': redactedMarker }, password: false, nested: [{ text: redactedMarker }], png: new Uint8Array(2) });
     expect(value.headers.Authorization).toBe('whatever');
+  });
+});
+
+describe('redactSecrets on real UI dumps', () => {
+  const dumpsRoot = resolve(import.meta.dirname, '../../..', '../shared/data/dumps');
+  const files = ['appium-uia2', 'uiautomator-dump'].flatMap((dialect) =>
+    readdirSync(join(dumpsRoot, dialect))
+      .filter((name) => name.endsWith('.xml'))
+      .map((name) => join(dumpsRoot, dialect, name)),
+  );
+
+  it('finds the corpus', () => {
+    expect(files.length).toBeGreaterThan(10);
+  });
+
+  it('changes none of them (UI text holds no keys; flags like password="false" survive)', () => {
+    const altered = files.filter((file) => {
+      const xml = readFileSync(file, 'utf8');
+      return redactSecrets(xml) !== xml;
+    });
+    expect(altered).toEqual([]);
   });
 });

@@ -1,0 +1,51 @@
+// A standalone OpenAI-compatible mock endpoint on 127.0.0.1, for trying the CLI and the
+// agent offline:
+//   npx tsx scripts/mock-openai-server.ts [--port 8089] [--replies replies.json|replies.jsonl]
+// Without --replies it answers every call with `{"echo": "<last user text>"}`. With a JSON
+// array (or JSONL, one reply per line) it answers in order; each reply is a string or a
+// MockReply object ({ text, usage?, delayMs? } or { status, body }); once the script is
+// used up it answers HTTP 500 saying so. Point the toolkit at the printed URL with
+// SENSEACT_BASE_URL. Stops on Ctrl-C.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { startMockOpenAiServer, type MockReply } from '../src/model/mock-openai-server.js';
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' } } });
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  console.error(`--port must be an integer 0..65535, got ${JSON.stringify(values.port)}`);
+  process.exit(2);
+}
+
+let script: MockReply[] | undefined;
+if (values.replies !== undefined) {
+  const text = readFileSync(values.replies, 'utf8');
+  try {
+    const trimmed = text.trim();
+    script = trimmed.startsWith('[') ? (JSON.parse(trimmed) as MockReply[]) : trimmed.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as MockReply);
+  } catch (error) {
+    console.error(`--replies ${values.replies}: not a JSON array or JSONL of replies (${String(error)})`);
+    process.exit(2);
+  }
+}
+
+const server = await startMockOpenAiServer({
+  port,
+  reply: (request) => {
+    if (script === undefined) return JSON.stringify({ echo: request.texts.at(-1) ?? '' });
+    const next = script[request.index];
+    if (next !== undefined) return next;
+    return { status: 500, body: { error: { message: `mock script used up: ${script.length} replies, this is call ${request.index + 1}`, type: 'server_error' } } };
+  },
+});
+console.log(`mock OpenAI-compatible server at ${server.url} (${script === undefined ? 'echo mode' : `${script.length} scripted replies`})`);
+console.log(`  SENSEACT_BASE_URL=${server.url}`);
+
+const stop = (): void => {
+  void server.close().then(() => {
+    console.log(`served ${server.requests.length} request(s)`);
+    process.exit(0);
+  });
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
