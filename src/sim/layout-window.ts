@@ -104,8 +104,26 @@ function mainAxis(widget: Widget): 'column' | 'row' | 'stack' {
   return widget.layout ?? 'column';
 }
 
+// Measurements are pure functions of (widget, width, scale); widgets are immutable and
+// built fresh per render, so memoising by object identity keeps layout linear.
+interface Measure {
+  scale: number;
+  width: number;
+  value: number;
+}
+const widthMemo = new WeakMap<Widget, Measure>();
+const heightMemo = new WeakMap<Widget, Measure>();
+
 /** Width this widget wants when its parent lets it choose (`wrap`). */
 function wrapWidth(widget: Widget, scale: number): number {
+  const memo = widthMemo.get(widget);
+  if (memo !== undefined && memo.scale === scale) return memo.value;
+  const value = computeWrapWidth(widget, scale);
+  widthMemo.set(widget, { scale, width: 0, value });
+  return value;
+}
+
+function computeWrapWidth(widget: Widget, scale: number): number {
   const [pl, , pr] = paddingOf(widget, scale);
   if (isLeaf(widget)) {
     const iconPx = widget.icon !== undefined && visibleText(widget) === '' ? 24 * scale : 0;
@@ -130,6 +148,19 @@ function preferredWidth(widget: Widget, scale: number, available: number): numbe
 
 /** Height this widget wants at a given width (`wrap`). */
 function wrapHeight(widget: Widget, width: number, scale: number): number {
+  const memo = heightMemo.get(widget);
+  if (memo !== undefined && memo.scale === scale && memo.width === width) return memo.value;
+  const value = computeWrapHeight(widget, width, scale);
+  if (memo === undefined) heightMemo.set(widget, { scale, width, value });
+  else {
+    memo.scale = scale;
+    memo.width = width;
+    memo.value = value;
+  }
+  return value;
+}
+
+function computeWrapHeight(widget: Widget, width: number, scale: number): number {
   const [pl, pt, pr, pb] = paddingOf(widget, scale);
   const innerW = Math.max(0, width - pl - pr);
   if (isLeaf(widget)) {

@@ -4,7 +4,10 @@ import type { LaidNode } from './layout-window.js';
 export type PageSourceDialect = 'appium-uia2' | 'uiautomator-dump';
 
 /** Escapes text for an XML attribute value (what Android's XmlSerializer escapes, plus quotes). */
+const needsEscape = /[&<>"\u0000-\u001f]/;
+
 export function escapeXmlAttribute(value: string): string {
+  if (!needsEscape.test(value)) return value;
   let out = '';
   for (const ch of value) {
     switch (ch) {
@@ -76,18 +79,17 @@ function appiumNode(node: LaidNode, depth: number, out: string[]): void {
   const a = escapeXmlAttribute;
   const pad = '  '.repeat(depth);
   const tag = node.cls.replace(/[^A-Za-z0-9_.-]/g, '_');
-  let attrs = `index="${node.index}" package="${a(node.pkg)}" class="${a(node.cls)}" text="${a(node.text)}"`;
-  if (node.desc !== '') attrs += ` content-desc="${a(node.desc)}"`;
-  if (node.resourceId !== '') attrs += ` resource-id="${a(node.resourceId)}"`;
-  attrs += ` checkable="${node.checkable}" checked="${node.checked}" clickable="${node.clickable}" enabled="${node.enabled}" focusable="${node.focusable}" focused="${node.focused}" long-clickable="${node.longClickable}" password="${node.password}" scrollable="${node.scrollable}" selected="${node.selected}" bounds="${boundsText(node)}" displayed="true"`;
-  if (node.hint !== '') attrs += ` hint="${a(node.hint)}"`;
+  const desc = node.desc === '' ? '' : ` content-desc="${a(node.desc)}"`;
+  const rid = node.resourceId === '' ? '' : ` resource-id="${a(node.resourceId)}"`;
+  const hint = node.hint === '' ? '' : ` hint="${a(node.hint)}"`;
+  const important = node.clickable || node.text !== '' || node.desc !== '' || node.focusable;
   const showingHint = node.text === '' && node.hint !== '';
-  attrs += ` a11y-important="${node.clickable || node.text !== '' || node.desc !== '' || node.focusable}" screen-reader-focusable="false" drawing-order="${node.drawingOrder}" showing-hint="${showingHint}" text-entry-key="false" dismissable="false" a11y-focused="false" heading="false" live-region="0" context-clickable="false" content-invalid="false"`;
+  const open = `${pad}<${tag} index="${node.index}" package="${a(node.pkg)}" class="${a(node.cls)}" text="${a(node.text)}"${desc}${rid} checkable="${node.checkable}" checked="${node.checked}" clickable="${node.clickable}" enabled="${node.enabled}" focusable="${node.focusable}" focused="${node.focused}" long-clickable="${node.longClickable}" password="${node.password}" scrollable="${node.scrollable}" selected="${node.selected}" bounds="${boundsText(node)}" displayed="true"${hint} a11y-important="${important}" screen-reader-focusable="false" drawing-order="${node.drawingOrder}" showing-hint="${showingHint}" text-entry-key="false" dismissable="false" a11y-focused="false" heading="false" live-region="0" context-clickable="false" content-invalid="false"`;
   if (node.children.length === 0) {
-    out.push(`${pad}<${tag} ${attrs} />\n`);
+    out.push(`${open} />\n`);
     return;
   }
-  out.push(`${pad}<${tag} ${attrs}>\n`);
+  out.push(`${open}>\n`);
   for (const child of node.children) appiumNode(child, depth + 1, out);
   out.push(`${pad}</${tag}>\n`);
 }

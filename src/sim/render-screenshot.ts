@@ -78,16 +78,15 @@ export function renderScreenshotPng(windows: readonly LaidNode[], screen: { widt
   const png = new PNG({ width, height, colorType: 2, inputHasAlpha: true });
   const data = png.data;
   const d = screenshotDownscale;
-  const set = (x: number, y: number, c: Rgb): void => {
-    if (x < 0 || y < 0 || x >= width || y >= height) return;
-    const o = (y * width + x) * 4;
-    data[o] = c[0];
-    data[o + 1] = c[1];
-    data[o + 2] = c[2];
-    data[o + 3] = 255;
-  };
+  // One 32-bit word per RGBA pixel (little-endian byte order R, G, B, A): rows fill fast.
+  const words = new Uint32Array(data.buffer, data.byteOffset, width * height);
+  const word = (c: Rgb): number => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
   const fillPx = (l: number, t: number, r: number, b: number, c: Rgb): void => {
-    for (let y = Math.max(0, t); y < Math.min(height, b); y++) for (let x = Math.max(0, l); x < Math.min(width, r); x++) set(x, y, c);
+    const x0 = Math.max(0, l);
+    const x1 = Math.min(width, r);
+    if (x1 <= x0) return;
+    const value = word(c);
+    for (let y = Math.max(0, t); y < Math.min(height, b); y++) words.fill(value, y * width + x0, y * width + x1);
   };
   const scaled = (rect: PixelRect): PixelRect => [Math.floor(rect[0] / d), Math.floor(rect[1] / d), Math.ceil(rect[2] / d), Math.ceil(rect[3] / d)];
   const painter: Painter = {
@@ -152,7 +151,7 @@ export function renderScreenshotPng(windows: readonly LaidNode[], screen: { widt
   };
   fillPx(0, 0, width, height, [20, 20, 20]);
   paintWindows(windows, painter);
-  return PNG.sync.write(png, { colorType: 2, deflateLevel: 6 });
+  return PNG.sync.write(png, { colorType: 2, deflateLevel: 1 });
 }
 
 /** The same wireframe as SVG at full pixel coordinates (text as `<text>`, escaped). */

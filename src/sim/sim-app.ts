@@ -81,8 +81,8 @@ export interface SimApp<S> {
   readonly activities: readonly ActivityDef<S>[];
   /** Runtime permissions the app requests on first launch (dialog from the permission controller). */
   readonly launchPermissions?: readonly { readonly permission: string; readonly message: string }[] | undefined;
-  /** Lets time-driven state (timers) follow the virtual clock. */
-  readonly advance?: ((state: S, ms: number) => void) | undefined;
+  /** Lets time-driven state (timers) follow the virtual clock; returns true when the screen would change. */
+  readonly advance?: ((state: S, ms: number) => boolean) | undefined;
 }
 
 /** Any app, state type erased (the registry holds several). */

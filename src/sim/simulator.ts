@@ -261,12 +261,13 @@ export class Simulator {
   /** Taps at a screen pixel. Taps outside any control do nothing. */
   tap(x: number, y: number): void {
     this.checkPoint('tap', x, y);
+    // Hit-test what is on screen now (the frame the caller last saw), then let time pass.
+    const effect = this.hitEffect(x, y, 'tap');
     this.beginAction();
     if (this.faults.fires('dropped-tap', this.steps)) {
       this.faults.record('dropped-tap', this.steps, `tap (${x},${y}) dropped`);
       return;
     }
-    const effect = this.hitEffect(x, y, 'tap');
     if (effect === undefined) return;
     this.runEffect(effect.run, effect.detail, true);
     this.maybeInterstitial();
@@ -276,8 +277,8 @@ export class Simulator {
   longPress(x: number, y: number, durationMs: number = longPressMs): void {
     this.checkPoint('longPress', x, y);
     if (!(durationMs >= 0)) throw new SimulatorError({ message: `longPress: durationMs ${durationMs} must be ≥ 0.` });
-    this.beginAction(Math.max(0, durationMs - actionMs));
     const effect = this.hitEffect(x, y, 'long');
+    this.beginAction(Math.max(0, durationMs - actionMs));
     if (effect === undefined) return;
     this.runEffect(effect.run, effect.detail, true);
   }
@@ -290,8 +291,8 @@ export class Simulator {
   swipe(x1: number, y1: number, x2: number, y2: number, durationMs = 300): void {
     this.checkPoint('swipe', x1, y1);
     this.checkPoint('swipe', x2, y2);
-    this.beginAction(Math.max(0, durationMs - actionMs));
     const frame = this.currentFrame();
+    this.beginAction(Math.max(0, durationMs - actionMs));
     const window = this.touchWindow(frame, x1, y1);
     if (window === undefined || window.instance === undefined) return;
     const path = pathAt(window.root, x1, y1);
@@ -472,11 +473,17 @@ export class Simulator {
   }
 
   private advanceClock(ms: number): void {
+    const minuteBefore = Math.floor((this.clockStart + this.virtualTime) / 60_000);
     this.virtualTime += ms;
+    let changed = Math.floor((this.clockStart + this.virtualTime) / 60_000) !== minuteBefore;
     for (const [pkg, app] of this.apps) {
-      if (app.advance !== undefined) app.advance(this.states.get(pkg), ms);
+      if (app.advance !== undefined && app.advance(this.states.get(pkg), ms)) changed = true;
     }
-    if (this.toast !== undefined && this.virtualTime >= this.toast.until) this.toast = undefined;
+    if (this.toast !== undefined && this.virtualTime >= this.toast.until) {
+      this.toast = undefined;
+      changed = true;
+    }
+    if (changed) this.frameCache = undefined;
   }
 
   private beginAction(extraMs = 0): void {

@@ -752,9 +752,14 @@ export const clockApp: SimApp<ClockState> = {
   advance: tickClock,
 };
 
-/** Advances running timers by `ms` of virtual time (called by the simulator's clock). */
-export function tickClock(state: ClockState, ms: number): void {
+/** Advances running timers by `ms` of virtual time; true while a timer or the stopwatch runs. */
+export function tickClock(state: ClockState, ms: number): boolean {
+  let running = state.stopwatch.running;
   for (const timer of state.timer.timers) {
-    if (timer.running) timer.remainingMs = Math.max(0, timer.remainingMs - ms);
+    if (timer.running) {
+      timer.remainingMs = Math.max(0, timer.remainingMs - ms);
+      running = true;
+    }
   }
+  return running;
 }
