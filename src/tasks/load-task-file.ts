@@ -73,6 +73,11 @@ function locator(document: Document, lineCounter: LineCounter): Locator {
   };
 }
 
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return `missing required field (expected ${issue.expected})`;
+  return issue.message;
+}
+
 function problemsFromZod(error: z.ZodError, file: string, data: unknown, where: Locator): TaskLoadProblem[] {
   const problems: TaskLoadProblem[] = [];
   for (const issue of error.issues) {
@@ -102,7 +107,7 @@ function problemsFromZod(error: z.ZodError, file: string, data: unknown, where: 
       ...(taskId === undefined ? {} : { taskId }),
       field: fieldPath(rest),
       ...taskLabel,
-      message: issue.message,
+      message: describeIssue(issue),
     });
   }
   return problems;
@@ -148,6 +153,7 @@ export function parseTaskFile(text: string, file: string, options: LoadTaskOptio
     );
   }
   const data: unknown = document.toJS();
+  if (data === null || data === undefined) throw new TaskLoadError([{ file, message: 'the file is empty; a task file holds `tasks: [...]` (see tasks/README.md)' }]);
   const parsed = taskFileSchema.safeParse(data);
   if (!parsed.success) throw new TaskLoadError(problemsFromZod(parsed.error, file, data, where), parsed.error);
   const problems = predicateProblems(parsed.data.tasks, file, where, options.predicateChecker ?? defaultPredicateChecker);

@@ -84,6 +84,30 @@ describe('parseTaskFile', () => {
     expect(problemsOf(valid.replace('{ unit: navigate, key: back }', '{ unit: swipe, target: x }'))).toContain('field solution[1].actions[1].unit');
   });
 
+  it('hints at nested misspelt fields too, with their path', () => {
+    const message = problemsOf(valid.replace('          where:', '          wher:'));
+    expect(message).toContain('field success.state[0].wher: unknown field "wher": did you mean "where"?');
+  });
+
+  it('rejects duplicate YAML keys, an empty file and a file without a task list', () => {
+    expect(problemsOf(valid.replace('    stepBudget: 12', '    stepBudget: 12\n    stepBudget: 13'))).toMatch(/clock\.yaml:\d+:\d+: YAML syntax: .*unique/i);
+    expect(problemsOf('')).toContain('tasks/sim/clock.yaml: the file is empty');
+    expect(problemsOf(valid.replace('    stepBudget: 12\n', ''))).toContain('task "clock-add-alarm" field stepBudget: missing required field (expected number)');
+    expect(problemsOf('tasks: {}\n')).toContain('field tasks:');
+  });
+
+  it('collects every problem of a file at once', () => {
+    const broken = valid.replace('stepBudget: 12', 'stepBudget: 0').replace('difficulty: easy', 'difficulty: trivial');
+    try {
+      parseTaskFile(broken, 'x.yaml');
+      throw new Error('expected a TaskLoadError');
+    } catch (error) {
+      if (!TaskLoadError.isInstance(error)) throw error;
+      expect(error.problems.map((problem) => problem.field)).toEqual(['stepBudget', 'difficulty']);
+      expect(error.problems.every((problem) => problem.taskId === 'clock-add-alarm' && problem.line !== undefined)).toBe(true);
+    }
+  });
+
   it('rejects duplicate ids in one file', () => {
     const body = valid.slice('tasks:\n'.length);
     expect(problemsOf(`tasks:\n${body}${body}`)).toContain('duplicate id');
