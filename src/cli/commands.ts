@@ -3,6 +3,9 @@ import type { CliIo } from './cli-io.js';
 import { debugCommand } from './commands/debug-command.js';
 import { registerInspectCommand } from './commands/inspect-command.js';
 import { reportCommand } from './commands/report-command.js';
+import { actCommand } from './commands/act-command.js';
+import { devicesCommand } from './commands/devices-command.js';
+import { observeCommand } from './commands/observe-command.js';
 
 /**
  * A CLI command: registers itself on the program. Its action returns the exit code
@@ -11,4 +14,4 @@ import { reportCommand } from './commands/report-command.js';
 export type CommandRegistration = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [registerInspectCommand, reportCommand, debugCommand];
+export const commandRegistrations: CommandRegistration[] = [registerInspectCommand, reportCommand, debugCommand, devicesCommand, observeCommand, actCommand];

@@ -96,6 +96,7 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
   const last = replies[replies.length - 1];
   throw new InvalidModelReplyError({
     rawText: last?.text ?? '',
+    rawTexts: replies.map((reply) => reply.text),
     model: last?.model ?? options.model ?? model.modelName(options.role),
     role: options.role,
     usage: sumUsage(replies),

@@ -18,6 +18,8 @@ export interface ReplyIssue {
 export class InvalidModelReplyError extends SenseActError {
   private readonly [symbol] = true;
   readonly rawText: string;
+  /** Every attempt's raw reply, in order (the last is `rawText`). */
+  readonly rawTexts: readonly string[];
   readonly model: string;
   readonly role: ModelRole;
   /** Summed usage of every attempt. */
@@ -28,6 +30,7 @@ export class InvalidModelReplyError extends SenseActError {
 
   constructor(options: {
     rawText: string;
+    rawTexts?: readonly string[];
     model: string;
     role: ModelRole;
     usage: ModelUsage;
@@ -49,6 +52,7 @@ export class InvalidModelReplyError extends SenseActError {
     });
     this.name = 'InvalidModelReplyError';
     this.rawText = options.rawText;
+    this.rawTexts = options.rawTexts ?? [options.rawText];
     this.model = options.model;
     this.role = options.role;
     this.usage = options.usage;

@@ -77,6 +77,11 @@ export class UsageLedger {
     return result;
   }
 
+  /** Plain-JSON summary (for `run-end` events and result files): totals, per role, per model. */
+  summary(): { totals: UsageTotals; byRole: Partial<Record<ModelRole, UsageTotals>>; byModel: Record<string, UsageTotals> } {
+    return { totals: this.totals(), byRole: this.byRole(), byModel: Object.fromEntries(this.byModel()) };
+  }
+
   /** Totals per model name, in first-seen order. */
   byModel(): Map<string, UsageTotals> {
     const result = new Map<string, UsageTotals>();

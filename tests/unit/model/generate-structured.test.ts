@@ -54,6 +54,7 @@ describe('generateStructured', () => {
     expect(SenseActError.isInstance(error)).toBe(true);
     if (!InvalidModelReplyError.isInstance(error)) return;
     expect(error.rawText).toBe('nope');
+    expect(error.rawTexts).toEqual(['no json', 'still {"bad": 1}', 'nope']);
     expect(error.model).toBe('tiny-model');
     expect(error.role).toBe('verifier');
     expect(error.attempts).toBe(3);

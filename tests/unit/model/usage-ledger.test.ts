@@ -39,6 +39,10 @@ describe('UsageLedger with metered models', () => {
     expect([...ledger.byModel().keys()]).toEqual(['planner-m', 'verifier-m', 'scripted', 'vlm-m']);
     expect(ledger.totals(3)).toMatchObject({ calls: 1, images: 2 });
 
+    const summary = JSON.parse(JSON.stringify(ledger.summary())) as ReturnType<UsageLedger['summary']>;
+    expect(summary.byModel['vlm-m']).toMatchObject({ calls: 1, images: 2 });
+    expect(summary.byRole.verifier).toMatchObject({ calls: 1, promptTokens: 40 });
+    expect(summary.totals.calls).toBe(4);
     expect(records[2]?.error).toMatchObject({ name: 'Error', message: 'boom' });
     const visionRecord = records[3];
     expect(visionRecord?.messages[0]?.images?.map((image) => image.bytes)).toEqual([1000, 24]);
