@@ -730,9 +730,14 @@ export class Simulator {
     for (const overlay of overlays) {
       windows.push({ ...this.overlayWindow(overlay, pkg, statusH, appBottom, layout), instance });
     }
+    // The window decor every real activity has (PhoneWindow's DecorView and action bar root).
     const decor = frame({}, [
       view('android.widget.LinearLayout', { layout: 'column' }, [
-        frame({ id: 'android:id/content', height: 'fill', padding: [0, statusBarDp, 0, 0] }, [screen.root]),
+        frame({ height: 'fill' }, [
+          view('android.widget.LinearLayout', { id: `${pkg}:id/action_bar_root`, layout: 'column' }, [
+            frame({ id: 'android:id/content', height: 'fill', padding: [0, statusBarDp, 0, 0] }, [screen.root]),
+          ]),
+        ]),
       ]),
     ]);
     windows.push({ kind: 'app', root: layout(decor, [0, 0, W, appBottom], pkg, true), touchable: true, modal: false, instance });
