@@ -130,7 +130,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     };
   };
   const writer = new ResultsFileWriter(path.join(outDir, benchFiles.results), snapshot);
-  await writer.write();
+  await writer.flush();
 
   const journal = await ResultsJournal.open(journalFile, recovered.completeBytes);
   const signal = options.signal ?? new AbortController().signal;
@@ -158,7 +158,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
       if (result.success) successes++;
       if (result.error !== null) errors++;
       report({ id: result.id, mode: result.mode, repeat: result.repeat, success: result.success, error: result.error });
-      await writer.write();
+      writer.schedule();
     }
   };
   const workers = Array.from({ length: Math.min(options.concurrency, Math.max(pending.length, 1)) }, worker);
@@ -168,7 +168,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     closed = true;
     await journal.close();
   }
-  await writer.write();
+  await writer.flush();
   // Return exactly what is on disk, so a resumed run continues from the same numbers.
   return writer.lastWritten ?? snapshot();
 }
@@ -316,28 +316,39 @@ function abortPromise(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-/** Rewrites results.json atomically; concurrent requests coalesce into one more write. */
+/**
+ * Rewrites results.json atomically in the background: `schedule` never waits, and
+ * requests that arrive during a write coalesce into one more write. The journal, not
+ * this file, is what makes a finished run durable, so runs need not wait for it.
+ * `flush` waits for the last write and rethrows a failed one.
+ */
 class ResultsFileWriter {
   private writing: Promise<void> | undefined;
   private again = false;
+  private failure: unknown;
   /** The snapshot most recently written to disk. */
   lastWritten: BenchResults | undefined;
 
   constructor(private readonly file: string, private readonly snapshot: () => BenchResults) {}
 
-  async write(): Promise<void> {
+  schedule(): void {
     if (this.writing !== undefined) {
       this.again = true;
-      // The running loop sees `again` and writes once more before it settles.
-      await this.writing;
       return;
     }
-    this.writing = this.loop();
-    try {
-      await this.writing;
-    } finally {
-      this.writing = undefined;
-    }
+    this.writing = this.loop()
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.writing = undefined;
+      });
+  }
+
+  async flush(): Promise<void> {
+    this.schedule();
+    while (this.writing !== undefined) await this.writing;
+    if (this.failure !== undefined) throw this.failure;
   }
 
   private async loop(): Promise<void> {

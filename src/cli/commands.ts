@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { debugCommand } from './commands/debug-command.js';
 import { registerInspectCommand } from './commands/inspect-command.js';
+import { modelsCommand } from './commands/models-command.js';
 import { reportCommand } from './commands/report-command.js';
 import { actCommand } from './commands/act-command.js';
 import { devicesCommand } from './commands/devices-command.js';
@@ -14,4 +15,4 @@ import { observeCommand } from './commands/observe-command.js';
 export type CommandRegistration = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [registerInspectCommand, reportCommand, debugCommand, devicesCommand, observeCommand, actCommand];
+export const commandRegistrations: CommandRegistration[] = [registerInspectCommand, reportCommand, debugCommand, devicesCommand, observeCommand, actCommand, modelsCommand];
