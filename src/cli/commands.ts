@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
+import { checkCommand } from './commands/check-command.js';
 import { debugCommand } from './commands/debug-command.js';
+import { diffCommand } from './commands/diff-command.js';
 import { registerInspectCommand } from './commands/inspect-command.js';
 import { modelsCommand } from './commands/models-command.js';
 import { reportCommand } from './commands/report-command.js';
@@ -15,4 +17,4 @@ import { observeCommand } from './commands/observe-command.js';
 export type CommandRegistration = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [registerInspectCommand, reportCommand, debugCommand, devicesCommand, observeCommand, actCommand, modelsCommand];
+export const commandRegistrations: CommandRegistration[] = [registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand];

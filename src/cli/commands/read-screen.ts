@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { HierarchyParseError } from '../../ui/hierarchy-parse-error.js';
+import { parseHierarchy } from '../../ui/parse-hierarchy.js';
+import type { UiTree } from '../../ui/ui-tree.js';
+import type { CliIo } from '../cli-io.js';
+
+/**
+ * Reads and parses a screen file for `diff` / `check`. Returns the tree, or undefined
+ * after printing why not (unreadable file, hierarchy parse error with position) on stderr.
+ */
+export async function readScreen(file: string, io: CliIo, command: string): Promise<UiTree | undefined> {
+  const resolved = path.resolve(io.cwd, file);
+  let text: string;
+  try {
+    text = await readFile(resolved, 'utf8');
+  } catch (error) {
+    io.stderr(`senseact ${command}: ${file}: cannot read (${error instanceof Error ? error.message : String(error)}); pass a UI dump file (Appium page source, uiautomator dump XML or DroidBot JSON).\n`);
+    return undefined;
+  }
+  try {
+    return parseHierarchy(text, { sourceName: file });
+  } catch (error) {
+    if (!HierarchyParseError.isInstance(error)) throw error;
+    io.stderr(`senseact ${command}: ${error.message}\n`);
+    return undefined;
+  }
+}
