@@ -1,0 +1,153 @@
+import { Option, type Command } from 'commander';
+import { PNG } from 'pngjs';
+import { isModelInfrastructureError } from '../../model/is-model-infrastructure-error.js';
+import { modelConfigFromEnv, type ModelConfig } from '../../model/model-config-from-env.js';
+import { modelRoles, type ModelRole } from '../../model/model-role.js';
+import { OpenAiLanguageModel } from '../../model/openai-language-model.js';
+import { OpenAiVisionModel } from '../../model/openai-vision-model.js';
+import { exitCodes, type CliIo } from '../cli-io.js';
+import type { CommandRegistration } from '../commands.js';
+
+interface ModelsOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  check?: boolean;
+  json?: boolean;
+  timeout: string;
+}
+
+/** The result of probing one model with `--check`. */
+interface ModelCheck {
+  readonly model: string;
+  readonly roles: readonly ModelRole[];
+  readonly vision: boolean;
+  readonly ok: boolean;
+  readonly latencyMs?: number;
+  readonly promptTokens?: number;
+  readonly completionTokens?: number;
+  readonly reply?: string;
+  readonly error?: string;
+}
+
+/**
+ * `senseact models [--check] [--json] [--base-url <url>] [--api-key <key>]`: shows the
+ * model configuration resolved from options and the environment (endpoint, whether a key
+ * is set and from where — never the key — and each role's model with its source).
+ * `--check` sends one tiny request to each distinct model (the vision model with a small
+ * image). Exit 2 when the configuration is incomplete, 1 when a check fails.
+ */
+export const modelsCommand: CommandRegistration = (program: Command, io: CliIo, setExitCode) => {
+  program
+    .command('models')
+    .description('Show the model configuration per role (from options and SENSEACT_* / OPENAI_* variables); --check calls each model once.')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint (else SENSEACT_BASE_URL, OPENAI_BASE_URL, OpenAI)')
+    .option('--api-key <key>', 'API key (else SENSEACT_API_KEY, OPENAI_API_KEY; none needed for 127.0.0.1)')
+    .option('--check', 'send one tiny request to each configured model')
+    .option('--json', 'print JSON')
+    .addOption(new Option('--timeout <ms>', 'timeout per check request in milliseconds').default('30000'))
+    .action(async (options: ModelsOptions) => {
+      const config = modelConfigFromEnv(io.env, {
+        ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+      });
+      const timeoutMs = Number(options.timeout);
+      if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+        io.stderr(`senseact models: --timeout must be a positive number of milliseconds, got ${JSON.stringify(options.timeout)}.\n`);
+        setExitCode(exitCodes.badInput);
+        return;
+      }
+      const checks = options.check === true && config.ready ? await checkModels(config, timeoutMs) : undefined;
+      if (options.json === true) io.stdout(`${JSON.stringify(describeConfig(config, checks), null, 2)}\n`);
+      else io.stdout(renderConfig(config, checks));
+      if (!config.ready) {
+        for (const problem of config.problems) io.stderr(`senseact models: ${problem}\n`);
+        setExitCode(exitCodes.badInput);
+      } else if (checks?.some((check) => !check.ok) === true) {
+        setExitCode(exitCodes.failure);
+      }
+    });
+};
+
+function keyDescription(config: ModelConfig): string {
+  if (config.apiKey !== undefined) return `set (${config.apiKeySource ?? 'option'})`;
+  return config.apiKeyRequired ? 'MISSING' : 'not needed (loopback endpoint)';
+}
+
+function describeConfig(config: ModelConfig, checks: readonly ModelCheck[] | undefined) {
+  return {
+    baseUrl: config.baseUrl,
+    baseUrlSource: config.baseUrlSource,
+    apiKey: keyDescription(config),
+    ready: config.ready,
+    problems: config.problems,
+    roles: config.roles,
+    ...(checks === undefined ? {} : { checks }),
+  };
+}
+
+function renderConfig(config: ModelConfig, checks: readonly ModelCheck[] | undefined): string {
+  const lines = [`endpoint  ${config.baseUrl}  (${config.baseUrlSource})`, `api key   ${keyDescription(config)}`, ''];
+  const width = Math.max(...modelRoles.map((role) => config.roles[role].model.length));
+  for (const role of modelRoles) {
+    const entry = config.roles[role];
+    lines.push(`${role.padEnd(10)}${entry.model.padEnd(width + 2)}${entry.source}`);
+  }
+  if (checks !== undefined) {
+    lines.push('');
+    for (const check of checks) {
+      const what = `${check.model} (${check.roles.join(', ')}${check.vision ? ', with an image' : ''})`;
+      lines.push(
+        check.ok
+          ? `ok    ${what}: ${Math.round(check.latencyMs ?? 0)} ms, ${check.promptTokens ?? 0}+${check.completionTokens ?? 0} tokens, replied ${JSON.stringify(check.reply ?? '')}`
+          : `FAIL  ${what}: ${check.error ?? 'unknown error'}`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** One request per distinct text model, and one with an image to the vision model. */
+async function checkModels(config: ModelConfig, timeoutMs: number): Promise<ModelCheck[]> {
+  const retry = { maxAttempts: 1 };
+  const language = new OpenAiLanguageModel({ config, timeoutMs, retry });
+  const vision = new OpenAiVisionModel({ config, timeoutMs, retry });
+  const textModels = new Map<string, ModelRole[]>();
+  for (const role of modelRoles) {
+    if (role === 'vision') continue;
+    const model = config.roles[role].model;
+    textModels.set(model, [...(textModels.get(model) ?? []), role]);
+  }
+  const checks: ModelCheck[] = [];
+  for (const [model, roles] of textModels) {
+    checks.push(await probe(model, roles, false, () => language.generate({ role: roles[0] ?? 'planner', messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 5 })));
+  }
+  const visionModel = config.roles.vision.model;
+  checks.push(
+    await probe(visionModel, ['vision'], true, () =>
+      vision.generate({ role: 'vision', messages: [{ role: 'user', content: 'What colour is this image? One word.', images: [{ png: redSquare(), detail: 'low' }] }], maxTokens: 5 }),
+    ),
+  );
+  return checks;
+}
+
+async function probe(model: string, roles: readonly ModelRole[], isVision: boolean, call: () => Promise<{ text: string; latencyMs: number; usage: { promptTokens: number; completionTokens: number } }>): Promise<ModelCheck> {
+  try {
+    const reply = await call();
+    return { model, roles, vision: isVision, ok: true, latencyMs: reply.latencyMs, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, reply: reply.text.trim().slice(0, 40) };
+  } catch (error) {
+    if (!isModelInfrastructureError(error)) throw error;
+    return { model, roles, vision: isVision, ok: false, error: (error as Error).message };
+  }
+}
+
+/** A 16×16 red PNG: enough for a vision model to answer, small enough to cost nothing. */
+function redSquare(): Uint8Array {
+  const png = new PNG({ width: 16, height: 16 });
+  for (let index = 0; index < png.data.length; index += 4) {
+    png.data[index] = 220;
+    png.data[index + 1] = 30;
+    png.data[index + 2] = 30;
+    png.data[index + 3] = 255;
+  }
+  return new Uint8Array(PNG.sync.write(png));
+}

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../src/cli/cli-io.js';
+import { main } from '../../../src/cli/main.js';
+import { startMockOpenAiServer, type MockOpenAiServer } from '../../../src/model/mock-openai-server.js';
+
+function fakeIo(env: Record<string, string>): CliIo & { out: () => string; err: () => string } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout: (text) => void stdout.push(text),
+    stderr: (text) => void stderr.push(text),
+    cwd: process.cwd(),
+    env,
+    out: () => stdout.join(''),
+    err: () => stderr.join(''),
+  };
+}
+
+let server: MockOpenAiServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('senseact models', () => {
+  it('shows roles with their sources and never prints the key', async () => {
+    const io = fakeIo({ SENSEACT_API_KEY: 'sk-hidden-abcdefghijklmnop', SENSEACT_PLANNER_MODEL: 'qwen-72b', SENSEACT_VISION_MODEL: 'qwen-vl' });
+    const code = await main(['models'], io);
+    expect(code).toBe(0);
+    const out = io.out();
+    expect(out).toMatch(/endpoint +https:\/\/api\.openai\.com\/v1 +\(default\)/);
+    expect(out).toMatch(/api key +set \(env:SENSEACT_API_KEY\)/);
+    expect(out).toMatch(/planner +qwen-72b +env:SENSEACT_PLANNER_MODEL/);
+    expect(out).toMatch(/verifier +qwen-72b +role:planner/);
+    expect(out).toMatch(/vision +qwen-vl +env:SENSEACT_VISION_MODEL/);
+    expect(out).not.toContain('sk-hidden');
+  });
+
+  it('exits 2 and names the variables when the key is missing', async () => {
+    const io = fakeIo({});
+    const code = await main(['models', '--json'], io);
+    expect(code).toBe(2);
+    expect(JSON.parse(io.out())).toMatchObject({ ready: false, apiKey: 'MISSING' });
+    expect(io.err()).toMatch(/SENSEACT_API_KEY.*OPENAI_API_KEY/);
+  });
+
+  it('--check calls each distinct model once, the vision model with an image', async () => {
+    server = await startMockOpenAiServer({ reply: (request) => (request.images.length > 0 ? 'Red' : 'OK') });
+    const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_PLANNER_MODEL: 'big', SENSEACT_VERIFIER_MODEL: 'small', SENSEACT_VISION_MODEL: 'eyes' });
+    const code = await main(['models', '--check'], io);
+    expect(io.err()).toBe('');
+    expect(code).toBe(0);
+    expect(server.requests.map((request) => [request.model, request.images.length])).toEqual([
+      ['big', 0],
+      ['small', 0],
+      ['eyes', 1],
+    ]);
+    expect(io.out()).toMatch(/ok +big \(planner, certifier, extractor\)/);
+    expect(io.out()).toMatch(/ok +eyes \(vision, with an image\).*"Red"/);
+  });
+
+  it('--check exits 1 when a model fails', async () => {
+    server = await startMockOpenAiServer({ reply: (request) => (request.model === 'eyes' ? { status: 404, body: { error: { message: 'model eyes not found' } } } : 'OK') });
+    const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'one', SENSEACT_VISION_MODEL: 'eyes' });
+    const code = await main(['models', '--check', '--json'], io);
+    expect(code).toBe(1);
+    const checks = (JSON.parse(io.out()) as { checks: { model: string; ok: boolean; error?: string }[] }).checks;
+    expect(checks.map((check) => [check.model, check.ok])).toEqual([
+      ['one', true],
+      ['eyes', false],
+    ]);
+    expect(checks[1]?.error).toMatch(/HTTP 404.*model name/);
+  });
+});
