@@ -33,9 +33,11 @@ function itemFor(action: SolutionAction, unit: ControlUnit): CommitmentItem {
     case 'toggle': return action.value === undefined ? { unit: unit.id } : { unit: unit.id, checked: action.value };
     case 'scroll': return { unit: unit.id, direction: action.direction };
     case 'click':
+    case 'select':
+      // Choosing a radio-like option (AM/PM) that perception typed as a toggle means: checked.
+      return unit.type === 'toggle' ? { unit: unit.id, checked: true } : { unit: unit.id };
     case 'long-press':
-    case 'commit':
-    case 'select': return { unit: unit.id };
+    case 'commit': return { unit: unit.id };
     case 'navigate':
     case 'finish': return { unit: unit.id };
     default: return assertNever(action, 'solution action');
@@ -79,11 +81,11 @@ export class OracleGuide {
   }
 
   /** Reports the verified outcome of the last plan (`unknown` when feedback is off). */
-  report(outcome: 'pass' | 'fail' | 'inconclusive' | 'unknown' | 'rejected'): void {
+  report(outcome: 'pass' | 'fail' | 'inconclusive' | 'unknown' | 'rejected', executed?: number): void {
     const plan = this.pending;
     this.pending = undefined;
     if (!plan || plan.kind !== 'solution') return;
-    if (outcome === 'pass' || outcome === 'unknown') this.advance(plan.covers);
+    if (outcome === 'pass' || outcome === 'unknown') this.advance(Math.min(plan.covers, executed ?? plan.covers));
   }
 
   private advance(count: number): void {

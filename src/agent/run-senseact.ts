@@ -212,9 +212,17 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     const start = screen;
     const executed: ExecutedUnit[] = [];
     let stopped = false;
+    let unfinished = '';
     for (let index = 0; index < items.length && !stopped; index++) {
       const item = items[index]!;
-      let unit = units[index]!;
+      // Later units are found again on the screen the earlier ones left (ids are stable);
+      // a unit that is gone ends the commitment, and the planner sees the new screen.
+      const current = index === 0 ? units[0] : screen.perception.units.find((candidate) => candidate.id === item.unit);
+      if (!current) {
+        unfinished = `stopped after ${index} of ${items.length} units: ${item.unit} is not on the new screen`;
+        break;
+      }
+      let unit = current;
       const key = actionKey(unit, item);
       sameActionRepeats = key === lastKey ? sameActionRepeats + 1 : 1;
       lastKey = key;
@@ -273,7 +281,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       session.trace.writeStepArtifact(round, 'delta.json', summariseDelta(delta));
       session.trace.emit({ type: 'verify-end', step: round, outcome: combined.outcome, reason: combined.reason, label: delta.label, by });
       outcome = combined.outcome;
-      note = combined.outcome === 'pass' ? '' : combined.reason.slice(0, 160);
+      note = combined.outcome === 'pass' ? unfinished : combined.reason.slice(0, 160);
 
       // Certificate for the pivot unit (the last executed).
       const certificate = session.timeVerification(() => buildCertificate({
@@ -312,7 +320,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       session.trace.emit({ type: 'verify-end', step: round, outcome: 'inconclusive', reason: 'open-loop: execution feedback is off', by: 'none' });
     }
     history.push({ intent: plan.intent, outcome, note });
-    oracle?.report(outcome);
+    oracle?.report(outcome, executed.length);
     session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
   }
   return end(false, steps >= task.stepBudget ? `step budget of ${task.stepBudget} used up` : 'too many planning rounds without progress');
@@ -398,6 +406,10 @@ async function executeUnit(session: AgentSession, unit: ControlUnit, item: Commi
   }
   const args = contractArgs(item);
   const outcome = session.timeVerification(() => unitContract(unit, unit.type === 'click' && plan.commitment.length === 1 && plan.expectation.trim() !== '' ? { ...args, expectation: parsePredicate(plan.expectation) } : args, before.perception.tree, after.perception.tree, delta));
-  session.trace.emit({ type: 'verify-end', step: session.step, outcome: outcome.outcome, reason: outcome.reason, label: delta.label, by: 'contract' });
-  return { unit, item, outcome, before, after, delta };
+  // Tapping what is already selected (a clock-face number, the current tab) changes nothing, and that is its effect.
+  const settled = outcome.outcome === 'fail' && delta.label === 'no-change' && unit.state.selected === true
+    ? { outcome: 'pass' as const, reason: `${unit.type} "${unit.label}" was already selected and still is`, evidence: outcome.evidence }
+    : outcome;
+  session.trace.emit({ type: 'verify-end', step: session.step, outcome: settled.outcome, reason: settled.reason, label: delta.label, by: 'contract' });
+  return { unit, item, outcome: settled, before, after, delta };
 }

@@ -27,16 +27,19 @@ export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceActi
     return [{ type: 'launch', packageName: item.value }];
   }
   switch (unit.type) {
+    case 'select':
+      // Choosing the option that is already chosen changes nothing: nothing to do.
+      if (unit.state.selected === true) return [];
+      return [{ type: 'tap', point: point(unit) }];
     case 'click':
     case 'commit':
-    case 'select':
       return [{ type: 'tap', point: point(unit) }];
     case 'long-press':
       return [{ type: 'long-press', point: point(unit) }];
     case 'fill': {
       if (item.value === undefined) return { problem: `fill ${unit.id} needs "value": the text to enter` };
-      const at = point(unit);
-      return [{ type: 'clear', point: at }, { type: 'type', text: item.value, point: at }];
+      // One tap to focus: the keyboard it opens may move the field, so clear and type go to the focused field.
+      return [{ type: 'tap', point: point(unit) }, { type: 'clear' }, { type: 'type', text: item.value }];
     }
     case 'toggle':
       if (item.checked !== undefined && unit.state.checked === item.checked) return [];
