@@ -12,3 +12,4 @@ export * from './retry-policy.js';
 export * from './scroll-swipe.js';
 export * from './settle-hierarchy.js';
 export * from './sim-device.js';
+export * from './parse-device-action.js';

@@ -42,7 +42,8 @@ export function classifyAppiumError(error: unknown): AppiumErrorClass {
   // WebdriverIO's session creation reports a refused connection only in words.
   if (/Unable to connect to "|fetch failed|Failed to fetch \[/i.test(message)) return 'connection-refused';
   if (name === 'invalid session id' || /invalid session id|session is either terminated or not started|no such session/i.test(message)) return 'session-lost';
-  if (name === 'session not created' || /session not created/i.test(message)) return 'session-not-created';
+  // Appium answers a missing driver with a 500 `unknown error`; retrying cannot install it.
+  if (name === 'session not created' || /session not created|could not find a driver for automationName/i.test(message)) return 'session-not-created';
   if (name === 'TimeoutError' || /timed out|timeout/i.test(name)) return 'timeout';
   if (name === 'unknown error' || /\b5\d\d\b.*(internal|server|gateway|unavailable)/i.test(message)) return 'server-error';
   const statusCode = typeof error === 'object' && error !== null && 'statusCode' in error ? Number((error as { statusCode: unknown }).statusCode) : NaN;

@@ -16,6 +16,7 @@ describe('classifyAppiumError', () => {
     ['invalid session id', webdriverError('invalid session id'), 'session-lost'],
     ['terminated session in words', new Error('A session is either terminated or not started'), 'session-lost'],
     ['session not created', webdriverError('session not created', 'Could not find a driver'), 'session-not-created'],
+    ['driver missing (Appium says unknown error)', webdriverError('unknown error', "Could not find a driver for automationName 'UiAutomator2' and platformName 'Android'."), 'session-not-created'],
     ['no such element', webdriverError('no such element'), 'other'],
     ['invalid argument', webdriverError('invalid argument'), 'other'],
     ['a string', 'boom', 'other'],

@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import { deviceActionSyntax, parseDeviceAction } from '../../device/parse-device-action.js';
+import { perceive } from '../../perception/perceive.js';
+import { parseHierarchy } from '../../ui/parse-hierarchy.js';
+import type { UiTree } from '../../ui/ui-tree.js';
+import { computeDelta } from '../../verify/compute-delta.js';
+import { exitCodes, type CliIo } from '../cli-io.js';
+import type { CommandRegistration } from '../commands.js';
+import { openCliDevice, reportDeviceError, type DeviceCommandOptions } from './devices-command.js';
+
+/**
+ * `senseact act <profile> <action...> [--url URL] [--launch PKG]`: observes, performs one
+ * action (`tap 540,1200`, `type "hello"`, `key back`, `launch com.android.settings`,
+ * `scroll down 0,300,1080,2000`, ...), observes again and prints the delta (label, ρ,
+ * changes) and the new reduced view. For the `sim` profile this runs on a fresh
+ * in-process simulator (use `--launch` to open an app first).
+ */
+export const actCommand: CommandRegistration = (program: Command, io: CliIo, setExitCode) => {
+  program
+    .command('act')
+    .description(`Perform one action on a device and print what changed. Actions: ${deviceActionSyntax.join(' | ')}`)
+    .argument('<profile>', 'device profile name (devices/<name>.yaml) or path')
+    .argument('<action...>', 'the action and its arguments, e.g. tap 540,1200')
+    .option('--url <url>', 'Appium server URL (overrides the profile)')
+    .option('--launch <package>', 'launch this app before the action')
+    .action(async (profileName: string, words: string[], options: DeviceCommandOptions) => {
+      const action = parseDeviceAction(words);
+      if (!action.success) {
+        io.stderr(`senseact act: ${action.error}\n`);
+        setExitCode(exitCodes.badInput);
+        return;
+      }
+      const opened = await openCliDevice('act', profileName, options, io, setExitCode);
+      if (!opened) return;
+      const { device } = opened;
+      try {
+        const before = await device.observe();
+        const acted = await device.act(action.value);
+        const after = await device.observe();
+        const beforeTree = parseHierarchy(before.xml, { packageName: before.packageName, activity: before.activity, sourceName: 'before' });
+        const afterTree = parseHierarchy(after.xml, { packageName: after.packageName, activity: after.activity, sourceName: 'after' });
+        const delta = computeDelta(beforeTree, afterTree);
+        io.stdout(`# ${words.join(' ')} — ${acted.latencyMs.toFixed(0)} ms\n`);
+        io.stdout(`before: ${before.packageName} ${before.activity}\nafter:  ${after.packageName} ${after.activity}${after.settled ? '' : ' (NOT settled)'}\n`);
+        io.stdout(`delta: ${delta.label}, rho ${delta.rho.toFixed(2)}, ${delta.changes.length} changes${delta.newSurface ? ', new surface' : ''}${delta.dismissedSurface ? ', surface dismissed' : ''}${delta.errorsOrBlocks.length > 0 ? `, ${delta.errorsOrBlocks.length} blockers` : ''}\n`);
+        for (const change of delta.changes.slice(0, 20)) io.stdout(`  ${describeChange(change, beforeTree, afterTree)}\n`);
+        if (delta.changes.length > 20) io.stdout(`  … ${delta.changes.length - 20} more\n`);
+        io.stdout(`\n# after (${after.polls} pulls)\n${perceive(afterTree).view}\n`);
+        setExitCode(exitCodes.ok);
+      } catch (error) {
+        reportDeviceError('act', error, io, setExitCode);
+      } finally {
+        await device.close();
+      }
+    });
+};
+
+type Change = ReturnType<typeof computeDelta>['changes'][number];
+
+function describeChange(change: Change, before: UiTree, after: UiTree): string {
+  const name = (tree: UiTree, index: number): string => {
+    const node = tree.nodes[index];
+    if (!node) return `#${index}`;
+    const label = node.text || node.contentDesc || node.resourceId;
+    return `${node.className.split('.').pop() ?? node.className}${label ? ` "${label}"` : ''}`;
+  };
+  switch (change.kind) {
+    case 'text':
+      return `${change.field} of ${name(after, change.after)}: "${change.from}" → "${change.to}"`;
+    case 'added':
+      return `added ${name(after, change.after)}`;
+    case 'removed':
+      return `removed ${name(before, change.before)}`;
+    default:
+      return `${change.kind} of ${name(after, change.after)}: ${String(change.from)} → ${String(change.to)}`;
+  }
+}

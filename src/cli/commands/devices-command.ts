@@ -1,0 +1,176 @@
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import { repoRoot } from '../../device/appium-server.js';
+import { createDevice, type CreateDeviceOptions } from '../../device/create-device.js';
+import type { RecordingDevice } from '../../device/device.js';
+import { DeviceError } from '../../device/device-error.js';
+import { loadDeviceProfile, type DeviceProfile } from '../../device/device-profile.js';
+import { DeviceProfileError } from '../../device/device-profile-error.js';
+import { exitCodes, type CliIo } from '../cli-io.js';
+import type { CommandRegistration } from '../commands.js';
+
+/** `--url` and `--launch`, shared by `devices check`, `observe` and `act`. */
+export interface DeviceCommandOptions {
+  readonly url?: string;
+  readonly launch?: string;
+}
+
+/**
+ * Loads a profile and connects a device for one CLI command: for `sim` a fresh in-process
+ * simulator, for Appium profiles a new session on the given server. With `launch`, that
+ * app is started first. Profile and device failures are printed (what, where, what to do)
+ * and give `undefined` with the exit code set: 2 for a bad profile, 1 for a device failure.
+ */
+export async function openCliDevice(command: string, profileName: string, options: DeviceCommandOptions, io: CliIo, setExitCode: (code: number) => void): Promise<{ profile: DeviceProfile; device: RecordingDevice } | undefined> {
+  let profile: DeviceProfile;
+  try {
+    profile = loadDeviceProfile(profileName, { cwd: io.cwd });
+  } catch (error) {
+    if (!DeviceProfileError.isInstance(error)) throw error;
+    io.stderr(`senseact ${command}: ${error.message}\n`);
+    setExitCode(exitCodes.badInput);
+    return undefined;
+  }
+  try {
+    const device = await createDevice(profile, options.url === undefined ? {} : ({ url: options.url } satisfies CreateDeviceOptions));
+    if (options.launch !== undefined) {
+      try {
+        await device.act({ type: 'launch', packageName: options.launch });
+      } catch (error) {
+        await device.close();
+        throw error;
+      }
+    }
+    return { profile, device };
+  } catch (error) {
+    if (!DeviceError.isInstance(error)) throw error;
+    io.stderr(`senseact ${command}: ${error.message}\n`);
+    setExitCode(exitCodes.failure);
+    return undefined;
+  }
+}
+
+/** Prints a device error raised mid-command and sets exit code 1; rethrows anything else. */
+export function reportDeviceError(command: string, error: unknown, io: CliIo, setExitCode: (code: number) => void): void {
+  if (!DeviceError.isInstance(error)) throw error;
+  io.stderr(`senseact ${command}: ${error.message}\n`);
+  setExitCode(exitCodes.failure);
+}
+
+interface CheckLine {
+  readonly ok: boolean;
+  readonly what: string;
+  readonly todo?: string;
+}
+
+/**
+ * `senseact devices list` and `senseact devices check <profile> [--url URL]`. The check
+ * goes step by step — Appium reachable, driver installed, device online, page source
+ * obtainable — and says for each failure what to do. Exit code 0 when all pass, 1 when a
+ * step fails, 2 for a bad profile.
+ */
+export const devicesCommand: CommandRegistration = (program: Command, io: CliIo, setExitCode) => {
+  const devices = program.command('devices').description('List device profiles (devices/*.yaml) and check that a device is usable.');
+
+  devices
+    .command('list')
+    .description('List the device profiles in ./devices and in the SenseAct install.')
+    .action(() => {
+      const seen = new Set<string>();
+      for (const folder of [path.join(io.cwd, 'devices'), path.join(repoRoot(), 'devices')]) {
+        let files: string[];
+        try {
+          files = readdirSync(folder).filter((file) => file.endsWith('.yaml')).sort();
+        } catch {
+          continue;
+        }
+        for (const file of files) {
+          const name = file.replace(/\.yaml$/, '');
+          if (seen.has(name)) continue;
+          seen.add(name);
+          try {
+            const profile = loadDeviceProfile(path.join(folder, file));
+            io.stdout(`${name.padEnd(14)} ${profile.kind.padEnd(7)} ${profile.description ?? ''}\n`);
+          } catch (error) {
+            if (!DeviceProfileError.isInstance(error)) throw error;
+            io.stdout(`${name.padEnd(14)} INVALID ${error.message.split('\n')[0] ?? ''}\n`);
+          }
+        }
+      }
+      setExitCode(exitCodes.ok);
+    });
+
+  devices
+    .command('check')
+    .description('Check a device profile: Appium reachable, driver installed, device online, page source obtainable.')
+    .argument('<profile>', 'profile name (devices/<name>.yaml) or path to a profile file')
+    .option('--url <url>', 'Appium server URL (overrides the profile)')
+    .action(async (profileName: string, options: DeviceCommandOptions) => {
+      let profile: DeviceProfile;
+      try {
+        profile = loadDeviceProfile(profileName, { cwd: io.cwd });
+      } catch (error) {
+        if (!DeviceProfileError.isInstance(error)) throw error;
+        io.stderr(`senseact devices check: ${error.message}\n`);
+        setExitCode(exitCodes.badInput);
+        return;
+      }
+      const lines = await checkProfile(profile, options);
+      for (const line of lines) io.stdout(`${line.ok ? 'ok  ' : 'FAIL'} ${line.what}${line.todo ? `\n     → ${line.todo}` : ''}\n`);
+      setExitCode(lines.every((line) => line.ok) ? exitCodes.ok : exitCodes.failure);
+    });
+};
+
+async function checkProfile(profile: DeviceProfile, options: DeviceCommandOptions): Promise<CheckLine[]> {
+  const lines: CheckLine[] = [];
+  if (profile.kind === 'appium') {
+    const url = (options.url ?? profile.appium.url).replace(/\/+$/, '');
+    try {
+      const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(5_000) });
+      const body = (await response.json()) as { value?: { build?: { version?: string } } };
+      lines.push({ ok: response.ok, what: `Appium reachable at ${url} (version ${body.value?.build?.version ?? 'unknown'})` });
+    } catch (error) {
+      lines.push({ ok: false, what: `Appium not reachable at ${url}: ${error instanceof Error ? error.message : String(error)}`, todo: 'start it with `npm run sim:appium` (simulator) or `npx tsx scripts/start-appium.ts` (emulators and phones), or pass --url' });
+      return lines;
+    }
+  }
+  let device: RecordingDevice;
+  try {
+    device = await createDevice(profile, options.url === undefined ? {} : { url: options.url });
+  } catch (error) {
+    if (!DeviceError.isInstance(error)) throw error;
+    lines.push(sessionFailure(profile, error));
+    return lines;
+  }
+  if (profile.kind === 'appium') {
+    lines.push({ ok: true, what: `driver for ${String(profile.appium.capabilities['appium:automationName'])} installed` });
+    lines.push({ ok: true, what: `device online: session created (${device.info.width}×${device.info.height}, ${device.info.density} dpi)` });
+  } else {
+    lines.push({ ok: true, what: `simulator started (${device.info.width}×${device.info.height}, ${device.info.density} dpi)` });
+  }
+  try {
+    const observation = await device.observe();
+    const nodes = (observation.xml.match(/<[A-Za-z][\w.$]*\s[^>]*bounds=/g) ?? []).length;
+    lines.push({ ok: nodes > 0, what: `page source obtainable: ${nodes} nodes, ${observation.packageName} ${observation.activity}, ${observation.latencyMs.toFixed(0)} ms${observation.settled ? '' : ' (did not settle)'}`, ...(nodes > 0 ? {} : { todo: 'the hierarchy is empty: unlock the screen and make sure an app is in the foreground' }) });
+  } catch (error) {
+    if (!DeviceError.isInstance(error)) throw error;
+    lines.push({ ok: false, what: `page source not obtainable: ${error.message}`, todo: 'check the device screen (locked? a system dialog?) and the Appium log' });
+  } finally {
+    await device.close();
+  }
+  return lines;
+}
+
+function sessionFailure(profile: DeviceProfile, error: DeviceError): CheckLine {
+  if (profile.kind === 'sim') return { ok: false, what: `simulator did not start: ${error.message}`, todo: 'fix the sim: section of the profile' };
+  const automation = String(profile.appium.capabilities['appium:automationName']);
+  if (error.reason === 'session-not-created' && /could not find a driver|driver .*not installed|automationName/i.test(error.message)) {
+    const todo = automation === 'SenseActSim' ? 'start the server with `npm run sim:appium`, which provides the SenseActSim driver' : 'install it into the project Appium home: `bash scripts/setup-emulator.sh --appium-only` (needs network once)';
+    return { ok: false, what: `driver for ${automation} not installed on that server`, todo };
+  }
+  if (error.reason === 'session-not-created') {
+    return { ok: false, what: `device not online (the ${automation} driver is installed but could not start a session): ${error.message}`, todo: 'start the emulator (`emulator -avd <name>`) or plug in the phone, and check `adb devices`' };
+  }
+  return { ok: false, what: `no session: ${error.message}`, todo: 'see the message above' };
+}

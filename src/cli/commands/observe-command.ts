@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { perceive } from '../../perception/perceive.js';
+import { parseHierarchy } from '../../ui/parse-hierarchy.js';
+import { exitCodes, type CliIo } from '../cli-io.js';
+import type { CommandRegistration } from '../commands.js';
+import { openCliDevice, reportDeviceError, type DeviceCommandOptions } from './devices-command.js';
+
+interface ObserveOptions extends DeviceCommandOptions {
+  readonly raw?: boolean;
+  readonly level: string;
+}
+
+/**
+ * `senseact observe <profile> [--url URL] [--launch PKG] [--raw] [--level 1|2]`: one
+ * settled observation. Prints the package/activity line, the raw XML (`--raw`: only the
+ * XML), then the reduced planner view with its units. For the `sim` profile the
+ * observation is of a fresh in-process simulator (use `--launch` to open an app first).
+ */
+export const observeCommand: CommandRegistration = (program: Command, io: CliIo, setExitCode) => {
+  program
+    .command('observe')
+    .description('Observe a device once: raw hierarchy XML, then the reduced view and control units.')
+    .argument('<profile>', 'device profile name (devices/<name>.yaml) or path')
+    .option('--url <url>', 'Appium server URL (overrides the profile)')
+    .option('--launch <package>', 'launch this app before observing')
+    .option('--raw', 'print only the raw XML')
+    .option('--level <level>', 'reduction level: 1 = sparse, 2 = merge', '2')
+    .action(async (profileName: string, options: ObserveOptions) => {
+      const opened = await openCliDevice('observe', profileName, options, io, setExitCode);
+      if (!opened) return;
+      const { device } = opened;
+      try {
+        const observation = await device.observe();
+        if (options.raw) {
+          io.stdout(observation.xml.endsWith('\n') ? observation.xml : `${observation.xml}\n`);
+        } else {
+          io.stdout(`# ${observation.packageName} ${observation.activity} — ${observation.polls} pulls, ${observation.settled ? 'settled' : 'NOT settled'}, ${observation.latencyMs.toFixed(0)} ms\n`);
+          io.stdout(`${observation.xml}\n`);
+          const tree = parseHierarchy(observation.xml, { packageName: observation.packageName, activity: observation.activity, sourceName: `${profileName} observation` });
+          const perception = perceive(tree, { level: options.level === '1' ? 1 : 2 });
+          io.stdout(`\n# reduced view (level ${options.level === '1' ? 1 : 2}, ${perception.units.length} units)\n${perception.view}\n`);
+        }
+        setExitCode(exitCodes.ok);
+      } catch (error) {
+        reportDeviceError('observe', error, io, setExitCode);
+      } finally {
+        await device.close();
+      }
+    });
+};
