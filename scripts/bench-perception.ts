@@ -52,7 +52,7 @@ const inputs = files(corpus).map((file) => ({ file, name: path.relative(corpus, 
 // 1 + 2: parse, reduce, coverage.
 let ok = 0;
 const failed: string[] = [];
-const coverage = { 1: { checked: 0, lost: 0 }, 2: { checked: 0, lost: 0 } };
+const coverage = { 1: { checked: 0, lost: 0, hijacked: 0, units: 0 }, 2: { checked: 0, lost: 0, hijacked: 0, units: 0 } };
 const ratios: number[] = [];
 const viewTokens: number[] = [];
 const rawTokens: number[] = [];
@@ -63,6 +63,8 @@ for (const input of inputs) {
       const result = findLostActionables(perceive(tree, { level }));
       coverage[level].checked += result.checked;
       coverage[level].lost += result.lost.length;
+      coverage[level].hijacked += result.hijacked.length;
+      coverage[level].units += perceive(tree, { level }).units.filter((unit) => unit.tap !== null).length;
       for (const lost of result.lost) console.log(`lost (level ${level}) ${input.name}: ${lost.reason}`);
     }
     const view = perceive(tree).view;
@@ -80,7 +82,7 @@ console.log(`corpus: ${inputs.length} files in ${path.relative(repoRoot, corpus)
 console.log(`parse + reduce: ${ok} ok, ${failed.length} failed`);
 for (const line of failed) console.log(`  FAILED ${line}`);
 for (const level of [1, 2] as const) {
-  console.log(`actionable nodes (level ${level}): ${coverage[level].checked} checked, ${coverage[level].lost} lost`);
+  console.log(`actionable nodes (level ${level}): ${coverage[level].checked} checked, ${coverage[level].lost} lost; units: ${coverage[level].units}, tap point taken by a nested unit: ${coverage[level].hijacked}`);
 }
 console.log(`tokens (o200k), level 2 view vs raw dump: mean ratio ${fixed(mean(ratios) * 100, 2)}%, p95 ratio ${fixed(quantile(ratios, 0.95) * 100, 2)}%, aggregate ${fixed((viewTokens.reduce((a, b) => a + b, 0) / rawTokens.reduce((a, b) => a + b, 0)) * 100, 2)}% (view mean ${fixed(mean(viewTokens), 0)} tokens, raw mean ${fixed(mean(rawTokens), 0)})`);
 

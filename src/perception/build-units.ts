@@ -1,6 +1,7 @@
-import { boundsArea, boundsCentre, intersectBounds } from '../ui/bounds.js';
+import { boundsArea, boundsCentre, boundsContainsPoint, intersectBounds } from '../ui/bounds.js';
 import type { Bounds, NodeId, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import type { BlockId, ControlUnit, UnitId, UnitMember, UnitType } from './control-unit.js';
+import { isUnitNode } from './build-blocks.js';
 import { nodeText, resourceName, type KeptNode, type ReducedTree } from './reduce-tree.js';
 
 /** Labels and resource-id names of buttons that seal a form (DESIGN.md §1.3 `commit`). */
@@ -42,21 +43,87 @@ function member(tree: UiTree, kept: ReadonlyMap<NodeIndex, NodeId>, index: NodeI
   };
 }
 
-/** Centre of `bounds` after removing nothing; falls back to the node's raw centre clipped to the screen. */
-function tapPoint(bounds: Bounds): readonly [number, number] {
-  return boundsCentre(bounds);
+/** Grid used to look for a tap point that no nested unit covers. */
+const tapGrid = 8;
+
+/**
+ * A tap point inside `bounds` that none of `blockers` (nested units, which would take
+ * the touch) contains: the centre when it is free, else the free grid point nearest
+ * to the centre, else the centre.
+ */
+export function freeTapPoint(bounds: Bounds, blockers: readonly Bounds[]): readonly [x: number, y: number] {
+  const centre = boundsCentre(bounds);
+  const free = (point: readonly [number, number]): boolean => !blockers.some((blocker) => boundsContainsPoint(blocker, point));
+  if (free(centre)) return centre;
+  const width = bounds[2] - bounds[0];
+  const height = bounds[3] - bounds[1];
+  let best: readonly [number, number] | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < tapGrid; i++) {
+    for (let j = 0; j < tapGrid; j++) {
+      const point = [Math.floor(bounds[0] + ((i + 0.5) * width) / tapGrid), Math.floor(bounds[1] + ((j + 0.5) * height) / tapGrid)] as const;
+      const distance = (point[0] - centre[0]) ** 2 + (point[1] - centre[1]) ** 2;
+      if (distance < bestDistance && free(point)) {
+        best = point;
+        bestDistance = distance;
+      }
+    }
+  }
+  return best ?? centre;
+}
+
+/** Visible bounds of the unit nodes nested inside each unit node (by source index). */
+function nestedUnitBounds(tree: UiTree, reduced: ReducedTree): Map<NodeIndex, Bounds[]> {
+  const unitNodes = new Set(reduced.nodes.filter(isUnitNode).map((kept) => kept.node));
+  const nested = new Map<NodeIndex, Bounds[]>();
+  for (const kept of reduced.nodes) {
+    if (!unitNodes.has(kept.node)) continue;
+    for (let ancestor = tree.nodes[kept.node]!.parent; ancestor !== -1; ancestor = tree.nodes[ancestor]!.parent) {
+      if (unitNodes.has(ancestor)) (nested.get(ancestor) ?? nested.set(ancestor, []).get(ancestor)!).push(kept.bounds);
+    }
+  }
+  return nested;
+}
+
+const horizontalClass = /HorizontalScrollView$|ViewPager2?$|TabLayout$|HorizontalGridView$|Carousel/;
+
+/** Scroll direction: from the class, else horizontal when the kept children sit side by side in one row. */
+function scrollOrientation(node: UiNode, kept: KeptNode, byId: ReadonlyMap<NodeId, KeptNode>): 'vertical' | 'horizontal' {
+  if (horizontalClass.test(node.className)) return 'horizontal';
+  const children = kept.children.map((id) => byId.get(id)!.bounds);
+  if (children.length < 2) return 'vertical';
+  const sameRow = children.every((bounds) => Math.abs(bounds[1] - children[0]![1]) <= 4);
+  const lefts = new Set(children.map((bounds) => bounds[0]));
+  return sameRow && lefts.size === children.length ? 'horizontal' : 'vertical';
+}
+
+function isAncestorOf(nodes: readonly UiNode[], ancestor: NodeIndex, node: NodeIndex): boolean {
+  for (let current = nodes[node]!.parent; current !== -1; current = nodes[current]!.parent) if (current === ancestor) return true;
+  return false;
+}
+
+/** What `buildUnits` needs from the block layout. */
+export interface UnitContext {
+  readonly blockOf: (kept: KeptNode) => BlockId;
+  /** True for kept nodes inside a surface (dialog, sheet, popup). */
+  readonly inSurface: (kept: KeptNode) => boolean;
+  /** The surfaces on screen: their root node and visible bounds. */
+  readonly surfaces: readonly { readonly root: NodeIndex; readonly bounds: Bounds }[];
 }
 
 /**
  * Builds the on-screen control units from a reduced tree: one unit per kept node that
  * is actionable or scrollable, typed fill / toggle / select / scroll / commit / click /
  * long-press, with its members (the node, what was merged into it, a label node for a
- * fill) and its tap point (centre of the visible bounds; a merged clickable switch is
- * tapped on itself). `blockOf` gives each unit's block. The navigate/finish pseudo
- * units are added by `pseudoUnits`.
+ * fill) and its tap point: the centre of the visible bounds, moved off any nested unit
+ * that would take the touch (a merged clickable switch is tapped on itself). Units
+ * outside a surface whose tap point lies under one are marked `occluded`; scroll units
+ * get an `orientation`. The navigate/finish pseudo units are added by `pseudoUnits`.
  */
-export function buildUnits(tree: UiTree, reduced: ReducedTree, blockOf: (kept: KeptNode) => BlockId): ControlUnit[] {
+export function buildUnits(tree: UiTree, reduced: ReducedTree, context: UnitContext): ControlUnit[] {
   const nodes = tree.nodes;
+  const byId = new Map<NodeId, KeptNode>(reduced.nodes.map((kept) => [kept.id, kept]));
+  const nested = nestedUnitBounds(tree, reduced);
   const ownerIds = reduced.ownerOf;
   const units: ControlUnit[] = [];
   for (const [position, kept] of reduced.nodes.entries()) {
@@ -101,6 +168,9 @@ export function buildUnits(tree: UiTree, reduced: ReducedTree, blockOf: (kept: K
     // A clickable switch merged into its row is tapped on itself; anything else on the node's visible centre.
     const switchTarget = checkableNode && checkableNode.index !== kept.node && checkableNode.clickable ? checkableNode.index : undefined;
     const tapBounds = switchTarget !== undefined ? reduced.visible[switchTarget]! : kept.bounds;
+    const blockers = switchTarget !== undefined || type === 'scroll' ? [] : (nested.get(kept.node) ?? []);
+    const tap = freeTapPoint(boundsArea(tapBounds) > 0 ? tapBounds : intersectBounds(node.bounds, [0, 0, tree.width, tree.height]), blockers);
+    const occluded = !context.inSurface(kept) && context.surfaces.some((surface) => boundsContainsPoint(surface.bounds, tap) && !isAncestorOf(nodes, kept.node, surface.root));
     const members = memberIndices.map((index) => member(tree, ownerIds, index, reduced.visible));
     if (labelMember !== undefined) members.push(member(tree, ownerIds, labelMember, reduced.visible));
     const stateNode = editableNode ?? checkableNode ?? node;
@@ -112,9 +182,11 @@ export function buildUnits(tree: UiTree, reduced: ReducedTree, blockOf: (kept: K
       primary: kept.id,
       members,
       bounds: kept.bounds,
-      tap: tapPoint(boundsArea(tapBounds) > 0 ? tapBounds : intersectBounds(node.bounds, [0, 0, tree.width, tree.height])),
+      tap,
       affordances,
-      block: blockOf(kept),
+      block: context.blockOf(kept),
+      ...(type === 'scroll' ? { orientation: scrollOrientation(node, kept, byId) } : {}),
+      ...(occluded ? { occluded: true } : {}),
       state: {
         enabled: node.enabled && stateNode.enabled,
         ...(checkableNode ? { checked: checkableNode.checked } : {}),

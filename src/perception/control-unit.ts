@@ -42,6 +42,10 @@ export interface ControlUnit {
   readonly bounds: Bounds;
   /** Tap point in device pixels; null for pseudo units (navigate, finish), which have no on-screen target. */
   readonly tap: readonly [x: number, y: number] | null;
+  /** For `scroll` units: the direction the content moves (from the class, else from how the children are laid out). */
+  readonly orientation?: 'vertical' | 'horizontal';
+  /** True when a surface (dialog, sheet, popup) lies over the tap point: a tap would hit the surface instead. */
+  readonly occluded?: boolean;
   /** For `navigate` pseudo units: which system action they perform. */
   readonly navigation?: 'back' | 'home' | 'launch';
   readonly affordances: readonly Affordance[];

@@ -13,6 +13,12 @@ export interface ActionableCoverage {
   readonly excludedSystemBar: number;
   /** Nodes no unit can act on, with why. */
   readonly lost: readonly { readonly node: NodeIndex; readonly reason: string }[];
+  /**
+   * Units whose tap point lies on another unit nested inside them (the nested one would
+   * take the touch): only when the nested units cover the whole unit. Scroll units are
+   * not counted (a swipe on a child still scrolls the container).
+   */
+  readonly hijacked: readonly { readonly unit: UnitId; readonly by: UnitId }[];
 }
 
 function isActionableNode(node: UiNode): boolean {
@@ -60,7 +66,17 @@ export function findLostActionables(perception: Perception): ActionableCoverage 
     if (!node.clickable && isAncestor(tree.nodes, unit.primary, node.index) && boundsContainsPoint(visible[unit.primary]!, unit.tap)) continue;
     lost.push({ node: node.index, reason: `unit ${unit.id} taps (${unit.tap.join(',')}) outside ${node.className} ${node.resourceId || node.text} [${visible[node.index]!.join(',')}]` });
   }
-  return { checked, excludedSystemBar, lost };
+  const hijacked: { unit: UnitId; by: UnitId }[] = [];
+  const onScreen = perception.units.filter((unit) => unit.tap !== null && unit.primary !== null);
+  const primaryOf = new Map(onScreen.map((unit) => [unit.id, perception.byId.get(unit.primary!)!.node.index]));
+  for (const unit of onScreen) {
+    // A scroll unit's point only anchors a swipe, which children pass on to their scrolling parent.
+    if (unit.type === 'scroll') continue;
+    const outer = primaryOf.get(unit.id)!;
+    const by = onScreen.find((other) => other !== unit && isAncestor(tree.nodes, outer, primaryOf.get(other.id)!) && boundsContainsPoint(other.bounds, unit.tap!));
+    if (by) hijacked.push({ unit: unit.id, by: by.id });
+  }
+  return { checked, excludedSystemBar, lost, hijacked };
 }
 
 function isAncestor(nodes: readonly UiNode[], ancestor: NodeIndex, node: NodeIndex): boolean {

@@ -34,6 +34,12 @@ export interface Perception {
   readonly view: string;
 }
 
+/** A surface inside another surface (a scroll list in a dialog) adds no extra cover. */
+function isNested(tree: UiTree, layout: ReturnType<typeof layoutBlocks>, root: number): boolean {
+  const parent = tree.nodes[root]!.parent;
+  return parent !== -1 && layout.surfaces.has(layout.rootOf[parent]!);
+}
+
 /**
  * Runs DESIGN.md §1 steps 2–4 on a parsed tree: reduce (level 1 `sparse` or level 2
  * `merge`), assign deterministic ids, type nodes into control units, partition into
@@ -43,7 +49,12 @@ export function perceive(tree: UiTree, options?: PerceptionOptions): Perception 
   const resolved = resolvePerceptionOptions(options);
   const reduced = reduceTree(tree, resolved);
   const layout = layoutBlocks(tree, reduced);
-  const screenUnits = buildUnits(tree, reduced, (kept) => layout.idOf.get(layout.rootOf[kept.node]!)!);
+  const surfaceRoots = new Set(layout.surfaces);
+  const screenUnits = buildUnits(tree, reduced, {
+    blockOf: (kept) => layout.idOf.get(layout.rootOf[kept.node]!)!,
+    inSurface: (kept) => surfaceRoots.has(layout.rootOf[kept.node]!),
+    surfaces: [...layout.surfaces].filter((root) => !isNested(tree, layout, root)).map((root) => ({ root, bounds: reduced.visible[root]! })),
+  });
   const units = [...screenUnits, ...pseudoUnits(tree.packageName)];
   const blocks = collectBlocks(tree, reduced, layout, screenUnits);
   const windowOfUnit = new Map(screenUnits.map((unit) => [unit.id as string, tree.nodes[unit.members[0]!.node]!.window]));

@@ -22,6 +22,8 @@ export interface PerceptionJsonUnit {
   readonly tap: readonly [number, number] | null;
   readonly affordances: readonly string[];
   readonly state: ControlUnit['state'];
+  readonly orientation?: 'vertical' | 'horizontal';
+  readonly occluded?: boolean;
   readonly members: readonly PerceptionJsonMember[];
 }
 
@@ -61,6 +63,8 @@ export function toPerceptionJson(perception: Perception): PerceptionJson {
       tap: unit.tap,
       affordances: unit.affordances,
       state: unit.state,
+      ...(unit.orientation ? { orientation: unit.orientation } : {}),
+      ...(unit.occluded ? { occluded: true } : {}),
       members: unit.members.map((member) => ({
         id: member.nodeId,
         bounds: member.bounds,

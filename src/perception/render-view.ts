@@ -19,7 +19,7 @@ function extraDescription(description: string, label: string): string {
 }
 
 /** What `renderUnitLine` reads of a unit (a `ControlUnit` or its JSON form). */
-export type UnitLineInput = Pick<ControlUnit, 'type' | 'label' | 'state'> & { readonly id: string; readonly affordances: readonly string[] };
+export type UnitLineInput = Pick<ControlUnit, 'type' | 'label' | 'state' | 'orientation' | 'occluded'> & { readonly id: string; readonly affordances: readonly string[] };
 
 /** One line per unit: `[n3f2a] toggle "Wi-Fi" checked`. */
 export function renderUnitLine(unit: UnitLineInput): string {
@@ -35,6 +35,8 @@ export function renderUnitLine(unit: UnitLineInput): string {
   if (state.checked !== undefined) parts.push(state.checked ? 'checked' : 'unchecked');
   if (state.selected) parts.push('selected');
   if (!state.enabled) parts.push('disabled');
+  if (unit.orientation) parts.push(unit.orientation);
+  if (unit.occluded) parts.push('covered');
   if (unit.type !== 'long-press' && unit.affordances.includes('long-clickable')) parts.push('long-press');
   return parts.join(' ');
 }

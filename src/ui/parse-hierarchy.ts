@@ -175,7 +175,7 @@ function parseXmlHierarchy(source: string, sourceName: string, options: ParseHie
         scrollable: flag(attributes, 'scrollable'),
         selected: flag(attributes, 'selected'),
         password: flag(attributes, 'password'),
-        editable: editableAttribute !== undefined ? editableAttribute === 'true' : isEditableClass(className),
+        editable: editableAttribute !== undefined ? editableAttribute === 'true' : isEditableClass(className) || (actionsText?.includes('SET_TEXT') ?? false),
         displayed: visible === undefined ? true : visible === 'true',
         bounds,
         siblingIndex: indexText !== undefined && /^\d+$/.test(indexText) ? Number(indexText) : siblingCount,

@@ -43,7 +43,8 @@ export interface UiNode {
   readonly password: boolean;
   /**
    * Accepts typed text: the `editable` attribute when the source has one (DroidBot,
-   * AndroidWorld), else an EditText-like class (EditText, AutoCompleteTextView, …).
+   * AndroidWorld), else an EditText-like class (EditText, AutoCompleteTextView, …) or an
+   * `ACTION_SET_TEXT` accessibility action (Appium `includeA11yActionsInPageSource`).
    */
   readonly editable: boolean;
   /** `displayed` (Appium) / `visible-to-user` (uiautomator2 variants); true when absent. */

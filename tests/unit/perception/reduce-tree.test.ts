@@ -135,6 +135,39 @@ describe('units', () => {
   });
 });
 
+describe('tap points', () => {
+  it("moves a unit's tap point off a nested unit that would take the touch", () => {
+    const perception = run({ useBounds: false }, { clickable: true, desc: 'Card', bounds: [0, 0, 1000, 1000], children: [
+      { class: 'android.widget.Button', clickable: true, text: 'Play', bounds: [300, 300, 700, 700] },
+    ] });
+    const card = screenUnits(perception).find((unit) => unit.label === 'Card')!;
+    const [x, y] = card.tap!;
+    expect(x >= 300 && x < 700 && y >= 300 && y < 700).toBe(false);
+    expect(x >= 0 && x < 1000 && y >= 0 && y < 1000).toBe(true);
+  });
+
+  it('marks app units under a dialog as covered, and gives scroll units an orientation', () => {
+    const perception = perceive(parseHierarchy(fakeDump(
+      { bounds: [0, 0, 1080, 2400], children: [
+        { clickable: true, text: 'Behind', bounds: [0, 1000, 1080, 1200] },
+        { clickable: true, text: 'Top', bounds: [0, 100, 1080, 300] },
+        { class: 'android.widget.HorizontalScrollView', scrollable: true, bounds: [0, 1800, 1080, 2000], children: [{ clickable: true, text: 'Chip', bounds: [0, 1800, 300, 2000] }] },
+        { class: 'androidx.recyclerview.widget.RecyclerView', scrollable: true, bounds: [0, 2000, 1080, 2400], children: [
+          { clickable: true, text: 'A', bounds: [0, 2000, 1080, 2200] }, { clickable: true, text: 'B', bounds: [0, 2200, 1080, 2400] },
+        ] },
+      ] },
+      { bounds: [100, 800, 980, 1600], id: 'android:id/parentPanel', children: [{ class: 'android.widget.Button', clickable: true, text: 'OK', bounds: [560, 1400, 940, 1550] }] },
+    )));
+    const byLabel = new Map(screenUnits(perception).map((unit) => [unit.label, unit]));
+    expect(byLabel.get('Behind')!.occluded).toBe(true);
+    expect(byLabel.get('Top')!.occluded).toBeUndefined();
+    expect(byLabel.get('OK')!.occluded).toBeUndefined();
+    expect(perception.view).toContain('click "Behind" covered');
+    const scrolls = screenUnits(perception).filter((unit) => unit.type === 'scroll').map((unit) => unit.orientation);
+    expect(scrolls).toEqual(['horizontal', 'vertical']);
+  });
+});
+
 describe('blocks and view', () => {
   it('flags a dialog as a surface and lists it first', () => {
     const perception = perceive(parseHierarchy(fakeDump(

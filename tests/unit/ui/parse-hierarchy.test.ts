@@ -172,3 +172,11 @@ describe('parseHierarchy: errors name the source, line:column, an excerpt and wh
     expect(good.success && good.value.nodes.length).toBe(3);
   });
 });
+
+describe('parseHierarchy: accessibility actions', () => {
+  it('reads the Appium `actions` attribute and treats ACTION_SET_TEXT as editable', () => {
+    const tree = parseHierarchy('<hierarchy index="0" class="hierarchy" rotation="0" width="100" height="100"><android.view.View class="android.view.View" text="" bounds="[0,0][100,50]" actions="ACTION_FOCUS,ACTION_CLICK,ACTION_SET_TEXT"/></hierarchy>');
+    expect(tree.nodes[0]).toMatchObject({ actions: ['ACTION_FOCUS', 'ACTION_CLICK', 'ACTION_SET_TEXT'], editable: true });
+    expect(parseHierarchy(fakeScreen({ bounds: [0, 0, 10, 10] })).nodes[1]!.actions).toEqual([]);
+  });
+});
