@@ -144,7 +144,7 @@ describe('SenseActSim driver through WebdriverIO', () => {
     await driver.execute('mobile: senseactStats', { reset: true });
     await driver.getPageSource();
     await driver.getPageSource();
-    const stats = (await driver.execute('mobile: senseactStats', {})) as { count: number; totalMs: number; commands: Record<string, { count: number; medianMs: number }> };
+    const stats = (await driver.execute('mobile: senseactStats', {})) as unknown as { count: number; totalMs: number; commands: Record<string, { count: number; medianMs: number }> };
     expect(stats.commands['getPageSource']?.count).toBe(2);
     expect(stats.commands['getPageSource']?.medianMs).toBeGreaterThan(0);
     expect(stats.totalMs).toBeGreaterThan(0);
