@@ -14,6 +14,8 @@ import { mapDroidTaskTarget, type DroidTaskMapping } from './map-droidtask-targe
 /** The ground truth of one step in our terms. */
 export type DroidTaskGroundTruth =
   | { readonly kind: 'finish' }
+  /** AutoDroid lists a pseudo element "go back" on every screen: choosing it presses Back. */
+  | { readonly kind: 'back' }
   | {
       readonly kind: 'tap' | 'input';
       /** The text typed, for `input`. */
@@ -30,6 +32,8 @@ export interface DroidTaskStep {
   /** DroidTask's label: element index in its simplified HTML, -1 = finished. */
   readonly choice: number;
   readonly input: string | null;
+  /** The chosen element as AutoDroid rendered it in the step's simplified HTML, e.g. `<button id=4>Alice</button>`. */
+  readonly choiceHtml: string | null;
   readonly stateStrs: readonly string[];
   /** The screen, when the download holds a state file with one of `stateStrs`. */
   readonly screen?: { readonly file: string; readonly perception: Perception };
@@ -91,6 +95,13 @@ async function listFiles(directory: string, pattern: RegExp): Promise<string[]> 
   }
 }
 
+/** The element with `id=<choice>` in AutoDroid's simplified HTML state, or null. */
+export function droidTaskChoiceElement(stateHtml: string, choice: number): string | null {
+  if (choice < 0) return null;
+  const elements = stateHtml.replace(/<br>/g, '\n').match(/<[^<]*>[^<]*<\/[^>]*>/g) ?? [];
+  return elements.find((element) => new RegExp(`^<\\w+ id=${choice}[ >]`).test(element)) ?? null;
+}
+
 /** Picks the event of a step: it starts on the step's screen and, when known, ends on the next one. */
 function findEvent(events: readonly { file: string; data: DroidBotEventFile }[], stateStrs: readonly string[], newStateStrs: readonly string[]): { file: string; data: DroidBotEventFile } | undefined {
   const starting = events.filter((event) => stateStrs.includes(event.data.start_state) && event.data.event.view);
@@ -147,8 +158,10 @@ export async function loadDroidTaskApp(directory: string, options: LoadDroidTask
     const steps = task.records.map((record, index): DroidTaskStep => {
       const state = record.state_str.map((stateStr) => statesByStr.get(stateStr)).find((entry) => entry !== undefined);
       const screen = state ? { file: state.file, perception: perceptionOf(state) } : undefined;
-      const base = { index, choice: record.Choice, input: record.Input, stateStrs: record.state_str, ...(screen ? { screen } : {}) };
+      const choiceHtml = droidTaskChoiceElement(record.State, record.Choice);
+      const base = { index, choice: record.Choice, input: record.Input, choiceHtml, stateStrs: record.state_str, ...(screen ? { screen } : {}) };
       if (record.Choice === -1) return { ...base, groundTruth: { kind: 'finish' } };
+      if (choiceHtml !== null && />\s*go back\s*</.test(choiceHtml)) return { ...base, groundTruth: { kind: 'back' } };
       const kind = record.Input === null ? 'tap' : 'input';
       const found = findEvent(events, record.state_str, record.new_state_str ?? []);
       const event = found ? { file: found.file, type: found.data.event.event_type, ...(found.data.event.view ? { view: found.data.event.view } : {}) } : undefined;

@@ -2,17 +2,19 @@ import type { UnitId } from '../../perception/control-unit.js';
 import type { DroidTaskEpisode, DroidTaskGroundTruth } from './load-droidtask-app.js';
 
 /** What an agent chose on a step's screen, in our terms. */
-export type DroidTaskPrediction = { readonly kind: 'finish' } | { readonly kind: 'tap'; readonly unitId: UnitId } | { readonly kind: 'input'; readonly unitId: UnitId; readonly text: string };
+export type DroidTaskPrediction = { readonly kind: 'finish' } | { readonly kind: 'back' } | { readonly kind: 'tap'; readonly unitId: UnitId } | { readonly kind: 'input'; readonly unitId: UnitId; readonly text: string };
 
 /**
  * DroidTask's step rule (its evaluator, `evaluator.py`): a finish step is correct when
  * the agent finishes; a tap step when the agent does not type and picks the recorded
  * element; an input step when the agent types into the recorded element exactly the
- * recorded text. No prediction is wrong.
+ * recorded text; a "go back" step (AutoDroid's pseudo element) when the agent presses
+ * Back. No prediction is wrong.
  */
 export function isDroidTaskStepCorrect(groundTruth: DroidTaskGroundTruth, prediction: DroidTaskPrediction | undefined): boolean {
   if (prediction === undefined) return false;
   if (groundTruth.kind === 'finish') return prediction.kind === 'finish';
+  if (groundTruth.kind === 'back') return prediction.kind === 'back';
   if (groundTruth.kind === 'tap') return prediction.kind === 'tap' && groundTruth.unitIds.includes(prediction.unitId);
   return prediction.kind === 'input' && groundTruth.unitIds.includes(prediction.unitId) && prediction.text === groundTruth.text;
 }

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnitId } from '../../../src/perception/control-unit.js';
 import { DroidTaskLoadError } from '../../../src/tasks/droidtask/droidtask-load-error.js';
-import { loadDroidTaskApp, type DroidTaskApp } from '../../../src/tasks/droidtask/load-droidtask-app.js';
+import { droidTaskChoiceElement, loadDroidTaskApp, type DroidTaskApp } from '../../../src/tasks/droidtask/load-droidtask-app.js';
 import { computeDroidTaskMetrics, isDroidTaskStepCorrect, scoreDroidTaskEpisode, type DroidTaskPrediction } from '../../../src/tasks/droidtask/score-droidtask.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -96,6 +96,21 @@ task_name: set the date to the 25th
 task_name: a task whose steps cannot all be mapped
 `,
     );
+    await writeFile(
+      path.join(appDir, 'task3.yaml'),
+      `records:
+- Choice: 2
+  Input: 'null'
+  State: ${JSON.stringify(html)}
+  new_state_str: previous
+  state_str: ${stateStr}
+- Choice: -1
+  Input: 'null'
+  State: ${JSON.stringify(html)}
+  state_str: ${stateStr}
+task_name: leave the date picker
+`,
+    );
     app = await loadDroidTaskApp(appDir);
   });
   afterAll(async () => {
@@ -104,7 +119,7 @@ task_name: a task whose steps cannot all be mapped
 
   it('loads the tasks in order with their steps, states and events', () => {
     expect(app.app).toBe('calendar');
-    expect(app.episodes.map((episode) => episode.taskName)).toEqual(['set the date to the 25th', 'a task whose steps cannot all be mapped']);
+    expect(app.episodes.map((episode) => episode.taskName)).toEqual(['set the date to the 25th', 'a task whose steps cannot all be mapped', 'leave the date picker']);
     const [first] = app.episodes;
     expect(first?.steps).toHaveLength(3);
     expect(first?.steps[0]?.screen?.perception.tree.dialect).toBe('droidbot');
@@ -119,6 +134,22 @@ task_name: a task whose steps cannot all be mapped
     expect(tapOk?.groundTruth).toMatchObject({ kind: 'tap', mapping: 'member-bounds', unitIds: [unitWithLabel('OK')] });
     expect(unitWithLabel('25')).not.toBe(unitWithLabel('OK'));
     expect(finish?.groundTruth).toEqual({ kind: 'finish' });
+  });
+
+  it('keeps the chosen element and treats the "go back" pseudo element as pressing Back', () => {
+    expect(app.episodes[0]?.steps[1]?.choiceHtml).toBe('<button id=1>OK</button>');
+    const [back, finish] = app.episodes[2]?.steps ?? [];
+    expect(back?.groundTruth).toEqual({ kind: 'back' });
+    expect(isDroidTaskStepCorrect({ kind: 'back' }, { kind: 'back' })).toBe(true);
+    expect(isDroidTaskStepCorrect({ kind: 'back' }, { kind: 'finish' })).toBe(false);
+    expect(finish?.choiceHtml).toBeNull();
+  });
+
+  it('finds the chosen element in multi-line simplified HTML', () => {
+    const state = "<input id=0>Search</input>\n<button id=1 text='Sort'></button>\n<button id=12>A<br>B</button>\n<button id=2>go back</button>";
+    expect(droidTaskChoiceElement(state, 12)).toBe('<button id=12>A\nB</button>');
+    expect(droidTaskChoiceElement(state, 1)).toBe("<button id=1 text='Sort'></button>");
+    expect(droidTaskChoiceElement(state, 7)).toBeNull();
   });
 
   it('says why a step cannot be mapped', () => {
