@@ -205,10 +205,14 @@ export function computeDelta(before: UiTree, after: UiTree): Delta {
     ? 'new-page'
     : rho >= noChangeRhoThreshold && changes.length === 0 ? 'no-change' : 'partial-change';
 
-  const signaturesBefore = new Set(surfacesBefore.map((surface) => surface.signature));
-  const signaturesAfter = new Set(surfacesAfter.map((surface) => surface.signature));
-  const surfacesAdded = surfacesAfter.filter((surface) => !signaturesBefore.has(surface.signature));
-  const surfacesRemoved = surfacesBefore.filter((surface) => !signaturesAfter.has(surface.signature));
+  // A surface is the same one when the delta matched its root to a surface root of the
+  // other screen: a dialog whose text changes ("Saving…") is not a new dialog.
+  const surfaceRootsBefore = new Set(surfacesBefore.map((surface) => surface.root));
+  const surfaceRootsAfter = new Set(surfacesAfter.map((surface) => surface.root));
+  const beforeOf = new Map<NodeIndex, NodeIndex>();
+  for (const [beforeIndex, afterIndex] of matches) beforeOf.set(afterIndex, beforeIndex);
+  const surfacesAdded = surfacesAfter.filter((surface) => !surfaceRootsBefore.has(beforeOf.get(surface.root) ?? -1));
+  const surfacesRemoved = surfacesBefore.filter((surface) => !surfaceRootsAfter.has(afterOf[surface.root] ?? -1));
 
   const blockersBefore = new Set(findBlockers(before).map((blocker) => `${blocker.kind}|${blocker.text}`));
   const errorsOrBlocks = findBlockers(after).map((blocker) => ({ ...blocker, isNew: !blockersBefore.has(`${blocker.kind}|${blocker.text}`) }));

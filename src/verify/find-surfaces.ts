@@ -8,7 +8,7 @@ export type SurfaceKind = 'dialog' | 'sheet' | 'popup' | 'window';
 export interface Surface {
   readonly root: NodeIndex;
   readonly kind: SurfaceKind;
-  /** Identity used to tell surfaces of two screens apart: kind, class, id and first texts. */
+  /** A short description for logs and reports: kind, class, id and first texts. */
   readonly signature: string;
 }
 

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import type { BlockId, ControlUnit, UnitId, UnitType } from '../../../src/perception/control-unit.js';
+import type { NodeId, UiTree } from '../../../src/ui/ui-tree.js';
+import { computeDelta } from '../../../src/verify/compute-delta.js';
+import { parsePredicate } from '../../../src/verify/parse-predicate.js';
+import { unitContract, verifyCommitment, type ContractArgs } from '../../../src/verify/unit-contract.js';
+import type { VerifyOutcome } from '../../../src/verify/verify-outcome.js';
+import { alertDialog, appendChild, hierarchy, node, nodeWhere, readDump, removeElement, screen, setAttribute } from './screens.js';
+
+/** A control unit over nodes of `tree`, as perception would build it (members by index). */
+function unitOf(tree: UiTree, type: UnitType, label: string, indices: number[], state: ControlUnit['state'] = { enabled: true }): ControlUnit {
+  const members = indices.map((index) => {
+    const member = tree.nodes[index]!;
+    return { nodeId: `n${index}` as NodeId, node: index, bounds: member.bounds, className: member.className, resourceId: member.resourceId, text: member.text, contentDesc: member.contentDesc };
+  });
+  return {
+    id: `u${indices[0] ?? 'x'}` as UnitId, type, label, primary: members[0]?.nodeId ?? null, members,
+    bounds: members[0]?.bounds ?? [0, 0, 0, 0], tap: null, affordances: [], block: 'b0' as BlockId, state,
+  } as ControlUnit;
+}
+
+function check(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree): VerifyOutcome {
+  return unitContract(unit, args, before, after, computeDelta(before, after));
+}
+
+const settingsXml = readDump('settings');
+const settings = screen(settingsXml);
+const airplaneRow = (tree: UiTree): number => {
+  const title = nodeWhere(tree, (candidate) => candidate.text === 'Airplane mode');
+  let row = title.index;
+  while (!tree.nodes[row]!.clickable) row = tree.nodes[row]!.parent;
+  return row;
+};
+
+describe('toggle contract (real Settings screen)', () => {
+  const unit = unitOf(settings, 'toggle', 'Airplane mode', [airplaneRow(settings)]);
+  const flipped = screen(setAttribute(settingsXml, 'switchWidget', 'checked', 'true'));
+
+  it('passes when the switch flipped, or equals the wanted state', () => {
+    expect(check(unit, {}, settings, flipped).outcome).toBe('pass');
+    expect(check(unit, { checked: true }, settings, flipped).outcome).toBe('pass');
+  });
+
+  it('fails when nothing flipped, or the state is not the wanted one', () => {
+    const same = check(unit, {}, settings, screen(settingsXml));
+    expect(same).toMatchObject({ outcome: 'fail', code: 'not-toggled' });
+    expect(check(unit, { checked: false }, settings, flipped).outcome).toBe('fail');
+  });
+
+  it('is inconclusive when the switch is gone from the after screen', () => {
+    const gone = screen(removeElement(settingsXml, 'text="Airplane mode"'));
+    const withoutSwitch = screen(removeElement(settingsXml, 'switchWidget'));
+    expect(check(unit, {}, settings, withoutSwitch).outcome).toBe('inconclusive');
+    expect(['inconclusive', 'fail']).toContain(check(unit, {}, settings, gone).outcome);
+  });
+});
+
+describe('fill contract (real time picker)', () => {
+  const xml = readDump('timePicker');
+  const before = screen(xml);
+  const field = nodeWhere(before, (candidate) => candidate.editable);
+  const unit = unitOf(before, 'fill', 'Hour', [field.index], { enabled: true, value: '01' });
+
+  it('passes when the field holds the value (whitespace-normalised)', () => {
+    expect(check(unit, { value: ' 07 ' }, before, screen(setAttribute(xml, 'class="android.widget.EditText"', 'text', '07'))).outcome).toBe('pass');
+  });
+
+  it('fails when the field holds something else', () => {
+    expect(check(unit, { value: '07' }, before, screen(setAttribute(xml, 'class="android.widget.EditText"', 'text', '0107')))).toMatchObject({ outcome: 'fail', code: 'value-mismatch' });
+  });
+
+  it('fails when the field shows its hint instead of the value', () => {
+    const hinted = hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,1000]' }, node({ class: 'android.widget.EditText', text: 'Label', hint: 'Label', focusable: true, bounds: '[0,0][800,100]' })));
+    const tree = screen(hinted);
+    const hintUnit = unitOf(tree, 'fill', 'Label', [1]);
+    expect(check(hintUnit, { value: 'Gym' }, tree, tree)).toMatchObject({ outcome: 'fail', code: 'shows-hint' });
+  });
+
+  it('accepts a formatted phone number with the same digits', () => {
+    const make = (text: string): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,1000]' }, node({ class: 'android.widget.EditText', text, bounds: '[0,0][800,100]' }))));
+    const empty = make('');
+    expect(check(unitOf(empty, 'fill', 'Phone', [1]), { value: '5551234567' }, empty, make('(555) 123-4567')).outcome).toBe('pass');
+  });
+
+  it('is inconclusive for a password field', () => {
+    const make = (text: string): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,1000]' }, node({ class: 'android.widget.EditText', text, password: true, bounds: '[0,0][800,100]' }))));
+    const empty = make('');
+    expect(check(unitOf(empty, 'fill', 'Password', [1]), { value: 'secret' }, empty, make('••••••'))).toMatchObject({ outcome: 'inconclusive', code: 'password' });
+  });
+});
+
+describe('select contract', () => {
+  const make = (spinnerText: string, selected = false): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,1000]' },
+    node({ class: 'android.widget.Spinner', clickable: true, bounds: '[0,0][800,100]' }, node({ text: spinnerText, 'resource-id': 'android:id/text1', bounds: '[10,10][700,90]' }))
+    + node({ text: 'Weekly', clickable: true, selected, bounds: '[0,200][800,300]' }))));
+
+  it('passes when the spinner shows the value, or the option is selected', () => {
+    const before = make('Daily');
+    expect(check(unitOf(before, 'select', 'Repeat', [1]), { value: 'weekly' }, before, make('Weekly')).outcome).toBe('pass');
+    expect(check(unitOf(before, 'select', 'Weekly', [3]), { value: 'Weekly' }, before, make('Daily', true)).outcome).toBe('pass');
+  });
+
+  it('fails when the value is neither shown nor selected', () => {
+    const before = make('Daily');
+    expect(check(unitOf(before, 'select', 'Repeat', [1]), { value: 'Monthly' }, before, make('Daily')).outcome).toBe('fail');
+  });
+
+  it('is inconclusive while the picker is open but nothing is chosen yet', () => {
+    const before = make('Daily');
+    const opened = screen(appendChild(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,1000]' }, node({ class: 'android.widget.Spinner', clickable: true, bounds: '[0,0][800,100]' }, node({ text: 'Daily', bounds: '[10,10][700,90]' })))), 'bounds="[0,0][1000,1000]"', alertDialog));
+    expect(check(unitOf(before, 'select', 'Repeat', [1]), { value: 'Monthly' }, before, opened)).toMatchObject({ outcome: 'inconclusive', code: 'picker-open' });
+  });
+});
+
+describe('click, long-press, navigate, commit, finish contracts', () => {
+  const clock = screen(readDump('clock'));
+  const internetRow = settings.nodes.find((candidate) => candidate.text === 'Internet')!;
+  const click = unitOf(settings, 'click', 'Internet', [internetRow.parent]);
+
+  it('click passes on some change and fails on none', () => {
+    expect(check(click, {}, settings, clock).outcome).toBe('pass');
+    expect(check(click, {}, settings, settings)).toMatchObject({ outcome: 'fail', code: 'no-change' });
+    expect(check(unitOf(settings, 'long-press', 'Internet', [internetRow.parent]), {}, settings, settings).outcome).toBe('fail');
+  });
+
+  it('click checks the page or expectation it was given instead', () => {
+    expect(check(click, { package: 'com.android.settings' }, settings, clock)).toMatchObject({ outcome: 'fail', code: 'wrong-page' });
+    expect(check(click, { expectation: parsePredicate('package ~ "deskclock"') }, settings, clock).outcome).toBe('pass');
+    expect(check(click, { activity: 'Alarm' }, settings, clock).outcome).toBe('inconclusive');
+  });
+
+  it('navigate passes on the asked package and fails elsewhere', () => {
+    const back = { ...unitOf(settings, 'navigate', 'back', []), members: [] } as ControlUnit;
+    expect(check(back, { package: 'com.google.android.deskclock' }, settings, clock).outcome).toBe('pass');
+    expect(check(back, { package: 'com.android.chrome' }, settings, clock).outcome).toBe('fail');
+    expect(check(back, {}, settings, settings).outcome).toBe('fail');
+  });
+
+  it('commit passes on a new page or a dismissed surface, fails on no change or a new error', () => {
+    const withDialog = screen(appendChild(settingsXml, 'bounds="[0,0][1280,2856]"', alertDialog));
+    const ok = nodeWhere(withDialog, (candidate) => candidate.text === 'OK');
+    const commit = unitOf(withDialog, 'commit', 'OK', [ok.index]);
+    expect(check(commit, {}, withDialog, settings).outcome).toBe('pass');
+    expect(check(commit, {}, withDialog, withDialog).outcome).toBe('fail');
+    const toast = appendChild(appendChild(settingsXml, 'bounds="[0,0][1280,2856]"', alertDialog), 'bounds="[0,0][1280,2856]"', node({ class: 'android.widget.Toast', text: 'Could not save', bounds: '[100,2600][1100,2700]' }));
+    expect(check(commit, {}, withDialog, screen(toast))).toMatchObject({ outcome: 'fail', code: 'blocked' });
+    const partly = screen(setAttribute(appendChild(settingsXml, 'bounds="[0,0][1280,2856]"', alertDialog), 'text="Turn on airplane mode?"', 'text', 'Saving…'));
+    expect(check(commit, {}, withDialog, partly).outcome).toBe('inconclusive');
+  });
+
+  it('finish always passes (the task check decides)', () => {
+    expect(check(unitOf(settings, 'finish', 'finish', []), {}, settings, settings).outcome).toBe('pass');
+  });
+});
+
+describe('scroll contract (real Settings list)', () => {
+  const recycler = nodeWhere(settings, (candidate) => candidate.scrollable);
+  const unit = unitOf(settings, 'scroll', 'list', [recycler.index]);
+
+  it('passes when the list content moved', () => {
+    let xml = removeElement(settingsXml, 'text="Internet"');
+    xml = appendChild(xml, 'resource-id="com.android.settings:id/recycler_view"', node({ text: 'Calls & SMS', package: 'com.android.settings', bounds: '[48,2600][1000,2700]' }));
+    expect(check(unit, {}, settings, screen(xml)).outcome).toBe('pass');
+  });
+
+  it('fails with end-of-list when nothing moved', () => {
+    expect(check(unit, {}, settings, settings)).toMatchObject({ outcome: 'fail', code: 'end-of-list' });
+  });
+});
+
+describe('verifyCommitment', () => {
+  const pass: VerifyOutcome = { outcome: 'pass', reason: 'ok', evidence: [] };
+  const fail: VerifyOutcome = { outcome: 'fail', reason: 'broken', evidence: [] };
+  const unsure: VerifyOutcome = { outcome: 'inconclusive', reason: 'unsure', evidence: [] };
+
+  it('any fail → fail, else any inconclusive → inconclusive, else pass', () => {
+    expect(verifyCommitment([pass, unsure, fail]).outcome).toBe('fail');
+    expect(verifyCommitment([pass, unsure]).outcome).toBe('inconclusive');
+    expect(verifyCommitment([pass, pass], unsure).outcome).toBe('inconclusive');
+    expect(verifyCommitment([pass], fail).reason).toContain('broken');
+    expect(verifyCommitment([pass, pass], pass).outcome).toBe('pass');
+  });
+});
