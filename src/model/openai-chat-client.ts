@@ -40,6 +40,8 @@ export class OpenAiChatClient {
   private readonly timeoutMs: number;
   private readonly jsonMode: boolean;
   private readonly defaultTemperature: number | undefined;
+  /** Parameter adaptations learned per model from 400 replies. */
+  private readonly quirks = new Map<string, ModelQuirks>();
 
   /** Throws {@link ModelConfigError} when the endpoint needs a key and none is configured. */
   constructor(options: OpenAiModelOptions) {
@@ -76,15 +78,18 @@ export class OpenAiChatClient {
   async generate(request: ModelRequest<TextMessage | VisionMessage>): Promise<ModelReply> {
     const model = request.model ?? this.modelName(request.role);
     const temperature = request.temperature ?? this.defaultTemperature;
-    const body: ChatCompletionCreateParamsNonStreaming = {
-      model,
-      messages: request.messages.map(toOpenAiMessage),
-      ...(temperature === undefined ? {} : { temperature }),
-      ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
-      ...(request.json === true && this.jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
-    };
+    const messages = request.messages.map(toOpenAiMessage);
     const started = performance.now();
-    for (let attempt = 1; ; attempt++) {
+    let attempt = 1;
+    for (;;) {
+      const quirks = this.quirks.get(model) ?? noQuirks;
+      const body: ChatCompletionCreateParamsNonStreaming = {
+        model,
+        messages,
+        ...(temperature === undefined || quirks.dropTemperature ? {} : { temperature }),
+        ...(request.maxTokens === undefined ? {} : quirks.maxCompletionTokens ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
+        ...(request.json === true && this.jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
+      };
       try {
         const completion = await this.client.chat.completions.create(body, {
           ...(request.signal === undefined ? {} : { signal: request.signal }),
@@ -111,6 +116,14 @@ export class OpenAiChatClient {
         };
       } catch (error) {
         if (ModelCallError.isInstance(error)) throw error;
+        const learned = learnQuirk(error, body, quirks);
+        if (learned !== undefined) {
+          // Newer OpenAI models refuse `max_tokens` and non-default temperatures: adapt once
+          // per model and resend at once (not a failure of the endpoint, so no backoff).
+          debugLog('model', 'adapting request parameters', { model, quirks: learned });
+          this.quirks.set(model, learned);
+          continue;
+        }
         const classified = classify(error, request.signal);
         const elapsed = performance.now() - started;
         if (classified.retryable && attempt < this.retry.maxAttempts) {
@@ -122,6 +135,7 @@ export class OpenAiChatClient {
             } catch (abortError) {
               throw this.failure('aborted', model, request.role, attempt, { detail: 'aborted while waiting to retry', hint: 'The caller cancelled the call.', cause: abortError });
             }
+            attempt += 1;
             continue;
           }
         }
@@ -144,6 +158,25 @@ export class OpenAiChatClient {
   ): ModelCallError {
     return new ModelCallError({ failure, model, role, endpoint: this.config.baseUrl, attempts, ...details });
   }
+}
+
+/** What a model's endpoint turned out not to accept. */
+interface ModelQuirks {
+  /** Send `max_completion_tokens` instead of `max_tokens` (OpenAI reasoning models). */
+  readonly maxCompletionTokens: boolean;
+  /** Leave `temperature` out (models that only allow the default). */
+  readonly dropTemperature: boolean;
+}
+
+const noQuirks: ModelQuirks = { maxCompletionTokens: false, dropTemperature: false };
+
+/** The adapted quirks when `error` is a 400 that names a parameter we can change, else undefined. */
+function learnQuirk(error: unknown, body: ChatCompletionCreateParamsNonStreaming, quirks: ModelQuirks): ModelQuirks | undefined {
+  if (!(error instanceof OpenAI.APIError) || error.status !== 400) return undefined;
+  const text = `${error.message} ${JSON.stringify(error.error ?? '')}`;
+  if (!quirks.maxCompletionTokens && 'max_tokens' in body && /max_completion_tokens/.test(text)) return { ...quirks, maxCompletionTokens: true };
+  if (!quirks.dropTemperature && 'temperature' in body && /temperature/i.test(text) && /unsupported|not support|only the default/i.test(text)) return { ...quirks, dropTemperature: true };
+  return undefined;
 }
 
 function toOpenAiMessage(message: TextMessage | VisionMessage): ChatCompletionMessageParam {

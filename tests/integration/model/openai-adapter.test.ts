@@ -167,6 +167,35 @@ describe('OpenAiLanguageModel against the mock server', () => {
     expect(mock.requests[1]?.body).toMatchObject({ response_format: { type: 'json_object' } });
   });
 
+  it('adapts to models that refuse max_tokens and non-default temperatures, once per model', async () => {
+    const mock = await start((request) => {
+      const body = request.body as Record<string, unknown>;
+      if ('max_tokens' in body) {
+        return { status: 400, body: { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' } } };
+      }
+      if ('temperature' in body) {
+        return { status: 400, body: { error: { message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.", type: 'invalid_request_error', param: 'temperature', code: 'unsupported_value' } } };
+      }
+      return 'adapted';
+    });
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: { ...fastRetry, maxAttempts: 1 } });
+    const request = { role: 'planner' as const, messages: [{ role: 'user' as const, content: 'x' }], temperature: 0, maxTokens: 20 };
+    expect((await model.generate(request)).text).toBe('adapted');
+    expect(mock.requests).toHaveLength(3);
+    expect(mock.requests[2]?.body).toMatchObject({ max_completion_tokens: 20 });
+    expect(mock.requests[2]?.body).not.toHaveProperty('temperature');
+    expect((await model.generate(request)).text).toBe('adapted');
+    expect(mock.requests).toHaveLength(4);
+  });
+
+  it('other 400s are not retried or adapted', async () => {
+    const mock = await start(() => ({ status: 400, body: { error: { message: 'messages: too long', type: 'invalid_request_error' } } }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
+    const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }], maxTokens: 5, temperature: 0 }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ failure: 'client-error', status: 400, attempts: 1 });
+    expect(mock.requests).toHaveLength(1);
+  });
+
   it('works without a key against a loopback server', async () => {
     const mock = await start(() => 'local');
     const model = new OpenAiLanguageModel({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: mock.url }), retry: fastRetry });
