@@ -319,6 +319,7 @@ export class Simulator {
     const field = this.focusedField('typeText');
     this.beginAction();
     field.onChange(field.value + text);
+    this.frameCache = undefined;
   }
 
   /** Empties the focused field. Throws when no field is focused. */
@@ -326,6 +327,7 @@ export class Simulator {
     const field = this.focusedField('clearText');
     this.beginAction();
     field.onChange('');
+    this.frameCache = undefined;
   }
 
   /** Presses a hardware/navigation key: `back`, `home` or `enter`. */
@@ -345,6 +347,7 @@ export class Simulator {
         break;
       }
     }
+    this.frameCache = undefined;
   }
 
   /**
@@ -382,6 +385,7 @@ export class Simulator {
   hideKeyboard(): void {
     this.beginAction();
     this.topInstance(this.foreground).keyboard = false;
+    this.frameCache = undefined;
   }
 
   /** Lets virtual time pass without any input (toasts expire, timers run). */
@@ -646,7 +650,17 @@ export class Simulator {
     return this.frameCache;
   }
 
-  private buildFrame(): Frame {
+  /**
+   * The current screen as it would be without label-stripping (`icon-only`) faults, in
+   * the given dialect. Not an observation: it advances no counter or clock. Only the
+   * oracle policy uses it, as the "eyes" behind its vision answers; an agent never sees it.
+   */
+  groundTruthSource(dialect: PageSourceDialect = 'appium-uia2'): string {
+    const frame = this.buildFrame(false);
+    return renderPageSource(frame.windows.map((w) => w.root), dialect, this.screen);
+  }
+
+  private buildFrame(stripLabels = true): Frame {
     const { width: W, height: H } = this.screen;
     const px = (dp: number): number => Math.round(dp * this.scale);
     const statusH = px(statusBarDp);
@@ -742,7 +756,7 @@ export class Simulator {
     ]);
     windows.push({ kind: 'app', root: layout(decor, [0, 0, W, appBottom], pkg, true), touchable: true, modal: false, instance });
     for (const window of windows) {
-      if (window.kind === 'app' || window.kind === 'dialog' || window.kind === 'popup' || window.kind === 'sheet') this.applyIconOnly(window.root, pkg);
+      if (stripLabels && (window.kind === 'app' || window.kind === 'dialog' || window.kind === 'popup' || window.kind === 'sheet')) this.applyIconOnly(window.root, pkg);
     }
     return { windows, extents };
   }

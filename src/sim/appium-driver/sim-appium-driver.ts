@@ -460,11 +460,13 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
   /** A finger swipe across `percent` of the area, centred, moving in `direction`. */
   private swipeInArea(area: readonly [number, number, number, number], direction: Direction, percent: number, speed: number | undefined): void {
     if (!(percent > 0 && percent <= 1)) throw new errors.InvalidArgumentError(`'percent' must be in (0, 1]; got ${String(percent)}.`);
+    // Right and bottom are exclusive: the same geometry as the device layer's scrollSwipe,
+    // so a scroll moves the content by the same pixels in-process and through Appium.
     const [left, top, right, bottom] = area;
-    const centerX = Math.floor((left + right) / 2);
-    const centerY = Math.floor((top + bottom) / 2);
-    const halfX = Math.floor(((right - left) * percent) / 2);
-    const halfY = Math.floor(((bottom - top) * percent) / 2);
+    const centerX = Math.floor((left + right - 1) / 2);
+    const centerY = Math.floor((top + bottom - 1) / 2);
+    const halfX = Math.floor(((right - left - 1) * percent) / 2);
+    const halfY = Math.floor(((bottom - top - 1) * percent) / 2);
     const [from, to]: [Point, Point] =
       direction === 'up' ? [[centerX, centerY + halfY], [centerX, centerY - halfY]]
       : direction === 'down' ? [[centerX, centerY - halfY], [centerX, centerY + halfY]]

@@ -89,7 +89,7 @@ const peopleActivity = defineActivity<ContactsState, { query: string }>({
           row({ id: cid('search_view_container'), height: 72, padding: [16, 8, 16, 8], align: 'center' }, [
             editText({ key: 'contact-search', value: ui.query, onChange: (value) => {
               ui.query = value;
-            } }, { id: cid('open_search_bar_text_view'), hint: 'Search contacts', width: 'fill', look: 'card' }),
+            }, onSubmit: () => context.focus(undefined) }, { id: cid('open_search_bar_text_view'), hint: 'Search contacts', width: 'fill', look: 'card' }),
             iconButton('account', 'Signed in as user@gmail.com', () => context.toast('Account: user@gmail.com'), { id: cid('og_apd_internal_image_view') }),
           ]),
           recycler('contacts', { id: cid('contact_list'), scroll: { key: 'contacts', shuffle: true } }, items),

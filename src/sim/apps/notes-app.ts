@@ -19,11 +19,12 @@ export type Note = z.infer<typeof noteSchema>;
 export const notesStateSchema = z.object({ notes: z.array(noteSchema), nextId: z.number().int() });
 export type NotesState = z.infer<typeof notesStateSchema>;
 
-/** Default seed: a text note and a shopping checklist. */
+/** Default seed: two text notes (General note, Diary) and a shopping checklist. */
 export function defaultNotesState(): NotesState {
   return {
     notes: [
       { id: 'n1', title: 'General note', type: 'text', text: 'Call the dentist on Monday.', items: [] },
+      { id: 'n3', title: 'Diary', type: 'text', text: 'Went hiking with Anna.\nRained in the afternoon.', items: [] },
       {
         id: 'n2',
         title: 'Shopping',
@@ -36,7 +37,7 @@ export function defaultNotesState(): NotesState {
         ],
       },
     ],
-    nextId: 4,
+    nextId: 5,
   };
 }
 
@@ -128,11 +129,11 @@ const mainActivity = defineActivity<NotesState, MainUi>({
     if (ui.menuFor !== undefined) {
       const target = ui.menuFor;
       overlays.push({
-        kind: 'popup',
+        kind: 'sheet',
         onDismiss: () => {
           ui.menuFor = undefined;
         },
-        root: view('android.widget.ListView', { layout: 'column', look: 'card' }, [
+        root: view('android.widget.LinearLayout', { id: nid('bottom_sheet'), layout: 'column', look: 'card', padding: [0, 16, 0, 16] }, [
           label('Open note', { id: nid('title'), height: 48, padding: [16, 12, 16, 12], onTap: () => {
             ui.menuFor = undefined;
             context.start('com.simplemobiletools.notes.pro.activities.NoteActivity', { id: target });
@@ -195,11 +196,13 @@ interface NoteUi {
   id: string;
   newItem: string | undefined;
   confirmDelete: boolean;
+  menu: boolean;
+  rename: string | undefined;
 }
 
 const noteActivity = defineActivity<NotesState, NoteUi>({
   name: 'com.simplemobiletools.notes.pro.activities.NoteActivity',
-  create: (params) => ({ id: params['id'] ?? '', newItem: undefined, confirmDelete: false }),
+  create: (params) => ({ id: params['id'] ?? '', newItem: undefined, confirmDelete: false, menu: false, rename: undefined }),
   render: (context, ui) => {
     const note = context.state.notes.find((n) => n.id === ui.id);
     if (note === undefined) return { root: column({ padding: 24 }, [label('Note not found')]) };
@@ -264,6 +267,55 @@ const noteActivity = defineActivity<NotesState, NoteUi>({
         }),
       });
     }
+    if (ui.menu) {
+      overlays.push({
+        kind: 'popup',
+        onDismiss: () => {
+          ui.menu = false;
+        },
+        root: view('android.widget.ListView', { layout: 'column', look: 'card' }, [
+          label('Rename note', { id: nid('title'), height: 48, padding: [16, 12, 16, 12], onTap: () => {
+            ui.menu = false;
+            ui.rename = note.title;
+          } }),
+          label('Share', { id: nid('title'), height: 48, padding: [16, 12, 16, 12], onTap: () => {
+            ui.menu = false;
+            context.toast('Sharing is not available');
+          } }),
+        ]),
+      });
+    }
+    if (ui.rename !== undefined) {
+      const close = (): void => {
+        ui.rename = undefined;
+        context.focus(undefined);
+      };
+      overlays.push({
+        kind: 'dialog',
+        onDismiss: close,
+        root: alert('Rename note', [
+          editText({ key: 'rename-note', value: ui.rename, onChange: (v) => {
+            ui.rename = v;
+          } }, { id: nid('locked_note_title'), hint: 'Title' }),
+        ], {
+          cancel: close,
+          okText: 'OK',
+          ok: () => {
+            const title = (ui.rename ?? '').trim();
+            if (title === '') {
+              context.toast('No title');
+              return;
+            }
+            if (context.state.notes.some((n) => n.title === title && n.id !== note.id)) {
+              context.toast('A note with that title already exists');
+              return;
+            }
+            note.title = title;
+            close();
+          },
+        }),
+      });
+    }
     if (ui.confirmDelete) {
       const close = (): void => {
         ui.confirmDelete = false;
@@ -290,6 +342,9 @@ const noteActivity = defineActivity<NotesState, NoteUi>({
           iconButton('delete', undefined, () => {
             ui.confirmDelete = true;
           }, { id: nid('delete_note') }),
+          iconButton('more', 'More options', () => {
+            ui.menu = true;
+          }),
         ]),
         view('android.view.View', { height: 'fill', layout: 'column', cls: 'android.widget.FrameLayout', id: nid('note_content') }, [body]),
       ]),
@@ -303,7 +358,8 @@ const noteActivity = defineActivity<NotesState, NoteUi>({
  * (`activities.MainActivity`; tap opens, long-press offers Delete), the "Create a new
  * note" FAB opening a dialog (title, Text note / Checklist), and a note screen
  * (`activities.NoteActivity`) that autosaves typed text or shows checklist items (tap
- * toggles, long-press deletes, FAB adds). The toolbar's delete icon has no
+ * toggles, long-press deletes, FAB adds), with More options → Rename note. Long-pressing
+ * a note in the list opens a bottom sheet (Open note / Delete note). The toolbar's delete icon has no
  * content-desc on purpose (only vision can name it).
  */
 export const notesApp: SimApp<NotesState> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Simulator, type NotesState } from '../../../src/sim/index.js';
-import { exists, find, findAll, tapOn } from './sim-test-helpers.js';
+import { dumpNodes, exists, find, findAll, tapOn } from './sim-test-helpers.js';
 
 const notes = 'com.simplemobiletools.notes.pro';
 const state = (sim: Simulator): NotesState => sim.appState(notes) as NotesState;
@@ -45,8 +45,30 @@ describe('Notes app', () => {
     expect(icon.attrs['NAF']).toBe('true');
     tapOn(sim, { 'resource-id': 'delete_note' });
     tapOn(sim, { text: 'Delete' });
-    expect(state(sim).notes.map((n) => n.title)).toEqual(['General note']);
+    expect(state(sim).notes.map((n) => n.title)).toEqual(['General note', 'Diary']);
     expect(sim.currentActivity()).toBe('.activities.MainActivity');
     expect(exists(sim, { text: 'Shopping' })).toBe(false);
+  });
+
+  it('renames a note through More options and deletes another from the long-press bottom sheet', () => {
+    const sim = new Simulator({ startPackage: notes });
+    tapOn(sim, { text: 'Diary' });
+    tapOn(sim, { 'content-desc': 'More options' });
+    tapOn(sim, { text: 'Rename note' });
+    tapOn(sim, { class: 'android.widget.EditText', text: 'Diary' });
+    sim.clearText();
+    sim.typeText('events');
+    tapOn(sim, { text: 'OK' });
+    expect(find(sim, { 'resource-id': 'note_title' }).attrs['text']).toBe('events');
+    sim.pressKey('back');
+    const general = find(sim, { text: 'General note' });
+    sim.longPress(general.bounds[0] + 10, general.bounds[1] + 10);
+    const nodes = dumpNodes(sim.pageSource('uiautomator-dump'));
+    const sheetRoot = nodes.filter((n) => n.depth === 0 && n.attrs['package'] === notes)[0];
+    expect(sheetRoot?.bounds[3]).toBe(2400 - 126); // a bottom sheet window sits on the navigation bar
+    expect(sheetRoot?.bounds[1]).toBeGreaterThan(1200);
+    tapOn(sim, { text: 'Delete note' });
+    tapOn(sim, { text: 'Delete' });
+    expect(state(sim).notes.map((n) => n.title)).toEqual(['events', 'Shopping']);
   });
 });

@@ -101,6 +101,13 @@ describe('Simulator engine', () => {
     expect(sim.isKeyboardShown()).toBe(false);
     expect(exists(sim, { package: 'com.google.android.inputmethod.latin' })).toBe(false);
     expect(sim.currentActivity()).toBe('com.android.contacts.activities.PeopleActivity');
+    // enter submits the search field, which drops focus and the keyboard
+    tapOn(sim, { 'resource-id': 'open_search_bar_text_view' });
+    expect(sim.isKeyboardShown()).toBe(true);
+    sim.pressKey('enter');
+    expect(sim.isKeyboardShown()).toBe(false);
+    expect(find(sim, { 'resource-id': 'open_search_bar_text_view' }).attrs['focused']).toBe('false');
+    sim.hideKeyboard();
   });
 
   it('shows toasts as android.widget.Toast for about two seconds of virtual time', () => {
