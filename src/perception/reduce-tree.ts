@@ -44,9 +44,25 @@ export function isSemantic(node: UiNode): boolean {
   return node.text.trim() !== '' || node.contentDesc.trim() !== '' || node.hint.trim() !== '';
 }
 
-/** Text a node shows a reader, in priority order ('' when none). */
+/** Zero-width characters and private-use glyphs (icon fonts): nothing a planner can read. */
+const invisibleCharacters = /[\u200b-\u200f\u2060\ufeff\ue000-\uf8ff]/g;
+/** Texts that switches show for their state, not their name. */
+const stateWords = /^(on|off)$/i;
+
+function readable(text: string): string {
+  return text.replace(invisibleCharacters, '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Text a node shows a reader: text, else content-desc, else hint, with invisible
+ * characters removed ('' when none). A switch whose text is only its state ("On",
+ * "Off") is named by its content-desc.
+ */
 export function nodeText(node: UiNode): string {
-  return (node.text.trim() || node.contentDesc.trim() || node.hint.trim()).replace(/\s+/g, ' ');
+  const text = readable(node.text);
+  const description = readable(node.contentDesc);
+  if (node.checkable && stateWords.test(text) && description) return description.replace(/[,;:]$/, '');
+  return text || description || readable(node.hint);
 }
 
 /** The name part of a resource-id (`com.app:id/save_button` → `save_button`). */
