@@ -1,4 +1,5 @@
 export * from './bench-error.js';
+export * from './bench-lock.js';
 export * from './bench-progress-reporter.js';
 export * from './bench-results.js';
 export * from './compute-mode-metrics.js';

@@ -4,6 +4,7 @@ import { taskRunResultSchema, type AgentMode, type PolicyName, type TaskRunResul
 import { debugLog } from '../util/debug-log.js';
 import { stableHashHex } from '../util/stable-hash.js';
 import { BenchError } from './bench-error.js';
+import { acquireBenchLock, benchLockFileName } from './bench-lock.js';
 import { benchResultsSchema, benchResultsVersion, defaultTokenPrices, type BenchResults, type TokenPrices } from './bench-results.js';
 import { computeModeMetrics } from './compute-mode-metrics.js';
 import { readResultsJournal, ResultsJournal } from './results-journal.js';
@@ -82,95 +83,100 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
   const outDir = path.resolve(options.outDir);
   const prices = options.prices ?? defaultTokenPrices;
   const previous = await prepareOutDir(outDir, options);
-  const plan = planRuns(options, outDir);
-  const planned = new Set(plan.map((run) => run.key));
-
-  const journalFile = path.join(outDir, benchFiles.journal);
-  const recovered = await readResultsJournal(journalFile);
-  if (recovered.skippedLines > 0) debugLog('bench', 'journal had unreadable lines', { skipped: recovered.skippedLines });
-  const finished = new Map<string, TaskRunResult>();
-  for (const result of recovered.results) {
-    const key = runKey(result.id, result.mode, result.repeat);
-    if (planned.has(key)) finished.set(key, result);
-  }
-  for (const [key, result] of finished) if (result.error !== null) finished.delete(key);
-  const resumed = finished.size;
-  const pending = plan.filter((run) => !finished.has(run.key));
-
-  const startedAt = previous?.startedAt ?? new Date(startedAtMs).toISOString();
-  const priorWallMs = previous?.wallTimeMs ?? 0;
-  const snapshot = (): BenchResults => {
-    const ordered = plan.flatMap((run) => {
-      const result = finished.get(run.key);
-      return result === undefined ? [] : [result];
-    });
-    return {
-      version: benchResultsVersion,
-      policy: options.policy,
-      oracle: options.policy === 'oracle',
-      options: {
-        suite: options.suite,
-        modes: [...options.modes],
-        repeat: options.repeat,
-        concurrency: options.concurrency,
-        device: options.device ?? null,
-        faults: options.faults ?? null,
-        policy: options.policy,
-        modelLabel: options.modelLabel ?? (options.policy === 'oracle' ? 'none' : 'unknown'),
-        taskIds: options.tasks.map((task) => task.id),
-      },
-      prices,
-      startedAt,
-      updatedAt: new Date().toISOString(),
-      wallTimeMs: priorWallMs + (Date.now() - startedAtMs),
-      complete: ordered.length === plan.length,
-      expectedRuns: plan.length,
-      modes: computeModeMetrics(ordered, options.modes, prices),
-      tasks: ordered,
-    };
-  };
-  const writer = new ResultsFileWriter(path.join(outDir, benchFiles.results), snapshot);
-  await writer.flush();
-
-  const journal = await ResultsJournal.open(journalFile, recovered.completeBytes);
-  const signal = options.signal ?? new AbortController().signal;
-  let running = 0;
-  let successes = [...finished.values()].filter((result) => result.success).length;
-  let errors = 0;
-  const report = (last?: BenchProgress['last']): void => {
-    options.onProgress?.({ total: plan.length, done: finished.size, resumed, successes, errors, running, ...(last === undefined ? {} : { last }) });
-  };
-  report();
-
-  let next = 0;
-  let closed = false;
-  const worker = async (): Promise<void> => {
-    while (!signal.aborted && next < pending.length) {
-      const run = pending[next++];
-      if (run === undefined) break;
-      running++;
-      const result = await executeRun(run, options, outDir, signal);
-      running--;
-      // A run cut short by the abort is not a result: --resume will run it again.
-      if (result === undefined || closed) continue;
-      await journal.append(result);
-      finished.set(run.key, result);
-      if (result.success) successes++;
-      if (result.error !== null) errors++;
-      report({ id: result.id, mode: result.mode, repeat: result.repeat, success: result.success, error: result.error });
-      writer.schedule();
-    }
-  };
-  const workers = Array.from({ length: Math.min(options.concurrency, Math.max(pending.length, 1)) }, worker);
+  const releaseLock = await acquireBenchLock(outDir);
   try {
-    await Promise.race([Promise.all(workers), abortPromise(signal)]);
+    const plan = planRuns(options, outDir);
+    const planned = new Set(plan.map((run) => run.key));
+
+    const journalFile = path.join(outDir, benchFiles.journal);
+    const recovered = await readResultsJournal(journalFile);
+    if (recovered.skippedLines > 0) debugLog('bench', 'journal had unreadable lines', { skipped: recovered.skippedLines });
+    const finished = new Map<string, TaskRunResult>();
+    for (const result of recovered.results) {
+      const key = runKey(result.id, result.mode, result.repeat);
+      if (planned.has(key)) finished.set(key, result);
+    }
+    for (const [key, result] of finished) if (result.error !== null) finished.delete(key);
+    const resumed = finished.size;
+    const pending = plan.filter((run) => !finished.has(run.key));
+
+    const startedAt = previous?.startedAt ?? new Date(startedAtMs).toISOString();
+    const priorWallMs = previous?.wallTimeMs ?? 0;
+    const snapshot = (): BenchResults => {
+      const ordered = plan.flatMap((run) => {
+        const result = finished.get(run.key);
+        return result === undefined ? [] : [result];
+      });
+      return {
+        version: benchResultsVersion,
+        policy: options.policy,
+        oracle: options.policy === 'oracle',
+        options: {
+          suite: options.suite,
+          modes: [...options.modes],
+          repeat: options.repeat,
+          concurrency: options.concurrency,
+          device: options.device ?? null,
+          faults: options.faults ?? null,
+          policy: options.policy,
+          modelLabel: options.modelLabel ?? (options.policy === 'oracle' ? 'none' : 'unknown'),
+          taskIds: options.tasks.map((task) => task.id),
+        },
+        prices,
+        startedAt,
+        updatedAt: new Date().toISOString(),
+        wallTimeMs: priorWallMs + (Date.now() - startedAtMs),
+        complete: ordered.length === plan.length,
+        expectedRuns: plan.length,
+        modes: computeModeMetrics(ordered, options.modes, prices),
+        tasks: ordered,
+      };
+    };
+    const writer = new ResultsFileWriter(path.join(outDir, benchFiles.results), snapshot);
+    await writer.flush();
+
+    const journal = await ResultsJournal.open(journalFile, recovered.completeBytes);
+    const signal = options.signal ?? new AbortController().signal;
+    let running = 0;
+    let successes = [...finished.values()].filter((result) => result.success).length;
+    let errors = 0;
+    const report = (last?: BenchProgress['last']): void => {
+      options.onProgress?.({ total: plan.length, done: finished.size, resumed, successes, errors, running, ...(last === undefined ? {} : { last }) });
+    };
+    report();
+
+    let next = 0;
+    let closed = false;
+    const worker = async (): Promise<void> => {
+      while (!signal.aborted && next < pending.length) {
+        const run = pending[next++];
+        if (run === undefined) break;
+        running++;
+        const result = await executeRun(run, options, outDir, signal);
+        running--;
+        // A run cut short by the abort is not a result: --resume will run it again.
+        if (result === undefined || closed) continue;
+        await journal.append(result);
+        finished.set(run.key, result);
+        if (result.success) successes++;
+        if (result.error !== null) errors++;
+        report({ id: result.id, mode: result.mode, repeat: result.repeat, success: result.success, error: result.error });
+        writer.schedule();
+      }
+    };
+    const workers = Array.from({ length: Math.min(options.concurrency, Math.max(pending.length, 1)) }, worker);
+    try {
+      await Promise.race([Promise.all(workers), abortPromise(signal)]);
+    } finally {
+      closed = true;
+      await journal.close();
+    }
+    await writer.flush();
+    // Return exactly what is on disk, so a resumed run continues from the same numbers.
+    return writer.lastWritten ?? snapshot();
   } finally {
-    closed = true;
-    await journal.close();
+    await releaseLock();
   }
-  await writer.flush();
-  // Return exactly what is on disk, so a resumed run continues from the same numbers.
-  return writer.lastWritten ?? snapshot();
 }
 
 function validateOptions<Task extends BenchTask>(options: RunBenchmarkOptions<Task>): void {
@@ -190,7 +196,7 @@ function validateOptions<Task extends BenchTask>(options: RunBenchmarkOptions<Ta
 /** Checks the out dir may be used and returns the earlier results when resuming. */
 async function prepareOutDir<Task extends BenchTask>(outDir: string, options: RunBenchmarkOptions<Task>): Promise<BenchResults | undefined> {
   await mkdir(outDir, { recursive: true });
-  const entries = await readdir(outDir);
+  const entries = (await readdir(outDir)).filter((entry) => entry !== benchLockFileName);
   if (entries.length === 0) return undefined;
   if (!options.resume) {
     throw new BenchError({

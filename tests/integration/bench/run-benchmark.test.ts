@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -117,6 +118,20 @@ describe('runBenchmark with a fake executor', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(foreign)).then(() => writeFile(path.join(foreign, 'notes.txt'), 'x'));
     await expect(runBenchmark({ tasks, modes: ['senseact'], repeat: 1, concurrency: 1, outDir: foreign, resume: true, executor: fake.executor, policy: 'oracle', suite: 'sim/test' }))
       .rejects.toThrow(/not a bench output dir/);
+  });
+
+  it('refuses an out dir locked by a live benchmark, takes over a stale lock, and releases it at the end', async () => {
+    const fake = new FakeTaskExecutor();
+    const base = { tasks, modes: ['senseact' as const], repeat: 1, concurrency: 1, outDir, resume: true, executor: fake.executor, policy: 'oracle' as const, suite: 'sim/test' };
+    await import('node:fs/promises').then((fs) => fs.mkdir(outDir, { recursive: true }));
+    await writeFile(path.join(outDir, 'bench.lock'), `${process.pid}\n`);
+    await expect(runBenchmark(base)).rejects.toThrow(new RegExp(`another benchmark \\(pid ${process.pid}\\) is writing to .*choose another --out`));
+    expect(fake.calls).toHaveLength(0);
+    // A pid above any pid_max: its process is certainly gone, as after a SIGKILL.
+    await writeFile(path.join(outDir, 'bench.lock'), '99999999\n');
+    const results = await runBenchmark(base);
+    expect(results.complete).toBe(true);
+    expect(existsSync(path.join(outDir, 'bench.lock'))).toBe(false);
   });
 
   it('rejects bad options with the option named', async () => {
