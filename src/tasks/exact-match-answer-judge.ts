@@ -43,6 +43,16 @@ function addsNegation(answer: readonly string[], expected: readonly string[]): b
   return answer.some((token) => negations.has(token) && !expected.includes(token));
 }
 
+/** A number written with separators, as phone numbers are: `(555) 010-2000`, `+1 650-555-6789`. */
+function isPhoneLike(text: string): boolean {
+  return /^[\d\s()+\-.]+$/.test(text.trim()) && text.replace(/\D/g, '').length >= 5;
+}
+
+/** The digit runs of phone-like stretches of an answer, separators removed. */
+function phoneDigitsIn(text: string): string[] {
+  return (text.match(/[\d(+][\d\s()+\-.]{3,}\d/g) ?? []).map((run) => run.replace(/\D/g, ''));
+}
+
 function containsSequence(haystack: readonly string[], needle: readonly string[]): boolean {
   if (needle.length === 0) return false;
   for (let start = 0; start + needle.length <= haystack.length; start++) {
@@ -54,7 +64,8 @@ function containsSequence(haystack: readonly string[], needle: readonly string[]
 /**
  * The offline answer judge: correct when the normalised answer equals an accepted
  * answer, or contains one as a whole-token sequence ("Yes, it is on" contains "yes")
- * without adding a negation ("it is not open" does not match "open").
+ * without adding a negation ("it is not open" does not match "open"), or, for a
+ * phone-like accepted answer, contains the same digits ("5550102000" for "(555) 010-2000").
  * Cannot judge paraphrases; that is what the model judge is for.
  */
 export class ExactMatchAnswerJudge implements AnswerJudge {
@@ -69,6 +80,9 @@ export class ExactMatchAnswerJudge implements AnswerJudge {
     const answer = normalizeAnswer(request.answer);
     if (answer.length === 0) return { correct: false, judge: this.name, reason: 'the answer is empty after normalisation' };
     for (const expected of request.expected) {
+      if (isPhoneLike(expected) && phoneDigitsIn(request.answer).includes(expected.replace(/\D/g, ''))) {
+        return { correct: true, judge: this.name, reason: `has the digits of "${expected}"` };
+      }
       const tokens = normalizeAnswer(expected);
       if (tokens.join(' ') === answer.join(' ')) return { correct: true, judge: this.name, reason: `equals "${expected}" after normalisation` };
       if (containsSequence(answer, tokens) && !addsNegation(answer, tokens)) return { correct: true, judge: this.name, reason: `contains "${expected}" after normalisation` };

@@ -32,6 +32,10 @@ describe('ExactMatchAnswerJudge', () => {
     ["The alarm isn't on", ['on'], false],
     ['', ['yes'], false],
     ['Tokyo', ['GMT+09:00 Japan Standard Time', 'Tokyo'], true],
+    ["ABC's number is 5550102000.", ['(555) 010-2000'], true],
+    ['Call (555) 010-2000', ['5550102000'], true],
+    ['555 010 2001', ['(555) 010-2000'], false],
+    ['1:21:03', ['1 hour, 21 minutes and 3 seconds'], false],
   ])('%j against %j → %s', async (answer, expected, correct) => {
     const verdict = await judge.judge({ instruction: 'q', expected, answer });
     expect(verdict.correct).toBe(correct);
