@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppiumDevice, type AppiumDeviceOptions } from '../../../src/device/appium-device.js';
 import type { AppiumServerHandle } from '../../../src/device/appium-server.js';
 import { freePort } from '../../../src/device/appium-server.js';
+import { createDevice } from '../../../src/device/create-device.js';
+import type { DeviceAction } from '../../../src/device/device-action.js';
 import { DeviceError } from '../../../src/device/device-error.js';
+import { parseDeviceProfile } from '../../../src/device/device-profile.js';
 import { elementBounds, SourceDocument } from '../../../src/sim/appium-driver/source-document.js';
 import { simCapabilities, startSimAppium } from './sim-appium-server.js';
 
@@ -132,6 +135,28 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
     await device.act({ type: 'long-press', point: centerOf(listAgain.xml, "//*[contains(@resource-id, 'note_item')]"), durationMs: 900 });
     const menu = await device.observe();
     expect(menu.xml).not.toBe(listAgain.xml);
+  });
+
+  it('sees exactly what the in-process simulator sees for the same seed and actions', async () => {
+    const seed = 7;
+    const faults = 'standard';
+    const throughAppium = await connect({ 'senseact:seed': seed, 'senseact:faults': faults });
+    const inProcess = await createDevice(parseDeviceProfile({ kind: 'sim', name: 'sim', sim: { seed, faults } }, '<test>'));
+    const actions: DeviceAction[] = [
+      { type: 'launch', packageName: 'com.android.settings' },
+      { type: 'scroll', bounds: [0, 574, 1080, 2274], direction: 'down' },
+      { type: 'tap', point: [540, 1200] },
+      { type: 'key', key: 'back' },
+      { type: 'launch', packageName: 'com.simplemobiletools.notes.pro' },
+      { type: 'tap', point: [540, 330] },
+      { type: 'key', key: 'back' },
+      { type: 'long-press', point: [540, 330], durationMs: 900 },
+    ];
+    for (const action of actions) {
+      await Promise.all([throughAppium.act(action), inProcess.act(action)]);
+      const [remote, local] = await Promise.all([throughAppium.observe(), inProcess.observe()]);
+      expect({ xml: remote.xml, packageName: remote.packageName, activity: remote.activity, polls: remote.polls }).toEqual({ xml: local.xml, packageName: local.packageName, activity: local.activity, polls: local.polls });
+    }
   });
 
   it('keeps pulling until a delayed effect has landed (settle)', async () => {
