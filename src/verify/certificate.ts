@@ -76,12 +76,20 @@ function nodeLabel(node: UiNode | undefined): string {
   return node.text || node.contentDesc || node.hint || node.resourceId.slice(node.resourceId.indexOf('/') + 1) || node.className.slice(node.className.lastIndexOf('.') + 1);
 }
 
-/** The page title: the first text of a toolbar / action bar / title id, else the first heading-like text near the top. */
+/**
+ * The page title: the text or content-desc of a toolbar / action bar / app bar (or a
+ * title inside one), else the first text near the top of the app's window.
+ */
 export function pageTitle(tree: UiTree): string {
-  const titled = tree.nodes.find((node) => node.text !== '' && /title|toolbar|action_bar/i.test(`${node.resourceId} ${tree.nodes[node.parent]?.resourceId ?? ''} ${tree.nodes[node.parent]?.className ?? ''}`));
-  if (titled) return titled.text;
-  const top = tree.nodes.filter((node) => node.text !== '' && node.packageName === tree.packageName && node.bounds[1] < tree.height * 0.2);
-  return top[0]?.text ?? '';
+  const barPattern = /toolbar|action_bar|app_bar|appbar|ActionBar|Toolbar/;
+  for (const node of tree.nodes) {
+    const label = node.text || node.contentDesc;
+    if (label === '') continue;
+    const parent = tree.nodes[node.parent];
+    if (barPattern.test(`${node.resourceId} ${node.className}`) || (parent && barPattern.test(`${parent.resourceId} ${parent.className}`) && node.text !== '')) return label;
+  }
+  const top = tree.nodes.find((node) => node.text !== '' && node.packageName === tree.packageName && node.bounds[1] < tree.height * 0.2);
+  return top?.text ?? '';
 }
 
 /** The scope string: activity (short) and page title. */
