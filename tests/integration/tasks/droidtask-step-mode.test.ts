@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnitId } from '../../../src/perception/control-unit.js';
 import { DroidTaskLoadError } from '../../../src/tasks/droidtask/droidtask-load-error.js';
 import { droidTaskChoiceElement, loadDroidTaskApp, type DroidTaskApp } from '../../../src/tasks/droidtask/load-droidtask-app.js';
+import { mapDroidTaskTarget } from '../../../src/tasks/droidtask/map-droidtask-target.js';
 import { computeDroidTaskMetrics, isDroidTaskStepCorrect, scoreDroidTaskEpisode, type DroidTaskPrediction } from '../../../src/tasks/droidtask/score-droidtask.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -150,6 +151,14 @@ task_name: leave the date picker
     expect(droidTaskChoiceElement(state, 12)).toBe('<button id=12>A\nB</button>');
     expect(droidTaskChoiceElement(state, 1)).toBe("<button id=1 text='Sort'></button>");
     expect(droidTaskChoiceElement(state, 7)).toBeNull();
+  });
+
+  it('maps an element folded into a unit to the smallest unit containing its centre', () => {
+    const perception = app.episodes[0]?.steps[0]?.screen?.perception;
+    if (perception === undefined) throw new Error('no perception');
+    const ok = perception.units.find((unit) => unit.label === 'OK');
+    const inner = { bounds: [[800, 1700], [900, 1800]] as [[number, number], [number, number]], class: 'android.widget.TextView', text: null };
+    expect(mapDroidTaskTarget(perception, inner)).toMatchObject({ mapping: 'contains', unitIds: [ok?.id] });
   });
 
   it('says why a step cannot be mapped', () => {

@@ -31,6 +31,11 @@ describe('tasks/sim', () => {
       expect([...task.allowedPackages, 'com.google.android.apps.nexuslauncher'], `task ${task.id} ends in ${packageName}`).toContain(packageName);
     }
 
+    if (task.answer !== undefined) {
+      const decoy = await evaluateSuccess(task, { finalTree, appState: (packageName) => sim.appState(packageName), answer: 'I could not find it' });
+      expect(decoy.outcome, `task ${task.id}: a wrong answer must not pass`).toBe('fail');
+    }
+
     const untouched = startSimulator(task);
     const control = await evaluateSuccess(task, { finalTree: observe(untouched), appState: (packageName) => untouched.appState(packageName) });
     expect(control.outcome, `task ${task.id}: the success check already holds at the start (${control.reason})`).not.toBe('pass');
