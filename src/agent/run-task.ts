@@ -28,6 +28,8 @@ export interface RunTaskOptions {
   readonly traceRoot: string;
   readonly suite: string;
   readonly runId?: string;
+  /** Replace an existing run folder of the same id (a retried run on resume) instead of adding a suffix. */
+  readonly replaceTrace?: boolean;
   readonly repeat?: number;
   readonly signal?: AbortSignal;
   readonly perception?: PerceptionOptions;
@@ -52,7 +54,7 @@ export interface RunTaskOptions {
 export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const { task, mode, policy } = options;
   const ledger = new UsageLedger();
-  const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), secrets: options.secrets ?? [] });
+  const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), ifExists: options.replaceTrace ? 'replace' : 'suffix', secrets: options.secrets ?? [] });
   const started = performance.now();
   const oracle = policy === 'oracle' ? new OracleGuide(task) : undefined;
   const react = mode === 'react-vlm' || mode === 'react-text';

@@ -40,7 +40,8 @@ export interface BenchExecutorOptions {
   readonly device: string;
   /** Fault profile name, when faults are injected (simulator only). */
   readonly faults: string | undefined;
-  readonly policy: PolicyName;
+  /** `auto`: the llm policy when a model is configured, else the oracle (and the handle says so). */
+  readonly policy: PolicyName | 'auto';
   readonly outDir: string;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -52,6 +53,10 @@ export interface BenchExecutorHandle<Task extends BenchTask = BenchTask> {
   readonly executor: TaskExecutor<Task>;
   /** A label for the models used (e.g. `gpt-4o-mini`), or `none` for the oracle policy. */
   readonly modelLabel: string;
+  /** The policy really used (resolves `auto`). */
+  readonly policy: PolicyName;
+  /** One line for the user: which policy and models, and why. */
+  readonly notice: string;
   close(): Promise<void>;
 }
 

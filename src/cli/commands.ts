@@ -9,6 +9,8 @@ import { reportCommand } from './commands/report-command.js';
 import { actCommand } from './commands/act-command.js';
 import { devicesCommand } from './commands/devices-command.js';
 import { observeCommand } from './commands/observe-command.js';
+import { createBenchExecutor } from '../bench/compose.js';
+import { createBenchCommand } from './commands/bench-command.js';
 
 /**
  * A CLI command: registers itself on the program. Its action returns the exit code
@@ -17,4 +19,4 @@ import { observeCommand } from './commands/observe-command.js';
 export type CommandRegistration = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand];
+export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createBenchExecutor }), registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand];

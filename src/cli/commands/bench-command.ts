@@ -37,7 +37,7 @@ export interface BenchCommandOptions {
   readonly repeat: number;
   readonly out: string;
   readonly resume: boolean;
-  readonly policy: PolicyName;
+  readonly policy: PolicyName | 'auto';
   readonly prices: TokenPrices;
 }
 
@@ -73,7 +73,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--repeat <k>', 'runs per task and mode', '1')
       .option('--out <dir>', 'output dir (default runs/bench-<suite>-<timestamp>)')
       .option('--resume', 'finish an interrupted run in --out, skipping runs already done')
-      .addOption(new Option('--policy <policy>', 'who decides actions: llm, or oracle (reference solutions, no model)').default('llm'))
+      .addOption(new Option('--policy <policy>', 'who decides actions: llm, oracle (reference solutions, no model), or auto (llm when a model is configured, else oracle)').default('auto'))
       .option('--price-prompt <usd>', `USD per 1M prompt tokens for the cost estimate (default ${defaultTokenPrices.promptPerMillionUsd})`)
       .option('--price-completion <usd>', `USD per 1M completion tokens (default ${defaultTokenPrices.completionPerMillionUsd})`)
       .action(async (raw: RawOptions) => {
@@ -97,8 +97,8 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     modes.push(parsed.data);
   }
   if (modes.length === 0) throw bad('--mode', `give at least one mode, e.g. --mode senseact,react-vlm (modes: ${agentModeSchema.options.join(', ')})`);
-  const policy = policyNameSchema.safeParse(raw.policy);
-  if (!policy.success) throw bad('--policy', `unknown policy "${raw.policy}"; choose llm or oracle`);
+  const policy = raw.policy === 'auto' ? { success: true as const, data: 'auto' as const } : policyNameSchema.safeParse(raw.policy);
+  if (!policy.success) throw bad('--policy', `unknown policy "${raw.policy}"; choose llm, oracle or auto`);
   const positive = (option: string, text: string): number => {
     if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw bad(option, `expected a whole number ≥ 1, got "${text}"`);
     return Number(text);
@@ -162,6 +162,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
     env: io.env,
     signal: controller.signal,
   });
+  io.stderr(`${handle.notice}\n`);
   let results;
   try {
     results = await runBenchmark({
@@ -172,7 +173,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       outDir: options.out,
       resume: options.resume,
       executor: handle.executor,
-      policy: options.policy,
+      policy: handle.policy,
       suite: suite.name,
       device: options.device,
       faults: options.faults ?? null,
@@ -194,7 +195,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   const writeReport = dependencies.writeReport ?? (async (runDir: string) => (await writeBenchReport(runDir)).htmlFile);
   io.stdout(`report: ${await writeReport(options.out)}\n`);
   if (!results.complete) {
-    io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench --suite ${options.suite} --mode ${options.modes.join(',')} --device ${options.device} --policy ${options.policy} --out ${options.out} --resume\n`);
+    io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench --suite ${options.suite} --mode ${options.modes.join(',')} --device ${options.device} --policy ${handle.policy} --out ${options.out} --resume\n`);
     return exitCodes.failure;
   }
   return exitCodes.ok;

@@ -56,7 +56,7 @@ describe('senseact bench (with a fake executor factory)', () => {
     createBenchCommand({
       createExecutor: async (options) => {
         factoryCalls.push(options);
-        return { executor: fake.executor, modelLabel: 'scripted-test-model', close: async () => { closed++; } };
+        return { executor: fake.executor, modelLabel: 'scripted-test-model', policy: options.policy === 'auto' ? 'llm' : options.policy, notice: 'policy: scripted test executor', close: async () => { closed++; } };
       },
       progressTty: null,
       signal: new AbortController().signal,
@@ -88,7 +88,8 @@ describe('senseact bench (with a fake executor factory)', () => {
     expect(reports).toEqual([outDir]);
     const results = benchResultsSchema.parse(JSON.parse(await readFile(path.join(outDir, 'results.json'), 'utf8')));
     expect(results.options).toMatchObject({ suite: 'mini', modes: ['senseact', 'react-vlm'], concurrency: 2, device: 'sim-pixel', policy: 'llm', modelLabel: 'scripted-test-model' });
-    expect(factoryCalls).toEqual([expect.objectContaining({ suite: 'mini', device: 'sim-pixel', faults: undefined, policy: 'llm', outDir })]);
+    expect(factoryCalls).toEqual([expect.objectContaining({ suite: 'mini', device: 'sim-pixel', faults: undefined, policy: 'auto', outDir })]);
+    expect(result.stderr).toContain('policy: scripted test executor\n');
     expect(closed).toBe(1);
     expect(fake.calls.map((call) => call.task.instruction)).toContain('do alarm-add');
   });
@@ -117,7 +118,7 @@ describe('senseact bench (with a fake executor factory)', () => {
     [['--mode', ' , '], /--mode: give at least one mode/],
     [['--mode', 'senseact', '--concurrency', '0'], /--concurrency: expected a whole number ≥ 1, got "0"/],
     [['--mode', 'senseact', '--repeat', 'two'], /--repeat: expected a whole number ≥ 1, got "two"/],
-    [['--mode', 'senseact', '--policy', 'human'], /--policy: unknown policy "human"; choose llm or oracle/],
+    [['--mode', 'senseact', '--policy', 'human'], /--policy: unknown policy "human"; choose llm, oracle or auto/],
     [['--mode', 'senseact', '--price-prompt', '-1'], /--price-prompt: expected US dollars per 1M tokens/],
     [['--mode', 'senseact', '--resume'], /--resume: needs --out <dir>/],
   ])('rejects %j naming the option', async (args, message) => {

@@ -1,0 +1,130 @@
+import * as path from 'node:path';
+import type { AgentModels } from '../agent/agent-session.js';
+import { runTask } from '../agent/run-task.js';
+import type { PolicyName } from '../agent/task-run-result.js';
+import { createDevice } from '../device/create-device.js';
+import type { DeviceProfile } from '../device/device-profile.js';
+import { loadDeviceProfile } from '../device/device-profile.js';
+import { SimDevice } from '../device/sim-device.js';
+import { CertificateMemory } from '../memory/certificate-memory.js';
+import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from-env.js';
+import { OpenAiLanguageModel } from '../model/openai-language-model.js';
+import { OpenAiVisionModel } from '../model/openai-vision-model.js';
+import type { FaultProfileName } from '../sim/fault-injector.js';
+import type { Simulator } from '../sim/simulator.js';
+import type { Task } from '../tasks/task-schema.js';
+import { parseHierarchy } from '../ui/parse-hierarchy.js';
+import type { UiTree } from '../ui/ui-tree.js';
+import { BenchError } from './bench-error.js';
+import { simulatorForTask } from './simulator-for-task.js';
+import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
+
+/** The wired executor; `policy` is `llm` only with a configured model, else the oracle plays. */
+export type BenchComposition = BenchExecutorHandle<Task>;
+
+/** Builds the OpenAI-compatible models for every role from a resolved configuration. */
+export function openAiModels(config: ModelConfig): AgentModels {
+  const language = new OpenAiLanguageModel({ config });
+  return { planner: language, verifier: language, vision: new OpenAiVisionModel({ config }) };
+}
+
+/** The simulator's screen without label-stripping faults: what the oracle's "eyes" see. */
+function groundTruthOf(simulator: Simulator): () => UiTree | undefined {
+  return () => parseHierarchy(simulator.groundTruthSource(), { packageName: simulator.currentPackage(), activity: simulator.currentActivity(), sourceName: 'simulator ground truth' });
+}
+
+/**
+ * The composition root of the benchmark (DESIGN.md §2): turns the CLI's choices into a
+ * task executor that wires a device in the task's start state, the models (or the
+ * oracle), the certificate memory and the agent loop. `policy: 'llm'` without a
+ * configured model falls back to the oracle and says so in `notice`.
+ */
+export async function createBenchExecutor(options: BenchExecutorOptions): Promise<BenchComposition> {
+  const profile: DeviceProfile = loadDeviceProfile(options.device, { cwd: options.cwd });
+  const config = modelConfigFromEnv(options.env);
+  const wanted = options.policy;
+  let policy: PolicyName;
+  let notice: string;
+  if (wanted === 'oracle') {
+    policy = 'oracle';
+    notice = 'policy: oracle (reference solutions through the full loop; no model is called). Results are oracle results.';
+  } else if (config.ready) {
+    policy = 'llm';
+    notice = `policy: llm (planner ${config.models.planner}, vision ${config.models.vision} at ${config.baseUrl})`;
+  } else if (wanted === 'auto') {
+    policy = 'oracle';
+    notice = `policy: oracle — no model is configured (${config.problems.join('; ') || 'set SENSEACT_API_KEY or SENSEACT_BASE_URL'}), so reference solutions play through the full loop. Results are oracle results.`;
+  } else {
+    throw new BenchError({ code: 'bench-no-model', message: `--policy llm needs a model: ${config.problems.join('; ')}. Or run with --policy oracle.` });
+  }
+  const models = policy === 'llm' ? openAiModels(config) : undefined;
+  const faults = options.faults as FaultProfileName | undefined;
+  if (faults !== undefined && profile.kind !== 'sim' && !profile.name.startsWith('sim')) {
+    throw new BenchError({ code: 'bench-faults', message: `--faults ${faults}: fault injection needs the simulator; device profile "${profile.name}" is a real device. Drop --faults or use --device sim.` });
+  }
+  const memories = new Map<string, Promise<CertificateMemory>>();
+  const memoryFor = (mode: string): Promise<CertificateMemory> => {
+    let memory = memories.get(mode);
+    if (!memory) {
+      memory = CertificateMemory.open(path.join(options.outDir, 'memory', `${mode}.jsonl`));
+      memories.set(mode, memory);
+    }
+    return memory;
+  };
+  const secrets = config.apiKey ? [config.apiKey] : [];
+
+  const executor: BenchExecutorHandle<Task>['executor'] = async (request) => {
+    const { task, mode, repeat, signal } = request;
+    const common = {
+      task,
+      mode,
+      policy,
+      traceRoot: options.outDir,
+      suite: 'traces',
+      runId: `${mode}-r${repeat}`,
+      replaceTrace: true,
+      repeat,
+      signal,
+      secrets,
+      ...(models ? { models } : {}),
+      ...(mode === 'senseact' || mode === 'senseact-text' ? { memory: await memoryFor(mode) } : {}),
+    };
+    if (profile.kind === 'sim') {
+      const simulator = simulatorForTask(task, faults === undefined ? {} : { faults });
+      const device = new SimDevice(simulator, { name: profile.name, ...(profile.settle === undefined ? {} : { settle: profile.settle }) });
+      try {
+        return await runTask({
+          ...common,
+          device,
+          appState: (packageName) => simulator.appState(packageName),
+          groundTruth: groundTruthOf(simulator),
+          faults: () => simulator.faultLog().map((event) => event.kind),
+        });
+      } finally {
+        await device.close();
+      }
+    }
+    const device = await createDevice(profile, {
+      signal,
+      capabilities: {
+        ...(task.start.seed === undefined ? {} : { 'senseact:seed': task.start.seed }),
+        ...(faults === undefined ? {} : { 'senseact:faults': faults }),
+        ...(task.start.launch === undefined ? {} : { 'appium:appPackage': task.start.launch }),
+      },
+    });
+    try {
+      return await runTask({ ...common, device });
+    } finally {
+      await device.close();
+    }
+  };
+  return {
+    executor,
+    policy,
+    notice,
+    modelLabel: policy === 'oracle' ? 'none (oracle)' : config.models.planner,
+    close: async () => {
+      for (const memory of memories.values()) await (await memory).close();
+    },
+  };
+}
