@@ -1,14 +1,23 @@
 import type { Result } from '../util/result.js';
 
 /**
- * Finds the JSON value in a model's reply. Tries, in order: the whole reply; each fenced
- * block (```json … ``` or ``` … ```), last first since models often correct themselves;
- * then every balanced `{…}` or `[…]` span in the text, first to last. Returns the first
- * candidate that parses; the error says what was tried.
+ * Finds the JSON value in a model's reply, after dropping `<think>` blocks. Tries, in
+ * order: the whole reply; each fenced block (```json … ``` or ``` … ```), last first
+ * since models often correct themselves; then every balanced `{…}` or `[…]` span in the
+ * text, first to last. Returns the first candidate that parses (trailing commas and
+ * comments are forgiven); the error says what was tried.
  */
 export function extractJson(text: string): Result<unknown, string> {
-  const trimmed = text.trim();
-  if (trimmed.length === 0) return { success: false, error: 'The reply is empty; expected a JSON object.' };
+  // Reasoning models (DeepSeek-R1, Qwen3) think aloud first; the answer follows the block,
+  // and objects inside the thoughts are drafts.
+  const trimmed = stripThinking(text).trim();
+  if (trimmed.length === 0) {
+    const thinkingOnly = text.trim().length > 0;
+    return {
+      success: false,
+      error: thinkingOnly ? 'The reply holds only a <think> block (cut off by the token limit?); expected a JSON object after it.' : 'The reply is empty; expected a JSON object.',
+    };
+  }
   const whole = tryParse(trimmed);
   if (whole.success) return whole;
 
@@ -40,8 +49,61 @@ function tryParse(text: string): Result<unknown, string> {
   try {
     return { success: true, value: JSON.parse(text) as unknown };
   } catch (error) {
+    // Small local models often add trailing commas or comments; repair only those.
+    const repaired = repairJson(text);
+    if (repaired !== text) {
+      try {
+        return { success: true, value: JSON.parse(repaired) as unknown };
+      } catch {
+        // Fall through to the original error: it points at the model's text, not ours.
+      }
+    }
     return { success: false, error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** Drops `<think>…</think>` blocks (and an unterminated one at the start). */
+function stripThinking(text: string): string {
+  const closed = text.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  const open = closed.search(/<think>/i);
+  if (open !== -1) return closed.slice(0, open);
+  // Some servers strip the opening tag and leave only `</think>`.
+  const close = closed.search(/<\/think>/i);
+  return close === -1 ? closed : closed.slice(close + '</think>'.length);
+}
+
+/** Removes `//` and `/* *\/` comments and trailing commas outside strings. */
+export function repairJson(text: string): string {
+  let result = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] ?? '';
+    if (inString) {
+      result += char;
+      if (char === '\\') {
+        result += text[i + 1] ?? '';
+        i += 1;
+      } else if (char === '"') inString = false;
+      continue;
+    }
+    if (char === '"') {
+      inString = true;
+      result += char;
+    } else if (char === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i += 1;
+      result += '\n';
+    } else if (char === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end === -1 ? text.length : end + 1;
+    } else if (char === ',') {
+      let next = i + 1;
+      while (next < text.length && /\s/.test(text[next] ?? '')) next += 1;
+      if (text[next] !== '}' && text[next] !== ']') result += char;
+    } else {
+      result += char;
+    }
+  }
+  return result;
 }
 
 /** Index of the bracket closing the one at `start`, skipping string contents; -1 if unbalanced. */

@@ -12,6 +12,11 @@ describe('extractJson', () => {
     ['escaped quotes in strings', 'x {"a": "he said \\"}\\""} y', { a: 'he said "}"' }],
     ['top-level array', 'list: [1, 2, 3]', [1, 2, 3]],
     ['broken fence then valid object', '```json\n{oops}\n```\n{"ok": 1}', { ok: 1 }],
+    ['think block with a draft object', '<think>maybe {"intent": "draft"}? no.</think>\n{"intent": "final"}', { intent: 'final' }],
+    ['only a closing think tag', 'so the answer is {"x": 0}</think>{"x": 1}', { x: 1 }],
+    ['trailing commas', '{"units": ["n1", "n2",], "intent": "go",}', { units: ['n1', 'n2'], intent: 'go' }],
+    ['comments', '{\n  // the toggle\n  "unit": "n1", /* checked */ "url": "http://x//y"\n}', { unit: 'n1', url: 'http://x//y' }],
+    ['commas inside strings are kept', '{"text": "a,}", "b": [1,],}', { text: 'a,}', b: [1] }],
   ])('%s', (_name, text, expected) => {
     const result = extractJson(text);
     expect(result).toEqual({ success: true, value: expected });
@@ -21,6 +26,7 @@ describe('extractJson', () => {
     ['empty', '   ', /empty/],
     ['no json at all', 'I cannot help with that.', /No parsable JSON/],
     ['unbalanced object', '{"a": 1', /No parsable JSON/],
+    ['thinking cut off', '<think>I should first {consider', /only a <think> block/],
   ])('fails on %s with a message', (_name, text, message) => {
     const result = extractJson(text);
     expect(result.success).toBe(false);
