@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TaskRunResult } from '../agent/task-run-result.js';
-import type { ReportRun } from '../report/report-input.js';
+import type { ReportRun, ReportSummary } from '../report/report-input.js';
 import { writeReport, type WrittenReport } from '../report/write-report.js';
 import { BenchError } from './bench-error.js';
 import { benchResultsSchema, type BenchResults } from './bench-results.js';
@@ -35,6 +35,7 @@ export async function writeBenchReport(runDir: string, options: { now?: () => Da
     title: `${table.title}${results.complete ? '' : ' (incomplete)'}`,
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     summary: { title: 'Modes compared', headers: table.headers, rows: table.rows, notes: table.notes },
+    tables: [perAppTable(results)],
     runs,
   }, path.join(runDir, reportFileName));
 }
@@ -60,6 +61,20 @@ export async function readBenchResults(runDir: string): Promise<BenchResults> {
     throw new BenchError({ code: 'bench-results-invalid', message: `${file} is not a bench results file of this version (${issue === undefined ? 'schema mismatch' : `${issue.path.join('.')}: ${issue.message}`})`, cause: parsed.error });
   }
   return parsed.data;
+}
+
+/** Success per app (rows) and mode (columns): `successes/runs (rate)`. */
+function perAppTable(results: BenchResults): ReportSummary {
+  const apps = [...new Set(results.modes.flatMap((metrics) => Object.keys(metrics.perApp)))].sort();
+  return {
+    title: 'Success per app',
+    headers: ['app', ...results.modes.map((metrics) => metrics.mode)],
+    rows: apps.map((app) => [app, ...results.modes.map((metrics) => {
+      const entry = metrics.perApp[app];
+      return entry === undefined ? '-' : `${entry.successes}/${entry.tasks} (${(entry.successRate * 100).toFixed(1)}%)`;
+    })]),
+    notes: [],
+  };
 }
 
 function runFacts(task: TaskRunResult): [string, string][] {

@@ -2,7 +2,7 @@ import type { TraceEvent } from '../trace/trace-event.js';
 import { assertNever } from '../util/assert-never.js';
 import { escapeHtml } from './escape-html.js';
 import type { RunArtifacts, StepArtifacts, TextArtifact } from './read-run-artifacts.js';
-import type { ReportInput, ReportRun } from './report-input.js';
+import type { ReportInput, ReportRun, ReportSummary } from './report-input.js';
 import { reportContentSecurityPolicy, reportStyle } from './report-style.js';
 import { renderWireframeSvg } from './render-wireframe-svg.js';
 import { html, joinHtml, type SafeHtml } from './safe-html.js';
@@ -36,7 +36,8 @@ export function renderReportHtml(input: ReportInput, runs: readonly RenderedRun[
 </head>
 <body>
 <h1>${input.title}</h1>
-${renderSummary(input)}
+${renderTable(input.summary)}
+${(input.tables ?? []).map(renderTable)}
 <nav><h3>Runs</h3><ol>${runs.map((rendered, index) => html`<li><a href="${`#run-${index}`}">${rendered.run.taskId} · ${rendered.run.mode} · r${rendered.run.repeat}</a> ${outcomeBadge(rendered.run)}</li>`)}</ol></nav>
 ${runs.map((rendered, index) => renderRun(rendered, index))}
 <footer class="notes">Generated ${input.generatedAt} from the run folder alone (results.json and the trace folders).</footer>
@@ -56,8 +57,7 @@ function styleSheet(): SafeHtml {
   return html`${reportStyle}`;
 }
 
-function renderSummary(input: ReportInput): SafeHtml {
-  const { summary } = input;
+function renderTable(summary: ReportSummary): SafeHtml {
   return html`<h2>${summary.title}</h2>
 <table class="summary"><thead><tr>${summary.headers.map((header) => html`<th>${header}</th>`)}</tr></thead>
 <tbody>${summary.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody></table>

@@ -29,5 +29,7 @@ export interface ReportInput {
   /** ISO time, shown in the footer. */
   readonly generatedAt: string;
   readonly summary: ReportSummary;
+  /** More tables under the summary (e.g. success per app). */
+  readonly tables?: readonly ReportSummary[];
   readonly runs: readonly ReportRun[];
 }

@@ -65,7 +65,8 @@ describe.skipIf(process.env['SENSEACT_SKIP_BROWSER_TESTS'] === '1')('bench HTML 
     const report = await writeBenchReport(outDir);
     const { page } = await open(report.htmlFile);
     expect(await page.locator('h1').innerText()).toBe('SenseAct bench: suite synthetic, oracle policy (reference solutions, no model)');
-    expect(await page.locator('table.summary tbody tr').count()).toBe(1);
+    expect(await page.locator('table.summary').first().locator('tbody tr').count()).toBe(1);
+    expect(await page.locator('table.summary').nth(1).locator('tbody tr').allInnerTexts()).toEqual(['com.example.notes\t2/2 (100.0%)']);
     expect(await page.locator('table.summary tbody td').first().innerText()).toBe('senseact');
     expect(await page.locator('section.run').count()).toBe(2);
     expect(await page.locator('section.run').first().locator('article.step').count()).toBe(2);
