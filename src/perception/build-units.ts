@@ -167,7 +167,8 @@ export function buildUnits(tree: UiTree, reduced: ReducedTree, context: UnitCont
     }
     // A clickable switch merged into its row is tapped on itself; anything else on the node's visible centre.
     const switchTarget = checkableNode && checkableNode.index !== kept.node && checkableNode.clickable ? checkableNode.index : undefined;
-    const tapBounds = switchTarget !== undefined ? reduced.visible[switchTarget]! : kept.bounds;
+    // The part of the switch inside its row, so that the tap hits both.
+    const tapBounds = switchTarget !== undefined ? intersectBounds(reduced.visible[switchTarget]!, kept.bounds) : kept.bounds;
     const blockers = switchTarget !== undefined || type === 'scroll' ? [] : (nested.get(kept.node) ?? []);
     const tap = freeTapPoint(boundsArea(tapBounds) > 0 ? tapBounds : intersectBounds(node.bounds, [0, 0, tree.width, tree.height]), blockers);
     const occluded = !context.inSurface(kept) && context.surfaces.some((surface) => boundsContainsPoint(surface.bounds, tap) && !isAncestorOf(nodes, kept.node, surface.root));

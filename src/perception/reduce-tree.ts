@@ -152,7 +152,7 @@ export function reduceTree(tree: UiTree, options: ResolvedPerceptionOptions): Re
       merge = true;
       const text = nodeText(node);
       if (text) (descriptions.get(host) ?? descriptions.set(host, []).get(host)!).push(text);
-    } else if (checkableBelow && node.checkable && !node.editable && hostNode.clickable && !hostNode.checkable && !hostNode.editable && checkableBelow[host] === 1) {
+    } else if (checkableBelow && node.checkable && !node.editable && hostNode.clickable && !hostNode.checkable && !hostNode.editable && checkableBelow[host] === 1 && boundsArea(intersectBounds(visible[index]!, visible[host]!)) > 0) {
       merge = true;
     } else if (options.useBounds && covers(visible[index]!, visible[host]!) && !(node.checkable && hostNode.checkable) && !(node.editable && hostNode.editable)) {
       merge = true;
