@@ -153,7 +153,7 @@ function toolbar(title: string, extra: Widget[] = []): Widget {
   ]);
 }
 
-function tabBar(ui: DeskClockUi, changed: () => void): Widget {
+function tabBar(ui: DeskClockUi): Widget {
   const tabs: { tab: Tab; title: string; icon: string }[] = [
     { tab: 'alarm', title: 'Alarm', icon: 'alarm' },
     { tab: 'clock', title: 'Clock', icon: 'clock' },
@@ -173,7 +173,6 @@ function tabBar(ui: DeskClockUi, changed: () => void): Widget {
         onTap: () => {
           ui.tab = t.tab;
           ui.expanded = undefined;
-          changed();
         },
         flags: { clickable: !selected, focusable: true, selected },
       }, [
@@ -184,13 +183,12 @@ function tabBar(ui: DeskClockUi, changed: () => void): Widget {
   ]);
 }
 
-function alarmCard(context: ActivityContext<ClockState>, ui: DeskClockUi, alarm: Alarm, changed: () => void): Widget {
+function alarmCard(context: ActivityContext<ClockState>, ui: DeskClockUi, alarm: Alarm): Widget {
   const time = formatTime12(alarm.hour, alarm.minute);
   const expanded = ui.expanded === alarm.id;
   const toggle = (): void => {
     alarm.enabled = !alarm.enabled;
     if (alarm.enabled) context.toast(alarmSetToast(context.clock, alarm.hour, alarm.minute));
-    changed();
   };
   const onoff = switchWidget(alarm.enabled, toggle, { id: id('onoff'), desc: `${time} alarm` });
   const clock = label(time, {
@@ -200,12 +198,10 @@ function alarmCard(context: ActivityContext<ClockState>, ui: DeskClockUi, alarm:
     width: 'fill',
     onTap: () => {
       ui.dialog = { kind: 'time', picker: openTimePicker(alarm.hour, alarm.minute), target: { kind: 'alarm', id: alarm.id } };
-      changed();
     },
   });
   const arrow = iconButton(expanded ? 'collapse' : 'expand', `${expanded ? 'Collapse' : 'Expand'} ${time} alarm`, () => {
     ui.expanded = expanded ? undefined : alarm.id;
-    changed();
   }, { id: id('arrow') });
   const summary = label(alarm.label !== '' ? `${alarm.label}, ${repeatSummary(alarm.days)}` : repeatSummary(alarm.days), { id: id(expanded ? 'repeat_summary' : 'days_of_week'), fontSize: 14, width: 'fill' });
   const children: Widget[] = [];
@@ -219,7 +215,6 @@ function alarmCard(context: ActivityContext<ClockState>, ui: DeskClockUi, alarm:
           width: 'fill',
           onTap: () => {
             ui.dialog = { kind: 'label', alarmId: alarm.id, value: alarm.label };
-            changed();
           },
         }),
         arrow,
@@ -230,7 +225,6 @@ function alarmCard(context: ActivityContext<ClockState>, ui: DeskClockUi, alarm:
         const on = alarm.days.includes(day);
         return checkBox(on, () => {
           alarm.days = on ? alarm.days.filter((d) => d !== day) : weekdays.filter((d) => d === day || alarm.days.includes(d));
-          changed();
         }, { id: id(`day_button_${i}`), text: dayLetters[i], desc: dayNames[i], width: 'fill', look: on ? 'filled' : 'outlined' });
       })),
       label(alarm.ringtone, {
@@ -241,13 +235,11 @@ function alarmCard(context: ActivityContext<ClockState>, ui: DeskClockUi, alarm:
       }),
       checkBox(alarm.vibrate, () => {
         alarm.vibrate = !alarm.vibrate;
-        changed();
       }, { id: id('vibrate_onoff'), text: 'Vibrate' }),
       button('Delete', () => {
         context.state.alarms = context.state.alarms.filter((a) => a.id !== alarm.id);
         ui.expanded = undefined;
         context.toast('Alarm deleted');
-        changed();
       }, { id: id('delete'), look: 'plain', icon: 'delete', width: 'wrap' }),
     );
   } else {
@@ -258,17 +250,16 @@ function alarmCard(context: ActivityContext<ClockState>, ui: DeskClockUi, alarm:
     look: 'card',
     onTap: () => {
       ui.expanded = expanded ? undefined : alarm.id;
-      changed();
     },
     flags: { clickable: true, focusable: true },
   }, [group({ id: id('alarm_card_layout'), padding: [16, 8, 16, 8], gap: 4 }, children)]);
 }
 
-function alarmTab(context: ActivityContext<ClockState>, ui: DeskClockUi, changed: () => void): Widget[] {
+function alarmTab(context: ActivityContext<ClockState>, ui: DeskClockUi): Widget[] {
   const sorted = [...context.state.alarms].sort((a, b) => a.hour * 60 + a.minute - (b.hour * 60 + b.minute));
   const list = sorted.length === 0
     ? [label('No alarms', { id: id('alarms_empty_view'), width: 'wrap' })]
-    : sorted.map((alarm) => alarmCard(context, ui, alarm, changed));
+    : sorted.map((alarm) => alarmCard(context, ui, alarm));
   return [
     frame({ id: id('main'), height: 'fill', justify: 'end' }, [
       recycler('alarms', { id: id('alarm_recycler_view'), padding: [16, 4, 16, 96], gap: 12, scroll: { key: 'alarms', shuffle: true } }, list),
@@ -282,7 +273,6 @@ function alarmTab(context: ActivityContext<ClockState>, ui: DeskClockUi, changed
           look: 'filled',
           onTap: () => {
             ui.dialog = { kind: 'time', picker: openTimePicker(context.clock.getUTCHours(), 0), target: { kind: 'new' } };
-            changed();
           },
           flags: { clickable: true, focusable: true },
         }),
@@ -300,7 +290,7 @@ function cityTime(now: Date, offsetMinutes: number): { time: string; dayNote: st
   return { time: formatTime12(local.getUTCHours(), local.getUTCMinutes()), dayNote: `${dayWord}, ${sign}${Math.abs(diffHours)} hr` };
 }
 
-function clockTab(context: ActivityContext<ClockState>, ui: DeskClockUi, changed: () => void): Widget[] {
+function clockTab(context: ActivityContext<ClockState>, ui: DeskClockUi): Widget[] {
   const now = context.clock;
   const dateText = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(now);
   const cities = context.state.worldClocks.map((city) => {
@@ -311,7 +301,6 @@ function clockTab(context: ActivityContext<ClockState>, ui: DeskClockUi, changed
       padding: [16, 12, 16, 12],
       onLongPress: () => {
         ui.dialog = { kind: 'remove-city', city: city.city };
-        changed();
       },
       flags: { clickable: false, longClickable: true, focusable: true },
     }, [
@@ -362,7 +351,7 @@ function formatDuration(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
 }
 
-function timerTab(context: ActivityContext<ClockState>, changed: () => void): Widget[] {
+function timerTab(context: ActivityContext<ClockState>): Widget[] {
   const timer = context.state.timer;
   const running = timer.timers[0];
   if (running !== undefined) {
@@ -373,7 +362,6 @@ function timerTab(context: ActivityContext<ClockState>, changed: () => void): Wi
         row({ gap: 16 }, [
           button('Delete', () => {
             timer.timers = timer.timers.filter((t) => t.id !== running.id);
-            changed();
           }, { id: id('reset_add'), look: 'plain' }),
           view('android.widget.Button', {
             id: id('fab'),
@@ -384,7 +372,6 @@ function timerTab(context: ActivityContext<ClockState>, changed: () => void): Wi
             look: 'filled',
             onTap: () => {
               running.running = !running.running;
-              changed();
             },
             flags: { clickable: true, focusable: true },
           }),
@@ -395,14 +382,12 @@ function timerTab(context: ActivityContext<ClockState>, changed: () => void): Wi
   const digit = (d: string): Widget => button(d, () => {
     const next = (timer.setupDigits + d).replace(/^0+/, '');
     if (next.length <= 6) timer.setupDigits = next;
-    changed();
   }, { id: id(`timer_setup_digit_${d}`), width: 'fill', height: 72, look: 'plain', fontSize: 28 });
   const keypadRows = [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9'], ['00', '0']].map((ds, i) => {
     const keys = ds.map(digit);
     if (i === 3) {
       keys.push(button('⌫', () => {
         timer.setupDigits = timer.setupDigits.slice(0, -1);
-        changed();
       }, { id: id('timer_setup_delete'), desc: `Backspace ${timer.setupDigits.length}`, width: 'fill', height: 72, look: 'plain' }));
     }
     return row({ cls: 'android.view.ViewGroup', gap: 8 }, keys);
@@ -424,7 +409,6 @@ function timerTab(context: ActivityContext<ClockState>, changed: () => void): Wi
           const durationSeconds = digitsToSeconds(timer.setupDigits);
           timer.timers.push({ id: `timer-${context.state.nextId++}`, durationSeconds, remainingMs: durationSeconds * 1000, running: true });
           timer.setupDigits = '';
-          changed();
         },
         flags: { clickable: true, focusable: true },
       })];
@@ -437,7 +421,7 @@ function timerTab(context: ActivityContext<ClockState>, changed: () => void): Wi
   ];
 }
 
-function stopwatchTab(context: ActivityContext<ClockState>, changed: () => void): Widget[] {
+function stopwatchTab(context: ActivityContext<ClockState>): Widget[] {
   const sw = context.state.stopwatch;
   const elapsed = sw.elapsedMs + (sw.running && sw.startedAt !== null ? context.now - sw.startedAt : 0);
   const centis = Math.floor((elapsed % 1000) / 10);
@@ -454,7 +438,6 @@ function stopwatchTab(context: ActivityContext<ClockState>, changed: () => void)
           sw.elapsedMs = 0;
           sw.startedAt = null;
           sw.laps = [];
-          changed();
         }, { id: id('reset_add'), flags: { enabled: elapsed > 0 } }),
         view('android.widget.Button', {
           id: id('fab'),
@@ -472,20 +455,18 @@ function stopwatchTab(context: ActivityContext<ClockState>, changed: () => void)
               sw.startedAt = context.now;
               sw.running = true;
             }
-            changed();
           },
           flags: { clickable: true, focusable: true },
         }),
         iconButton('flag', 'Lap', () => {
           sw.laps.push(elapsed);
-          changed();
         }, { id: id('lap'), flags: { enabled: sw.running } }),
       ]),
     ]),
   ];
 }
 
-function bedtimeTab(context: ActivityContext<ClockState>, ui: DeskClockUi, changed: () => void): Widget[] {
+function bedtimeTab(context: ActivityContext<ClockState>, ui: DeskClockUi): Widget[] {
   const b = context.state.bedtime;
   const card = (title: string, hour: number, minute: number, enabled: boolean, which: 'bedtime' | 'wake', toggle: () => void): Widget =>
     view('androidx.cardview.widget.CardView', { look: 'card', padding: 16, layout: 'row', align: 'center' }, [
@@ -496,7 +477,6 @@ function bedtimeTab(context: ActivityContext<ClockState>, ui: DeskClockUi, chang
           fontSize: 32,
           onTap: () => {
             ui.dialog = { kind: 'time', picker: openTimePicker(hour, minute), target: { kind: which } };
-            changed();
           },
         }),
       ]),
@@ -506,23 +486,20 @@ function bedtimeTab(context: ActivityContext<ClockState>, ui: DeskClockUi, chang
     column({ id: id('bedtime_view'), padding: 16, gap: 16 }, [
       card('Bedtime', b.bedtimeHour, b.bedtimeMinute, b.bedtimeEnabled, 'bedtime', () => {
         b.bedtimeEnabled = !b.bedtimeEnabled;
-        changed();
       }),
       card('Wake-up', b.wakeHour, b.wakeMinute, b.wakeEnabled, 'wake', () => {
         b.wakeEnabled = !b.wakeEnabled;
-        changed();
       }),
     ]),
   ];
 }
 
-function dialogs(context: ActivityContext<ClockState>, ui: DeskClockUi, changed: () => void): Overlay[] {
+function dialogs(context: ActivityContext<ClockState>, ui: DeskClockUi): Overlay[] {
   const dialog = ui.dialog;
   if (dialog === undefined) return [];
   const close = (): void => {
     ui.dialog = undefined;
     context.focus(undefined);
-    changed();
   };
   switch (dialog.kind) {
     case 'time':
@@ -530,7 +507,6 @@ function dialogs(context: ActivityContext<ClockState>, ui: DeskClockUi, changed:
         kind: 'dialog',
         onDismiss: close,
         root: timePickerDialog(clockPackage, dialog.picker, {
-          changed,
           cancel: close,
           ok: () => {
             const time = pickedTime(dialog.picker);
@@ -571,7 +547,6 @@ function dialogs(context: ActivityContext<ClockState>, ui: DeskClockUi, changed:
           label('Label', { id: 'android:id/alertTitle', fontSize: 20 }),
           editText({ key: 'alarm-label', value: dialog.value, onChange: (value) => {
             dialog.value = value;
-            changed();
           } }, { id: id('label_input_field'), hint: 'Label' }),
           row({ id: 'android:id/buttonPanel', justify: 'end', gap: 8 }, [
             button('Cancel', close, { id: 'android:id/button2', look: 'plain' }),
@@ -605,27 +580,26 @@ const deskClock = defineActivity<ClockState, DeskClockUi>({
   name: 'com.android.deskclock.DeskClock',
   create: (params) => ({ tab: (['alarm', 'clock', 'timer', 'stopwatch', 'bedtime'] as const).find((t) => t === params['tab']) ?? 'alarm', expanded: undefined, dialog: undefined, menu: false }),
   render: (context, ui) => {
-    const changed = (): void => undefined;
     const titles: Record<Tab, string> = { alarm: 'Alarm', clock: 'Clock', timer: 'Timer', stopwatch: 'Stopwatch', bedtime: 'Bedtime' };
     let content: Widget[];
     switch (ui.tab) {
       case 'alarm':
-        content = alarmTab(context, ui, changed);
+        content = alarmTab(context, ui);
         break;
       case 'clock':
-        content = clockTab(context, ui, changed);
+        content = clockTab(context, ui);
         break;
       case 'timer':
-        content = timerTab(context, changed);
+        content = timerTab(context);
         break;
       case 'stopwatch':
-        content = stopwatchTab(context, changed);
+        content = stopwatchTab(context);
         break;
       case 'bedtime':
-        content = bedtimeTab(context, ui, changed);
+        content = bedtimeTab(context, ui);
         break;
     }
-    const overlays: Overlay[] = dialogs(context, ui, changed);
+    const overlays: Overlay[] = dialogs(context, ui);
     if (ui.menu) {
       const item = (text: string): Widget => label(text, {
         id: id('title'),
@@ -652,7 +626,7 @@ const deskClock = defineActivity<ClockState, DeskClockUi>({
           }, { cls: 'android.widget.ImageView', id: id('overflow_action_button') }),
         ]),
         group({ id: id('desk_clock_pager_frame'), height: 'fill' }, [group({ id: id('desk_clock_pager'), height: 'fill', flags: { focusable: true } }, content)]),
-        tabBar(ui, changed),
+        tabBar(ui),
       ]),
       overlays,
     };

@@ -39,13 +39,12 @@ export function pickedTime(picker: TimePickerState): { hour: number; minute: num
  * dial mode with hour/minute chips and a clock face of numbers, or input mode with two
  * EditTexts; AM/PM toggles; a mode switch; Cancel and OK.
  */
-export function timePickerDialog(pkg: string, picker: TimePickerState, actions: { ok: () => void; cancel: () => void; changed: () => void }): Widget {
+export function timePickerDialog(pkg: string, picker: TimePickerState, actions: { ok: () => void; cancel: () => void }): Widget {
   const id = (name: string): string => `${pkg}:id/${name}`;
   const set = (update: Partial<TimePickerState>): void => {
     Object.assign(picker, update);
-    actions.changed();
   };
-  const period = row({ id: id('material_clock_period_toggle'), width: 52, gap: 0, layout: 'column' }, [
+  const period = column({ id: id('material_clock_period_toggle'), width: 52 }, [
     view('android.widget.CompoundButton', { id: id('material_clock_period_am_button'), text: 'AM', height: 40, look: picker.pm ? 'outlined' : 'filled', onTap: () => set({ pm: false }), flags: { checkable: true, checked: !picker.pm, clickable: true, focusable: true } }),
     view('android.widget.CompoundButton', { id: id('material_clock_period_pm_button'), text: 'PM', height: 40, look: picker.pm ? 'filled' : 'outlined', onTap: () => set({ pm: true }), flags: { checkable: true, checked: picker.pm, clickable: true, focusable: true } }),
   ]);
