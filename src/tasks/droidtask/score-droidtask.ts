@@ -83,3 +83,21 @@ export function computeDroidTaskMetrics(scores: readonly DroidTaskEpisodeScore[]
   );
   return { ...summarize(scores), perApp };
 }
+
+/** Chooses an action for one step of an episode (an agent in offline step mode, a baseline, a replay). */
+export type DroidTaskPredictor = (episode: DroidTaskEpisode, stepIndex: number) => Promise<DroidTaskPrediction | undefined>;
+
+/**
+ * Offline step mode over episodes: asks `predict` for every step (each with the recorded
+ * history, as DroidTask does), scores the steps and aggregates DroidTask's metrics.
+ * Predictor failures propagate (infrastructure), an `undefined` prediction is a wrong step.
+ */
+export async function runDroidTaskStepMode(episodes: readonly DroidTaskEpisode[], predict: DroidTaskPredictor): Promise<{ scores: DroidTaskEpisodeScore[]; metrics: DroidTaskMetrics }> {
+  const scores: DroidTaskEpisodeScore[] = [];
+  for (const episode of episodes) {
+    const predictions: (DroidTaskPrediction | undefined)[] = [];
+    for (let index = 0; index < episode.steps.length; index++) predictions.push(await predict(episode, index));
+    scores.push(scoreDroidTaskEpisode(episode, predictions));
+  }
+  return { scores, metrics: computeDroidTaskMetrics(scores) };
+}

@@ -10,7 +10,7 @@ import type { UnitId } from '../../../src/perception/control-unit.js';
 import { DroidTaskLoadError } from '../../../src/tasks/droidtask/droidtask-load-error.js';
 import { droidTaskChoiceElement, loadDroidTaskApp, type DroidTaskApp } from '../../../src/tasks/droidtask/load-droidtask-app.js';
 import { mapDroidTaskTarget } from '../../../src/tasks/droidtask/map-droidtask-target.js';
-import { computeDroidTaskMetrics, isDroidTaskStepCorrect, scoreDroidTaskEpisode, type DroidTaskPrediction } from '../../../src/tasks/droidtask/score-droidtask.js';
+import { computeDroidTaskMetrics, runDroidTaskStepMode, isDroidTaskStepCorrect, scoreDroidTaskEpisode, type DroidTaskPrediction } from '../../../src/tasks/droidtask/score-droidtask.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 const stateFile = path.resolve(repoRoot, '../shared/data/autodroid/state_2023-10-20_134316.json');
@@ -191,6 +191,21 @@ task_name: leave the date picker
     expect(metrics.perApp['calendar']?.actionAccuracy.value).toBe(0.5);
     const missedFinish = scoreDroidTaskEpisode(first, [perfect[0], perfect[1], { kind: 'tap', unitId: id(1) }]);
     expect(computeDroidTaskMetrics([missedFinish]).completionExceptFinish).toEqual({ value: 1, numerator: 1, denominator: 1 });
+  });
+
+  it('runs step mode with a predictor over every step', async () => {
+    const asked: string[] = [];
+    const { scores, metrics } = await runDroidTaskStepMode(app.episodes, (episode, index) => {
+      asked.push(`${episode.taskName}#${index}`);
+      const truth = episode.steps[index]?.groundTruth;
+      if (truth?.kind === 'finish' || truth?.kind === 'back') return Promise.resolve({ kind: truth.kind });
+      const unitId = truth?.unitIds[0];
+      return Promise.resolve(unitId === undefined ? undefined : { kind: 'tap', unitId });
+    });
+    expect(asked).toHaveLength(3 + 3 + 2);
+    expect(scores.map((score) => score.correctSteps)).toEqual([3, 1, 2]);
+    expect(metrics.actionAccuracy).toEqual({ value: 6 / 8, numerator: 6, denominator: 8 });
+    expect(metrics.completionRate.numerator).toBe(2);
   });
 
   it('judges input steps by element and exact text', () => {
