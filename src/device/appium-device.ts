@@ -105,11 +105,28 @@ export class AppiumDevice implements RecordingDevice {
     return this.client?.sessionId;
   }
 
+  /**
+   * Pulls the hierarchy until it settles, with the foreground package and activity. Those
+   * two are asked right after the first pull, while the settle pulls run (the server
+   * answers them in turn; client and network time overlap); when the hierarchy changed
+   * after them (more than two pulls), they are asked again so they match the result.
+   */
   async observe(options: CallOptions = {}): Promise<Observation> {
     return await this.call('observe', options, true, async (client, signal) => {
-      const settled = await settleHierarchy(() => client.getPageSource(), { ...this.options.settle, signal });
-      // Both in flight at once: the server runs them in turn, but their client and HTTP time overlap.
-      const [packageName, activity] = (await Promise.all([client.executeScript('mobile: getCurrentPackage', [{}]), client.executeScript('mobile: getCurrentActivity', [{}])])).map(String) as [string, string];
+      const where = (): Promise<[string, string]> =>
+        Promise.all([client.executeScript('mobile: getCurrentPackage', [{}]), client.executeScript('mobile: getCurrentActivity', [{}])]).then(([packageName, activity]) => [String(packageName), String(activity)]);
+      let early: Promise<[string, string]> | undefined;
+      const pull = async (): Promise<string> => {
+        const xml = await client.getPageSource();
+        if (!early) {
+          early = where();
+          // Awaited below; a failure here must not surface as an unhandled rejection first.
+          early.catch(() => undefined);
+        }
+        return xml;
+      };
+      const settled = await settleHierarchy(pull, { ...this.options.settle, signal });
+      const [packageName, activity] = settled.polls <= 2 && early ? await early : await where();
       return { xml: settled.xml, dialect: 'appium-uia2' as const, packageName, activity, polls: settled.polls, settled: settled.settled };
     });
   }

@@ -79,6 +79,25 @@ describe('AppiumDevice with a fake server', () => {
     expect(observation).toMatchObject({ xml: '<c/>', polls: 4, settled: true, packageName: 'com.example', activity: '.Main' });
   });
 
+  it('asks package and activity once when the hierarchy was stable, again when it changed after them', async () => {
+    const stable = new FakeConnector();
+    const stableDevice = await connect(stable);
+    await stableDevice.observe();
+    expect(methods(stable.calls).filter((call) => call.includes('getCurrent'))).toHaveLength(2);
+
+    const changing = new FakeConnector();
+    changing.setup = (client) => {
+      client.sources = ['<a/>', '<b/>', '<b/>'];
+    };
+    const changingDevice = await connect(changing);
+    const observation = await changingDevice.observe();
+    expect(observation.polls).toBe(3);
+    const calls = methods(changing.calls);
+    expect(calls.filter((call) => call.includes('getCurrent'))).toHaveLength(4);
+    // The last package/activity answers come after the last pull.
+    expect(calls.lastIndexOf('getPageSource')).toBeLessThan(calls.findLastIndex((call) => call.includes('getCurrentPackage')));
+  });
+
   it('retries a refused connection with backoff and keeps the session', async () => {
     const connector = new FakeConnector();
     const device = await connect(connector);
