@@ -75,7 +75,7 @@ function paintWindows(windows: readonly LaidNode[], painter: Painter): void {
 export function renderScreenshotPng(windows: readonly LaidNode[], screen: { width: number; height: number }): Uint8Array {
   const width = Math.ceil(screen.width / screenshotDownscale);
   const height = Math.ceil(screen.height / screenshotDownscale);
-  const png = new PNG({ width, height, colorType: 2, inputHasAlpha: true });
+  const png = new PNG({ width, height });
   const data = png.data;
   const d = screenshotDownscale;
   // One 32-bit word per RGBA pixel (little-endian byte order R, G, B, A): rows fill fast.
@@ -151,7 +151,8 @@ export function renderScreenshotPng(windows: readonly LaidNode[], screen: { widt
   };
   fillPx(0, 0, width, height, [20, 20, 20]);
   paintWindows(windows, painter);
-  return PNG.sync.write(png, { colorType: 2, deflateLevel: 1 });
+  // RGBA in and out lets pngjs skip its per-pixel repacking; the Up filter suits flat wireframes.
+  return PNG.sync.write(png, { colorType: 6, inputColorType: 6, deflateLevel: 6, filterType: 2 });
 }
 
 /** The same wireframe as SVG at full pixel coordinates (text as `<text>`, escaped). */
