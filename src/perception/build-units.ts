@@ -27,7 +27,7 @@ export const finishId = 'finish' as UnitId;
 export const navBlockId = 'b-nav' as BlockId;
 
 function isTab(node: UiNode, parent: UiNode | undefined): boolean {
-  return /TabView$|\$TabView|TabItem$/.test(node.className) || (parent !== undefined && /TabWidget$|TabLayout$/.test(parent.className));
+  return /TabView$|\$TabView|TabItem$|\$Tab$|NavigationBarItemView$|BottomNavigationItemView$/.test(node.className) || (parent !== undefined && /TabWidget$|TabLayout$/.test(parent.className));
 }
 
 function member(tree: UiTree, kept: ReadonlyMap<NodeIndex, NodeId>, index: NodeIndex, visible: readonly Bounds[]): UnitMember {

@@ -126,6 +126,17 @@ describe('units', () => {
     expect(byLabel.get('Item')!.type).toBe('click');
   });
 
+  it('types tabs and bottom-navigation items as select, with their selected state', () => {
+    const perception = run({},
+      { class: 'com.google.android.material.tabs.TabLayout', bounds: [0, 200, 1080, 300], children: [
+        { class: 'android.widget.LinearLayout', clickable: true, selected: true, desc: 'Chats', bounds: [0, 200, 540, 300] },
+        { class: 'android.widget.LinearLayout', clickable: true, desc: 'Calls', bounds: [540, 200, 1080, 300] },
+      ] },
+      { class: 'androidx.appcompat.app.ActionBar$Tab', clickable: true, desc: 'Cart', bounds: [0, 2200, 540, 2400] });
+    expect(screenUnits(perception).map((unit) => [unit.label, unit.type, unit.state.selected])).toEqual([['Chats', 'select', true], ['Calls', 'select', false], ['Cart', 'select', false]]);
+    expect(perception.view).toContain('select "Chats" selected');
+  });
+
   it('adds the navigate and finish pseudo units with fixed ids and no tap', () => {
     const pseudo = run({}, { clickable: true, text: 'x', bounds: [0, 0, 10, 10] }).units.filter((unit) => unit.tap === null);
     expect(pseudo.map((unit) => [unit.id, unit.type, unit.navigation ?? null])).toEqual([
