@@ -45,17 +45,26 @@ function time(runs: number, body: () => void): number[] {
   return samples;
 }
 
-/** The "after" screen: edit the real XML as an action would (a text edit, a flag flip, a removed row). */
+/** Sets an attribute in the start tag of the first element containing `anchor`. */
+function setAttribute(xml: string, anchor: string, attribute: string, value: string): string {
+  const at = xml.indexOf(anchor);
+  if (at < 0) throw new Error(`bench setup: ${anchor} is not in ${dumpPath}`);
+  const start = xml.lastIndexOf('<', at);
+  const end = xml.indexOf('>', start);
+  const tag = xml.slice(start, end).replace(new RegExp(`(\\s${attribute}=")[^"]*(")`), `$1${value}$2`);
+  return xml.slice(0, start) + tag + xml.slice(end);
+}
+
+/** The "after" screen: the real XML edited as an action would change it (tab switch, text edit, a row gone). */
 function modify(xml: string): string {
-  let edited = xml.replace(/text="([^"]{3,})"/, 'text="$1 (edited)"');
-  edited = edited.replace(/selected="false"/, 'selected="true"');
-  edited = edited.replace(/focused="false"/g, (match, offset: number) => (offset > xml.length / 2 && !edited.includes('focused="true"') ? 'focused="true"' : match));
-  const lastElement = edited.lastIndexOf('<android.widget.ImageView ');
-  if (lastElement > 0) {
-    const end = edited.indexOf('/>', lastElement);
-    if (end > 0) edited = edited.slice(0, lastElement) + edited.slice(end + 2);
-  }
-  return edited;
+  let edited = setAttribute(xml, 'content-desc="Following"', 'selected', 'true');
+  edited = setAttribute(edited, 'content-desc="For you"', 'selected', 'false');
+  edited = setAttribute(edited, ' text="+275', 'text', 'Edited headline');
+  // Drop the last leaf that shows a text (a row scrolled away).
+  const leaves = [...edited.matchAll(/<[\w.$]+ [^>]*? text="[^"]+"[^>]*\/>/g)];
+  const last = leaves.at(-1);
+  if (!last) throw new Error(`bench setup: no text leaf in ${dumpPath}`);
+  return edited.slice(0, last.index) + edited.slice(last.index + last[0].length);
 }
 
 function benchDelta(runs: number): void {
