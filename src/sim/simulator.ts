@@ -106,27 +106,54 @@ const knownKeys: readonly Key[] = ['back', 'home', 'enter'];
 /**
  * A simulated Android phone, in process and deterministic.
  *
- * It shows a launcher (`com.google.android.apps.nexuslauncher`) and the simulated apps
- * (Clock `com.google.android.deskclock`, and the others listed by `installedApps()`),
- * with a status bar and a three-button navigation bar (`com.android.systemui`), a soft
- * keyboard (`com.google.android.inputmethod.latin`) while a text field is focused,
- * toasts (`android.widget.Toast`), app dialogs, popup menus and bottom sheets, and
- * runtime permission dialogs (`com.google.android.permissioncontroller`).
+ * ## What is on it
+ * - Launcher `com.google.android.apps.nexuslauncher` (`.NexusLauncherActivity`): one icon per
+ *   installed app (TextView, text and content-desc = label); tap starts the app.
+ * - Clock `com.google.android.deskclock`, Contacts `com.google.android.contacts`, Settings
+ *   `com.android.settings`, Notes `com.simplemobiletools.notes.pro` — see each app file's
+ *   TSDoc for screens and its zod schema (`clockStateSchema`, `contactsStateSchema`,
+ *   `settingsStateSchema`, `notesStateSchema`) for the state `appState(pkg)` returns:
+ *   `{ alarms: [{ id, hour, minute, label, enabled, days, vibrate, ringtone }], worldClocks,
+ *   timer, stopwatch, bedtime }`, `{ contacts: [{ id, firstName, lastName, company, phones,
+ *   emails, website, birthday, starred, labels }] }`, `{ network: { wifi, airplaneMode,
+ *   bluetooth, … }, display: { brightness, darkTheme, … }, sound, battery, apps, about, … }`,
+ *   `{ notes: [{ id, title, type, text, items }] }`.
+ * - System windows: status bar and three-button navigation bar (`com.android.systemui`;
+ *   Back/Home/Overview are tappable), the soft keyboard
+ *   (`com.google.android.inputmethod.latin`, shown while a field is focused; it shrinks
+ *   the app window; its keys type), toasts (`android.widget.Toast`, ~2 s of virtual time),
+ *   app dialogs, popup menus and bottom sheets (each its own window), and runtime
+ *   permission dialogs (`com.google.android.permissioncontroller`, Allow / Don't allow),
+ *   shown on launch when `initialState.system.permissions["<pkg>/<permission>"]` is `ask`.
  *
- * What the agent gets is what a phone gives: `pageSource()` XML in the Appium
- * UiAutomator2 or `uiautomator dump` dialect (windows listed topmost first, every
- * window root with `index="0"`), PNG/SVG screenshots, and the current package/activity.
- * Coordinates are screen pixels. `currentActivity()` answers as Appium does: `.Name`
- * when the activity class lives under the app's package, else the full class name
- * (e.g. `com.android.deskclock.DeskClock`).
+ * ## What the agent gets
+ * What a phone gives: `pageSource()` XML in the Appium UiAutomator2 or `uiautomator dump`
+ * dialect (windows listed topmost first — status bar, navigation bar, toast, keyboard,
+ * dialogs, then the app — every window root with `index="0"`), wireframe PNG/SVG
+ * screenshots, and the current package/activity. Scroll containers expose only their
+ * on-screen children, with bounds clipped to the viewport. Coordinates are screen pixels.
+ * `currentActivity()` answers as Appium does: `.Name` when the activity class lives under
+ * the app's package (`.Settings`, `.activities.MainActivity`), else the full class name
+ * (`com.android.deskclock.DeskClock`); `currentActivityClass()` always gives the full one.
  *
- * Determinism: every action advances a step counter and the virtual clock by
- * `actionMs`, every `pageSource` by `observationMs`; faults draw from seeded streams.
- * Same seed + same calls → byte-identical XML. Task checks read app data with
- * `appState(pkg)` (plain JSON; shapes are the zod schemas in each app file).
+ * ## Time and determinism
+ * Every action advances a step counter and the virtual clock by `actionMs` (600 ms), every
+ * `pageSource` by `observationMs` (200 ms); `advanceTime` lets time pass without input.
+ * The phone's wall clock starts at `clockStart` (default 2024-05-01 09:00 UTC). Faults
+ * (`dropped-tap`, `delayed-effect`, `interstitial`, `icon-only`, `shuffle`, `slow-settle`)
+ * draw from seeded streams and are listed by `faultLog()`. Same seed + same calls →
+ * byte-identical XML and screenshots. Taps hit what the last frame showed.
  *
- * Misuse (unknown package, a point off screen, typing with no focused field) throws
- * `SimulatorError`.
+ * ## Example
+ * ```ts
+ * const sim = new Simulator({ seed: 1, startPackage: 'com.google.android.deskclock' });
+ * const xml = sim.pageSource('uiautomator-dump');   // find "Add alarm", tap its centre…
+ * sim.tap(540, 1937);
+ * (sim.appState('com.google.android.deskclock') as ClockState).alarms;
+ * ```
+ *
+ * Misuse (unknown package or activity, a point off screen, typing with no focused field,
+ * bad options or seed data) throws `SimulatorError`.
  */
 export class Simulator {
   /** Screen size in pixels and density. */

@@ -84,7 +84,9 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
 
   private simulator: Simulator | undefined;
   /** The last page source pulled, while no action has happened since (element commands reuse it). */
-  private source: SourceDocument | undefined;
+  private sourceXml: string | undefined;
+  /** `sourceXml` parsed, made only when an element command needs it. */
+  private sourceDocument: SourceDocument | undefined;
   private readonly elements = new ElementRegistry();
   private readonly stats = new CommandStats();
 
@@ -123,7 +125,8 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
 
   override async deleteSession(sessionId?: string | null): Promise<void> {
     this.simulator = undefined;
-    this.source = undefined;
+    this.sourceXml = undefined;
+    this.sourceDocument = undefined;
     this.elements.clear();
     await super.deleteSession(sessionId);
   }
@@ -132,7 +135,7 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
 
   /** Always a fresh pull: one observation of the simulator (its clock and slow settles advance). */
   override async getPageSource(): Promise<string> {
-    return this.pullSource().xml;
+    return this.pullSource();
   }
 
   async getScreenshot(): Promise<string> {
@@ -161,7 +164,8 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
     const deadline = Date.now() + this.implicitWaitMs;
     for (let poll = 0; ; poll++) {
       // Waiting only helps if the screen is pulled again: each pull lets simulated time pass.
-      const document = poll === 0 ? this.currentSource() : this.pullSource();
+      if (poll > 0) this.pullSource();
+      const document = this.currentSource();
       const scope = context === undefined ? undefined : this.resolveElement(context, document);
       let found: Element[];
       try {
@@ -244,10 +248,9 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
   // --- gestures and keys ----------------------------------------------------------------
 
   async performActions(actions: unknown): Promise<void> {
-    const document = this.currentSource();
     let gestures: SimGesture[];
     try {
-      gestures = gesturesFromActions(actions, { elementCenter: (id) => this.elementCenter(id, document) });
+      gestures = gesturesFromActions(actions, { elementCenter: (id) => this.elementCenter(id, this.currentSource()) });
     } catch (error) {
       if (error instanceof ActionsError) throw new errors.InvalidArgumentError(error.message);
       throw error;
@@ -398,7 +401,8 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
       simulator.launchApp(this.caps.appPackage, this.caps.appActivity);
     }
     this.simulator = simulator;
-    this.source = undefined;
+    this.sourceXml = undefined;
+    this.sourceDocument = undefined;
   }
 
   private sim(): Simulator {
@@ -406,14 +410,18 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
     return this.simulator;
   }
 
-  private pullSource(): SourceDocument {
-    this.source = new SourceDocument(this.sim().pageSource('appium-uia2'));
-    return this.source;
+  /** One observation of the simulator; its XML becomes the current source. */
+  private pullSource(): string {
+    this.sourceXml = this.sim().pageSource('appium-uia2');
+    this.sourceDocument = undefined;
+    return this.sourceXml;
   }
 
   /** The source element commands work on: the last pull while nothing has happened since, else a new pull. */
   private currentSource(): SourceDocument {
-    return this.source ?? this.pullSource();
+    const xml = this.sourceXml ?? this.pullSource();
+    this.sourceDocument ??= new SourceDocument(xml);
+    return this.sourceDocument;
   }
 
   private resolveElement(elementId: string, document: SourceDocument): Element {
@@ -509,7 +517,8 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
       if (SimulatorError.isInstance(error)) throw new errors.InvalidArgumentError(error.message);
       throw error;
     }
-    this.source = undefined;
+    this.sourceXml = undefined;
+    this.sourceDocument = undefined;
   }
 
   private async pause(ms: number): Promise<void> {
