@@ -18,19 +18,20 @@ async function meteredGenerate<Message extends TextMessage | VisionMessage>(
 ): Promise<ModelReply> {
   const requestedModel = request.model ?? inner.modelName(request.role);
   const started = performance.now();
-  let record: ModelCallRecord;
+  let reply: ModelReply;
   try {
-    const reply = await inner.generate(request);
-    record = buildModelCallRecord(request, requestedModel, { reply });
-    options.ledger.recordCall(record);
-    options.onCall?.(record);
-    return reply;
+    reply = await inner.generate(request);
   } catch (error) {
-    record = buildModelCallRecord(request, requestedModel, { error, latencyMs: performance.now() - started });
-    options.ledger.recordCall(record);
-    options.onCall?.(record);
+    const failed = buildModelCallRecord(request, requestedModel, { error, latencyMs: performance.now() - started });
+    options.ledger.recordCall(failed);
+    options.onCall?.(failed);
     throw error;
   }
+  // Outside the try: a failing observer must not enter the call twice.
+  const record = buildModelCallRecord(request, requestedModel, { reply });
+  options.ledger.recordCall(record);
+  options.onCall?.(record);
+  return reply;
 }
 
 /**

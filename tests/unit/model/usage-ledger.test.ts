@@ -49,4 +49,17 @@ describe('UsageLedger with metered models', () => {
     expect(visionRecord?.messages[0]?.images?.[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(visionRecord)).not.toContain('"png"');
   });
+
+  it('enters a call once even when the observer throws', async () => {
+    const ledger = new UsageLedger();
+    const model = new MeteredLanguageModel(new ScriptedLanguageModel({ replies: ['fine'] }), {
+      ledger,
+      onCall: () => {
+        throw new Error('trace closed');
+      },
+    });
+    await expect(model.generate({ role: 'planner', messages: [] })).rejects.toThrow('trace closed');
+    expect(ledger.entries).toHaveLength(1);
+    expect(ledger.entries[0]?.failed).toBe(false);
+  });
 });
