@@ -14,3 +14,4 @@ export * from './droidtask/droidtask-schema.js';
 export * from './droidtask/load-droidtask-app.js';
 export * from './droidtask/map-droidtask-target.js';
 export * from './droidtask/score-droidtask.js';
+export * from './state-path-error.js';

@@ -1,21 +1,10 @@
 import { assertNever } from '../util/assert-never.js';
-import { SenseActError } from '../util/senseact-error.js';
+import { StatePathError } from './state-path-error.js';
 
 /** One step of a state path: an object key, an array index, or every element. */
 export type StatePathSegment = { kind: 'key'; key: string } | { kind: 'index'; index: number } | { kind: 'all' };
 
 const segmentPattern = /\.?([A-Za-z_$][\w$-]*)|\[(-?\d+|\*|"[^"\]]+")\]/y;
-
-/** Thrown for a path that does not follow the grammar of state-check-schema.ts. */
-export class StatePathError extends SenseActError {
-  constructor(path: string, position: number) {
-    super({
-      code: 'state-path',
-      message: `State path "${path}" is malformed at character ${position + 1}: write keys separated by dots, [n] for an index, [*] for every element, ["key"] for odd keys (e.g. alarms[*].hour).`,
-    });
-    this.name = 'StatePathError';
-  }
-}
 
 /** Parses a state path such as `alarms[*].hour` into segments. Throws `StatePathError`. */
 export function parseStatePath(path: string): StatePathSegment[] {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateStateCondition } from '../../../src/tasks/evaluate-state-check.js';
-import { parseStatePath, resolveStatePath, StatePathError } from '../../../src/tasks/resolve-state-path.js';
+import { parseStatePath, resolveStatePath } from '../../../src/tasks/resolve-state-path.js';
+import { StatePathError } from '../../../src/tasks/state-path-error.js';
 import { stateCheckSchema } from '../../../src/tasks/state-check-schema.js';
 
 const clock = {
@@ -19,7 +20,14 @@ describe('state paths', () => {
   });
 
   it.each(['', '.alarms', 'alarms..hour', 'alarms[x]', 'alarms hour', 'alarms[*'])('rejects %j', (path) => {
-    expect(() => parseStatePath(path)).toThrow(StatePathError);
+    let caught: unknown;
+    try {
+      parseStatePath(path);
+    } catch (error) {
+      caught = error;
+    }
+    expect(StatePathError.isInstance(caught)).toBe(true);
+    expect((caught as Error).message).toContain('alarms[*].hour');
   });
 
   it('resolves to every selected value, nothing for missing keys', () => {
