@@ -34,6 +34,8 @@ export interface PerceptionJson {
   readonly activity: string;
   readonly screen: readonly [width: number, height: number];
   readonly level: 1 | 2;
+  /** The reduction options used (defaults filled in). */
+  readonly options: { readonly removeSystemBar: boolean; readonly useBounds: boolean; readonly mergeSwitch: boolean };
   readonly empty: boolean;
   readonly toasts: readonly string[];
   readonly units: readonly PerceptionJsonUnit[];
@@ -52,6 +54,7 @@ export function toPerceptionJson(perception: Perception): PerceptionJson {
     activity: tree.activity,
     screen: [tree.width, tree.height],
     level: perception.options.level,
+    options: { removeSystemBar: perception.options.removeSystemBar, useBounds: perception.options.useBounds, mergeSwitch: perception.options.mergeSwitch },
     empty: tree.empty,
     toasts: tree.toasts,
     units: perception.units.map((unit) => ({

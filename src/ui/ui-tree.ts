@@ -56,7 +56,11 @@ export interface UiNode {
   readonly window: number;
   /** Index-free xpath, e.g. `/android.widget.FrameLayout/android.widget.ListView/android.widget.TextView`. */
   readonly xpath: string;
-  /** Stable fingerprint (hex) from resource-id, class, index-free xpath and text. */
+  /**
+   * Stable fingerprint (8 hex digits) from resource-id, class, index-free xpath, text and
+   * content-desc; for editable fields the hint replaces the text, so typing into a field
+   * keeps its fingerprint. Equal nodes (repeated list rows) share a fingerprint.
+   */
   readonly fingerprint: string;
   /** Accessibility actions when the page source includes them (Appium `includeA11yActionsInPageSource`). */
   readonly actions: readonly string[];

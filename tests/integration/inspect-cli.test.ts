@@ -65,6 +65,10 @@ describe('senseact inspect', () => {
     expect(screen.level).toBe(2);
     const levelOne = JSON.parse((await inspect(settings, '--json', '--level', '1')).out) as { level: number; view: string };
     expect(levelOne.level).toBe(1);
+    const ablation = JSON.parse((await inspect(settings, '--json', '--no-merge-switch', '--no-use-bounds', '--keep-system-bar')).out) as { options: Record<string, boolean>; units: { type: string }[] };
+    expect(ablation.options).toEqual({ removeSystemBar: false, useBounds: false, mergeSwitch: false });
+    const merged = JSON.parse(one.out) as { units: { type: string }[] };
+    expect(ablation.units.length).toBeGreaterThan(merged.units.length);
   });
 
   it('prints the view, units with tap points and edges as text by default', async () => {

@@ -14,6 +14,9 @@ const dumpExtensions = new Set(['.xml', '.json']);
 
 interface InspectOptions {
   level: string;
+  keepSystemBar?: boolean;
+  mergeSwitch: boolean;
+  useBounds: boolean;
   json?: boolean;
   jsonl?: boolean;
 }
@@ -22,7 +25,8 @@ interface InspectOptions {
 export type InspectedScreen = PerceptionJson & { readonly source: string };
 
 /**
- * `senseact inspect <file...|dir> [--level 1|2] [--json|--jsonl]`: parses UI dumps (both
+ * `senseact inspect <file...|dir> [--level 1|2] [--json|--jsonl] [--keep-system-bar]
+ * [--no-merge-switch] [--no-use-bounds]`: parses UI dumps (both
  * XML dialects and DroidBot JSON), reduces them and prints the planner view, the units
  * with bounds and tap points, and the SCG edges. Directories are read recursively
  * (`.xml` and `.json` files, sorted). A file that does not parse gives an error line
@@ -34,10 +38,18 @@ export const registerInspectCommand: CommandRegistration = (program: Command, io
     .description('Print the reduced planner view, control units and SCG of UI hierarchy dumps.')
     .argument('<paths...>', 'dump files (Appium page source, uiautomator dump XML, DroidBot state JSON) or directories of them')
     .addOption(new Option('--level <level>', 'reduction level: 1 = sparse, 2 = merge').choices(['1', '2']).default('2'))
+    .option('--keep-system-bar', 'keep com.android.systemui nodes (status and navigation bars)')
+    .option('--no-merge-switch', 'keep a row and its switch as separate units')
+    .option('--no-use-bounds', 'do not merge a child covering 80% of its parent into it')
     .addOption(new Option('--json', 'print JSON (one object for one file, else an array)').conflicts('jsonl'))
     .addOption(new Option('--jsonl', 'print one JSON object per line per screen'))
     .action(async (paths: string[], options: InspectOptions) => {
-      const level = options.level === '1' ? 1 : 2;
+      const perceptionOptions = {
+        level: options.level === '1' ? 1 : 2,
+        removeSystemBar: !options.keepSystemBar,
+        mergeSwitch: options.mergeSwitch,
+        useBounds: options.useBounds,
+      } as const;
       const files: string[] = [];
       let failed = false;
       for (const argument of paths) {
@@ -61,7 +73,7 @@ export const registerInspectCommand: CommandRegistration = (program: Command, io
           continue;
         }
         try {
-          const perception = perceive(parseHierarchy(text, { sourceName: source }), { level });
+          const perception = perceive(parseHierarchy(text, { sourceName: source }), perceptionOptions);
           const screen: InspectedScreen = { source, ...toPerceptionJson(perception) };
           screens.push(screen);
           if (options.jsonl) io.stdout(`${JSON.stringify(screen)}\n`);
