@@ -90,7 +90,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       ...(mode === 'senseact' || mode === 'senseact-text' ? { memory: await memoryFor(mode) } : {}),
     };
     if (profile.kind === 'sim') {
-      const simulator = simulatorForTask(task, faults === undefined ? {} : { faults });
+      const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }) });
       const device = new SimDevice(simulator, { name: profile.name, ...(profile.settle === undefined ? {} : { settle: profile.settle }) });
       try {
         return await runTask({

@@ -93,7 +93,12 @@ function predecessors(scg: Scg): Map<UnitId, UnitId[]> {
 /** Units not yet done whose predecessors are all done, in unit order. */
 export function frontier(scg: Scg, done: ReadonlySet<UnitId>): ControlUnit[] {
   const before = predecessors(scg);
-  return scg.units.filter((unit) => !done.has(unit.id) && (before.get(unit.id) ?? []).every((from) => done.has(from)));
+  return scg.units.filter((unit) => {
+    if (done.has(unit.id)) return false;
+    const needed = before.get(unit.id) ?? [];
+    // A commit's form fields are alternatives (see checkCommitment); other edges are all required.
+    return unit.type === 'commit' && needed.length > 0 ? needed.some((from) => done.has(from)) : needed.every((from) => done.has(from));
+  });
 }
 
 /** Outcome of `checkCommitment`: admissible, or the first violated edge / unknown unit. */
@@ -104,23 +109,38 @@ export type CommitmentCheck =
 
 /**
  * A commitment (ordered unit ids) is admissible when every predecessor of each unit is
- * earlier in the commitment or already verified (DESIGN.md §1.5). Otherwise returns the
- * first violated edge with the position of the unit that needed it, or the first id that
- * is not a unit of this screen. Expected outcomes, so returned, never thrown.
+ * earlier in the commitment or already verified (DESIGN.md §1.5) — except that a
+ * `commit` unit's form predecessors are alternatives, not all required: a form has
+ * optional fields, so one of them earlier, verified, or (a field) already holding a
+ * value is enough. Otherwise returns the first violated edge with the position of the
+ * unit that needed it, or the first id that is not a unit of this screen. Expected
+ * outcomes, so returned, never thrown.
  */
 export function checkCommitment(scg: Scg, unitIds: readonly UnitId[], verified: ReadonlySet<UnitId>): CommitmentCheck {
-  const known = new Set(scg.units.map((unit) => unit.id));
+  const unitById = new Map(scg.units.map((unit) => [unit.id, unit]));
   const before = predecessors(scg);
   const earlier = new Set<UnitId>();
+  const done = (from: UnitId): boolean => earlier.has(from) || verified.has(from);
   for (let position = 0; position < unitIds.length; position++) {
     const unitId = unitIds[position]!;
-    if (!known.has(unitId)) {
+    const unit = unitById.get(unitId);
+    if (!unit) {
       return { admissible: false, kind: 'unknown-unit', unitId, position, reason: `unit ${unitId} (position ${position}) is not on this screen; choose ids from the current view` };
     }
-    for (const from of before.get(unitId) ?? []) {
-      if (earlier.has(from) || verified.has(from)) continue;
-      const reason = `${unitId} (position ${position}) depends on ${from}, which is neither earlier in the commitment nor verified; put ${from} before it`;
-      return { admissible: false, kind: 'edge', violation: { edge: [from, unitId], position, reason }, reason };
+    const needed = before.get(unitId) ?? [];
+    if (unit.type === 'commit' && needed.length > 0) {
+      const filled = (from: UnitId): boolean => (unitById.get(from)?.state.value ?? '') !== '';
+      if (!needed.some((from) => done(from) || filled(from))) {
+        const from = needed[0]!;
+        const reason = `${unitId} (position ${position}) commits a form none of whose fields (${needed.join(', ')}) is filled, earlier in the commitment or verified; put the field(s) to change before it`;
+        return { admissible: false, kind: 'edge', violation: { edge: [from, unitId], position, reason }, reason };
+      }
+    } else {
+      for (const from of needed) {
+        if (done(from)) continue;
+        const reason = `${unitId} (position ${position}) depends on ${from}, which is neither earlier in the commitment nor verified; put ${from} before it`;
+        return { admissible: false, kind: 'edge', violation: { edge: [from, unitId], position, reason }, reason };
+      }
     }
     earlier.add(unitId);
   }
