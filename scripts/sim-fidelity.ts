@@ -6,7 +6,7 @@
 //
 // Run: npx tsx scripts/sim-fidelity.ts
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { perceive } from '../src/perception/perceive.js';
 import { Simulator } from '../src/sim/index.js';
