@@ -8,6 +8,7 @@
 // step's time splits between the driver's command handlers (reported by the driver
 // itself through `mobile: senseactStats`) and everything else (client, HTTP, Appium's
 // routing). The same workload on the in-process SimDevice is printed for comparison.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AppiumDevice } from '../src/device/appium-device.js';
 import { startAppiumServer } from '../src/device/appium-server.js';
@@ -88,6 +89,16 @@ function printTable(title: string, records: readonly CallRecord[], stepMs: numbe
   process.stdout.write(`  ${'step (observe + act)'.padEnd(24)} median ${quantile(sorted, 0.5).toFixed(2)} ms, p95 ${quantile(sorted, 0.95).toFixed(2)} ms (target: median ≤ 30 ms)\n`);
 }
 
+/** CPU time (user + system) of process `pid` in ms from /proc (Linux; assumes 100 ticks per second), or undefined. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 async function driverStats(url: string, sessionId: string, reset: boolean): Promise<CommandStatsSnapshot> {
   const response = await fetch(`${url}/session/${sessionId}/execute/sync`, {
     method: 'POST',
@@ -114,8 +125,12 @@ try {
   await driverStats(server.url, sessionId, true);
   const firstRecord = device.callLog.length;
   const wallStart = performance.now();
+  const clientCpuStart = process.cpuUsage();
+  const serverCpuStart = processCpuMs(server.pid);
   const stepMs = await workload(device, steps);
   const wallMs = performance.now() - wallStart;
+  const clientCpu = process.cpuUsage(clientCpuStart);
+  const serverCpuEnd = processCpuMs(server.pid);
   const stats = await driverStats(server.url, sessionId, false);
   const records = device.callLog.slice(firstRecord);
   await device.close();
@@ -141,6 +156,9 @@ try {
   process.stdout.write(`    client-observed total      ${clientMs.toFixed(1)} ms\n`);
   process.stdout.write(`    inside driver handlers     ${driverMs.toFixed(1)} ms (${((100 * driverMs) / clientMs).toFixed(1)}%)\n`);
   process.stdout.write(`    client + HTTP + Appium     ${(clientMs - driverMs).toFixed(1)} ms (${((100 * (clientMs - driverMs)) / clientMs).toFixed(1)}%), ${((clientMs - driverMs) / requests).toFixed(2)} ms per command\n`);
+  const clientCpuMs = (clientCpu.user + clientCpu.system) / 1000;
+  const serverCpuMs = serverCpuStart === undefined || serverCpuEnd === undefined ? undefined : serverCpuEnd - serverCpuStart;
+  process.stdout.write(`    CPU time per step          client ${(clientCpuMs / stepMs.length).toFixed(2)} ms${serverCpuMs === undefined ? '' : ` + Appium server ${(serverCpuMs / stepMs.length).toFixed(2)} ms = ${((clientCpuMs + serverCpuMs) / stepMs.length).toFixed(2)} ms`} (what a step costs without other load; the workload also has a few unmeasured setup calls)\n`);
   process.stdout.write(`    driver handler medians:    ${statsWithoutSelf.map(([name, stat]) => `${name} ${stat.medianMs.toFixed(2)} ms ×${stat.count}`).join(', ')}\n`);
 
   const sim = new SimDevice(new Simulator({ seed: 1, faults: 'none' }), { name: 'sim' });
