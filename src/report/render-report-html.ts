@@ -94,11 +94,11 @@ function renderStep(rendered: RenderedRun, step: StepArtifacts): SafeHtml {
 <div>
 <h3>step ${step.step}</h3>
 <ul class="events">${events.map(renderEvent)}</ul>
-${step.view === undefined ? '' : html`<details open><summary>reduced view (what the planner saw)</summary>${preformatted(step.view)}</details>`}
-${step.predicates === undefined ? '' : html`<details><summary>predicate outcomes</summary>${predicateOutcomes(step.predicates)}</details>`}
-${step.delta === undefined ? '' : html`<details><summary>delta</summary>${preformatted(step.delta)}</details>`}
-${step.scg === undefined ? '' : html`<details><summary>structured control graph</summary>${preformatted(step.scg)}</details>`}
-${step.modelCalls.map((call) => html`<details><summary>model call ${call.name.split('/').at(-1) ?? call.name}</summary>${preformatted(call)}</details>`)}
+${step.view === undefined ? '' : html`<details open><summary>reduced view (what the planner saw)</summary>${preformatted(step.view, embedLimits.view, fileHref(rendered, step.view))}</details>`}
+${step.predicates === undefined ? '' : html`<details><summary>predicate outcomes</summary>${predicateOutcomes(step.predicates, fileHref(rendered, step.predicates))}</details>`}
+${step.delta === undefined ? '' : html`<details><summary>delta</summary>${preformatted(step.delta, embedLimits.delta, fileHref(rendered, step.delta))}</details>`}
+${step.scg === undefined ? '' : html`<details><summary>structured control graph</summary>${preformatted(step.scg, embedLimits.scg, fileHref(rendered, step.scg))}</details>`}
+${step.modelCalls.map((call) => renderModelCall(rendered, call))}
 ${step.files.length === 0 ? '' : html`<div class="notes">files: ${joinHtml(step.files.map(link), ' · ')}</div>`}
 </div>
 </article>`;
@@ -111,17 +111,44 @@ function wireframe(step: StepArtifacts): SafeHtml {
   return 'svg' in drawn ? drawn.svg : html`<div class="missing">no wireframe: ${drawn.problem}</div>`;
 }
 
-function preformatted(artifact: TextArtifact): SafeHtml {
+/**
+ * How many characters of each artifact kind the page embeds; the rest is one click away
+ * in the run folder. Keeps a page of hundreds of runs in the tens of megabytes: the full
+ * prompts of model calls and the SCG dominate a run folder but rarely matter at a glance.
+ */
+export const embedLimits = { view: 16_000, delta: 8_000, predicates: 8_000, scg: 1_000, modelReply: 2_000 } as const;
+
+function fileHref(rendered: RenderedRun, artifact: TextArtifact): string {
+  return `${rendered.folderHref}/${artifact.name.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+function preformatted(artifact: TextArtifact, limit: number, href: string): SafeHtml {
   const text = artifact.json === undefined ? artifact.text : JSON.stringify(artifact.json, null, 2);
-  const cut = artifact.truncated || text.length > artifact.text.length + 1024;
-  return html`<pre>${cut ? text.slice(0, artifact.text.length) : text}</pre>${cut ? html`<div class="notes">cut; the full file is ${artifact.name}</div>` : ''}`;
+  const cut = artifact.truncated || text.length > limit;
+  return html`<pre>${cut ? `${text.slice(0, limit)}…` : text}</pre>${cut ? html`<div class="notes">cut at ${limit} characters; the full file: <a href="${href}">${artifact.name}</a></div>` : ''}`;
+}
+
+/** A model call: who was asked and what it replied; the full prompt stays in the linked file. */
+function renderModelCall(rendered: RenderedRun, call: TextArtifact): SafeHtml {
+  const href = fileHref(rendered, call);
+  const name = call.name.split('/').at(-1) ?? call.name;
+  const record = isRecord(call.json) ? call.json : undefined;
+  const reply = record !== undefined && isRecord(record['reply']) && typeof record['reply']['text'] === 'string' ? record['reply']['text'] : undefined;
+  if (record === undefined || reply === undefined) {
+    return html`<details><summary>model call ${name}</summary>${preformatted(call, embedLimits.modelReply, href)}</details>`;
+  }
+  const role = typeof record['role'] === 'string' ? record['role'] : 'model';
+  const model = typeof record['requestedModel'] === 'string' ? record['requestedModel'] : isRecord(record['reply']) && typeof record['reply']['model'] === 'string' ? record['reply']['model'] : '';
+  const tokens = typeof record['promptTokens'] === 'number' && typeof record['completionTokens'] === 'number' ? `${record['promptTokens']}+${record['completionTokens']} tokens` : '';
+  const cut = reply.length > embedLimits.modelReply;
+  return html`<details><summary>model call ${name} (${role})</summary><div class="notes">${joinHtml([model, tokens].filter((part) => part !== ''), ' · ')} · full prompt and reply: <a href="${href}">${call.name}</a></div><pre>${cut ? `${reply.slice(0, embedLimits.modelReply)}…` : reply}</pre></details>`;
 }
 
 /** predicates.json as a table when it is a list of outcomes, else as JSON. */
-function predicateOutcomes(artifact: TextArtifact): SafeHtml {
+function predicateOutcomes(artifact: TextArtifact, href: string): SafeHtml {
   const list = Array.isArray(artifact.json) ? artifact.json : isRecord(artifact.json) && Array.isArray(artifact.json['results']) ? artifact.json['results'] : undefined;
   const rows = list?.filter(isRecord).filter((entry) => typeof entry['outcome'] === 'string');
-  if (rows === undefined || rows.length === 0) return preformatted(artifact);
+  if (rows === undefined || rows.length === 0) return preformatted(artifact, embedLimits.predicates, href);
   return html`<ul class="events">${rows.map((row) => html`<li>${verdictBadge(String(row['outcome']))} <code>${compact(row['predicate'] ?? row['expression'] ?? row['name'] ?? '')}</code> ${typeof row['reason'] === 'string' ? row['reason'] : ''}</li>`)}</ul>`;
 }
 

@@ -7,15 +7,18 @@ const maxLabelChars = 40;
 
 /**
  * Draws a hierarchy as an SVG wireframe in device pixels: one rectangle per visible node
- * with an area, clickable nodes outlined blue, editable green, checked ones filled, and
- * the node's text (or content-desc) as a label and tooltip. All text is escaped. Returns
+ * with an area that is actionable or carries text; clickable nodes outlined blue,
+ * editable green, checked ones filled, and the node's text (or content-desc) as a
+ * label and tooltip. All text is escaped. Returns
  * the reason instead when the hierarchy does not parse or is empty.
  */
 export function renderWireframeSvg(source: string, sourceName: string): { svg: SafeHtml } | { problem: string } {
   const parsed = safeParseHierarchy(source, { sourceName });
   if (!parsed.success) return { problem: parsed.error.message };
   const tree = parsed.value;
-  const nodes = tree.nodes.filter((node) => node.displayed && node.bounds[2] > node.bounds[0] && node.bounds[3] > node.bounds[1]);
+  // Bare layout containers add bytes, not meaning: draw what can be acted on or read.
+  const nodes = tree.nodes.filter((node) => node.displayed && node.bounds[2] > node.bounds[0] && node.bounds[3] > node.bounds[1]
+    && (node.clickable || node.longClickable || node.checkable || node.editable || node.scrollable || node.text !== '' || node.contentDesc !== '' || node.hint !== ''));
   if (nodes.length === 0 || tree.width <= 0 || tree.height <= 0) return { problem: `${sourceName} has no visible node to draw` };
   const fontSize = Math.max(12, Math.round(tree.width / 36));
   return {
