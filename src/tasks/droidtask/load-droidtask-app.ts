@@ -8,7 +8,7 @@ import type { PerceptionOptions } from '../../perception/perception-options.js';
 import { parseHierarchy } from '../../ui/parse-hierarchy.js';
 import { debugLog } from '../../util/debug-log.js';
 import { DroidTaskLoadError } from './droidtask-load-error.js';
-import { droidBotEventFileSchema, droidBotStateHeaderSchema, droidTaskFileSchema, type DroidBotEventFile, type DroidBotView } from './droidtask-schema.js';
+import { droidBotEventFileSchema, droidBotStateHeaderSchema, droidTaskFileSchema, type DroidBotEventFile, type DroidBotView, type DroidTaskRecord } from './droidtask-schema.js';
 import { mapDroidTaskTarget, type DroidTaskMapping } from './map-droidtask-target.js';
 
 /** The ground truth of one step in our terms. */
@@ -111,6 +111,22 @@ function findEvent(events: readonly { file: string; data: DroidBotEventFile }[],
   return views.size === 1 ? starting[0] : undefined;
 }
 
+/** One step in our terms: the recorded label, the screen, the event, and the ground truth mapped to units. */
+function droidTaskStep(record: DroidTaskRecord, index: number, screen: DroidTaskStep['screen'], events: readonly { file: string; data: DroidBotEventFile }[]): DroidTaskStep {
+  const choiceHtml = droidTaskChoiceElement(record.State, record.Choice);
+  const base = { index, choice: record.Choice, input: record.Input, choiceHtml, stateStrs: record.state_str, ...(screen ? { screen } : {}) };
+  if (record.Choice === -1) return { ...base, groundTruth: { kind: 'finish' } };
+  if (choiceHtml !== null && />\s*go back\s*</.test(choiceHtml)) return { ...base, groundTruth: { kind: 'back' } };
+  const kind = record.Input === null ? 'tap' : 'input';
+  const found = findEvent(events, record.state_str, record.new_state_str ?? []);
+  const event = found ? { file: found.file, type: found.data.event.event_type, ...(found.data.event.view ? { view: found.data.event.view } : {}) } : undefined;
+  const withEvent = { ...base, ...(event ? { event } : {}) };
+  if (!screen) return { ...withEvent, groundTruth: { kind, text: record.Input, unitIds: [], mapping: 'no-state', reason: `no state file with state_str ${record.state_str.join(' or ')}` } };
+  if (!event?.view) return { ...withEvent, groundTruth: { kind, text: record.Input, unitIds: [], mapping: 'no-event', reason: `no event starts on ${record.state_str.join(' or ')} and leads to the next state` } };
+  const match = mapDroidTaskTarget(screen.perception, event.view);
+  return { ...withEvent, groundTruth: { kind, text: record.Input, unitIds: match.unitIds, mapping: match.mapping, reason: match.reason } };
+}
+
 /**
  * Loads one app folder of DroidTask's `user_tasks/<app>/` layout for offline step mode:
  * each `task*.yaml` becomes an episode; each step gets its DroidBot state (from
@@ -125,11 +141,12 @@ export async function loadDroidTaskApp(directory: string, options: LoadDroidTask
   const taskFiles = (await listFiles(directory, /^task.*\.ya?ml$/)).sort((left, right) => left.localeCompare(right, 'en', { numeric: true }));
   if (taskFiles.length === 0) throw new DroidTaskLoadError({ file: directory, problem: 'no task*.yaml files in this folder' });
 
-  const statesByStr = new Map<string, { file: string; text: string }>();
+  // Only the state_str of each state is kept here: a full download holds thousands of
+  // states, and only the ones the task steps name are read again and perceived.
+  const statesByStr = new Map<string, string>();
   for (const file of await listFiles(path.join(directory, 'states'), /^state_.*\.json$/)) {
-    const text = await readText(file);
-    const header = parseWith(droidBotStateHeaderSchema, parseJson(text, file), file);
-    if (!statesByStr.has(header.state_str)) statesByStr.set(header.state_str, { file, text });
+    const header = parseWith(droidBotStateHeaderSchema, parseJson(await readText(file), file), file);
+    if (!statesByStr.has(header.state_str)) statesByStr.set(header.state_str, file);
   }
   const events: { file: string; data: DroidBotEventFile }[] = [];
   for (const file of await listFiles(path.join(directory, 'events'), /^event_.*\.json$/)) {
@@ -137,11 +154,11 @@ export async function loadDroidTaskApp(directory: string, options: LoadDroidTask
   }
 
   const perceptions = new Map<string, Perception>();
-  const perceptionOf = (state: { file: string; text: string }): Perception => {
-    const cached = perceptions.get(state.file);
+  const perceptionOf = async (file: string): Promise<Perception> => {
+    const cached = perceptions.get(file);
     if (cached) return cached;
-    const perception = perceive(parseHierarchy(state.text, { sourceName: state.file }), options.perception);
-    perceptions.set(state.file, perception);
+    const perception = perceive(parseHierarchy(await readText(file), { sourceName: file }), options.perception);
+    perceptions.set(file, perception);
     return perception;
   };
 
@@ -155,22 +172,12 @@ export async function loadDroidTaskApp(directory: string, options: LoadDroidTask
       throw new DroidTaskLoadError({ file, problem: `not valid YAML (${(error as Error).message})`, cause: error });
     }
     const task = parseWith(droidTaskFileSchema, data, file);
-    const steps = task.records.map((record, index): DroidTaskStep => {
-      const state = record.state_str.map((stateStr) => statesByStr.get(stateStr)).find((entry) => entry !== undefined);
-      const screen = state ? { file: state.file, perception: perceptionOf(state) } : undefined;
-      const choiceHtml = droidTaskChoiceElement(record.State, record.Choice);
-      const base = { index, choice: record.Choice, input: record.Input, choiceHtml, stateStrs: record.state_str, ...(screen ? { screen } : {}) };
-      if (record.Choice === -1) return { ...base, groundTruth: { kind: 'finish' } };
-      if (choiceHtml !== null && />\s*go back\s*</.test(choiceHtml)) return { ...base, groundTruth: { kind: 'back' } };
-      const kind = record.Input === null ? 'tap' : 'input';
-      const found = findEvent(events, record.state_str, record.new_state_str ?? []);
-      const event = found ? { file: found.file, type: found.data.event.event_type, ...(found.data.event.view ? { view: found.data.event.view } : {}) } : undefined;
-      const withEvent = { ...base, ...(event ? { event } : {}) };
-      if (!screen) return { ...withEvent, groundTruth: { kind, text: record.Input, unitIds: [], mapping: 'no-state', reason: `no state file with state_str ${record.state_str.join(' or ')}` } };
-      if (!event?.view) return { ...withEvent, groundTruth: { kind, text: record.Input, unitIds: [], mapping: 'no-event', reason: `no event starts on ${record.state_str.join(' or ')} and leads to the next state` } };
-      const match = mapDroidTaskTarget(screen.perception, event.view);
-      return { ...withEvent, groundTruth: { kind, text: record.Input, unitIds: match.unitIds, mapping: match.mapping, reason: match.reason } };
-    });
+    const steps: DroidTaskStep[] = [];
+    for (const [index, record] of task.records.entries()) {
+      const stateFile = record.state_str.map((stateStr) => statesByStr.get(stateStr)).find((entry) => entry !== undefined);
+      const screen = stateFile === undefined ? undefined : { file: stateFile, perception: await perceptionOf(stateFile) };
+      steps.push(droidTaskStep(record, index, screen, events));
+    }
     episodes.push({ app, file, taskName: task.task_name, steps });
   }
   debugLog('tasks', 'droidtask app loaded', { app, tasks: episodes.length, states: statesByStr.size, events: events.length });
