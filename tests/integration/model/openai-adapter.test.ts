@@ -116,7 +116,9 @@ describe('OpenAiLanguageModel against the mock server', () => {
     const model = new OpenAiLanguageModel({ config: config(mock.url), timeoutMs: 100, retry: { ...fastRetry, maxAttempts: 2 } });
     const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ failure: 'timeout', attempts: 2 });
-    expect(mock.requests).toHaveLength(2);
+    // Under load a 100 ms timeout may fire before the server has read a request, so the
+    // server's count is at most the attempts.
+    expect(mock.requests.length).toBeLessThanOrEqual(2);
   });
 
   it('a slow reply within the timeout succeeds', async () => {
