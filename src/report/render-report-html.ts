@@ -134,14 +134,16 @@ function renderModelCall(rendered: RenderedRun, call: TextArtifact): SafeHtml {
   const name = call.name.split('/').at(-1) ?? call.name;
   const record = isRecord(call.json) ? call.json : undefined;
   const reply = record !== undefined && isRecord(record['reply']) && typeof record['reply']['text'] === 'string' ? record['reply']['text'] : undefined;
-  if (record === undefined || reply === undefined) {
+  const failure = record !== undefined && isRecord(record['error']) && typeof record['error']['message'] === 'string' ? record['error']['message'] : undefined;
+  if (record === undefined || (reply === undefined && failure === undefined)) {
     return html`<details><summary>model call ${name}</summary>${preformatted(call, embedLimits.modelReply, href)}</details>`;
   }
   const role = typeof record['role'] === 'string' ? record['role'] : 'model';
   const model = typeof record['requestedModel'] === 'string' ? record['requestedModel'] : isRecord(record['reply']) && typeof record['reply']['model'] === 'string' ? record['reply']['model'] : '';
   const tokens = typeof record['promptTokens'] === 'number' && typeof record['completionTokens'] === 'number' ? `${record['promptTokens']}+${record['completionTokens']} tokens` : '';
-  const cut = reply.length > embedLimits.modelReply;
-  return html`<details><summary>model call ${name} (${role})</summary><div class="notes">${joinHtml([model, tokens].filter((part) => part !== ''), ' · ')} · full prompt and reply: <a href="${href}">${call.name}</a></div><pre>${cut ? `${reply.slice(0, embedLimits.modelReply)}…` : reply}</pre></details>`;
+  const shown = reply ?? '';
+  const cut = shown.length > embedLimits.modelReply;
+  return html`<details><summary>model call ${name} (${role})</summary><div class="notes">${joinHtml([model, tokens].filter((part) => part !== ''), ' · ')} · full prompt and reply: <a href="${href}">${call.name}</a></div>${failure === undefined ? '' : html`<div class="problems">failed: ${failure}</div>`}${reply === undefined ? '' : html`<pre>${cut ? `${shown.slice(0, embedLimits.modelReply)}…` : shown}</pre>`}</details>`;
 }
 
 /** predicates.json as a table when it is a list of outcomes, else as JSON. */

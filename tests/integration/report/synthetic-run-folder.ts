@@ -5,6 +5,7 @@ import { PNG } from 'pngjs';
 import type { TaskRunResult } from '../../../src/agent/task-run-result.js';
 import { fakeRunResult } from '../../../src/bench/fake-task-executor.js';
 import { runBenchmark } from '../../../src/bench/run-benchmark.js';
+import type { ModelCallRecord } from '../../../src/model/model-call-record.js';
 import type { TaskExecutionRequest } from '../../../src/bench/task-executor.js';
 import { TraceWriter } from '../../../src/trace/trace-writer.js';
 
@@ -51,7 +52,19 @@ export function writeSyntheticTrace(request: TaskExecutionRequest, options: { sc
     writer.emit({ type: 'verify-end', step, outcome: step === 0 ? 'fail' : 'pass', reason: text('expectation'), label: 'partial-change', by: 'expectation' });
     writer.emit({ type: 'gate-end', step, opened: step === 0, reason: step === 0 ? text('2 consecutive failures on n1a2b') : 'expectation passed' });
     if (options.screenshots && step === 0) writer.writeStepArtifact(step, 'screenshot.png', tinyPng());
-    const artifact = writer.writeModelCall(step, { role: 'planner', prompt: text('You are a planner'), reply: text('{"intent":"save"}') });
+    const record: ModelCallRecord = {
+      role: 'planner',
+      requestedModel: 'scripted',
+      messages: [{ role: 'system', content: text('You are a planner') }],
+      reply: { text: text('{"intent":"save"}'), model: 'scripted', finishReason: 'stop' },
+      promptTokens: 900,
+      completionTokens: 40,
+      usageEstimated: false,
+      latencyMs: 300,
+      images: 0,
+      imageBytes: 0,
+    };
+    const artifact = writer.writeModelCall(step, record);
     writer.emit({ type: 'model-call-end', step, role: 'planner', model: 'scripted', promptTokens: 900, completionTokens: 40, latencyMs: 300, images: 0, imageBytes: 0, artifact });
     writer.emit({ type: 'surface-end', step, decision: step === 0 ? 'continue' : 'stop', rule: 'surface-changed' });
     writer.emit({ type: 'step-end', step, latencyMs: 400, latency: { device: 52, perception: 4, model: 300, verification: 6 } });

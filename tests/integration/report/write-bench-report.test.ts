@@ -81,10 +81,12 @@ describe.skipIf(process.env['SENSEACT_SKIP_BROWSER_TESTS'] === '1')('bench HTML 
     // The style sheet is allowed by its CSP hash: it applies.
     expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('1200px');
     // Model calls are collapsed until opened.
-    const call = page.locator('section.run').first().locator('details', { hasText: 'model call 000.json' }).first();
+    const call = page.locator('section.run').first().locator('details', { hasText: 'model call 000.json (planner)' }).first();
     expect(await call.evaluate((element) => (element as unknown as { open: boolean }).open)).toBe(false);
     await call.locator('summary').click();
-    expect(await call.locator('pre').innerText()).toContain('"role": "planner"');
+    expect(await call.locator('pre').innerText()).toBe(`{"intent":"save"} ${hostileScript} ${hostileImage}`);
+    expect(await call.locator('.notes').innerText()).toBe('scripted · 900+40 tokens · full prompt and reply: steps/000/model-calls/000.json');
+    expect(await call.locator('a').getAttribute('href')).toBe('traces/note-0/senseact-r0/steps/000/model-calls/000.json');
     await page.close();
   });
 
