@@ -46,6 +46,7 @@ export function resultsTableModel(results: BenchResults): ResultsTableModel {
     rightAligned: columns.map((column) => column.align === 'right'),
     rows: results.modes.map((metrics) => columns.map((column) => column.value(metrics))),
     notes: [
+      ...(results.oracle ? ['oracle: no model was called; llm/vlm calls, images and bytes count what the loop sent to the oracle stand-ins, tokens are local estimates, cost is what a model at these prices would have cost'] : []),
       `cost at ${results.prices.label}`,
       baselineRan
         ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over tasks where react-vlm sent >= 1 image'

@@ -54,6 +54,8 @@ describe('formatResultsTable', () => {
     const oracleRuns = runs.map((run) => ({ ...run, policy: 'oracle' as const }));
     const text = formatResultsTable(results(oracleRuns, ['senseact', 'react-vlm'], 'oracle'));
     expect(text.split('\n')[0]).toBe('SenseAct bench: suite sim/settings, oracle policy (reference solutions, no model)');
+    expect(text).toContain('\noracle: no model was called; ');
+    expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toContain('oracle');
   });
 
   it('says when the VLM reduction was not measured and when the run is incomplete', () => {
