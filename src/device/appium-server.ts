@@ -60,9 +60,23 @@ export async function startAppiumServer(options: AppiumServerOptions = {}): Prom
   if (!existsSync(appiumMain)) {
     throw new DeviceError({ reason: 'unreachable', call: 'start-appium', message: `Appium is not installed at ${appiumMain}: run \`npm ci\` in ${root}.` });
   }
+  // Appium writes its extension manifest while starting; servers started at once on a
+  // home without one (a fresh clone, parallel test files) would read each other's
+  // half-written file. The first start holds this lock until it answers.
+  let releaseStartLock: (() => void) | undefined;
   if (options.withSimDriver ?? true) {
     await ensureSimDriverBuilt(root);
-    prepareAppiumHome(appiumHome, root);
+    releaseStartLock = await acquireLock(path.join(appiumHome, 'start.lock'));
+    try {
+      prepareAppiumHome(appiumHome, root);
+    } catch (error) {
+      releaseStartLock();
+      throw error;
+    }
+    if (manifestListsDriver(manifestPath(appiumHome), path.join(appiumHome, 'node_modules', simDriverPackage), path.join(root, 'appium-sim-driver'))) {
+      releaseStartLock();
+      releaseStartLock = undefined;
+    }
   }
   const output: string[] = [];
   const onLine = (line: string): void => {
@@ -86,7 +100,9 @@ export async function startAppiumServer(options: AppiumServerOptions = {}): Prom
   };
   try {
     await waitForStatus(url, exited, options.readyTimeoutMs ?? 30_000);
+    releaseStartLock?.();
   } catch (error) {
+    releaseStartLock?.();
     await handle.stop();
     throw new DeviceError({
       reason: 'unreachable',
@@ -127,8 +143,13 @@ export function prepareAppiumHome(appiumHome: string, root: string = repoRoot())
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
-  const manifest = path.join(modules, '.cache', 'appium', 'extensions.yaml');
+  const manifest = manifestPath(appiumHome);
   if (existsSync(manifest) && !manifestListsDriver(manifest, link, driverFolder)) unlinkSync(manifest);
+}
+
+/** Where Appium keeps its extension manifest inside an Appium home. */
+function manifestPath(appiumHome: string): string {
+  return path.join(appiumHome, 'node_modules', '.cache', 'appium', 'extensions.yaml');
 }
 
 function manifestListsDriver(manifest: string, link: string, driverFolder: string): boolean {
@@ -151,21 +172,7 @@ function manifestListsDriver(manifest: string, link: string, driverFolder: strin
  */
 export async function ensureSimDriverBuilt(root: string = repoRoot()): Promise<boolean> {
   if (staleDriverSources(root).length === 0) return false;
-  const lock = path.join(root, '.appium', 'build.lock');
-  mkdirSync(path.dirname(lock), { recursive: true });
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // A lock older than the longest build is left over from a killed process.
-      if (Date.now() - statSync(lock).mtimeMs > 170_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for the build lock ${lock}; remove it if no build is running.`);
-      await abortableSleep(200);
-    }
-  }
+  const release = await acquireLock(path.join(root, '.appium', 'build.lock'));
   try {
     const stale = staleDriverSources(root);
     if (stale.length === 0) return false;
@@ -176,7 +183,33 @@ export async function ensureSimDriverBuilt(root: string = repoRoot()): Promise<b
     }
     return true;
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    release();
+  }
+}
+
+/**
+ * A lock shared between processes: a directory created atomically. Waits up to three
+ * minutes; a lock older than that is left over from a killed process and is broken.
+ * Resolves to the function that releases it.
+ */
+async function acquireLock(lock: string): Promise<() => void> {
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 170_000) rmSync(lock, { recursive: true, force: true });
+      } catch (statError) {
+        // Released between our mkdir and stat: just try again.
+        if ((statError as NodeJS.ErrnoException).code !== 'ENOENT') throw statError;
+      }
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for the lock ${lock}; remove it if no other SenseAct process is starting Appium or building.`);
+      await abortableSleep(100);
+    }
   }
 }
 
