@@ -34,6 +34,12 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** CPU time (user + system) of this process in ms: less sensitive than wall time to other processes on a busy machine. */
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
 function time(runs: number, body: () => void): number[] {
   for (let warm = 0; warm < Math.min(20, runs); warm++) body();
   const samples: number[] = [];
@@ -150,26 +156,33 @@ async function benchMemory(count: number, queries: number): Promise<void> {
     for (let index = 0; index < count; index++) lines.push(JSON.stringify(syntheticCertificate(index, apps)));
     await writeFile(file, `${lines.join('\n')}\n`);
     const start = performance.now();
+    const startCpu = cpuMs();
     const memory = await CertificateMemory.open(file);
     const loadMs = performance.now() - start;
+    const loadCpu = cpuMs() - startCpu;
     const buildStart = performance.now();
+    const buildCpuStart = cpuMs();
     memory.buildIndexes();
     const buildMs = performance.now() - buildStart;
+    const buildCpu = cpuMs() - buildCpuStart;
     const samples: number[] = [];
+    const cpuSamples: number[] = [];
     let returned = 0;
     for (let query = 0; query < queries; query++) {
       const probe = syntheticCertificate(count + query, apps);
+      const beginCpu = cpuMs();
       const begin = performance.now();
       const found = memory.retrieve({ packageName: probe.package, scope: probe.scope, intent: probe.intent }, 5);
       samples.push(performance.now() - begin);
+      cpuSamples.push(cpuMs() - beginCpu);
       returned += found.length;
     }
     const retrieveMedian = median(samples);
     console.log('== certificate memory ==');
     console.log(`file: ${(lines.reduce((sum, line) => sum + line.length + 1, 0) / 1048576).toFixed(1)} MB, ${count} certificates over ${apps} apps; loaded ${memory.size}, warnings ${memory.warnings.length}`);
-    console.log(`load (read, JSON.parse, schema check every record): ${loadMs.toFixed(0)} ms (target <= 2000 ms: ${loadMs <= 2000 ? 'met' : 'MISSED'})`);
-    console.log(`building the BM25 index of all ${apps} apps (otherwise done per app on its first retrieval): ${buildMs.toFixed(0)} ms; load + index: ${(loadMs + buildMs).toFixed(0)} ms`);
-    console.log(`retrieve top-5 median: ${retrieveMedian.toFixed(3)} ms over ${queries} queries, ${(returned / queries).toFixed(1)} results/query (target <= 5 ms: ${retrieveMedian <= 5 ? 'met' : 'MISSED'})`);
+    console.log(`load (read, JSON.parse, schema check every record): ${loadMs.toFixed(0)} ms wall, ${loadCpu.toFixed(0)} ms CPU (target <= 2000 ms: ${loadMs <= 2000 ? 'met' : 'MISSED'} on wall time)`);
+    console.log(`building the BM25 index of all ${apps} apps (otherwise done per app on its first retrieval): ${buildMs.toFixed(0)} ms wall, ${buildCpu.toFixed(0)} ms CPU; load + index: ${(loadMs + buildMs).toFixed(0)} ms wall`);
+    console.log(`retrieve top-5 median: ${retrieveMedian.toFixed(3)} ms wall, ${median(cpuSamples).toFixed(3)} ms CPU, over ${queries} queries, ${(returned / queries).toFixed(1)} results/query (target <= 5 ms: ${retrieveMedian <= 5 ? 'met' : 'MISSED'})`);
   } finally {
     await rm(directory, { recursive: true, force: true });
   }

@@ -48,24 +48,22 @@ function newIndex(): MiniSearch<IndexedDocument> {
   return new MiniSearch<IndexedDocument>({ fields: ['scope', 'intent'], storeFields: [], idField: 'id', processTerm });
 }
 
-/**
- * One app's index. Certificates with the same scope + intent share one indexed document
- * (a long-running memory repeats intents), so the index grows with distinct keys.
- */
-interface AppIndex {
-  /** Built on the first retrieval for the app (or by `buildIndexes`); until then documents wait in `pending`. */
+/** A minisearch index built on first use; until then documents wait in `pending`. */
+interface LazyIndex {
   search: MiniSearch<IndexedDocument> | undefined;
   readonly pending: IndexedDocument[];
-  readonly documentOf: Map<string, number>;
-  /** Per document: certificate positions, oldest first. */
-  readonly members: number[][];
 }
 
-function newAppIndex(): AppIndex {
-  return { search: undefined, pending: [], documentOf: new Map(), members: [] };
+function newLazyIndex(): LazyIndex {
+  return { search: undefined, pending: [] };
 }
 
-function searchOf(index: AppIndex): MiniSearch<IndexedDocument> {
+function addDocument(index: LazyIndex, document: IndexedDocument): void {
+  if (index.search) index.search.add(document);
+  else index.pending.push(document);
+}
+
+function searchOf(index: LazyIndex): MiniSearch<IndexedDocument> {
   if (!index.search) {
     const search = newIndex();
     // One bulk insert is faster than adding documents one by one.
@@ -76,18 +74,43 @@ function searchOf(index: AppIndex): MiniSearch<IndexedDocument> {
   return index.search;
 }
 
-/** Adds a certificate to an app index; returns the new document when its key is new. */
-function addToAppIndex(index: AppIndex, position: number, certificate: Certificate): IndexedDocument | undefined {
+/**
+ * One app's indexes: all its documents, and one small index per scope (page) so that
+ * a retrieval on a known page searches that page's certificates first. Certificates
+ * with the same scope + intent share one document (a long-running memory repeats
+ * intents), so the indexes grow with distinct keys.
+ */
+interface AppIndex {
+  readonly all: LazyIndex;
+  readonly scopes: Map<string, LazyIndex>;
+  readonly documentOf: Map<string, number>;
+  /** Per document: certificate positions, oldest first. */
+  readonly members: number[][];
+}
+
+function newAppIndex(): AppIndex {
+  return { all: newLazyIndex(), scopes: new Map(), documentOf: new Map(), members: [] };
+}
+
+/** Adds a certificate to an app's indexes (a new document only when its key is new). */
+function addToAppIndex(index: AppIndex, position: number, certificate: Certificate): void {
   const text = `${certificate.scope}\u0000${certificate.intent}`;
   const existing = index.documentOf.get(text);
   if (existing !== undefined) {
     index.members[existing]?.push(position);
-    return undefined;
+    return;
   }
   const id = index.members.length;
   index.members.push([position]);
   index.documentOf.set(text, id);
-  return { id, scope: certificate.scope, intent: certificate.intent };
+  const document = { id, scope: certificate.scope, intent: certificate.intent };
+  addDocument(index.all, document);
+  let scoped = index.scopes.get(certificate.scope);
+  if (!scoped) {
+    scoped = newLazyIndex();
+    index.scopes.set(certificate.scope, scoped);
+  }
+  addDocument(scoped, document);
 }
 
 /**
@@ -95,8 +118,9 @@ function addToAppIndex(index: AppIndex, position: number, certificate: Certifica
  * fsync'd after every append. `open` loads every valid line; a torn last line or a
  * corrupt record is skipped with a warning (see `warnings`, and `DEBUG=senseact:memory`)
  * and never loses the other records. Retrieval is lexical BM25 (minisearch) over scope +
- * intent, one index per app so that results are always from the asked package; an app's
- * index is built on its first retrieval (or all at once by `buildIndexes`).
+ * intent with indexes per app (results are always from the asked package) and per page
+ * within it (same-page certificates first); an index is built on its first use (or all
+ * at once by `buildIndexes`).
  */
 export class CertificateMemory {
   readonly path: string;
@@ -152,9 +176,7 @@ export class CertificateMemory {
       }
       const position = this.certificates.length;
       this.certificates.push(parsed.data);
-      const appIndex = this.appIndex(parsed.data.package);
-      const document = addToAppIndex(appIndex, position, parsed.data);
-      if (document) appIndex.pending.push(document);
+      addToAppIndex(this.appIndex(parsed.data.package), position, parsed.data);
     }
     debugLog('memory', `loaded ${this.certificates.length} certificate(s) from ${this.path}`, { skipped: this.loadWarnings.length });
   }
@@ -211,33 +233,38 @@ export class CertificateMemory {
     }
     const position = this.certificates.length;
     this.certificates.push(parsed.data);
-    const index = this.appIndex(parsed.data.package);
-    const document = addToAppIndex(index, position, parsed.data);
-    if (document) {
-      if (index.search) index.search.add(document);
-      else index.pending.push(document);
-    }
+    addToAppIndex(this.appIndex(parsed.data.package), position, parsed.data);
   }
 
   /**
    * The top-k certificates of the same app most similar to `scope` + `intent` (BM25,
-   * intent boosted, stop words dropped), best first; certificates sharing a key come
+   * intent boosted, stop words dropped), best first: certificates of the same scope
+   * (page) come first, then the rest of the app's; certificates sharing a key come
    * newest first. Empty when the app has none or the query has no searchable word.
    */
   retrieve(query: RetrievalQuery, k = 5): RetrievedCertificate[] {
     const index = this.indexes.get(query.packageName);
     if (!index || k <= 0) return [];
-    const text = [query.scope ?? '', query.intent].join(' ').trim();
-    if (text === '') return [];
-    const results = searchOf(index).search(text, { boost: retrievalBoost, combineWith: 'OR' });
     const top: RetrievedCertificate[] = [];
-    for (const hit of results) {
-      const positions = index.members[hit.id as number] ?? [];
-      for (let at = positions.length - 1; at >= 0 && top.length < k; at--) {
-        const certificate = this.certificates[positions[at] ?? -1];
-        if (certificate) top.push({ certificate, score: hit.score });
+    const taken = new Set<number>();
+    const collect = (hits: readonly { id: unknown; score: number }[]): void => {
+      for (const hit of hits) {
+        if (top.length >= k) return;
+        const id = hit.id as number;
+        if (taken.has(id)) continue;
+        taken.add(id);
+        const positions = index.members[id] ?? [];
+        for (let at = positions.length - 1; at >= 0 && top.length < k; at--) {
+          const certificate = this.certificates[positions[at] ?? -1];
+          if (certificate) top.push({ certificate, score: hit.score });
+        }
       }
-      if (top.length >= k) break;
+    };
+    const scoped = query.scope === undefined ? undefined : index.scopes.get(query.scope);
+    if (scoped && query.intent.trim() !== '') collect(searchOf(scoped).search(query.intent, { boost: retrievalBoost, combineWith: 'OR' }));
+    if (top.length < k) {
+      const text = [query.scope ?? '', query.intent].join(' ').trim();
+      if (text !== '') collect(searchOf(index.all).search(text, { boost: retrievalBoost, combineWith: 'OR' }));
     }
     return top;
   }
@@ -247,7 +274,10 @@ export class CertificateMemory {
    * first retrieval, so that opening a large memory stays fast when a run touches few apps.
    */
   buildIndexes(): void {
-    for (const index of this.indexes.values()) searchOf(index);
+    for (const index of this.indexes.values()) {
+      searchOf(index.all);
+      for (const scoped of index.scopes.values()) searchOf(scoped);
+    }
   }
 
   /** Closes the append handle (the memory stays readable). */

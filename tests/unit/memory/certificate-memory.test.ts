@@ -101,6 +101,16 @@ describe('CertificateMemory', () => {
     expect(memory.retrieve({ packageName: 'com.unknown', intent: 'alarm' }, 5)).toEqual([]);
   });
 
+  it('ranks certificates of the same page before the rest of the app', async () => {
+    const memory = await CertificateMemory.open(freshPath());
+    await memory.append(certificate('set an alarm for 7:30', 'com.android.deskclock', 'ClockActivity "Clock"'));
+    await memory.append(certificate('label the alarm', 'com.android.deskclock', 'AlarmActivity "Alarm"'));
+    await memory.append(certificate('share the app', 'com.android.deskclock', 'AlarmActivity "Alarm"'));
+    const found = memory.retrieve({ packageName: 'com.android.deskclock', scope: 'AlarmActivity "Alarm"', intent: 'set an alarm for 7:30' }, 5);
+    // Same page first (only "label the alarm" shares an intent word there), then the app-wide ranking.
+    expect(found.map((item) => item.certificate.intent)).toEqual(['label the alarm', 'set an alarm for 7:30', 'share the app']);
+  });
+
   it('finds certificates appended after the index was built', async () => {
     const memory = await CertificateMemory.open(freshPath());
     await memory.append(certificate('open the alarm list'));
