@@ -1,48 +1,71 @@
 import type { Result } from '../util/result.js';
 
 /**
- * Finds the JSON value in a model's reply, after dropping `<think>` blocks. Tries, in
- * order: the whole reply; each fenced block (```json … ``` or ``` … ```), last first
- * since models often correct themselves; then every balanced `{…}` or `[…]` span in the
- * text, first to last. Returns the first candidate that parses (trailing commas and
- * comments are forgiven); the error says what was tried.
+ * Finds the JSON value in a model's reply, after dropping `<think>` blocks: the first of
+ * {@link extractJsonCandidates}. The error says what was tried.
  */
 export function extractJson(text: string): Result<unknown, string> {
+  for (const value of jsonCandidates(text)) return { success: true, value };
+  return { success: false, error: extractionError(text) };
+}
+
+/**
+ * Every JSON value in a model's reply, most likely first: the whole reply; each fenced
+ * block (```json … ``` or ``` … ```), last first since models often correct themselves;
+ * then every balanced top-level `{…}` or `[…]` span in the text, first to last (the
+ * inside of a span that parsed is not searched again). `<think>` blocks are dropped;
+ * trailing commas and comments are forgiven. At most `limit` values.
+ */
+export function extractJsonCandidates(text: string, limit = 16): unknown[] {
+  const values: unknown[] = [];
+  for (const value of jsonCandidates(text)) {
+    values.push(value);
+    if (values.length >= limit) break;
+  }
+  return values;
+}
+
+function* jsonCandidates(text: string): Generator<unknown> {
   // Reasoning models (DeepSeek-R1, Qwen3) think aloud first; the answer follows the block,
   // and objects inside the thoughts are drafts.
   const trimmed = stripThinking(text).trim();
-  if (trimmed.length === 0) {
-    const thinkingOnly = text.trim().length > 0;
-    return {
-      success: false,
-      error: thinkingOnly ? 'The reply holds only a <think> block (cut off by the token limit?); expected a JSON object after it.' : 'The reply is empty; expected a JSON object.',
-    };
-  }
+  if (trimmed.length === 0) return;
   const whole = tryParse(trimmed);
-  if (whole.success) return whole;
-
-  const fences = [...trimmed.matchAll(/```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)```/g)];
-  for (const fence of fences.reverse()) {
-    const body = fence[2];
-    if (body === undefined) continue;
-    const parsed = tryParse(body.trim());
-    if (parsed.success) return parsed;
+  if (whole.success) {
+    yield whole.value;
+    return;
   }
-
+  for (const fence of fencedBlocks(trimmed).reverse()) {
+    const parsed = tryParse(fence);
+    if (parsed.success) yield parsed.value;
+  }
   for (let start = 0; start < trimmed.length; start++) {
     const char = trimmed[start];
     if (char !== '{' && char !== '[') continue;
     const end = balancedEnd(trimmed, start);
     if (end === -1) continue;
     const parsed = tryParse(trimmed.slice(start, end + 1));
-    if (parsed.success) return parsed;
+    if (!parsed.success) continue;
+    yield parsed.value;
+    start = end;
   }
+}
 
-  const fenceNote = fences.length > 0 ? ` ${fences.length} fenced block(s) did not parse either.` : '';
-  return {
-    success: false,
-    error: `No parsable JSON object in the reply: ${whole.error}.${fenceNote} Reply with one JSON object only.`,
-  };
+function fencedBlocks(text: string): string[] {
+  return [...text.matchAll(/```[ \t]*[A-Za-z0-9_-]*[^\n]*\n([\s\S]*?)```/g)].map((match) => (match[1] ?? '').trim());
+}
+
+function extractionError(text: string): string {
+  const trimmed = stripThinking(text).trim();
+  if (trimmed.length === 0) {
+    return text.trim().length > 0
+      ? 'The reply holds only a <think> block (cut off by the token limit?); expected a JSON object after it.'
+      : 'The reply is empty; expected a JSON object.';
+  }
+  const whole = tryParse(trimmed);
+  const fences = fencedBlocks(trimmed).length;
+  const fenceNote = fences > 0 ? ` ${fences} fenced block(s) did not parse either.` : '';
+  return `No parsable JSON object in the reply: ${whole.success ? 'no object found' : whole.error}.${fenceNote} Reply with one JSON object only.`;
 }
 
 function tryParse(text: string): Result<unknown, string> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { debugLog } from '../util/debug-log.js';
-import { extractJson } from './extract-json.js';
+import { extractJson, extractJsonCandidates } from './extract-json.js';
 import { InvalidModelReplyError, type ReplyIssue } from './invalid-model-reply-error.js';
 import type { ModelReply, ModelRequest, ModelUsage, TextMessage } from './language-model.js';
 import type { ModelRole } from './model-role.js';
@@ -106,22 +106,28 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
   });
 }
 
-/** Extracts and validates one reply text; the safe counterpart of the retry loop's check. */
+/** Extracts and validates one reply text (the first JSON candidate that validates); the safe counterpart of the retry loop's check. */
 export function validateReply<Schema extends z.ZodType>(
   text: string,
   schema: Schema,
 ): { success: true; value: z.infer<Schema> } | { success: false; issues: ReplyIssue[] } {
-  const json = extractJson(text);
-  if (!json.success) return { success: false, issues: [{ path: [], message: json.error }] };
-  const parsed = schema.safeParse(json.value);
-  if (parsed.success) return { success: true, value: parsed.data };
-  return {
-    success: false,
-    issues: parsed.error.issues.map((issue) => ({
+  const candidates = extractJsonCandidates(text);
+  if (candidates.length === 0) {
+    const json = extractJson(text);
+    return { success: false, issues: [{ path: [], message: json.success ? 'No JSON object found.' : json.error }] };
+  }
+  // A reply may quote an example object before its answer: the first candidate that
+  // validates wins; when none does, the most likely one's issues are reported.
+  let firstIssues: ReplyIssue[] | undefined;
+  for (const candidate of candidates) {
+    const parsed = schema.safeParse(candidate);
+    if (parsed.success) return { success: true, value: parsed.data };
+    firstIssues ??= parsed.error.issues.map((issue) => ({
       path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
       message: issue.message,
-    })),
-  };
+    }));
+  }
+  return { success: false, issues: firstIssues ?? [] };
 }
 
 function jsonInstruction(schema: z.ZodType, schemaName: string | undefined): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractJson } from '../../../src/model/extract-json.js';
+import { extractJson, extractJsonCandidates } from '../../../src/model/extract-json.js';
 
 describe('extractJson', () => {
   it.each([
@@ -31,5 +31,12 @@ describe('extractJson', () => {
     const result = extractJson(text);
     expect(result.success).toBe(false);
     if (!result.success) expect(result.error).toMatch(message);
+  });
+
+  it('lists candidates most likely first, without the insides of parsed spans', () => {
+    expect(extractJsonCandidates('For example {"a": {"b": 1}} but really {"c": 2}')).toEqual([{ a: { b: 1 } }, { c: 2 }]);
+    expect(extractJsonCandidates('```json\n{"first": 1}\n```\n```json\n{"second": 2}\n```')[0]).toEqual({ second: 2 });
+    expect(extractJsonCandidates('nothing here')).toEqual([]);
+    expect(extractJsonCandidates('[1] [2] [3]', 2)).toEqual([[1], [2]]);
   });
 });

@@ -80,6 +80,11 @@ describe('generateStructured', () => {
     expect(first && 'images' in first ? first.images[0]?.png : undefined).toBe(png);
   });
 
+  it('validateReply skips an example object quoted before the answer', () => {
+    const result = validateReply('Format: {"intent": "<text>"}. Answer: {"intent": "tap", "units": ["n1"]}', planSchema);
+    expect(result).toEqual({ success: true, value: { intent: 'tap', units: ['n1'] } });
+  });
+
   it('validateReply reports zod paths', () => {
     const result = validateReply('{"intent": "x", "units": [1]}', planSchema);
     expect(result.success).toBe(false);
