@@ -4,7 +4,7 @@ import type { Bounds } from '../../ui/ui-tree.js';
 import type { DroidBotView } from './droidtask-schema.js';
 
 /** How a recorded element was matched to our control units. */
-export type DroidTaskMapping = 'member-bounds' | 'contains' | 'unmapped';
+export type DroidTaskMapping = 'member-bounds' | 'member-signature' | 'contains' | 'unmapped';
 
 /** The units standing for the element a DroidTask step acted on. */
 export interface DroidTaskTargetMatch {
@@ -35,8 +35,9 @@ function contains(outer: Bounds, x: number, y: number): boolean {
  * Maps the element of a recorded DroidBot event to our unit ids. First, units with a
  * member node of exactly the element's bounds (and, when both have one, the same
  * resource-id): the element itself survived reduction, maybe merged into a row. Else the
- * smallest unit whose bounds contain the element's centre: the element was folded into
- * an actionable ancestor. Else unmapped (e.g. the element is off screen), with the reason.
+ * one unit with a member of the same class, resource-id (non-empty) and text (the event's layout
+ * differs slightly from the saved state's). Else the smallest unit whose bounds contain
+ * the element's centre: the element was folded into an actionable ancestor. Else unmapped (e.g. the element is off screen), with the reason.
  * Pure.
  */
 export function mapDroidTaskTarget(perception: Perception, view: DroidBotView): DroidTaskTargetMatch {
@@ -46,6 +47,16 @@ export function mapDroidTaskTarget(perception: Perception, view: DroidBotView): 
   const exact = screenUnits.filter((unit) => unit.members.some((member) => sameBounds(member.bounds, bounds) && (resourceId === '' || member.resourceId === '' || member.resourceId === resourceId)));
   if (exact.length > 0) {
     return { unitIds: exact.map((unit) => unit.id), mapping: 'member-bounds', reason: `a member of ${exact.map((unit) => unit.id).join(', ')} has the element's bounds [${bounds.join(',')}]` };
+  }
+  // The event may carry bounds from a slightly different layout than the saved state:
+  // match the element's signature (class, resource-id, text) when it names one unit. A
+  // resource-id is required: text alone (a day number in a calendar) is too common.
+  const text = view.text ?? '';
+  if (resourceId !== '') {
+    const signature = screenUnits.filter((unit) => unit.members.some((member) => member.className === (view.class ?? '') && member.resourceId === resourceId && member.text === text));
+    if (signature.length === 1 && signature[0] !== undefined) {
+      return { unitIds: [signature[0].id], mapping: 'member-signature', reason: `a member of ${signature[0].id} has the element's class, resource-id and text (bounds differ)` };
+    }
   }
   const centreX = (bounds[0] + bounds[2]) / 2;
   const centreY = (bounds[1] + bounds[3]) / 2;

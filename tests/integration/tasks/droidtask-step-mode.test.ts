@@ -161,6 +161,14 @@ task_name: leave the date picker
     expect(mapDroidTaskTarget(perception, inner)).toMatchObject({ mapping: 'contains', unitIds: [ok?.id] });
   });
 
+  it('falls back to the element signature when the recorded bounds moved', () => {
+    const perception = app.episodes[0]?.steps[0]?.screen?.perception;
+    if (perception === undefined) throw new Error('no perception');
+    const cancel = perception.units.find((unit) => unit.label === 'CANCEL');
+    const moved = { bounds: [[10, 10], [20, 20]] as [[number, number], [number, number]], class: 'android.widget.Button', resource_id: 'android:id/button2', text: 'CANCEL' };
+    expect(mapDroidTaskTarget(perception, moved)).toMatchObject({ mapping: 'member-signature', unitIds: [cancel?.id] });
+  });
+
   it('says why a step cannot be mapped', () => {
     const [offscreen, missing] = app.episodes[1]?.steps ?? [];
     expect(offscreen?.groundTruth).toMatchObject({ kind: 'tap', mapping: 'unmapped', unitIds: [] });
