@@ -1,5 +1,6 @@
 import type { DeviceAction } from '../device/device-action.js';
 import type { ControlUnit } from '../perception/control-unit.js';
+import { isAdjustableClass } from '../perception/reduce-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import type { CommitmentItem } from './plan-reply.js';
 
@@ -38,6 +39,16 @@ export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceActi
       return [{ type: 'long-press', point: point(unit) }];
     case 'fill': {
       if (item.value === undefined) return { problem: `fill ${unit.id} needs "value": the text to enter` };
+      const slider = unit.members.find((member) => isAdjustableClass(member.className));
+      if (slider) {
+        const percent = Number(item.value);
+        if (!Number.isFinite(percent) || percent < 0 || percent > 100) return { problem: `fill ${unit.id} is a slider: "value" must be a percentage from 0 to 100` };
+        // Drag from the thumb's row to the x that is `percent` along the bar.
+        const [left, top, right, bottom] = slider.bounds;
+        const y = Math.round((top + bottom) / 2);
+        const to = Math.round(left + ((right - left - 1) * percent) / 100);
+        return [{ type: 'swipe', from: [Math.round((left + right) / 2), y], to: [to, y] }];
+      }
       // One tap to focus: the keyboard it opens may move the field, so clear and type go to the focused field.
       return [{ type: 'tap', point: point(unit) }, { type: 'clear' }, { type: 'type', text: item.value }];
     }

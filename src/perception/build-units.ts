@@ -2,7 +2,7 @@ import { boundsArea, boundsCentre, boundsContainsPoint, intersectBounds } from '
 import type { Bounds, NodeId, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import type { BlockId, ControlUnit, UnitId, UnitMember, UnitType } from './control-unit.js';
 import { isUnitNode } from './build-blocks.js';
-import { nodeText, resourceName, type KeptNode, type ReducedTree } from './reduce-tree.js';
+import { isAdjustable, nodeText, resourceName, type KeptNode, type ReducedTree } from './reduce-tree.js';
 
 /** Labels and resource-id names of buttons that seal a form (DESIGN.md §1.3 `commit`). */
 const commitWords = /^(save|done|ok|okay|apply|confirm|create|add|submit|send|post|update|allow|accept|yes|set|finish|sign in|log in|login|register|book|pay|publish)\b/i;
@@ -133,7 +133,8 @@ export function buildUnits(tree: UiTree, reduced: ReducedTree, context: UnitCont
     const node = nodes[kept.node]!;
     const memberIndices = [kept.node, ...kept.merged];
     const memberNodes = memberIndices.map((index) => nodes[index]!);
-    const editableNode = memberNodes.find((candidate) => candidate.editable);
+    // A slider takes a value like a field does: `fill` with the value in percent.
+    const editableNode = memberNodes.find((candidate) => candidate.editable || isAdjustable(candidate));
     const checkableNode = memberNodes.find((candidate) => candidate.checkable);
     const parentNode = node.parent === -1 ? undefined : nodes[node.parent];
     let label = kept.label;

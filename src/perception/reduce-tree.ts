@@ -34,9 +34,22 @@ export interface ReducedTree {
   readonly ownerOf: ReadonlyMap<NodeIndex, NodeId>;
 }
 
-/** Has an action of its own: click, long-click, check, or text entry (scrolling is structural). */
+/** Sliders and rating bars: focusable, not clickable, yet set by dragging (their text is the value). */
+const adjustableClass = /(SeekBar|RatingBar|\.Slider)$/;
+
+/** True for a slider-like class name (SeekBar, RatingBar, Material Slider). */
+export function isAdjustableClass(className: string): boolean {
+  return adjustableClass.test(className);
+}
+
+/** A control whose value is set by dragging along it (SeekBar, RatingBar, Material Slider). */
+export function isAdjustable(node: UiNode): boolean {
+  return isAdjustableClass(node.className) && node.enabled;
+}
+
+/** Has an action of its own: click, long-click, check, text entry or a draggable value (scrolling is structural). */
 export function isActionable(node: UiNode): boolean {
-  return node.clickable || node.longClickable || node.checkable || node.editable;
+  return node.clickable || node.longClickable || node.checkable || node.editable || isAdjustable(node);
 }
 
 /** Carries text a user reads: text, content-desc or hint. */

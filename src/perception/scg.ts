@@ -54,13 +54,13 @@ export function buildScg(units: readonly ControlUnit[], blocks: readonly Block[]
     const sameBlock = onScreen.filter((unit) => unit.block === commit.block && formTypes.has(unit.type));
     if (sameBlock.length > 0 || block?.surface) {
       // A form needs something to type: a list of switches with an "Add" button is not one.
-      if (sameBlock.some((unit) => unit.type === 'fill')) for (const unit of sameBlock) add(unit, commit);
+      if (sameBlock.some((unit) => unit.type === 'fill' && !isSearchField(unit))) for (const unit of sameBlock) add(unit, commit);
       continue;
     }
     const window = windowOf(commit);
     const formBlocks = new Set<BlockId>();
     for (const unit of onScreen) {
-      if (unit.type === 'fill' && windowOf(unit) === window && !blockById.get(unit.block)?.surface) formBlocks.add(unit.block);
+      if (unit.type === 'fill' && !isSearchField(unit) && windowOf(unit) === window && !blockById.get(unit.block)?.surface) formBlocks.add(unit.block);
     }
     for (const unit of onScreen) if (formBlocks.has(unit.block) && formTypes.has(unit.type)) add(unit, commit);
   }
@@ -73,6 +73,11 @@ export function buildScg(units: readonly ControlUnit[], blocks: readonly Block[]
   }
   edges.sort((a, b) => position.get(a[1])! - position.get(b[1])! || position.get(a[0])! - position.get(b[0])!);
   return { units, edges, expected: expectedChangeByType };
+}
+
+/** A search box filters what is shown; it is not a field of a form that a commit saves. */
+function isSearchField(unit: ControlUnit): boolean {
+  return /search/i.test(`${unit.label} ${unit.state.hint ?? ''} ${unit.members[0]?.resourceId ?? ''}`);
 }
 
 /** A dropdown is anchored to its spinner: it overlaps it horizontally and starts at or near its top or bottom edge. */
