@@ -261,7 +261,7 @@ export class CertificateMemory {
       }
     };
     const scoped = query.scope === undefined ? undefined : index.scopes.get(query.scope);
-    if (scoped && query.intent.trim() !== '') collect(searchOf(scoped).search(query.intent, { boost: retrievalBoost, combineWith: 'OR' }));
+    if (scoped && query.intent.trim() !== '') collect(searchOf(scoped).search(query.intent, { fields: ['intent'], combineWith: 'OR' }));
     if (top.length < k) {
       const text = [query.scope ?? '', query.intent].join(' ').trim();
       if (text !== '') collect(searchOf(index.all).search(text, { boost: retrievalBoost, combineWith: 'OR' }));
