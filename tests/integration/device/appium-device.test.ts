@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppiumDevice, type AppiumDeviceOptions } from '../../../src/device/appium-device.js';
 import type { AppiumServerHandle } from '../../../src/device/appium-server.js';
-import { freePort } from '../../../src/device/appium-server.js';
+import { freePort, startAppiumServer } from '../../../src/device/appium-server.js';
 import { createDevice } from '../../../src/device/create-device.js';
 import type { DeviceAction } from '../../../src/device/device-action.js';
 import { DeviceError } from '../../../src/device/device-error.js';
@@ -200,6 +200,33 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
     expect(device.sessionId).not.toBe(first);
     expect(device.callLog.at(-1)).toMatchObject({ kind: 'observe', ok: true });
   });
+
+  it('rides out a server restart: retries the refused connection, then re-creates the session', async () => {
+    const port = await freePort();
+    let restartable = await startAppiumServer({ port, logLevel: 'error' });
+    try {
+      const device = await AppiumDevice.connect({
+        name: 'restart',
+        url: restartable.url,
+        capabilities: simCapabilities(),
+        settle: { intervalMs: 0, timeoutMs: 3_000 },
+        retry: { maxAttempts: 12, baseDelayMs: 50, maxDelayMs: 1_000, budgetMs: 30_000 },
+        callTimeoutMs: 40_000,
+      });
+      devices.push(device);
+      const before = device.sessionId;
+      await restartable.stop();
+      // While the server is down, the call keeps retrying; the new server comes up meanwhile.
+      const observing = device.observe();
+      restartable = await startAppiumServer({ port, logLevel: 'error' });
+      const observation = await observing;
+      expect(observation.packageName).toBe('com.google.android.apps.nexuslauncher');
+      expect(device.sessionRecoveries).toBe(1);
+      expect(device.sessionId).not.toBe(before);
+    } finally {
+      await restartable.stop();
+    }
+  }, 60_000);
 
   it('rejects an aborted call with DeviceError(aborted) and records it as failed', async () => {
     const device = await connect();
