@@ -50,6 +50,8 @@ export interface ModelEndpointConfig {
   readonly baseUrl: string;
   readonly apiKey: string | undefined;
   readonly models: Readonly<Record<ModelRole, string>>;
+  /** Timeout of one HTTP attempt in milliseconds (`SENSEACT_MODEL_TIMEOUT_MS`); adapters default to 60000. */
+  readonly timeoutMs?: number;
 }
 
 /** The resolved model configuration, with where each value came from and what is missing. */
@@ -69,6 +71,7 @@ export interface ModelConfig extends ModelEndpointConfig {
 export interface ModelConfigOverrides {
   readonly baseUrl?: string;
   readonly apiKey?: string;
+  readonly timeoutMs?: number;
   readonly models?: Partial<Record<ModelRole, string>>;
 }
 
@@ -78,7 +81,8 @@ export interface ModelConfigOverrides {
  * `apiKey`, `SENSEACT_API_KEY`, `OPENAI_API_KEY` (not required for loopback endpoints).
  * Model per role: option `models[role]`, `SENSEACT_<ROLE>_MODEL`, the role it borrows
  * from (verifier/certifier/extractor → planner, judge → verifier), `SENSEACT_MODEL`, a
- * default. Never throws: problems are listed; {@link requireModelConfig} throws on them.
+ * default. Timeout per attempt: option `timeoutMs`, `SENSEACT_MODEL_TIMEOUT_MS`. Never
+ * throws: problems are listed; {@link requireModelConfig} throws on them.
  */
 export function modelConfigFromEnv(env: Readonly<Record<string, string | undefined>>, overrides: ModelConfigOverrides = {}): ModelConfig {
   const problems: string[] = [];
@@ -133,6 +137,14 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
     );
   }
 
+  let timeoutMs = overrides.timeoutMs;
+  const timeoutText = read('SENSEACT_MODEL_TIMEOUT_MS');
+  if (timeoutMs === undefined && timeoutText !== undefined) {
+    const parsed = Number(timeoutText);
+    if (Number.isFinite(parsed) && parsed > 0) timeoutMs = parsed;
+    else problems.push(`SENSEACT_MODEL_TIMEOUT_MS must be a positive number of milliseconds, got ${JSON.stringify(timeoutText)} (or pass the timeoutMs option).`);
+  }
+
   const roles = {} as Record<ModelRole, RoleModelConfig>;
   const resolveRole = (role: ModelRole): RoleModelConfig => {
     const done = roles[role] as RoleModelConfig | undefined;
@@ -162,6 +174,7 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
     apiKeySource,
     apiKeyRequired,
     models,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
     roles,
     ready: problems.length === 0,
     problems,

@@ -15,7 +15,7 @@ import { isImageMessage, type VisionMessage } from './vision-model.js';
 export interface OpenAiModelOptions {
   /** Base URL, key and per-role models; usually `modelConfigFromEnv(process.env)`. */
   readonly config: ModelEndpointConfig;
-  /** Timeout of one HTTP attempt, in milliseconds. Default 60000. */
+  /** Timeout of one HTTP attempt, in milliseconds. Default: the config's, else 60000. */
   readonly timeoutMs?: number;
   /** Our retries on 429, 5xx, timeouts and connection errors. */
   readonly retry?: Partial<RetryPolicy>;
@@ -59,7 +59,7 @@ export class OpenAiChatClient {
     }
     this.provider = `openai-compatible ${options.config.baseUrl}`;
     this.retry = { ...defaultRetryPolicy, ...options.retry };
-    this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.timeoutMs = options.timeoutMs ?? options.config.timeoutMs ?? 60_000;
     this.jsonMode = options.jsonMode ?? false;
     this.defaultTemperature = options.defaultTemperature;
     this.client = new OpenAI({

@@ -121,6 +121,13 @@ describe('OpenAiLanguageModel against the mock server', () => {
     expect(mock.requests.length).toBeLessThanOrEqual(2);
   });
 
+  it('takes the timeout from the config (SENSEACT_MODEL_TIMEOUT_MS) when no option is given', async () => {
+    const mock = await start(() => ({ text: 'too late', delayMs: 5_000 }));
+    const model = new OpenAiLanguageModel({ config: config(mock.url, { SENSEACT_MODEL_TIMEOUT_MS: '100' }), retry: { ...fastRetry, maxAttempts: 1 } });
+    const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ failure: 'timeout', attempts: 1 });
+  });
+
   it('a slow reply within the timeout succeeds', async () => {
     const mock = await start(() => ({ text: 'worth the wait', delayMs: 50 }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), timeoutMs: 10_000, retry: fastRetry });

@@ -53,6 +53,15 @@ describe('modelConfigFromEnv', () => {
     }
   });
 
+  it('reads the per-attempt timeout, and reports a bad one', () => {
+    expect(modelConfigFromEnv({ SENSEACT_API_KEY: 'k', SENSEACT_MODEL_TIMEOUT_MS: '180000' }).timeoutMs).toBe(180_000);
+    expect(modelConfigFromEnv({ SENSEACT_API_KEY: 'k', SENSEACT_MODEL_TIMEOUT_MS: '1' }, { timeoutMs: 5 }).timeoutMs).toBe(5);
+    expect(modelConfigFromEnv({ SENSEACT_API_KEY: 'k' })).not.toHaveProperty('timeoutMs');
+    const bad = modelConfigFromEnv({ SENSEACT_API_KEY: 'k', SENSEACT_MODEL_TIMEOUT_MS: 'soon' });
+    expect(bad.ready).toBe(false);
+    expect(bad.problems[0]).toMatch(/SENSEACT_MODEL_TIMEOUT_MS.*"soon"/);
+  });
+
   it('reports a malformed base URL', () => {
     const config = modelConfigFromEnv({ SENSEACT_BASE_URL: 'not a url', SENSEACT_API_KEY: 'k' });
     expect(config.problems.join(' ')).toMatch(/"not a url".*SENSEACT_BASE_URL.*not a URL/);
