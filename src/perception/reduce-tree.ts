@@ -102,7 +102,8 @@ function ownAffordances(node: UiNode): Affordance[] {
   if (node.clickable) affordances.push('clickable');
   if (node.longClickable) affordances.push('long-clickable');
   if (node.checkable) affordances.push('checkable');
-  if (node.editable) affordances.push('editable');
+  // A slider takes a value as a field does (set by dragging rather than typing).
+  if (node.editable || isAdjustable(node)) affordances.push('editable');
   if (node.scrollable) affordances.push('scrollable');
   if (node.selected || /RadioButton$|Spinner$|CheckedTextView$/.test(node.className)) affordances.push('selectable');
   if (isSemantic(node)) affordances.push('text');
