@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { debugLog } from '../util/debug-log.js';
@@ -59,18 +59,20 @@ export class TraceWriter {
     this.fsync = options.fsync ?? false;
     const parent = join(options.root, ...options.suite.split('/').map(safeSegment), safeSegment(options.task));
     const wanted = safeSegment(options.runId ?? makeRunId());
-    let runId = wanted;
     const ifExists = options.ifExists ?? 'suffix';
-    if (existsSync(join(parent, runId))) {
-      if (ifExists === 'error') {
+    mkdirSync(parent, { recursive: true });
+    if (ifExists === 'replace') rmSync(join(parent, wanted), { recursive: true, force: true });
+    // Claim the folder with a non-recursive mkdir: atomic, so concurrent writers of the
+    // same task never share a run folder.
+    let runId = wanted;
+    for (let suffix = 1; !claimFolder(join(parent, runId)); suffix++) {
+      if (ifExists !== 'suffix') {
         throw new Error(`Run folder ${join(parent, runId)} already exists: pass another runId, or ifExists 'suffix' or 'replace'.`);
       }
-      if (ifExists === 'replace') rmSync(join(parent, runId), { recursive: true, force: true });
-      else for (let suffix = 1; existsSync(join(parent, runId)); suffix++) runId = `${wanted}-${suffix}`;
+      runId = `${wanted}-${suffix}`;
     }
     this.runId = runId;
     this.dir = join(parent, runId);
-    mkdirSync(this.dir, { recursive: true });
     this.fd = openSync(join(this.dir, traceFileName), 'a');
     debugLog('trace', 'run folder opened', { dir: this.dir });
   }
@@ -144,6 +146,17 @@ export class TraceWriter {
     if (content instanceof Uint8Array) writeFileSync(path, content);
     else if (typeof content === 'string') writeFileSync(path, redactSecrets(content, this.secrets));
     else writeFileSync(path, `${JSON.stringify(redactSecretsDeep(content, this.secrets), binaryReplacer, 2)}\n`);
+  }
+}
+
+/** Creates `path` unless it exists; true when this call created it. */
+function claimFolder(path: string): boolean {
+  try {
+    mkdirSync(path);
+    return true;
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'EEXIST') return false;
+    throw error;
   }
 }
 
