@@ -22,7 +22,7 @@ const plannerSystem = [
   'Reply with one JSON object:',
   '{"intent": one screen-scoped goal in a short sentence,',
   ' "expectation": what must be NEW or CHANGED on the screen afterwards, in the predicate language,',
-  ' "commitment": [{"unit": id, "value"?: text for fill / package for nav-launch, "checked"?: bool for toggle, "direction"?: "up"|"down"|"left"|"right" for scroll}],',
+  ' "commitment": [{"unit": id, "value"?: text for fill (a percentage for a slider) / package for nav-launch, "checked"?: bool for toggle, "direction"?: "up"|"down"|"left"|"right" for scroll, "longPress"?: true to long-press}],',
   ' "finish": true only when the task is done (then commitment may be empty), "answer"?: the answer for a question task,',
   ' "lookFor"?: when the unit you need has no label in the view (an unlabelled icon), leave commitment empty and describe it here}',
   '',

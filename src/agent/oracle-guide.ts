@@ -36,7 +36,7 @@ function itemFor(action: SolutionAction, unit: ControlUnit): CommitmentItem {
     case 'select':
       // Choosing a radio-like option (AM/PM) that perception typed as a toggle means: checked.
       return unit.type === 'toggle' ? { unit: unit.id, checked: true } : { unit: unit.id };
-    case 'long-press':
+    case 'long-press': return { unit: unit.id, longPress: true };
     case 'commit': return { unit: unit.id };
     case 'navigate':
     case 'finish': return { unit: unit.id };

@@ -11,6 +11,8 @@ export const commitmentItemSchema = z.strictObject({
   checked: z.boolean().optional(),
   /** `scroll`: which way the content should move into view (`down` shows what is below). */
   direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+  /** Long-press the unit instead of tapping it (units the view marks `long-press`). */
+  longPress: z.boolean().optional(),
 });
 export type CommitmentItem = z.infer<typeof commitmentItemSchema>;
 

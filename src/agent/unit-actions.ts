@@ -27,6 +27,7 @@ export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceActi
     if (!item.value) return { problem: 'nav-launch needs "value": the package to launch' };
     return [{ type: 'launch', packageName: item.value }];
   }
+  if (item.longPress === true && unit.tap !== null) return [{ type: 'long-press', point: point(unit) }];
   switch (unit.type) {
     case 'select':
       // Choosing the option that is already chosen changes nothing: nothing to do.
@@ -38,7 +39,8 @@ export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceActi
     case 'long-press':
       return [{ type: 'long-press', point: point(unit) }];
     case 'fill': {
-      if (item.value === undefined) return { problem: `fill ${unit.id} needs "value": the text to enter` };
+      // Without a value, a field is only tapped (to focus it, or to open its picker).
+      if (item.value === undefined) return [{ type: 'tap', point: point(unit) }];
       const slider = unit.members.find((member) => isAdjustableClass(member.className));
       if (slider) {
         const percent = Number(item.value);
