@@ -5,7 +5,7 @@ import { collectBlocks, layoutBlocks } from './build-blocks.js';
 import { buildUnits, pseudoUnits } from './build-units.js';
 import { resolvePerceptionOptions, type PerceptionOptions, type ResolvedPerceptionOptions } from './perception-options.js';
 import { reduceTree, type KeptNode } from './reduce-tree.js';
-import { renderView } from './render-view.js';
+import { buildPlannerView, renderView, type PlannerView } from './render-view.js';
 import { buildScg, type Scg } from './scg.js';
 
 /** Side-table entry: the full source node behind a kept id (what the LLM view leaves out). */
@@ -32,6 +32,8 @@ export interface Perception {
   readonly scg: Scg;
   /** The planner text (DESIGN.md §8). */
   readonly view: string;
+  /** The same view as data (the JSON form of the planner text). */
+  readonly plannerView: PlannerView;
 }
 
 /** A surface inside another surface (a scroll list in a dialog) adds no extra cover. */
@@ -64,6 +66,7 @@ export function perceive(tree: UiTree, options?: PerceptionOptions): Perception 
     const node = tree.nodes[kept.node]!;
     byId.set(kept.id, { id: kept.id, node, xpath: node.xpath, fingerprint: node.fingerprint, visibleBounds: kept.bounds });
   }
-  const view = renderView({ tree, reduced, layout, units, blocks });
-  return { tree, options: resolved, nodes: reduced.nodes, byId, units, blocks, scg, view };
+  const plannerView = buildPlannerView({ tree, reduced, layout, units, blocks });
+  const view = renderView(plannerView);
+  return { tree, options: resolved, nodes: reduced.nodes, byId, units, blocks, scg, view, plannerView };
 }

@@ -1,6 +1,7 @@
 import type { Bounds } from '../ui/ui-tree.js';
 import type { ControlUnit, UnitType } from './control-unit.js';
 import type { Perception } from './perceive.js';
+import type { PlannerView } from './render-view.js';
 
 /** One unit member in the JSON form. */
 export interface PerceptionJsonMember {
@@ -43,6 +44,8 @@ export interface PerceptionJson {
   readonly edges: readonly (readonly [string, string])[];
   /** The planner text, exactly as `perception.view`. */
   readonly view: string;
+  /** The planner view as data (`perception.plannerView`). */
+  readonly plannerView: PlannerView;
 }
 
 /** Plain, JSON-serialisable form of a perception; deterministic key order. */
@@ -80,5 +83,6 @@ export function toPerceptionJson(perception: Perception): PerceptionJson {
     blocks: perception.blocks.map((block) => ({ id: block.id, label: block.label, surface: block.surface, bounds: block.bounds, units: block.units })),
     edges: perception.scg.edges.map(([from, to]) => [from, to] as const),
     view: perception.view,
+    plannerView: perception.plannerView,
   };
 }

@@ -50,23 +50,29 @@ export interface ViewInput {
   readonly blocks: readonly Block[];
 }
 
+/** One line of a block in the planner view: a typed unit, or a text-only node. */
+export type PlannerViewItem =
+  | (UnitLineInput & { readonly kind: 'unit'; readonly description?: string })
+  | { readonly kind: 'text'; readonly text: string; readonly description?: string };
+
+/** The planner view as data (DESIGN.md §8): what `renderView` prints, for JSON consumers. */
+export interface PlannerView {
+  readonly app: { readonly package: string; readonly activity: string; readonly screen: readonly [number, number]; readonly empty: boolean };
+  readonly toasts: readonly string[];
+  /** Surfaces first, then the other blocks, each in document order; blocks with nothing to show are left out. */
+  readonly blocks: readonly { readonly id: string; readonly label: string; readonly surface: boolean; readonly items: readonly PlannerViewItem[] }[];
+  /** The pseudo units (navigate, finish), always available. */
+  readonly always: readonly { readonly id: string; readonly type: string; readonly label: string }[];
+}
+
 /**
- * The planner's text (DESIGN.md §8): an `app` line (package, activity, screen size),
- * toasts, then one section per block — surfaces first — with its typed units and the
- * text-only nodes in document order, then the pseudo units. Deterministic: the same
- * input gives the same text, byte for byte.
+ * Builds the planner view as data: the app, toasts, blocks (surfaces first) with their
+ * typed units and text-only nodes in document order, and the pseudo units.
  */
-export function renderView(input: ViewInput): string {
+export function buildPlannerView(input: ViewInput): PlannerView {
   const { tree, reduced, layout, units, blocks } = input;
-  const lines: string[] = [];
-  const header = [`app ${tree.packageName || '(unknown)'}`];
-  if (tree.activity) header.push(`activity ${tree.activity}`);
-  header.push(`screen ${tree.width}x${tree.height}`);
-  if (tree.empty) header.push('EMPTY (no usable nodes)');
-  lines.push(header.join(' '));
-  for (const toast of tree.toasts) lines.push(`toast ${quote(toast)}`);
   const unitById = new Map(units.map((unit) => [unit.id as string, unit]));
-  const entries = new Map<BlockId, string[]>();
+  const entries = new Map<BlockId, PlannerViewItem[]>();
   for (const kept of reduced.nodes) {
     const root = layout.rootOf[kept.node]!;
     const blockId = layout.idOf.get(root);
@@ -75,22 +81,55 @@ export function renderView(input: ViewInput): string {
     if (isUnitNode(kept)) {
       const unit = unitById.get(kept.id);
       if (!unit) continue;
-      let line = renderUnitLine(unit);
       const extra = extraDescription(kept.description, unit.label);
-      if (extra) line += ` — ${quote(extra)}`;
-      list.push(line);
+      list.push({
+        kind: 'unit',
+        id: unit.id,
+        type: unit.type,
+        label: unit.label,
+        state: unit.state,
+        affordances: unit.affordances,
+        ...(unit.orientation ? { orientation: unit.orientation } : {}),
+        ...(unit.occluded ? { occluded: true } : {}),
+        ...(extra ? { description: extra } : {}),
+      });
     } else {
-      list.push(`text ${quote(nodeText(tree.nodes[kept.node]!))}${kept.description ? ` — ${quote(kept.description)}` : ''}`);
+      list.push({ kind: 'text', text: nodeText(tree.nodes[kept.node]!), ...(kept.description ? { description: kept.description } : {}) });
     }
   }
   const ordered = [...blocks.filter((block) => block.surface), ...blocks.filter((block) => !block.surface)];
-  for (const block of ordered) {
-    const body = entries.get(block.id) ?? [];
-    if (body.length === 0) continue;
+  return {
+    app: { package: tree.packageName, activity: tree.activity, screen: [tree.width, tree.height], empty: tree.empty },
+    toasts: tree.toasts,
+    blocks: ordered
+      .map((block) => ({ id: block.id as string, label: block.label, surface: block.surface, items: entries.get(block.id) ?? [] }))
+      .filter((block) => block.items.length > 0),
+    always: units.filter((unit) => unit.tap === null).map((unit) => ({ id: unit.id as string, type: unit.type, label: unit.label })),
+  };
+}
+
+/**
+ * The planner's text (DESIGN.md §8): an `app` line (package, activity, screen size),
+ * toasts, then one section per block — surfaces first — with its typed units and the
+ * text-only nodes in document order, then the pseudo units. Deterministic: the same
+ * input gives the same text, byte for byte. `buildPlannerView` gives the same as data.
+ */
+export function renderView(input: ViewInput | PlannerView): string {
+  const view = 'app' in input ? input : buildPlannerView(input);
+  const lines: string[] = [];
+  const header = [`app ${view.app.package || '(unknown)'}`];
+  if (view.app.activity) header.push(`activity ${view.app.activity}`);
+  header.push(`screen ${view.app.screen[0]}x${view.app.screen[1]}`);
+  if (view.app.empty) header.push('EMPTY (no usable nodes)');
+  lines.push(header.join(' '));
+  for (const toast of view.toasts) lines.push(`toast ${quote(toast)}`);
+  for (const block of view.blocks) {
     lines.push(`${block.surface ? 'surface' : 'block'} ${block.id}${block.label ? ` ${quote(block.label)}` : ''}`);
-    for (const line of body) lines.push(`  ${line}`);
+    for (const item of block.items) {
+      const head = item.kind === 'unit' ? renderUnitLine(item) : `text ${quote(item.text)}`;
+      lines.push(`  ${head}${item.description ? ` — ${quote(item.description)}` : ''}`);
+    }
   }
-  const pseudo = units.filter((unit) => unit.tap === null);
-  if (pseudo.length > 0) lines.push(`always ${pseudo.map((unit) => `[${unit.id}] ${unit.label}`).join(', ')}`);
+  if (view.always.length > 0) lines.push(`always ${view.always.map((unit) => `[${unit.id}] ${unit.label}`).join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { perceive, type Perception } from '../../../src/perception/perceive.js';
+import { renderView } from '../../../src/perception/render-view.js';
 import type { PerceptionOptions } from '../../../src/perception/perception-options.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import { fakeDump, fakeScreen, type FakeNode } from '../ui/dump-builder.js';
@@ -196,6 +197,17 @@ describe('blocks and view', () => {
     expect(lines[1]).toMatch(/^surface b[0-9a-f]{4} "Delete note\?"$/);
     expect(perception.view).toContain('commit "Delete"');
     expect(perception.view.indexOf('Delete')).toBeLessThan(perception.view.indexOf('Behind'));
+  });
+
+  it('gives the view as data too, and renders the same text from it', () => {
+    const perception = run({}, { text: 'Name', bounds: [40, 100, 400, 160] }, { class: 'android.widget.EditText', clickable: true, bounds: [40, 170, 1040, 270], extra: 'hint="Your name"' });
+    const view = perception.plannerView;
+    expect(view.app).toEqual({ package: 'com.example.app', activity: '', screen: [1080, 2400], empty: false });
+    expect(view.blocks).toHaveLength(1);
+    expect(view.blocks[0]!.items.map((item) => item.kind)).toEqual(['text', 'unit']);
+    expect(view.blocks[0]!.items[1]).toMatchObject({ kind: 'unit', type: 'fill', label: 'Name', state: { hint: 'Your name', value: '' } });
+    expect(view.always.map((unit) => unit.id)).toEqual(['nav-back', 'nav-home', 'nav-launch', 'finish']);
+    expect(renderView(JSON.parse(JSON.stringify(view)) as typeof view)).toBe(perception.view);
   });
 
   it('starts with the app line and marks an empty hierarchy', () => {
