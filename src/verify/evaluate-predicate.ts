@@ -109,7 +109,6 @@ class Evaluator {
 
   evaluate(predicate: Predicate): VerifyOutcome {
     const tree = this.context.after;
-    const text = printPredicate(predicate);
     switch (predicate.kind) {
       case 'not': {
         const inner = this.evaluate(predicate.operand);
@@ -129,26 +128,26 @@ class Evaluator {
       case 'newSurface':
       case 'dismissedSurface': {
         const delta = this.getDelta();
-        if (!delta) return result('inconclusive', `${text}: needs the before screen (none given)`);
+        if (!delta) return result('inconclusive', `${predicate.kind}: needs the before screen (none given)`);
         const holds = delta[predicate.kind];
         const detail = predicate.kind === 'screenChanged'
           ? `delta is ${delta.label} (ρ=${delta.rho.toFixed(2)}, ${delta.changes.length} change(s))`
           : predicate.kind === 'newSurface'
             ? `${delta.surfacesAdded.length} surface(s) appeared`
             : `${delta.surfacesRemoved.length} surface(s) dismissed`;
-        return result(holds ? 'pass' : 'fail', `${text} ${holds ? 'holds' : 'does not hold'}: ${detail}`);
+        return result(holds ? 'pass' : 'fail', `${predicate.kind} ${holds ? 'holds' : 'does not hold'}: ${detail}`);
       }
       case 'package':
       case 'activity': {
         const value = predicate.kind === 'package' ? tree.packageName : tree.activity;
-        if (value === '') return result('inconclusive', `${text}: the screen does not say its ${predicate.kind}`);
+        if (value === '') return result('inconclusive', `${predicate.kind} ${printStringMatch(predicate.match)}: the screen does not say its ${predicate.kind}`);
         const holds = matchString(predicate.match, value);
         return result(holds ? 'pass' : 'fail', `${predicate.kind} is ${JSON.stringify(value)}, ${holds ? 'matches' : 'does not match'} ${printStringMatch(predicate.match)}`);
       }
       default:
         break;
     }
-    if (tree.empty) return result('inconclusive', `${text}: the screen has no usable hierarchy`);
+    if (tree.empty) return result('inconclusive', `${printPredicate(predicate)}: the screen has no usable hierarchy`);
     const found = this.find(predicate.query);
     const nodes = this.nodes(found.matches);
     const evidence = nodes.slice(0, 5).map((node) => nodeRef(node));

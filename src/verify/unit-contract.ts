@@ -102,7 +102,10 @@ function fillContract(unit: ControlUnit, args: ContractArgs, before: UiTree, aft
   const wanted = normaliseValue(args.value);
   const shown = normaliseValue(now.text);
   const hint = normaliseValue(now.hint || field.hint || unit.state.hint || '');
-  if (shown === wanted && (wanted !== hint || wanted === '')) return outcome('pass', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)}`, evidence);
+  if (shown === wanted && wanted !== '' && wanted === hint) {
+    return outcome('inconclusive', `fill "${unit.label}": the value equals the field's hint ${JSON.stringify(hint)}; typed text and hint look the same`, evidence, 'value-is-hint');
+  }
+  if (shown === wanted) return outcome('pass', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)}`, evidence);
   if (shown !== '' && shown === hint) return outcome('fail', `fill "${unit.label}": the field shows its hint ${JSON.stringify(now.hint || hint)}, not ${JSON.stringify(args.value)}`, evidence, 'shows-hint');
   // Fields that format what was typed (phone numbers, card numbers) keep the digits.
   const wantedDigits = digitsOnly(wanted);

@@ -82,6 +82,12 @@ describe('fill contract (real time picker)', () => {
     expect(check(unitOf(empty, 'fill', 'Phone', [1]), { value: '5551234567' }, empty, make('(555) 123-4567')).outcome).toBe('pass');
   });
 
+  it('is inconclusive when the value is the hint itself (typed text and hint look the same)', () => {
+    const make = (text: string): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,1000]' }, node({ class: 'android.widget.EditText', text, hint: 'Name', bounds: '[0,0][800,100]' }))));
+    const empty = make('');
+    expect(check(unitOf(empty, 'fill', 'Name', [1]), { value: 'Name' }, empty, make('Name'))).toMatchObject({ outcome: 'inconclusive', code: 'value-is-hint' });
+  });
+
   it('is inconclusive for a password field', () => {
     const make = (text: string): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,1000]' }, node({ class: 'android.widget.EditText', text, password: true, bounds: '[0,0][800,100]' }))));
     const empty = make('');
@@ -129,6 +135,16 @@ describe('click, long-press, navigate, commit, finish contracts', () => {
     expect(check(click, { activity: 'Alarm' }, settings, clock).outcome).toBe('inconclusive');
   });
 
+  it('long-press passes on some change', () => {
+    expect(check(unitOf(settings, 'long-press', 'Internet', [internetRow.parent]), {}, settings, screen(setAttribute(settingsXml, 'switchWidget', 'checked', 'true'))).outcome).toBe('pass');
+  });
+
+  it('navigate is inconclusive when the screen does not report its package', () => {
+    const back = { ...unitOf(settings, 'navigate', 'back', []), members: [] } as ControlUnit;
+    const anonymous = { ...clock, packageName: '' };
+    expect(check(back, { package: 'com.google.android.deskclock' }, settings, anonymous).outcome).toBe('inconclusive');
+  });
+
   it('navigate passes on the asked package and fails elsewhere', () => {
     const back = { ...unitOf(settings, 'navigate', 'back', []), members: [] } as ControlUnit;
     expect(check(back, { package: 'com.google.android.deskclock' }, settings, clock).outcome).toBe('pass');
@@ -161,6 +177,18 @@ describe('scroll contract (real Settings list)', () => {
     let xml = removeElement(settingsXml, 'text="Internet"');
     xml = appendChild(xml, 'resource-id="com.android.settings:id/recycler_view"', node({ text: 'Calls & SMS', package: 'com.android.settings', bounds: '[48,2600][1000,2700]' }));
     expect(check(unit, {}, settings, screen(xml)).outcome).toBe('pass');
+  });
+
+  it('is inconclusive when the container is gone but the page stayed', () => {
+    const page = (listClass: string): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,2000]' },
+      node({ text: 'Title', bounds: '[0,0][1000,100]' })
+      + node({ class: listClass, scrollable: true, bounds: '[0,100][1000,1900]' }, node({ text: 'Row 1', bounds: '[0,100][1000,200]' }) + node({ text: 'Row 2', bounds: '[0,200][1000,300]' })))));
+    const before = page('android.widget.ListView');
+    const after = page('android.widget.GridView');
+    const delta = computeDelta(before, after);
+    expect(delta.label).toBe('partial-change');
+    const list = unitOf(before, 'scroll', 'list', [nodeWhere(before, (candidate) => candidate.scrollable).index]);
+    expect(unitContract(list, {}, before, after, delta).outcome).toBe('inconclusive');
   });
 
   it('fails with end-of-list when nothing moved', () => {
