@@ -195,7 +195,12 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   const writeReport = dependencies.writeReport ?? (async (runDir: string) => (await writeBenchReport(runDir)).htmlFile);
   io.stdout(`report: ${await writeReport(options.out)}\n`);
   if (!results.complete) {
-    io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench --suite ${options.suite} --mode ${options.modes.join(',')} --device ${options.device} --policy ${handle.policy} --out ${options.out} --resume\n`);
+    const again = [
+      `--suite ${options.suite}`, `--mode ${options.modes.join(',')}`, `--device ${options.device}`,
+      ...(options.faults === undefined ? [] : [`--faults ${options.faults}`]),
+      `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${handle.policy}`, `--out ${options.out}`, '--resume',
+    ];
+    io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench ${again.join(' ')}\n`);
     return exitCodes.failure;
   }
   return exitCodes.ok;

@@ -149,10 +149,10 @@ describe('senseact bench (with a fake executor factory)', () => {
       }
       return { kind: 'result', result: { policy: 'llm' } };
     });
-    const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'cut'], { signal: controller.signal });
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--faults', 'flaky', '--out', 'cut'], { signal: controller.signal });
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('INCOMPLETE: 1 of 3 runs finished');
-    expect(result.stderr).toContain(`--out ${path.join(root, 'cut')} --resume`);
+    expect(result.stderr).toContain(`finish it with: senseact bench --suite mini --mode senseact --device sim --faults flaky --concurrency 1 --repeat 1 --policy llm --out ${path.join(root, 'cut')} --resume\n`);
     expect(closed).toBe(1);
   });
 });
