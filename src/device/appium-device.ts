@@ -58,6 +58,8 @@ export class AppiumDevice implements RecordingDevice {
   private client: AppiumClient | undefined;
   private closed = false;
   private recoveries = 0;
+  /** The last observation's hierarchy and where it was, per session: unchanged hierarchies reuse package and activity. */
+  private lastObservation: { sessionId: string; xml: string; packageName: string; activity: string } | undefined;
 
   private constructor(options: Required<Omit<AppiumDeviceOptions, 'density'>>, client: AppiumClient, info: DeviceInfo) {
     this.options = options;
@@ -110,15 +112,18 @@ export class AppiumDevice implements RecordingDevice {
    * two are asked right after the first pull, while the settle pulls run (the server
    * answers them in turn; client and network time overlap); when the hierarchy changed
    * after them (more than two pulls), they are asked again so they match the result.
+   * When the settled hierarchy is the one the previous observation returned on the same
+   * session, its package and activity are reused without asking.
    */
   async observe(options: CallOptions = {}): Promise<Observation> {
     return await this.call('observe', options, true, async (client, signal) => {
       const where = (): Promise<[string, string]> =>
         Promise.all([client.executeScript('mobile: getCurrentPackage', [{}]), client.executeScript('mobile: getCurrentActivity', [{}])]).then(([packageName, activity]) => [String(packageName), String(activity)]);
+      const previous = this.lastObservation?.sessionId === client.sessionId ? this.lastObservation : undefined;
       let early: Promise<[string, string]> | undefined;
       const pull = async (): Promise<string> => {
         const xml = await client.getPageSource();
-        if (!early) {
+        if (!early && xml !== previous?.xml) {
           early = where();
           // Awaited below; a failure here must not surface as an unhandled rejection first.
           early.catch(() => undefined);
@@ -126,7 +131,11 @@ export class AppiumDevice implements RecordingDevice {
         return xml;
       };
       const settled = await settleHierarchy(pull, { ...this.options.settle, signal });
-      const [packageName, activity] = settled.polls <= 2 && early ? await early : await where();
+      const [packageName, activity] =
+        previous && settled.xml === previous.xml && settled.polls <= 2 ? [previous.packageName, previous.activity]
+        : settled.polls <= 2 && early ? await early
+        : await where();
+      this.lastObservation = { sessionId: client.sessionId, xml: settled.xml, packageName, activity };
       return { xml: settled.xml, dialect: 'appium-uia2' as const, packageName, activity, polls: settled.polls, settled: settled.settled };
     });
   }

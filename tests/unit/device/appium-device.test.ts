@@ -98,6 +98,22 @@ describe('AppiumDevice with a fake server', () => {
     expect(calls.lastIndexOf('getPageSource')).toBeLessThan(calls.findLastIndex((call) => call.includes('getCurrentPackage')));
   });
 
+  it('reuses package and activity when the hierarchy is unchanged since the last observation', async () => {
+    const connector = new FakeConnector();
+    const device = await connect(connector);
+    const client = connector.clients[0] as FakeAppiumClient;
+    await device.observe();
+    client.packageName = 'com.other';
+    const unchanged = await device.observe();
+    expect(unchanged.packageName).toBe('com.example');
+    expect(methods(connector.calls).filter((call) => call.includes('getCurrent'))).toHaveLength(2);
+
+    client.sources = ['<changed/>'];
+    const changed = await device.observe();
+    expect(changed.packageName).toBe('com.other');
+    expect(methods(connector.calls).filter((call) => call.includes('getCurrent'))).toHaveLength(4);
+  });
+
   it('retries a refused connection with backoff and keeps the session', async () => {
     const connector = new FakeConnector();
     const device = await connect(connector);
