@@ -11,6 +11,11 @@ function quote(text: string): string {
   return JSON.stringify(cut);
 }
 
+/** `android.widget.ImageButton` → `ImageButton`. */
+function shortClassName(className: string): string {
+  return className.slice(Math.max(className.lastIndexOf('.'), className.lastIndexOf('$')) + 1) || 'View';
+}
+
 /** The folded description without the part that already is the label. */
 function extraDescription(description: string, label: string): string {
   if (!description || description === label) return '';
@@ -19,12 +24,18 @@ function extraDescription(description: string, label: string): string {
 }
 
 /** What `renderUnitLine` reads of a unit (a `ControlUnit` or its JSON form). */
-export type UnitLineInput = Pick<ControlUnit, 'type' | 'label' | 'state' | 'orientation' | 'occluded'> & { readonly id: string; readonly affordances: readonly string[] };
+export type UnitLineInput = Pick<ControlUnit, 'type' | 'label' | 'state' | 'orientation' | 'occluded'> & {
+  readonly id: string;
+  readonly affordances: readonly string[];
+  /** Short class name, shown for a unit without a label so that an icon is at least named by kind. */
+  readonly widget?: string;
+};
 
 /** One line per unit: `[n3f2a] toggle "Wi-Fi" checked`. */
 export function renderUnitLine(unit: UnitLineInput): string {
   const parts = [`[${unit.id}]`, unit.type];
   if (unit.label) parts.push(quote(unit.label));
+  else if (unit.widget) parts.push(`(${unit.widget})`);
   const state = unit.state;
   if (unit.type === 'fill') {
     parts.push(`value=${quote(state.password && state.value ? '•••' : state.value ?? '')}`);
@@ -89,6 +100,7 @@ export function buildPlannerView(input: ViewInput): PlannerView {
         label: unit.label,
         state: unit.state,
         affordances: unit.affordances,
+        ...(!unit.label && unit.members[0] ? { widget: shortClassName(unit.members[0].className) } : {}),
         ...(unit.orientation ? { orientation: unit.orientation } : {}),
         ...(unit.occluded ? { occluded: true } : {}),
         ...(extra ? { description: extra } : {}),
