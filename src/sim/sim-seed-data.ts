@@ -23,6 +23,8 @@ export const simSeedDataSchema = z.object({
   system: systemStateSchema,
 });
 export type SimSeedData = z.infer<typeof simSeedDataSchema>;
+/** Seed data as accepted on input: fields with defaults (e.g. `clock.settings`) may be left out. */
+export type SimSeedDataInput = z.input<typeof simSeedDataSchema>;
 
 /** Keys of `SimSeedData` that belong to an app. */
 export type SimAppKey = Exclude<keyof SimSeedData, 'system'>;

@@ -4,7 +4,7 @@ import { layoutWindow, measureHeight, type LaidNode, type PixelRect, type Scroll
 import { renderPageSource, type PageSourceDialect } from './render-page-source.js';
 import { renderScreenshotPng, renderScreenshotSvg } from './render-screenshot.js';
 import { eraseApp, type ActivityContext, type ActivityDef, type AnySimApp, type Overlay, type Screen } from './sim-app.js';
-import { defaultSystemState, simApps, simSeedDataSchema, type SimAppKey, type SimSeedData } from './sim-seed-data.js';
+import { defaultSystemState, simApps, simSeedDataSchema, type SimAppKey, type SimSeedData, type SimSeedDataInput } from './sim-seed-data.js';
 import { SimulatorError } from './simulator-error.js';
 import {
   interstitialDialog,
@@ -44,7 +44,7 @@ export interface SimulatorOptions {
   /** Fault rules or a profile name (`none` default, `standard`). */
   readonly faults?: FaultConfig | FaultProfileName | undefined;
   /** Per-app seed data; each key given replaces that app's default state. */
-  readonly initialState?: Partial<SimSeedData> | undefined;
+  readonly initialState?: Partial<SimSeedDataInput> | undefined;
   /** Package to start in (default: the launcher home screen). */
   readonly startPackage?: string | undefined;
   /** Wall clock of the phone at virtual time 0, ISO 8601 (default 2024-05-01T09:00:00Z). */

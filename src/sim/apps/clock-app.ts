@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineActivity, type ActivityContext, type Overlay, type SimApp } from '../sim-app.js';
-import { button, checkBox, column, editText, frame, group, iconButton, image, label, recycler, row, switchWidget, view, type Widget } from '../widget.js';
+import { button, checkBox, column, editText, frame, group, iconButton, image, label, recycler, row, scrollView, seekBar, switchWidget, view, type Widget } from '../widget.js';
 import { openTimePicker, pickedTime, timePickerDialog, type TimePickerState } from './time-picker.js';
 
 /** Package of the Clock app. */
@@ -29,6 +29,7 @@ export const worldClockSchema = z.object({ city: z.string(), utcOffsetMinutes: z
 
 /**
  * Clock's state, as task checks read it via `appState('com.google.android.deskclock')`.
+ * `bedtime.sleepSound` and `settings` may be left out of seed data (defaults apply).
  * `timer.setupDigits` is what the timer keypad shows (`hhmmss` digits typed, e.g.
  * `"11500"` = 1h 15m 00s) before Start; `timer.running` lists started timers.
  */
@@ -47,7 +48,19 @@ export const clockStateSchema = z.object({
     wakeHour: z.number().int(),
     wakeMinute: z.number().int(),
     wakeEnabled: z.boolean(),
+    sleepSound: z.string().default('None'),
   }),
+  settings: z
+    .object({
+      clockStyle: z.enum(['Digital', 'Analog']),
+      automaticHomeClock: z.boolean(),
+      homeTimeZone: z.string(),
+      silenceAfter: z.string(),
+      snoozeLength: z.string(),
+      alarmVolume: z.number().int().min(0).max(100),
+      graduallyIncreaseVolume: z.string(),
+    })
+    .default({ clockStyle: 'Digital', automaticHomeClock: true, homeTimeZone: 'London', silenceAfter: '10 minutes', snoozeLength: '10 minutes', alarmVolume: 80, graduallyIncreaseVolume: 'Off' }),
   nextId: z.number().int(),
 });
 export type ClockState = z.infer<typeof clockStateSchema>;
@@ -94,7 +107,8 @@ export function defaultClockState(): ClockState {
     worldClocks: [],
     timer: { setupDigits: '', timers: [] },
     stopwatch: { running: false, elapsedMs: 0, startedAt: null, laps: [] },
-    bedtime: { bedtimeHour: 23, bedtimeMinute: 0, bedtimeEnabled: false, wakeHour: 7, wakeMinute: 0, wakeEnabled: false },
+    bedtime: { bedtimeHour: 23, bedtimeMinute: 0, bedtimeEnabled: false, wakeHour: 7, wakeMinute: 0, wakeEnabled: false, sleepSound: 'None' },
+    settings: { clockStyle: 'Digital', automaticHomeClock: true, homeTimeZone: 'London', silenceAfter: '10 minutes', snoozeLength: '10 minutes', alarmVolume: 80, graduallyIncreaseVolume: 'Off' },
     nextId: 3,
   };
 }
@@ -114,8 +128,36 @@ function repeatSummary(days: readonly string[]): string {
 }
 
 type Tab = 'alarm' | 'clock' | 'timer' | 'stopwatch' | 'bedtime';
+
+/** Sounds the Bedtime "Sleep sounds" picker offers. */
+export const sleepSounds = ['None', 'Deep space', 'Ocean waves', 'Rain', 'Forest', 'White noise'];
+
+/** A single-choice dialog (radio buttons, Cancel) that picks on tap, as Android's list preferences do. */
+function choiceDialog(title: string, options: readonly string[], selected: string, pick: (value: string) => void, cancel: () => void): Overlay {
+  return {
+    kind: 'dialog',
+    onDismiss: cancel,
+    root: column({ cls: 'android.widget.FrameLayout', id: 'android:id/parentPanel', look: 'card', padding: [0, 24, 0, 8] }, [
+      label(title, { id: 'android:id/alertTitle', fontSize: 20, padding: [24, 0, 24, 8] }),
+      // Fills what the dialog has left so that long lists scroll inside it.
+      view('android.widget.ListView', { id: 'android:id/select_dialog_listview', layout: 'column', height: 'fill', scroll: { key: `choice:${title}` }, flags: { scrollable: true, focusable: true } }, options.map((option) =>
+        view('android.widget.CheckedTextView', {
+          id: 'android:id/text1',
+          text: option,
+          height: 48,
+          padding: [24, 12, 24, 12],
+          icon: option === selected ? 'radio-on' : 'radio-off',
+          onTap: () => pick(option),
+          flags: { checkable: true, checked: option === selected, clickable: true, focusable: true },
+        }),
+      )),
+      row({ id: 'android:id/buttonPanel', justify: 'end', padding: [8, 0, 8, 0] }, [button('Cancel', cancel, { id: 'android:id/button2', look: 'plain' })]),
+    ]),
+  };
+}
 type ClockDialog =
   | { kind: 'time'; picker: TimePickerState; target: { kind: 'new' } | { kind: 'alarm'; id: string } | { kind: 'bedtime' } | { kind: 'wake' } }
+  | { kind: 'sleep-sound' }
   | { kind: 'label'; alarmId: string; value: string }
   | { kind: 'remove-city'; city: string };
 interface DeskClockUi {
@@ -490,6 +532,16 @@ function bedtimeTab(context: ActivityContext<ClockState>, ui: DeskClockUi): Widg
       card('Wake-up', b.wakeHour, b.wakeMinute, b.wakeEnabled, 'wake', () => {
         b.wakeEnabled = !b.wakeEnabled;
       }),
+      view('android.widget.LinearLayout', {
+        id: id('sleep_sounds'),
+        layout: 'column',
+        look: 'card',
+        padding: 16,
+        onTap: () => {
+          ui.dialog = { kind: 'sleep-sound' };
+        },
+        flags: { clickable: true, focusable: true },
+      }, [label('Sleep sounds', { id: 'android:id/title', fontSize: 16 }), label(b.sleepSound, { id: 'android:id/summary', fontSize: 14 })]),
     ]),
   ];
 }
@@ -558,6 +610,11 @@ function dialogs(context: ActivityContext<ClockState>, ui: DeskClockUi): Overlay
           ]),
         ]),
       }];
+    case 'sleep-sound':
+      return [choiceDialog('Sleep sounds', sleepSounds, context.state.bedtime.sleepSound, (value) => {
+        context.state.bedtime.sleepSound = value;
+        close();
+      }, close)];
     case 'remove-city':
       return [{
         kind: 'dialog',
@@ -607,7 +664,8 @@ const deskClock = defineActivity<ClockState, DeskClockUi>({
         padding: [16, 12, 16, 12],
         onTap: () => {
           ui.menu = false;
-          context.toast(`${text} is not available in the simulator`);
+          if (text === 'Settings') context.start('com.android.deskclock.settings.SettingsActivity');
+          else context.toast(`${text} is not available in the simulator`);
         },
       });
       overlays.push({
@@ -706,13 +764,119 @@ const ringtonePicker = defineActivity<ClockState, { alarmId: string }>({
   },
 });
 
+type ClockSettingsChoice = 'style' | 'home-time-zone' | 'silence-after' | 'snooze-length' | 'gradual';
+
+const clockSettings = defineActivity<ClockState, { choice: ClockSettingsChoice | undefined }>({
+  name: 'com.android.deskclock.settings.SettingsActivity',
+  create: () => ({ choice: undefined }),
+  render: (context, ui) => {
+    const st = context.state.settings;
+    const close = (): void => {
+      ui.choice = undefined;
+    };
+    const pref = (title: string, summary: string, choice: ClockSettingsChoice): Widget =>
+      view('android.widget.LinearLayout', {
+        layout: 'column',
+        padding: [24, 16, 24, 16],
+        onTap: () => {
+          ui.choice = choice;
+        },
+        flags: { clickable: true, focusable: true },
+      }, [label(title, { id: 'android:id/title', fontSize: 18 }), label(summary, { id: 'android:id/summary', fontSize: 14 })]);
+    const homeZone = clockCities.find((c) => c.city === st.homeTimeZone);
+    const zoneLabel = (c: { city: string; utcOffsetMinutes: number }): string => {
+      const h = Math.trunc(Math.abs(c.utcOffsetMinutes) / 60);
+      const m = Math.abs(c.utcOffsetMinutes) % 60;
+      return `(GMT${c.utcOffsetMinutes < 0 ? '-' : '+'}${h}:${String(m).padStart(2, '0')}) ${c.city}`;
+    };
+    const overlays: Overlay[] = [];
+    const pick = (set: (value: string) => void) => (value: string): void => {
+      set(value);
+      close();
+    };
+    switch (ui.choice) {
+      case 'style':
+        overlays.push(choiceDialog('Style', ['Analog', 'Digital'], st.clockStyle, pick((v) => {
+          st.clockStyle = v === 'Analog' ? 'Analog' : 'Digital';
+        }), close));
+        break;
+      case 'home-time-zone':
+        overlays.push(choiceDialog('Home time zone', clockCities.map(zoneLabel), homeZone === undefined ? '' : zoneLabel(homeZone), pick((v) => {
+          st.homeTimeZone = clockCities.find((c) => zoneLabel(c) === v)?.city ?? st.homeTimeZone;
+        }), close));
+        break;
+      case 'silence-after':
+        overlays.push(choiceDialog('Silence after', ['1 minute', '5 minutes', '10 minutes', '15 minutes', '20 minutes', '25 minutes', 'Never'], st.silenceAfter, pick((v) => {
+          st.silenceAfter = v;
+        }), close));
+        break;
+      case 'snooze-length':
+        overlays.push(choiceDialog('Snooze length', ['1 minute', '5 minutes', '10 minutes', '15 minutes', '20 minutes', '30 minutes'], st.snoozeLength, pick((v) => {
+          st.snoozeLength = v;
+        }), close));
+        break;
+      case 'gradual':
+        overlays.push(choiceDialog('Gradually increase volume', ['Off', '5 seconds', '10 seconds', '30 seconds', '1 minute'], st.graduallyIncreaseVolume, pick((v) => {
+          st.graduallyIncreaseVolume = v;
+        }), close));
+        break;
+      case undefined:
+        break;
+    }
+    return {
+      root: column({}, [
+        row({ cls: 'android.view.ViewGroup', id: id('toolbar'), height: 64, align: 'center', padding: [4, 0, 8, 0] }, [
+          iconButton('back', 'Navigate up', () => context.finish()),
+          label('Settings', { id: id('action_bar_title'), fontSize: 22, width: 'fill' }),
+        ]),
+        scrollView('clock-settings', { id: id('recycler_view') }, [
+          label('Clock', { id: 'android:id/title', fontSize: 14, padding: [24, 16, 24, 4] }),
+          pref('Style', st.clockStyle, 'style'),
+          view('android.widget.LinearLayout', {
+            layout: 'row',
+            align: 'center',
+            padding: [24, 16, 24, 16],
+            onTap: () => {
+              st.automaticHomeClock = !st.automaticHomeClock;
+            },
+            flags: { clickable: true, focusable: true },
+          }, [
+            column({ width: 'fill' }, [
+              label('Automatic home clock', { id: 'android:id/title', fontSize: 18 }),
+              label('While traveling in an area where the time is different, add a clock for home', { id: 'android:id/summary', fontSize: 14 }),
+            ]),
+            view('android.widget.Switch', { id: 'android:id/switch_widget', width: 52, height: 32, icon: st.automaticHomeClock ? 'switch-on' : 'switch-off', flags: { checkable: true, checked: st.automaticHomeClock } }),
+          ]),
+          pref('Home time zone', homeZone === undefined ? st.homeTimeZone : zoneLabel(homeZone), 'home-time-zone'),
+          label('Alarms', { id: 'android:id/title', fontSize: 14, padding: [24, 16, 24, 4] }),
+          pref('Silence after', st.silenceAfter, 'silence-after'),
+          pref('Snooze length', st.snoozeLength, 'snooze-length'),
+          row({ padding: [24, 8, 24, 8] }, [
+            column({ width: 'fill' }, [
+              label('Alarm volume', { id: 'android:id/title', fontSize: 18 }),
+              seekBar({ value: st.alarmVolume, max: 100, onChange: (v) => {
+                st.alarmVolume = v;
+              } }, { id: id('seekbar'), desc: 'Alarm volume' }),
+            ]),
+          ]),
+          pref('Gradually increase volume', st.graduallyIncreaseVolume, 'gradual'),
+        ]),
+      ]),
+      overlays,
+    };
+  },
+});
+
 /**
  * The Pixel Clock (`com.google.android.deskclock`): bottom tabs Alarm / Clock / Timer /
  * Stopwatch / Bedtime. Alarms: add with the "Add alarm" FAB (Material time picker
  * dialog), expand a card to set label, repeat days, ringtone, vibrate, delete; switch
  * on/off. Clock: world clock list, "Add city" opens a searchable city list (tap toggles a
  * city), long-press a city to remove it. Timer keypad and Start. Stopwatch. Bedtime and
- * wake-up times. Activity class names are the real ones (`com.android.deskclock.DeskClock`).
+ * wake-up times and sleep sounds. More options → Settings opens the clock settings (style,
+ * home time zone, silence after, snooze length, alarm volume, gradual volume), each
+ * choice a single-choice dialog. Activity class names are the real ones
+ * (`com.android.deskclock.DeskClock`).
  */
 export const clockApp: SimApp<ClockState> = {
   packageName: clockPackage,
@@ -721,7 +885,7 @@ export const clockApp: SimApp<ClockState> = {
   launchActivity: 'com.android.deskclock.DeskClock',
   stateSchema: clockStateSchema,
   defaultState: defaultClockState,
-  activities: [deskClock, citySelection, ringtonePicker],
+  activities: [deskClock, citySelection, ringtonePicker, clockSettings],
   launchPermissions: [{ permission: 'android.permission.POST_NOTIFICATIONS', message: 'Allow Clock to send you notifications?' }],
   advance: tickClock,
 };

@@ -45,6 +45,7 @@ export function defaultSettingsState(): SettingsState {
     sound: { mediaVolume: 60, callVolume: 70, ringVolume: 70, alarmVolume: 80, doNotDisturb: false, ringVibration: true },
     battery: { level: 100, showPercentage: false, batterySaver: false },
     apps: [
+      { packageName: 'com.booking', label: 'Booking.com', notifications: true, storageMb: 187 },
       { packageName: 'com.android.chrome', label: 'Chrome', notifications: true, storageMb: 412 },
       { packageName: 'com.google.android.deskclock', label: 'Clock', notifications: true, storageMb: 38 },
       { packageName: 'com.google.android.contacts', label: 'Contacts', notifications: true, storageMb: 54 },

@@ -92,4 +92,46 @@ describe('Clock app', () => {
     expect(find(sim, { 'resource-id': 'timer_setup_time' }).attrs['text']).toBe('01h 15m 00s');
     expect(clockState(sim).timer).toEqual({ setupDigits: '11500', timers: [] });
   });
+
+  it('changes clock settings through single-choice dialogs: style, silence after, home time zone', () => {
+    const sim = new Simulator({ startPackage: clock });
+    tapOn(sim, { 'content-desc': 'More options' });
+    tapOn(sim, { text: 'Settings' });
+    expect(sim.currentActivity()).toBe('com.android.deskclock.settings.SettingsActivity');
+    tapOn(sim, { text: 'Style' });
+    tapOn(sim, { text: 'Analog', class: 'android.widget.CheckedTextView' });
+    tapOn(sim, { text: 'Silence after' });
+    expect(find(sim, { text: '10 minutes', class: 'android.widget.CheckedTextView' }).attrs['checked']).toBe('true');
+    tapOn(sim, { text: '5 minutes', class: 'android.widget.CheckedTextView' });
+    tapOn(sim, { text: 'Home time zone' });
+    // the zone list is longer than the dialog: scroll it until Tokyo shows
+    const list = find(sim, { 'resource-id': 'android:id/select_dialog_listview' });
+    expect(list.attrs['scrollable']).toBe('true');
+    expect(exists(sim, { text: '(GMT+9:00) Tokyo' })).toBe(false);
+    for (let i = 0; i < 10 && !exists(sim, { text: '(GMT+9:00) Tokyo' }); i++) sim.swipe(540, list.bounds[3] - 20, 540, list.bounds[1] + 20);
+    tapOn(sim, { text: '(GMT+9:00) Tokyo' });
+    expect(clockState(sim).settings).toMatchObject({ clockStyle: 'Analog', silenceAfter: '5 minutes', homeTimeZone: 'Tokyo' });
+  });
+
+  it('sets bedtime, wake-up and the sleep sound', () => {
+    const sim = new Simulator({ startPackage: clock });
+    tapOn(sim, { 'resource-id': 'tab_menu_bedtime' });
+    tapOn(sim, { 'resource-id': 'bedtime_time' });
+    tapOn(sim, { 'content-desc': "10 o'clock" });
+    tapOn(sim, { text: 'PM' });
+    tapOn(sim, { text: 'OK' });
+    tapOn(sim, { 'content-desc': 'Wake-up' });
+    tapOn(sim, { text: 'Sleep sounds' });
+    tapOn(sim, { text: 'Deep space' });
+    expect(clockState(sim).bedtime).toMatchObject({ bedtimeHour: 22, bedtimeMinute: 0, wakeEnabled: true, sleepSound: 'Deep space' });
+  });
+
+  it('accepts seed data written before bedtime.sleepSound and settings existed (defaults fill in)', () => {
+    const { settings: _settings, ...older } = new Simulator().state().clock;
+    const { sleepSound: _sound, ...bedtime } = older.bedtime;
+    const sim = new Simulator({ initialState: { clock: { ...older, bedtime } } });
+    expect(clockState(sim).settings.clockStyle).toBe('Digital');
+    expect(clockState(sim).bedtime.sleepSound).toBe('None');
+  });
 });
+

@@ -70,4 +70,30 @@ describe('Settings app', () => {
     tapOn(sim, { text: 'Save' });
     expect(state(sim).network.privateDns).toBe('dns.google');
   });
+
+  it('turns off one app\'s notifications and uninstalls another from Apps', () => {
+    const sim = new Simulator({ startPackage: settings });
+    tapOn(sim, { text: 'Apps' });
+    tapOn(sim, { text: /^See all \d+ apps$/ });
+    tapOn(sim, { text: 'Contacts' });
+    tapOn(sim, { text: 'Notifications' });
+    tapOn(sim, { text: 'All Contacts notifications' });
+    expect(state(sim).apps.find((a) => a.label === 'Contacts')?.notifications).toBe(false);
+    sim.pressKey('back');
+    sim.pressKey('back');
+    tapOn(sim, { text: 'Booking.com' });
+    tapOn(sim, { text: 'Uninstall' });
+    expect(state(sim).apps.some((a) => a.label === 'Booking.com')).toBe(false);
+    expect(exists(sim, { text: 'Booking.com', class: 'android.widget.TextView', 'resource-id': 'android:id/title' })).toBe(false);
+  });
+
+  it('shows the battery percentage in the status bar once switched on', () => {
+    const sim = new Simulator({ startPackage: settings });
+    expect(exists(sim, { text: '100%', package: 'com.android.systemui' })).toBe(false);
+    tapOn(sim, { text: 'Battery' });
+    tapOn(sim, { text: 'Battery percentage' });
+    expect(state(sim).battery.showPercentage).toBe(true);
+    expect(exists(sim, { text: '100%', package: 'com.android.systemui' })).toBe(true);
+  });
 });
+
