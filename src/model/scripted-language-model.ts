@@ -57,7 +57,7 @@ class ScriptedEngine<Message extends TextMessage | VisionMessage> {
     const text = typeof scripted === 'string' ? scripted : scripted.text;
     const usage: ModelUsage =
       typeof scripted === 'string' || scripted.usage === undefined
-        ? { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(text) }
+        ? { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(text), estimated: true }
         : scripted.usage;
     const model = typeof scripted === 'string' ? (request.model ?? this.modelName(request.role)) : (scripted.model ?? request.model ?? this.modelName(request.role));
     return {
@@ -74,7 +74,8 @@ class ScriptedEngine<Message extends TextMessage | VisionMessage> {
  * A test double for {@link LanguageModel}: answers from a script (in order, or computed
  * from the request) and records every call in `calls`. Calling it more often than the
  * script allows throws {@link ScriptedModelExhaustedError}. Usage is estimated locally
- * unless the script gives it; latency is 0 unless the script gives it.
+ * (and marked `estimated`) unless the script gives it; latency is 0 unless the script
+ * gives it.
  */
 export class ScriptedLanguageModel implements LanguageModel {
   readonly provider = 'scripted';

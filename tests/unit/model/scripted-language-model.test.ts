@@ -10,6 +10,7 @@ describe('ScriptedLanguageModel', () => {
     expect(first.text).toBe('one');
     expect(first.model).toBe('scripted');
     expect(first.usage.promptTokens).toBeGreaterThan(0);
+    expect(first.usage.estimated).toBe(true);
     expect(second).toEqual({ text: 'two', usage: { promptTokens: 7, completionTokens: 3 }, model: 'm2', latencyMs: 12, finishReason: 'stop' });
     expect(model.calls.map((call) => [call.index, call.request.role, call.request.messages[0]?.content])).toEqual([
       [0, 'planner', 'a'],
