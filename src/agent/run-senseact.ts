@@ -1,4 +1,5 @@
 import type { DeviceAction } from '../device/device-action.js';
+import { DeviceError } from '../device/device-error.js';
 import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { generateStructured } from '../model/generate-structured.js';
 import type { ControlUnit, UnitId } from '../perception/control-unit.js';
@@ -397,12 +398,29 @@ async function actOn(session: AgentSession, action: DeviceAction, unitId: string
 async function executeUnit(session: AgentSession, unit: ControlUnit, item: CommitmentItem, before: Screen, feedback: boolean, plan: PlanReply): Promise<ExecutedUnit> {
   const actions = unitActions(unit, item);
   if ('problem' in actions) throw new Error(`unit ${unit.id}: ${actions.problem}`);
-  for (const action of actions) await actOn(session, action, unit.id);
+  let refused: string | undefined;
+  for (const action of actions) {
+    try {
+      await actOn(session, action, unit.id);
+    } catch (error) {
+      // The device refusing a command in this UI state (typing with no field focused after
+      // a lost tap) is the unit failing, not the infrastructure: observe and let the loop recover.
+      if (!(DeviceError.isInstance(error) && error.reason === 'command-failed')) throw error;
+      refused = error.message;
+      session.trace.emit({ type: 'error', step: session.step, message: error.message, name: error.name, code: error.code, where: 'act', infrastructure: false });
+      break;
+    }
+  }
   const after = actions.length === 0 ? before : await session.observe('after.xml');
   const delta = session.timeVerification(() => computeDelta(before.perception.tree, after.perception.tree));
   if (!feedback) return { unit, item, outcome: { outcome: 'inconclusive', reason: 'feedback off', evidence: [] }, before, after, delta };
   if (actions.length === 0) {
     return { unit, item, outcome: { outcome: 'pass', reason: `${unit.type} "${unit.label}" already in the wanted state`, evidence: [] }, before, after, delta };
+  }
+  if (refused !== undefined) {
+    const outcome: VerifyOutcome = { outcome: 'fail', reason: `${unit.type} "${unit.label}": the device refused the action (${refused})`, evidence: [] };
+    session.trace.emit({ type: 'verify-end', step: session.step, outcome: 'fail', reason: outcome.reason, label: delta.label, by: 'contract' });
+    return { unit, item, outcome, before, after, delta };
   }
   const args = contractArgs(item);
   const outcome = session.timeVerification(() => unitContract(unit, unit.type === 'click' && plan.commitment.length === 1 && plan.expectation.trim() !== '' ? { ...args, expectation: parsePredicate(plan.expectation) } : args, before.perception.tree, after.perception.tree, delta));
