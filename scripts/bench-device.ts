@@ -39,8 +39,9 @@ function boundsOf(xml: string, xpath: string): [number, number, number, number] 
 }
 
 /**
- * The workload: in Settings, observe + tap (on the page title, which has no effect) and
- * observe + scroll down/up; in a Notes note, observe + type one character. Returns the
+ * The workload: in Settings, observe + tap (on the page title, which has no effect),
+ * observe + scroll down, observe + scroll up; in a Notes note, observe + type one
+ * character. Returns the
  * per-step (observe + act) client latencies; the device's call log has the rest.
  */
 async function workload(device: RecordingDevice, count: number): Promise<number[]> {
@@ -57,8 +58,10 @@ async function workload(device: RecordingDevice, count: number): Promise<number[
   const title = centerOf(settings.xml, "//*[@text='Settings']");
   const list = boundsOf(settings.xml, "//*[@scrollable='true']");
   for (let index = 0; index < count; index++) {
+    // The tap lands on the page title while the list is at the top: it has no effect.
     await step(() => device.act({ type: 'tap', point: title }));
-    await step(() => device.act({ type: 'scroll', bounds: list, direction: index % 2 === 0 ? 'down' : 'up' }));
+    await step(() => device.act({ type: 'scroll', bounds: list, direction: 'down' }));
+    await step(() => device.act({ type: 'scroll', bounds: list, direction: 'up' }));
   }
   await device.act({ type: 'launch', packageName: 'com.simplemobiletools.notes.pro', activity: '.activities.MainActivity' });
   const notes = await device.observe();
