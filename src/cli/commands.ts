@@ -4,6 +4,7 @@ import { checkCommand } from './commands/check-command.js';
 import { debugCommand } from './commands/debug-command.js';
 import { diffCommand } from './commands/diff-command.js';
 import { registerInspectCommand } from './commands/inspect-command.js';
+import { cassetteCommand } from './commands/cassette-command.js';
 import { modelsCommand } from './commands/models-command.js';
 import { reportCommand } from './commands/report-command.js';
 import { actCommand } from './commands/act-command.js';
@@ -19,4 +20,4 @@ import { createBenchCommand } from './commands/bench-command.js';
 export type CommandRegistration = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createBenchExecutor }), registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand];
+export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createBenchExecutor }), registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand, cassetteCommand];
