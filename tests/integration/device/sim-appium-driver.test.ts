@@ -131,6 +131,22 @@ describe('SenseActSim driver through WebdriverIO', () => {
     expect(await driver.getCurrentPackage()).toBe('com.google.android.apps.nexuslauncher');
   });
 
+  it('answers the legacy GET current_package / current_activity endpoints', async () => {
+    const driver = await session({ 'appium:appPackage': 'com.android.settings' });
+    const base = `${server.url}/session/${driver.sessionId}/appium/device`;
+    expect(await (await fetch(`${base}/current_package`)).json()).toEqual({ value: 'com.android.settings' });
+    expect(await (await fetch(`${base}/current_activity`)).json()).toEqual({ value: '.Settings' });
+  });
+
+  it('honours the implicit wait: pulls again until a delayed effect shows the element', async () => {
+    // Every tap's effect shows only after two more observations.
+    const driver = await session({ 'appium:appPackage': 'com.android.settings', 'senseact:faults': { 'delayed-effect': { rate: 1, observations: 2 } } });
+    await driver.$('//*[@text="Network & internet"]').click();
+    expect(await driver.$$('//*[@text="Internet"]')).toHaveLength(0);
+    await driver.setTimeout({ implicit: 2_000 });
+    expect(await driver.findElement('xpath', '//*[@text="Internet"]')).toHaveProperty(['element-6066-11e4-a52e-4f735466cecf']);
+  });
+
   it('returns a PNG screenshot of the screen', async () => {
     const driver = await session();
     const png = new Uint8Array(Buffer.from(await driver.takeScreenshot(), 'base64'));
