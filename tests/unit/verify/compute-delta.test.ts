@@ -1,6 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { safeParseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import { computeDelta, newPageRhoThreshold, noChangeRhoThreshold } from '../../../src/verify/compute-delta.js';
-import { alertDialog, appendChild, hierarchy, node, readDump, removeElement, screen, setAttribute } from './screens.js';
+import { alertDialog, appendChild, dumpsDirectory, hierarchy, node, readDump, removeElement, screen, setAttribute } from './screens.js';
 
 const settingsXml = readDump('settings');
 const settingsRoot = 'bounds="[0,0][1280,2856]"';
@@ -142,5 +145,38 @@ describe('computeDelta on hand-made screens', () => {
   it('reports an "isn\'t responding" dialog as a blocker', () => {
     const anr = node({ text: "Clock isn't responding", bounds: '[100,800][900,900]' });
     expect(computeDelta(screen(hierarchy(root(rows(2)))), screen(hierarchy(root([...rows(2), anr])))).errorsOrBlocks[0]?.kind).toBe('not-responding');
+  });
+});
+
+describe('computeDelta invariants over every real dump', () => {
+  const files = ['appium-uia2', 'uiautomator-dump', 'other']
+    .flatMap((folder) => readdirSync(path.join(dumpsDirectory, folder)).map((name) => path.join(dumpsDirectory, folder, name)));
+  const trees = files.flatMap((file) => {
+    const parsed = safeParseHierarchy(readFileSync(file, 'utf8'), { sourceName: file });
+    return parsed.success ? [{ file, tree: parsed.value }] : [];
+  });
+
+  it('parses most dumps, and each one compared with itself is no-change with ρ = 1', () => {
+    expect(trees.length).toBeGreaterThan(80);
+    for (const { file, tree } of trees) {
+      const delta = computeDelta(tree, tree);
+      expect({ file, label: delta.label, rho: delta.rho }).toEqual({ file, label: 'no-change', rho: 1 });
+    }
+  });
+
+  it('is one-to-one and its counts add up between any two neighbouring dumps', () => {
+    for (let index = 1; index < trees.length; index++) {
+      const before = trees[index - 1]!.tree;
+      const after = trees[index]!.tree;
+      const delta = computeDelta(before, after);
+      const removed = delta.changes.filter((change) => change.kind === 'removed').length;
+      const added = delta.changes.filter((change) => change.kind === 'added').length;
+      expect(removed).toBe(delta.beforeCount - delta.matches.length);
+      expect(added).toBe(delta.afterCount - delta.matches.length);
+      expect(new Set(delta.matches.map(([, afterIndex]) => afterIndex)).size).toBe(delta.matches.length);
+      expect(delta.rho).toBeGreaterThanOrEqual(0);
+      expect(delta.rho).toBeLessThanOrEqual(1);
+      if (before.packageName !== after.packageName && before.packageName !== '' && after.packageName !== '') expect(delta.label).toBe('new-page');
+    }
   });
 });
