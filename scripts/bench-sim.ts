@@ -21,12 +21,14 @@ function time(fn: () => void): number {
 }
 
 const iterations = Number(process.env['BENCH_ITERATIONS'] ?? 400);
-const screens: { name: string; pkg: string; act: (sim: Simulator) => void }[] = [
-  { name: 'launcher', pkg: 'com.google.android.apps.nexuslauncher', act: (sim) => sim.tap(540, 1200) },
-  { name: 'clock/alarms', pkg: 'com.google.android.deskclock', act: (sim) => sim.tap(540, 400) },
-  { name: 'contacts/list', pkg: 'com.google.android.contacts', act: (sim) => sim.swipe(540, 1500, 540, 1400) },
-  { name: 'settings/home', pkg: 'com.android.settings', act: (sim) => sim.swipe(540, 1500, 540, 1400) },
-  { name: 'notes/list', pkg: 'com.simplemobiletools.notes.pro', act: (sim) => sim.swipe(540, 1500, 540, 1450) },
+const warmup = 20;
+// Per screen, an action that changes what is shown, alternating so the loop can repeat.
+const screens: { name: string; pkg: string; act: (sim: Simulator, i: number) => void }[] = [
+  { name: 'launcher', pkg: 'com.google.android.apps.nexuslauncher', act: (sim, i) => (i % 2 === 0 ? sim.launchApp('com.google.android.apps.nexuslauncher') : sim.tap(540, 1200)) },
+  { name: 'clock/tabs', pkg: 'com.google.android.deskclock', act: (sim, i) => sim.tap(i % 2 === 0 ? 324 : 108, 2150) },
+  { name: 'contacts/list', pkg: 'com.google.android.contacts', act: (sim, i) => sim.swipe(540, 1500, 540, i % 2 === 0 ? 1300 : 1700) },
+  { name: 'settings/home', pkg: 'com.android.settings', act: (sim, i) => sim.swipe(540, 1500, 540, i % 2 === 0 ? 900 : 2100) },
+  { name: 'notes/list', pkg: 'com.simplemobiletools.notes.pro', act: (sim, i) => (i % 2 === 0 ? sim.tap(540, 330) : sim.pressKey('back')) },
 ];
 
 const observe: Sample[] = [];
@@ -36,11 +38,12 @@ for (const screen of screens) {
   const o: number[] = [];
   const a: number[] = [];
   const s: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const sim = new Simulator({ startPackage: screen.pkg });
-    sim.pageSource('appium-uia2'); // warm: first layout of this screen
-    const actMs = time(() => screen.act(sim));
+  const sim = new Simulator({ startPackage: screen.pkg });
+  sim.pageSource('appium-uia2');
+  for (let i = 0; i < iterations + warmup; i++) {
+    const actMs = time(() => screen.act(sim, i));
     const observeMs = time(() => sim.pageSource('appium-uia2'));
+    if (i < warmup) continue;
     a.push(actMs);
     o.push(observeMs);
     s.push(actMs + observeMs);
@@ -55,7 +58,7 @@ const rows = (label: string, samples: Sample[]): string[] =>
 const all = (samples: Sample[]): number[] => samples.flatMap((sample) => sample.ms);
 
 const out = [
-  `bench-sim: ${iterations} iterations per screen (fresh simulator each; first observation excluded as warm-up)`,
+  `bench-sim: ${iterations} act+observe steps per screen on one simulator (after ${warmup} warm-up steps); observe = pageSource('appium-uia2'), which re-lays out the changed screen`,
   ...rows('observe', observe),
   ...rows('act', act),
   ...rows('act+obs', step),
