@@ -31,6 +31,9 @@ export const systemPackages: readonly string[] = [
   'com.google.android.inputmethod.latin',
 ];
 
+/** Extra observations after an action that seemed to change nothing, for effects that arrive late. */
+export const graceObservations = 2;
+
 /** How many times one plan may be rejected (inadmissible, unknown unit) before the step is given up. */
 export const maxPlanRejections = 2;
 
@@ -411,8 +414,14 @@ async function executeUnit(session: AgentSession, unit: ControlUnit, item: Commi
       break;
     }
   }
-  const after = actions.length === 0 ? before : await session.observe('after.xml');
-  const delta = session.timeVerification(() => computeDelta(before.perception.tree, after.perception.tree));
+  let after = actions.length === 0 ? before : await session.observe('after.xml');
+  let delta = session.timeVerification(() => computeDelta(before.perception.tree, after.perception.tree));
+  // A stable screen identical to the one before may only be late (a slow app): look again
+  // a few times before a contract calls it "no effect" and the agent acts twice.
+  for (let grace = 0; feedback && refused === undefined && actions.length > 0 && delta.label === 'no-change' && grace < graceObservations; grace++) {
+    after = await session.observe('after.xml');
+    delta = session.timeVerification(() => computeDelta(before.perception.tree, after.perception.tree));
+  }
   if (!feedback) return { unit, item, outcome: { outcome: 'inconclusive', reason: 'feedback off', evidence: [] }, before, after, delta };
   if (actions.length === 0) {
     return { unit, item, outcome: { outcome: 'pass', reason: `${unit.type} "${unit.label}" already in the wanted state`, evidence: [] }, before, after, delta };
