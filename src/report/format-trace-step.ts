@@ -65,7 +65,7 @@ function describe(event: TraceEvent): string {
     case 'perceive-end':
       return `${event.keptNodes ?? '?'} of ${event.nodes ?? '?'} nodes kept, ${event.units ?? '?'} units in ${event.blocks ?? '?'} blocks`;
     case 'plan-end':
-      return `intent: ${event.intent}${event.finish === true ? ' (FINISH)' : ''}${event.expectation === undefined ? '' : `\n  expect: ${oneLine(event.expectation)}`}`;
+      return `intent: ${event.intent}${event.finish === true ? ' (FINISH)' : ''}\n  expect: ${event.expectation === undefined || event.expectation === '' ? '(nothing stated)' : oneLine(event.expectation)}`;
     case 'commitment-end':
       return `${event.admissible ? 'commitment' : 'REJECTED commitment'}: ${oneLine(event.units)}${event.reason === undefined ? '' : ` (${event.reason})`}`;
     case 'act-end':

@@ -8,6 +8,9 @@ import { traceFileName } from '../trace/trace-writer.js';
 /** Embedded text artifacts are cut at this many characters; the file stays linked in full. */
 export const maxEmbeddedChars = 64 * 1024;
 
+/** Hierarchies larger than this are not drawn (real screens are 20–200 KB). */
+export const maxHierarchyChars = 4 * 1024 * 1024;
+
 /** A text artifact as read: its text (maybe cut) and, for JSON, the parsed value. */
 export interface TextArtifact {
   readonly name: string;
@@ -87,7 +90,7 @@ async function readStep(traceDir: string, step: number, folderName: string, prob
   const absolute = path.join(traceDir, 'steps', folderName);
   const entries = await readdir(absolute, { withFileTypes: true });
   const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
-  const read = async (name: string): Promise<TextArtifact | undefined> => (files.includes(name) ? readText(path.join(absolute, name), `${folder}/${name}`, problems) : undefined);
+  const read = async (name: string, limit = maxEmbeddedChars): Promise<TextArtifact | undefined> => (files.includes(name) ? readText(path.join(absolute, name), `${folder}/${name}`, problems, limit) : undefined);
   const modelCalls: TextArtifact[] = [];
   if (entries.some((entry) => entry.isDirectory() && entry.name === 'model-calls')) {
     const names = (await readdir(path.join(absolute, 'model-calls'))).filter((name) => name.endsWith('.json')).sort();
@@ -97,7 +100,8 @@ async function readStep(traceDir: string, step: number, folderName: string, prob
   const delta = await read('delta.json');
   const predicates = await read('predicates.json');
   const scg = await read('scg.json');
-  const hierarchy = (await read('after.xml')) ?? (await read('before.xml'));
+  // The hierarchy is drawn, not embedded: read it whole up to a sanity bound.
+  const hierarchy = (await read('after.xml', maxHierarchyChars)) ?? (await read('before.xml', maxHierarchyChars));
   return {
     step,
     folder,
@@ -112,10 +116,10 @@ async function readStep(traceDir: string, step: number, folderName: string, prob
   };
 }
 
-async function readText(file: string, name: string, problems: string[]): Promise<TextArtifact> {
+async function readText(file: string, name: string, problems: string[], limit = maxEmbeddedChars): Promise<TextArtifact> {
   const full = await readFile(file, 'utf8');
-  const truncated = full.length > maxEmbeddedChars;
-  const text = truncated ? full.slice(0, maxEmbeddedChars) : full;
+  const truncated = full.length > limit;
+  const text = truncated ? full.slice(0, limit) : full;
   if (!name.endsWith('.json')) return { name, text, truncated };
   try {
     return { name, text, truncated, json: JSON.parse(full) as unknown };

@@ -146,12 +146,29 @@ function renderModelCall(rendered: RenderedRun, call: TextArtifact): SafeHtml {
   return html`<details><summary>model call ${name} (${role})</summary><div class="notes">${joinHtml([model, tokens].filter((part) => part !== ''), ' · ')} · full prompt and reply: <a href="${href}">${call.name}</a></div>${failure === undefined ? '' : html`<div class="problems">failed: ${failure}</div>`}${reply === undefined ? '' : html`<pre>${cut ? `${shown.slice(0, embedLimits.modelReply)}…` : shown}</pre>`}</details>`;
 }
 
-/** predicates.json as a table when it is a list of outcomes, else as JSON. */
+/**
+ * predicates.json as outcome lines. Two shapes are understood: a list of
+ * `{ predicate?, outcome, reason? }`, and the agent's `{ expectation, units: [{ unit,
+ * outcome: { outcome, reason } }], combined }`; anything else is shown as JSON.
+ */
 function predicateOutcomes(artifact: TextArtifact, href: string): SafeHtml {
-  const list = Array.isArray(artifact.json) ? artifact.json : isRecord(artifact.json) && Array.isArray(artifact.json['results']) ? artifact.json['results'] : undefined;
-  const rows = list?.filter(isRecord).filter((entry) => typeof entry['outcome'] === 'string');
-  if (rows === undefined || rows.length === 0) return preformatted(artifact, embedLimits.predicates, href);
-  return html`<ul class="events">${rows.map((row) => html`<li>${verdictBadge(String(row['outcome']))} <code>${compact(row['predicate'] ?? row['expression'] ?? row['name'] ?? '')}</code> ${typeof row['reason'] === 'string' ? row['reason'] : ''}</li>`)}</ul>`;
+  const json = artifact.json;
+  const line = (label: unknown, verdict: unknown): SafeHtml | undefined => {
+    if (!isRecord(verdict) || typeof verdict['outcome'] !== 'string') return undefined;
+    return html`<li>${verdictBadge(verdict['outcome'])} <code>${compact(label ?? '')}</code> ${typeof verdict['reason'] === 'string' ? verdict['reason'] : ''}</li>`;
+  };
+  let lines: (SafeHtml | undefined)[] = [];
+  if (Array.isArray(json)) {
+    lines = json.map((entry) => (isRecord(entry) ? line(entry['predicate'] ?? entry['expression'] ?? entry['name'] ?? '', entry) : undefined));
+  } else if (isRecord(json) && Array.isArray(json['units'])) {
+    lines = [
+      ...json['units'].map((entry) => (isRecord(entry) ? line(`unit ${String(entry['unit'] ?? '?')}`, entry['outcome']) : undefined)),
+      line(typeof json['expectation'] === 'string' && json['expectation'] !== '' ? `expectation ${json['expectation']}` : 'combined', json['combined']),
+    ];
+  }
+  const shown = lines.filter((entry): entry is SafeHtml => entry !== undefined);
+  if (shown.length === 0) return preformatted(artifact, embedLimits.predicates, href);
+  return html`<ul class="events">${shown}</ul>`;
 }
 
 function verdictBadge(outcome: string): SafeHtml {

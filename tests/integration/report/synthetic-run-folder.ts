@@ -48,7 +48,10 @@ export function writeSyntheticTrace(request: TaskExecutionRequest, options: { sc
     writer.emit({ type: 'commitment-end', step, admissible: true, units: [{ unit: 'n1a2b', type: 'click' }] });
     writer.emit({ type: 'act-end', step, action: { kind: 'tap', x: 290, y: 460 }, unitId: 'n1a2b', latencyMs: 40 });
     writer.writeStepArtifact(step, 'delta.json', { label: 'partial-change', textChanges: [{ before: 'Notes', after: text('Saved') }] });
-    writer.writeStepArtifact(step, 'predicates.json', [{ predicate: text('exists(text="Saved")'), outcome: step === 0 ? 'fail' : 'pass', reason: text('no node matched') }]);
+    // Step 0: a plain list of outcomes; step 1: the agent's shape (per unit, then combined).
+    writer.writeStepArtifact(step, 'predicates.json', step === 0
+      ? [{ predicate: text('exists(text="Saved")'), outcome: 'fail', reason: text('no node matched') }]
+      : { expectation: 'exists(text="Saved")', units: [{ unit: 'n1a2b', outcome: { outcome: 'pass', reason: 'the screen changed', evidence: [] } }], combined: { outcome: 'pass', reason: text('text="Saved" matches 1 node') } });
     writer.emit({ type: 'verify-end', step, outcome: step === 0 ? 'fail' : 'pass', reason: text('expectation'), label: 'partial-change', by: 'expectation' });
     writer.emit({ type: 'gate-end', step, opened: step === 0, reason: step === 0 ? text('2 consecutive failures on n1a2b') : 'expectation passed' });
     if (options.screenshots && step === 0) writer.writeStepArtifact(step, 'screenshot.png', tinyPng());

@@ -78,6 +78,12 @@ describe.skipIf(process.env['SENSEACT_SKIP_BROWSER_TESTS'] === '1')('bench HTML 
     expect(firstStep).toContain('verify-end');
     expect(firstStep).toContain('VLM gate open');
     expect(firstStep).toContain('planner · scripted · 900+40 tokens');
+    const predicates = page.locator('section.run').first().locator('article.step').nth(1).locator('details', { hasText: 'predicate outcomes' });
+    await predicates.locator('summary').click();
+    expect(await predicates.locator('li').allInnerTexts()).toEqual([
+      'pass unit n1a2b the screen changed',
+      `pass expectation exists(text="Saved") text="Saved" matches 1 node ${hostileScript} ${hostileImage}`,
+    ]);
     // The style sheet is allowed by its CSP hash: it applies.
     expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('1200px');
     // Model calls are collapsed until opened.
