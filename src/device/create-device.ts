@@ -1,7 +1,9 @@
 import { Simulator, type SimulatorOptions } from '../sim/simulator.js';
+import { SimulatorError } from '../sim/simulator-error.js';
 import type { AppiumConnector } from './appium-client.js';
 import { AppiumDevice } from './appium-device.js';
 import type { RecordingDevice } from './device.js';
+import { DeviceError } from './device-error.js';
 import type { DeviceProfile } from './device-profile.js';
 import { SimDevice } from './sim-device.js';
 
@@ -20,12 +22,19 @@ export interface CreateDeviceOptions {
 /**
  * The composition root for devices: a profile in, a connected `Device` out. A `sim`
  * profile gets a fresh in-process `Simulator`; an `appium` profile opens a session on
- * its server (throws `DeviceError` when that fails, saying what to do).
+ * its server. Throws `DeviceError` when the device cannot be had (bad simulator options,
+ * unreachable server, refused session), saying what to do.
  */
 export async function createDevice(profile: DeviceProfile, options: CreateDeviceOptions = {}): Promise<RecordingDevice> {
   switch (profile.kind) {
     case 'sim': {
-      const simulator = new Simulator({ ...(profile.sim as SimulatorOptions), ...options.sim });
+      let simulator: Simulator;
+      try {
+        simulator = new Simulator({ ...(profile.sim as SimulatorOptions), ...options.sim });
+      } catch (error) {
+        if (!SimulatorError.isInstance(error)) throw error;
+        throw new DeviceError({ reason: 'session-not-created', call: 'connect', message: `The simulator of profile '${profile.name}' did not start: ${error.message} Fix the sim: section of the profile.`, cause: error });
+      }
       return new SimDevice(simulator, { name: profile.name, ...(profile.settle === undefined ? {} : { settle: profile.settle }) });
     }
     case 'appium':

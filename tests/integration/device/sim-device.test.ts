@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDevice } from '../../../src/device/create-device.js';
 import { DeviceError } from '../../../src/device/device-error.js';
-import { loadDeviceProfile } from '../../../src/device/device-profile.js';
+import { loadDeviceProfile, parseDeviceProfile } from '../../../src/device/device-profile.js';
 import { pngSize } from '../../../src/device/png-size.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import { Simulator } from '../../../src/sim/simulator.js';
@@ -19,6 +19,12 @@ describe('SimDevice (in-process simulator)', () => {
     expect(device.info).toEqual({ name: 'sim', kind: 'sim', width: 1080, height: 2400, density: 420 });
     const observation = await device.observe();
     expect(observation).toMatchObject({ dialect: 'appium-uia2', packageName: 'com.google.android.apps.nexuslauncher', settled: true, polls: 2 });
+  });
+
+  it('reports simulator options it cannot start with as DeviceError, naming the profile', async () => {
+    const error = await createDevice(parseDeviceProfile({ kind: 'sim', name: 'broken', sim: { faults: 'catastrophic' } }, '<test>')).catch((caught: unknown) => caught);
+    expect(DeviceError.isInstance(error) && error.reason).toBe('session-not-created');
+    expect((error as Error).message).toMatch(/The simulator of profile 'broken' did not start: .*catastrophic/);
   });
 
   it('launches, scrolls, taps and goes back', async () => {
