@@ -77,6 +77,12 @@ describe('senseact check', () => {
     expect(JSON.parse(sure.out)).toMatchObject({ outcome: 'pass' });
   });
 
+  it('takes the activity the device reported with --activity', async () => {
+    expect((await run('check', 'after.xml', 'activity ~ "SubSettings"')).code).toBe(3);
+    expect((await run('check', 'after.xml', 'activity ~ "SubSettings"', '--activity', 'com.android.settings.SubSettings')).code).toBe(0);
+    expect((await run('check', 'after.xml', 'package = "com.android.settings"', '--package', 'com.example')).code).toBe(1);
+  });
+
   it('exits 2 with a caret under the column for a predicate parse error', async () => {
     const { code, err } = await run('check', 'after.xml', 'exists(txt="a")');
     expect(code).toBe(2);

@@ -10,6 +10,8 @@ import { readScreen } from './read-screen.js';
 interface CheckOptions {
   before?: string;
   json?: boolean;
+  package?: string;
+  activity?: string;
 }
 
 const exitCodeOf = { pass: exitCodes.ok, fail: exitCodes.failure, inconclusive: exitCodes.inconclusive } as const;
@@ -29,7 +31,7 @@ function renderOutcome(predicate: string, result: VerifyOutcome): string {
 }
 
 /**
- * `senseact check <screen> '<predicate>' [--before <screen>] [--json]`: evaluates a
+ * `senseact check <screen> '<predicate>' [--before <screen>] [--package p] [--activity a] [--json]`: evaluates a
  * predicate (docs/predicates.md) on a screen and prints outcome, reason and evidence
  * nodes. Exit 0 pass, 1 fail, 3 inconclusive, 2 bad input (unreadable screen, or a
  * predicate parse error, printed with a caret under the column).
@@ -42,6 +44,8 @@ export const checkCommand: CommandRegistration = (program: Command, io: CliIo, s
     .argument('<predicate>', 'a predicate in the text form of docs/predicates.md, e.g. \'checked(is=switch, near(text="Wi-Fi"))\'')
     .option('--before <screen>', 'the screen before the action, for screenChanged / newSurface / dismissedSurface')
     .option('--json', 'print JSON: { predicate, outcome, reason, evidence, code? }')
+    .option('--package <name>', 'the foreground package of <screen> (dumps do not always carry it)')
+    .option('--activity <name>', 'the foreground activity of <screen> (dumps do not carry it), for activity checks')
     .action(async (screenFile: string, predicateText: string, options: CheckOptions) => {
       const parsed = safeParsePredicate(predicateText);
       if (!parsed.success) {
@@ -49,7 +53,8 @@ export const checkCommand: CommandRegistration = (program: Command, io: CliIo, s
         setExitCode(exitCodes.badInput);
         return;
       }
-      const after = await readScreen(screenFile, io, 'check');
+      const observation = { ...(options.package === undefined ? {} : { packageName: options.package }), ...(options.activity === undefined ? {} : { activity: options.activity }) };
+      const after = await readScreen(screenFile, io, 'check', observation);
       const before = options.before === undefined ? undefined : await readScreen(options.before, io, 'check');
       if (!after || (options.before !== undefined && !before)) {
         setExitCode(exitCodes.badInput);

@@ -6,10 +6,11 @@ import type { UiTree } from '../../ui/ui-tree.js';
 import type { CliIo } from '../cli-io.js';
 
 /**
- * Reads and parses a screen file for `diff` / `check`. Returns the tree, or undefined
+ * Reads and parses a screen file for `diff` / `check` (with the package / activity the
+ * observation reported, when given). Returns the tree, or undefined
  * after printing why not (unreadable file, hierarchy parse error with position) on stderr.
  */
-export async function readScreen(file: string, io: CliIo, command: string): Promise<UiTree | undefined> {
+export async function readScreen(file: string, io: CliIo, command: string, observation: { packageName?: string; activity?: string } = {}): Promise<UiTree | undefined> {
   const resolved = path.resolve(io.cwd, file);
   let text: string;
   try {
@@ -19,7 +20,7 @@ export async function readScreen(file: string, io: CliIo, command: string): Prom
     return undefined;
   }
   try {
-    return parseHierarchy(text, { sourceName: file });
+    return parseHierarchy(text, { sourceName: file, ...observation });
   } catch (error) {
     if (!HierarchyParseError.isInstance(error)) throw error;
     io.stderr(`senseact ${command}: ${error.message}\n`);
