@@ -66,6 +66,9 @@ export interface CertificateCompressor {
 
 const maxSummaryChanges = 4;
 
+/** What a certificate stores instead of a value typed into a password field. */
+export const redactedValue = '[redacted]';
+
 function quote(text: string): string {
   const trimmed = text.replace(/\s+/g, ' ').trim();
   return JSON.stringify(trimmed.length > 40 ? `${trimmed.slice(0, 39)}…` : trimmed);
@@ -157,13 +160,16 @@ function screenRoles(tree: UiTree): string[] {
 
 /**
  * Builds the template certificate of one executed intent. Deterministic: the same input
- * gives the same certificate (no clock, no randomness); its `id` is a content hash.
+ * gives the same certificate (no clock, no randomness); its `id` is a content hash. A
+ * value typed into a password field is stored as `redactedValue`.
  */
 export function buildCertificate(input: CertificateInput): Certificate {
   const { before, after, unit, delta } = input;
   const scope = certificateScope(before);
   const packageName = before.packageName || after.packageName;
-  const value = input.args?.value;
+  // A secret typed into a password field never goes to memory (it is persisted on disk).
+  const secret = unit.state.password === true || unit.members.some((member) => before.nodes[member.node]?.password === true);
+  const value = input.args?.value === undefined ? undefined : secret ? redactedValue : input.args.value;
   const body = {
     version: certificateVersion,
     intent: input.intent,

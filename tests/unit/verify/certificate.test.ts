@@ -42,6 +42,14 @@ describe('buildCertificate', () => {
     expect(buildCertificate({ ...input, after: before, delta: computeDelta(before, before), outcome: 'fail' }).effect).toMatchObject({ label: 'no-change', summary: 'nothing changed' });
   });
 
+  it('never stores a value typed into a password field', () => {
+    const secretUnit = { ...unit, type: 'fill', label: 'Password', state: { enabled: true, password: true } } as ControlUnit;
+    const certificate = buildCertificate({ ...input, unit: secretUnit, args: { value: 'hunter2' } });
+    expect(certificate.action.value).toBe('[redacted]');
+    expect(JSON.stringify(certificate)).not.toContain('hunter2');
+    expect(buildCertificate({ ...input, args: { value: 'Gym' } }).action.value).toBe('Gym');
+  });
+
   it('renders the DSL text', () => {
     const text = renderCertificate(buildCertificate(input));
     expect(text.split('\n')).toEqual([
