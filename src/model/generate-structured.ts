@@ -87,10 +87,13 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
     if (checked.success) {
       return { value: checked.value, reply, replies, usage: sumUsage(replies), latencyMs: sumLatency(replies), attempts: attempt + 1 };
     }
-    lastIssues = checked.issues;
+    lastIssues =
+      reply.finishReason === 'length'
+        ? [{ path: [], message: `The reply was cut off by the token limit${options.maxTokens === undefined ? '' : ` (maxTokens ${options.maxTokens})`}; answer more briefly.` }, ...checked.issues]
+        : checked.issues;
     debugLog('model', 'invalid structured reply', { role: options.role, model: reply.model, attempt: attempt + 1, issues: lastIssues });
     messages.push({ role: 'assistant', content: reply.text } as Message);
-    messages.push({ role: 'user', content: correctionMessage(checked.issues) } as Message);
+    messages.push({ role: 'user', content: correctionMessage(lastIssues) } as Message);
   }
 
   const last = replies[replies.length - 1];

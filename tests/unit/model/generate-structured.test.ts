@@ -64,6 +64,13 @@ describe('generateStructured', () => {
     expect(model.calls).toHaveLength(3);
   });
 
+  it('says when a reply was cut off by the token limit', async () => {
+    const model = new ScriptedLanguageModel({ replies: [{ text: '{"intent": "tap the', finishReason: 'length' }, '{"intent": "tap", "units": []}'] });
+    const result = await generateStructured(model, { role: 'planner', schema: planSchema, messages: [{ role: 'user', content: 'go' }], maxTokens: 8 });
+    expect(result.attempts).toBe(2);
+    expect(model.calls[1]?.request.messages.at(-1)?.content).toMatch(/cut off by the token limit \(maxTokens 8\)/);
+  });
+
   it('lets model-call errors through unchanged (no retry of infrastructure errors here)', async () => {
     const failure = new Error('endpoint down');
     const model = new ScriptedLanguageModel({ replies: [{ error: failure }] });
