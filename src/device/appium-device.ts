@@ -258,7 +258,13 @@ export async function performAction(client: AppiumClient, action: DeviceAction):
       return {};
     case 'type':
       if (action.point) await client.executeScript('mobile: clickGesture', [{ x: action.point[0], y: action.point[1] }]);
-      await client.executeScript('mobile: type', [{ text: action.text }]);
+      try {
+        await client.executeScript('mobile: type', [{ text: action.text }]);
+      } catch (error) {
+        // Drivers without `mobile: type` still take W3C key actions (what WebdriverIO's `keys()` sends).
+        if (!isUnknownMethod(error)) throw error;
+        await client.performActions([{ type: 'key', id: 'keyboard', actions: [...action.text].flatMap((value) => [{ type: 'keyDown', value }, { type: 'keyUp', value }]) }]);
+      }
       return {};
     case 'clear': {
       if (action.point) await client.executeScript('mobile: clickGesture', [{ x: action.point[0], y: action.point[1] }]);
@@ -299,6 +305,13 @@ export async function performAction(client: AppiumClient, action: DeviceAction):
     default:
       return assertNever(action, 'device action');
   }
+}
+
+/** The server does not know this `mobile:` method (older or other drivers). */
+function isUnknownMethod(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  const name = error instanceof Error ? error.name : '';
+  return name === 'unknown method' || name === 'unsupported operation' || /unsupported execute method|unknown mobile command|unknown method/i.test(message);
 }
 
 type ResolvedOptions = Required<Omit<AppiumDeviceOptions, 'density'>>;

@@ -84,6 +84,9 @@ describe('SenseActSim driver through WebdriverIO', () => {
     expect(await field.getText()).toBe('Replaced text');
     await driver.execute('mobile: type', { text: ' and more' });
     expect(await field.getText()).toBe('Replaced text and more');
+    // WebdriverIO's keys() sends W3C key actions.
+    await driver.keys(['!', '?']);
+    expect(await field.getText()).toBe('Replaced text and more!?');
     expect(await driver.execute('mobile: isKeyboardShown', {})).toBe(true);
     await driver.execute('mobile: hideKeyboard', {});
     expect(await driver.execute('mobile: isKeyboardShown', {})).toBe(false);

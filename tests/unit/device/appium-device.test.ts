@@ -38,6 +38,21 @@ describe('performAction: DeviceAction → UiAutomator2 commands', () => {
     expect(methods(calls)).toEqual(expected);
   });
 
+  it('types with W3C key actions when the driver has no mobile: type', async () => {
+    const calls: RecordedCall[] = [];
+    const client = new FakeAppiumClient('s', calls);
+    client.failures = [webdriverError('unsupported operation', "Unsupported execute method 'mobile: type'")];
+    await performAction(client, { type: 'type', text: 'hé' });
+    expect(calls.map((call) => call.method)).toEqual(['executeScript', 'performActions']);
+    expect(calls[1]?.args[0]).toEqual([{ type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value: 'h' }, { type: 'keyUp', value: 'h' }, { type: 'keyDown', value: 'é' }, { type: 'keyUp', value: 'é' }] }]);
+  });
+
+  it('does not hide other typing failures behind the fallback', async () => {
+    const client = new FakeAppiumClient('s', []);
+    client.failures = [webdriverError('invalid element state', 'no focused field')];
+    await expect(performAction(client, { type: 'type', text: 'x' })).rejects.toThrow('no focused field');
+  });
+
   it('maps a swipe onto one W3C touch pointer: move, down, timed move, up', async () => {
     const calls: RecordedCall[] = [];
     await performAction(new FakeAppiumClient('s', calls), { type: 'swipe', from: [100, 900], to: [100, 300], durationMs: 250 });
