@@ -8,6 +8,7 @@ import type { SolutionAction, Task } from '../../../src/tasks/task-schema.js';
 import { boundsCentre, clipToScreen } from '../../../src/ui/bounds.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import type { UiNode, UiTree } from '../../../src/ui/ui-tree.js';
+import { computeDelta } from '../../../src/verify/compute-delta.js';
 import { evaluatePredicate } from '../../../src/verify/evaluate-predicate.js';
 import { findNodes } from '../../../src/verify/find-nodes.js';
 import { parsePredicate, parseQuery } from '../../../src/verify/parse-predicate.js';
@@ -131,8 +132,17 @@ export function playSolution(sim: Simulator, task: Task): { finalTree: UiTree; a
   for (const [stepIndex, step] of (task.solution ?? []).entries()) {
     for (const [actionIndex, action] of step.actions.entries()) {
       const where = `task ${task.id} step ${stepIndex + 1} ("${step.intent}") action ${actionIndex + 1} (${action.unit})`;
+      const before = observe(sim);
       const result = play(sim, action, where);
       if (result !== undefined) answer = result;
+      // Intents are screen-scoped (DESIGN.md §1.5): only a step's last action may open a
+      // dialog, menu or sheet; the oracle verifies the intent when the surface changes. The
+      // soft keyboard that focusing a field brings up (it also shrinks the app window) does
+      // not count.
+      if (actionIndex < step.actions.length - 1 && !sim.isKeyboardShown()) {
+        const opened = computeDelta(before, observe(sim)).surfacesAdded;
+        expect(opened.map((surface) => surface.signature), `${where} opens a surface mid-step; end the step there`).toEqual([]);
+      }
     }
     if (step.expect !== undefined) {
       const tree = observe(sim);
