@@ -16,6 +16,8 @@ export interface LaidNode {
   text: string;
   desc: string;
   readonly hint: string;
+  /** The node is an empty field whose hint is shown (Appium's `showing-hint`). */
+  readonly showingHint: boolean;
   readonly clickable: boolean;
   readonly longClickable: boolean;
   readonly checkable: boolean;
@@ -48,6 +50,11 @@ export interface LayoutContext {
   readonly focusedField: string | undefined;
   /** Filled with each scroll container's extent. */
   readonly extents: ScrollExtents;
+  /**
+   * Empty text fields report their hint as `text` too (what real Android 8+ devices do:
+   * TextView exposes the hint as accessibility text). Default false: `text=""`.
+   */
+  readonly hintAsText?: boolean | undefined;
   /** Optional reordering of a scroll container's children (the `shuffle` fault). */
   readonly reorder?: ((scrollKey: string, count: number) => readonly number[] | undefined) | undefined;
 }
@@ -242,14 +249,16 @@ function place(widget: Widget, box: Box, clip: PixelRect, index: number, drawing
   if (bounds === undefined) return undefined;
   const pkg = widget.pkg ?? context.pkg;
   const flags = widget.flags ?? {};
+  const showingHint = (widget.text ?? '') === '' && (widget.hint ?? '') !== '';
   const node: LaidNode = {
     widget,
     cls: widget.cls,
     pkg,
     resourceId: resourceIdOf(widget, pkg),
-    text: widget.text ?? '',
+    text: showingHint && context.hintAsText === true ? (widget.hint ?? '') : (widget.text ?? ''),
     desc: widget.desc ?? '',
     hint: widget.hint ?? '',
+    showingHint,
     clickable: flags.clickable ?? false,
     longClickable: flags.longClickable ?? widget.onLongPress !== undefined,
     checkable: flags.checkable ?? false,

@@ -49,6 +49,13 @@ export interface SimulatorOptions {
   readonly startPackage?: string | undefined;
   /** Wall clock of the phone at virtual time 0, ISO 8601 (default 2024-05-01T09:00:00Z). */
   readonly clockStart?: string | undefined;
+  /**
+   * Empty text fields: `'empty'` (default) reports `text=""` with the hint in `hint`;
+   * `'hint'` reports the hint as `text` as well, which is what the real dumps in
+   * `../shared/data/dumps` show for every empty field (Android exposes the hint as
+   * accessibility text). Either way `showing-hint="true"` in the Appium dialect.
+   */
+  readonly emptyFieldText?: 'empty' | 'hint' | undefined;
 }
 
 /** One installed app as `installedApps()` lists it. */
@@ -178,6 +185,7 @@ export class Simulator {
   private virtualTime = 0;
   private serial = 0;
   private readonly clockStart: number;
+  private readonly hintAsText: boolean;
   private frameCache: Frame | undefined;
 
   constructor(options: SimulatorOptions = {}) {
@@ -191,6 +199,10 @@ export class Simulator {
     const clockStart = Date.parse(options.clockStart ?? defaultClockStart);
     if (Number.isNaN(clockStart)) throw new SimulatorError({ message: `Simulator option clockStart "${options.clockStart}" is not an ISO 8601 date.` });
     this.clockStart = clockStart;
+    if (options.emptyFieldText !== undefined && options.emptyFieldText !== 'empty' && options.emptyFieldText !== 'hint') {
+      throw new SimulatorError({ message: `Simulator option emptyFieldText "${String(options.emptyFieldText)}" is not 'empty' or 'hint'.` });
+    }
+    this.hintAsText = options.emptyFieldText === 'hint';
     this.faults = new FaultInjector(resolveFaultConfig(options.faults), this.seed);
 
     const wanted = options.apps ?? simApps.map((entry) => entry.app.packageName);
@@ -707,6 +719,7 @@ export class Simulator {
         pkg: windowPkg,
         scrollOffsets: instance.scroll,
         focusedField: instance.focusedField,
+        hintAsText: this.hintAsText,
         extents: withExtents ? instanceExtents : new Map(),
         reorder: (key, count) => this.shuffleOrder(instance, key, count),
       });
@@ -872,6 +885,7 @@ export class Simulator {
       text: '',
       desc: 'Loading',
       hint: '',
+      showingHint: false,
       clickable: false,
       longClickable: false,
       checkable: false,

@@ -78,4 +78,16 @@ describe('renderPageSource', () => {
     expect(xml).toMatch(/text="" resource-id="com.google.android.deskclock:id\/search_src_text" class="android.widget.AutoCompleteTextView"[^>]*hint="Search"/);
     expect(sim.pageSource('appium-uia2')).toMatch(/class="android.widget.AutoCompleteTextView" text="" resource-id="[^"]+"[^>]*displayed="true" hint="Search"/);
   });
+
+  it('can report the hint of an empty field as its text too, as the real dumps show; typing still replaces it', () => {
+    const sim = new Simulator({ startPackage: 'com.google.android.contacts', emptyFieldText: 'hint' });
+    expect(sim.pageSource('uiautomator-dump')).toMatch(/text="Search contacts" resource-id="com.google.android.contacts:id\/open_search_bar_text_view"[^>]*hint="Search contacts"/);
+    expect(sim.pageSource('appium-uia2')).toMatch(/text="Search contacts" resource-id="[^"]+open_search_bar_text_view"[^>]*hint="Search contacts"[^>]*showing-hint="true"/);
+    tapOn(sim, { 'resource-id': 'open_search_bar_text_view' });
+    sim.typeText('Tom');
+    expect(sim.pageSource('appium-uia2')).toMatch(/text="Tom" resource-id="[^"]+open_search_bar_text_view"[^>]*hint="Search contacts"[^>]*showing-hint="false"/);
+    const plain = new Simulator({ startPackage: 'com.google.android.contacts' });
+    expect(plain.pageSource('appium-uia2')).toMatch(/text="" resource-id="[^"]+open_search_bar_text_view"[^>]*showing-hint="true"/);
+  });
 });
+
