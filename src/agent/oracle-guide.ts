@@ -81,11 +81,15 @@ export class OracleGuide {
   }
 
   /** Reports the verified outcome of the last plan (`unknown` when feedback is off). */
-  report(outcome: 'pass' | 'fail' | 'inconclusive' | 'unknown' | 'rejected', executed?: number): void {
+  report(outcome: 'pass' | 'fail' | 'inconclusive' | 'unknown' | 'rejected', executed?: number, unitsPassed = false): void {
     const plan = this.pending;
     this.pending = undefined;
     if (!plan || plan.kind !== 'solution') return;
-    if (outcome === 'pass' || outcome === 'unknown') this.advance(Math.min(plan.covers, executed ?? plan.covers));
+    const count = Math.min(plan.covers, executed ?? plan.covers);
+    // Every reference action ran and had its own effect; only the step's expectation did
+    // not show (e.g. its label was stripped): the step is done, unconfirmed.
+    const doneUnconfirmed = outcome === 'fail' && unitsPassed && count === plan.covers;
+    if (outcome === 'pass' || outcome === 'unknown' || doneUnconfirmed) this.advance(count);
   }
 
   private advance(count: number): void {

@@ -34,6 +34,9 @@ export const systemPackages: readonly string[] = [
 /** Extra observations after an action that seemed to change nothing, for effects that arrive late. */
 export const graceObservations = 2;
 
+/** Plans in a row whose target neither the view nor vision could find before the run gives up. */
+export const maxUnresolvedInARow = 3;
+
 /** How many times one plan may be rejected (inadmissible, unknown unit) before the step is given up. */
 export const maxPlanRejections = 2;
 
@@ -98,6 +101,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
   let sameActionRepeats = 0;
   let previousAction: { bounds: ControlUnit['bounds']; deltaLabel: Delta['label'] } | undefined;
   let changeStrategy = false;
+  let unresolvedInARow = 0;
   const maxRounds = task.stepBudget * 3;
 
   session.step = 0;
@@ -205,13 +209,19 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       }
       if (items.length === 0) {
         gateReasons['unresolved-target'] = (gateReasons['unresolved-target'] ?? 0) + (visionAllowed ? 0 : 1);
-        history.push({ intent: plan.intent, outcome: 'fail', note: 'target not identifiable without vision' });
+        history.push({ intent: plan.intent, outcome: 'fail', note: visionAllowed ? 'vision could not locate the target either' : 'target not identifiable without vision' });
         oracle?.report('fail');
+        unresolvedInARow += 1;
+        if (unresolvedInARow >= maxUnresolvedInARow) {
+          session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
+          return end(false, `the target of "${plan.intent}" could not be found ${unresolvedInARow} times in a row`);
+        }
         session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
         continue;
       }
     }
 
+    unresolvedInARow = 0;
     // Execute and verify unit by unit.
     const start = screen;
     const executed: ExecutedUnit[] = [];
@@ -324,7 +334,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       session.trace.emit({ type: 'verify-end', step: round, outcome: 'inconclusive', reason: 'open-loop: execution feedback is off', by: 'none' });
     }
     history.push({ intent: plan.intent, outcome, note });
-    oracle?.report(outcome, executed.length);
+    oracle?.report(outcome, executed.length, executed.length > 0 && executed.every((unit) => unit.outcome.outcome === 'pass'));
     session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
   }
   return end(false, steps >= task.stepBudget ? `step budget of ${task.stepBudget} used up` : 'too many planning rounds without progress');
