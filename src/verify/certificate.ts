@@ -105,6 +105,7 @@ export function certificateScope(tree: UiTree): string {
 function describeChange(change: AtomicChange, before: UiTree, after: UiTree): string {
   switch (change.kind) {
     case 'text':
+      if (after.nodes[change.after]?.password || before.nodes[change.before]?.password) return 'text of a password field changed';
       return `${change.field === 'text' ? 'text' : 'desc'} ${quote(change.from)} → ${quote(change.to)}`;
     case 'checked':
     case 'selected':

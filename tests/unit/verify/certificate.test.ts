@@ -3,7 +3,7 @@ import type { BlockId, ControlUnit, UnitId } from '../../../src/perception/contr
 import type { NodeId } from '../../../src/ui/ui-tree.js';
 import { buildCertificate, certificateSchema, renderCertificate } from '../../../src/verify/certificate.js';
 import { computeDelta } from '../../../src/verify/compute-delta.js';
-import { nodeWhere, readDump, screen, setAttribute } from './screens.js';
+import { hierarchy, node, nodeWhere, readDump, screen, setAttribute } from './screens.js';
 
 const settingsXml = readDump('settings');
 const before = screen(settingsXml, { activity: 'com.android.settings.SubSettings' });
@@ -48,6 +48,13 @@ describe('buildCertificate', () => {
     expect(certificate.action.value).toBe('[redacted]');
     expect(JSON.stringify(certificate)).not.toContain('hunter2');
     expect(buildCertificate({ ...input, args: { value: 'Gym' } }).action.value).toBe('Gym');
+    const field = (text: string) => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,1000]' }, node({ class: 'android.widget.EditText', text, password: true, bounds: '[0,0][800,100]' }))));
+    const empty = field('');
+    const typed = field('hunter2');
+    const passwordUnit = { ...secretUnit, members: [{ ...unit.members[0]!, node: 1 }] } as ControlUnit;
+    const fromDelta = buildCertificate({ ...input, before: empty, after: typed, unit: passwordUnit, delta: computeDelta(empty, typed), args: { value: 'hunter2' } });
+    expect(fromDelta.effect.summary).toBe('text of a password field changed');
+    expect(JSON.stringify(fromDelta)).not.toContain('hunter2');
   });
 
   it('renders the DSL text', () => {
