@@ -7,17 +7,43 @@ import { escapeXmlAttribute } from './render-page-source.js';
 export const screenshotDownscale = 3;
 
 type Rgb = readonly [number, number, number];
-const colors = {
-  background: [250, 250, 250] as Rgb,
-  filled: [214, 227, 255] as Rgb,
-  card: [240, 242, 247] as Rgb,
-  border: [120, 124, 135] as Rgb,
-  faint: [205, 208, 214] as Rgb,
-  text: [28, 28, 32] as Rgb,
-  hint: [130, 130, 140] as Rgb,
-  system: [232, 234, 240] as Rgb,
-  scrim: [0, 0, 0] as Rgb,
+interface Palette {
+  readonly background: Rgb;
+  readonly filled: Rgb;
+  readonly card: Rgb;
+  readonly border: Rgb;
+  readonly faint: Rgb;
+  readonly text: Rgb;
+  readonly hint: Rgb;
+  readonly system: Rgb;
+}
+const lightPalette: Palette = {
+  background: [250, 250, 250],
+  filled: [214, 227, 255],
+  card: [240, 242, 247],
+  border: [120, 124, 135],
+  faint: [205, 208, 214],
+  text: [28, 28, 32],
+  hint: [130, 130, 140],
+  system: [232, 234, 240],
 };
+/** Dark theme (Settings → Display → Dark theme) paints light on dark, so pixels show it. */
+const darkPalette: Palette = {
+  background: [24, 24, 28],
+  filled: [40, 60, 110],
+  card: [38, 40, 46],
+  border: [150, 154, 165],
+  faint: [70, 72, 80],
+  text: [232, 232, 236],
+  hint: [140, 140, 150],
+  system: [16, 16, 20],
+};
+
+/** Screenshot options. */
+export interface ScreenshotOptions {
+  /** Paint with the dark palette. */
+  readonly dark?: boolean | undefined;
+}
 
 interface Painter {
   fill(rect: PixelRect, color: Rgb): void;
@@ -26,7 +52,7 @@ interface Painter {
   icon(rect: PixelRect, name: string): void;
 }
 
-function paintNode(node: LaidNode, painter: Painter, isRoot: boolean): void {
+function paintNode(node: LaidNode, painter: Painter, isRoot: boolean, colors: Palette): void {
   const w = node.widget;
   const b = node.bounds;
   if (isRoot) painter.fill(b, node.pkg === 'com.android.systemui' ? colors.system : colors.background);
@@ -59,12 +85,12 @@ function paintNode(node: LaidNode, painter: Painter, isRoot: boolean): void {
     const y = w.icon !== undefined && b[3] - b[1] > 120 ? b[3] - fontPx * 1.3 : Math.round((b[1] + b[3]) / 2 - fontPx / 2);
     painter.text(b[0] + 12, Math.max(b[1], Math.round(y)), text, fontPx, shown !== '' ? colors.text : colors.hint, b[2]);
   }
-  for (const child of node.children) paintNode(child, painter, false);
+  for (const child of node.children) paintNode(child, painter, false, colors);
 }
 
-function paintWindows(windows: readonly LaidNode[], painter: Painter): void {
+function paintWindows(windows: readonly LaidNode[], painter: Painter, colors: Palette): void {
   // Windows arrive topmost first; paint bottom-up.
-  for (let i = windows.length - 1; i >= 0; i--) paintNode(windows[i] as LaidNode, painter, true);
+  for (let i = windows.length - 1; i >= 0; i--) paintNode(windows[i] as LaidNode, painter, true, colors);
 }
 
 /**
@@ -72,7 +98,8 @@ function paintWindows(windows: readonly LaidNode[], painter: Painter): void {
  * 1/`screenshotDownscale` of the screen size: boxes for filled/outlined/card widgets,
  * text in a built-in 3×5 bitmap font, simple icon glyphs. Fast (a few ms) and small.
  */
-export function renderScreenshotPng(windows: readonly LaidNode[], screen: { width: number; height: number }): Uint8Array {
+export function renderScreenshotPng(windows: readonly LaidNode[], screen: { width: number; height: number }, options: ScreenshotOptions = {}): Uint8Array {
+  const colors = options.dark === true ? darkPalette : lightPalette;
   const width = Math.ceil(screen.width / screenshotDownscale);
   const height = Math.ceil(screen.height / screenshotDownscale);
   const png = new PNG({ width, height });
@@ -150,13 +177,14 @@ export function renderScreenshotPng(windows: readonly LaidNode[], screen: { widt
     },
   };
   fillPx(0, 0, width, height, [20, 20, 20]);
-  paintWindows(windows, painter);
+  paintWindows(windows, painter, colors);
   // RGBA in and out lets pngjs skip its per-pixel repacking; the Up filter suits flat wireframes.
   return PNG.sync.write(png, { colorType: 6, inputColorType: 6, deflateLevel: 6, filterType: 2 });
 }
 
 /** The same wireframe as SVG at full pixel coordinates (text as `<text>`, escaped). */
-export function renderScreenshotSvg(windows: readonly LaidNode[], screen: { width: number; height: number }): string {
+export function renderScreenshotSvg(windows: readonly LaidNode[], screen: { width: number; height: number }, options: ScreenshotOptions = {}): string {
+  const colors = options.dark === true ? darkPalette : lightPalette;
   const parts: string[] = [];
   const hex = (c: Rgb): string => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
   const painter: Painter = {
@@ -167,6 +195,6 @@ export function renderScreenshotSvg(windows: readonly LaidNode[], screen: { widt
     icon: (r, name) =>
       parts.push(`<g class="icon" data-icon="${escapeXmlAttribute(name)}"><circle cx="${(r[0] + r[2]) / 2}" cy="${(r[1] + r[3]) / 2}" r="${(r[2] - r[0]) / 2}" fill="none" stroke="${hex(colors.text)}" stroke-width="4"/></g>`),
   };
-  paintWindows(windows, painter);
+  paintWindows(windows, painter, colors);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${screen.width}" height="${screen.height}" viewBox="0 0 ${screen.width} ${screen.height}"><rect width="100%" height="100%" fill="#141414"/>${parts.join('')}</svg>`;
 }

@@ -276,12 +276,17 @@ export class Simulator {
 
   /** A wireframe PNG of the screen at 1/3 scale (360×800 for the default screen). */
   screenshotPng(): Uint8Array {
-    return renderScreenshotPng(this.currentFrame().windows.map((w) => w.root), this.screen);
+    return renderScreenshotPng(this.currentFrame().windows.map((w) => w.root), this.screen, { dark: this.darkTheme() });
   }
 
   /** The same wireframe as SVG at full pixel coordinates (for reports). */
   screenshotSvg(): string {
-    return renderScreenshotSvg(this.currentFrame().windows.map((w) => w.root), this.screen);
+    return renderScreenshotSvg(this.currentFrame().windows.map((w) => w.root), this.screen, { dark: this.darkTheme() });
+  }
+
+  private darkTheme(): boolean {
+    const settings = this.states.get('com.android.settings') as { display?: { darkTheme?: boolean } } | undefined;
+    return settings?.display?.darkTheme === true;
   }
 
   /** False while a slow-settle fault still changes the hierarchy. */

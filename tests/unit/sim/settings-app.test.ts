@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { Simulator, type SettingsState } from '../../../src/sim/index.js';
 import { center, exists, find, tapOn } from './sim-test-helpers.js';
@@ -48,8 +49,12 @@ describe('Settings app', () => {
     sim.swipe(center(bar)[0], y, bar.bounds[0], y);
     expect(state(sim).display.brightness).toBe(0);
     expect(find(sim, { class: 'android.widget.SeekBar' }).attrs['text']).toBe('0');
+    const pixel = (): number => PNG.sync.read(Buffer.from(sim.screenshotPng())).data.readUInt32BE((400 * 360 + 300) * 4);
+    const light = pixel();
     tapOn(sim, { text: 'Dark theme' });
     expect(state(sim).display.darkTheme).toBe(true);
+    // the screenshot follows the theme (only vision sees this)
+    expect(pixel()).not.toBe(light);
   });
 
   it('shows Android version 13 under About phone and sets private DNS to a hostname', () => {
