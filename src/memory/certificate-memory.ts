@@ -240,13 +240,14 @@ export class CertificateMemory {
    * The top-k certificates of the same app most similar to `scope` + `intent` (BM25,
    * intent boosted, stop words dropped), best first: certificates of the same scope
    * (page) come first, then the rest of the app's; certificates sharing a key come
-   * newest first. Empty when the app has none or the query has no searchable word.
+   * newest first, each certificate id once. Empty when the app has none or the query has no searchable word.
    */
   retrieve(query: RetrievalQuery, k = 5): RetrievedCertificate[] {
     const index = this.indexes.get(query.packageName);
     if (!index || k <= 0) return [];
     const top: RetrievedCertificate[] = [];
     const taken = new Set<number>();
+    const returned = new Set<string>();
     const collect = (hits: readonly { id: unknown; score: number }[]): void => {
       for (const hit of hits) {
         if (top.length >= k) return;
@@ -256,7 +257,11 @@ export class CertificateMemory {
         const positions = index.members[id] ?? [];
         for (let at = positions.length - 1; at >= 0 && top.length < k; at--) {
           const certificate = this.certificates[positions[at] ?? -1];
-          if (certificate) top.push({ certificate, score: hit.score });
+          // The same certificate written twice (same content id) is returned once.
+          if (certificate && !returned.has(certificate.id)) {
+            returned.add(certificate.id);
+            top.push({ certificate, score: hit.score });
+          }
         }
       }
     };

@@ -111,6 +111,16 @@ describe('CertificateMemory', () => {
     expect(found.map((item) => item.certificate.intent)).toEqual(['label the alarm', 'set an alarm for 7:30', 'share the app']);
   });
 
+  it('returns a certificate written twice once', async () => {
+    const memory = await CertificateMemory.open(freshPath());
+    await memory.append(certificate('open the alarm list'));
+    await memory.append(certificate('open the alarm list'));
+    await memory.append(certificate('open the alarm list', 'com.android.deskclock', 'AlarmActivity "Alarm"', 'fail'));
+    expect(memory.size).toBe(3);
+    const found = memory.retrieve({ packageName: 'com.android.deskclock', intent: 'open alarm list' }, 5);
+    expect(found.map((item) => item.certificate.effect.outcome)).toEqual(['fail', 'pass']);
+  });
+
   it('finds certificates appended after the index was built', async () => {
     const memory = await CertificateMemory.open(freshPath());
     await memory.append(certificate('open the alarm list'));
