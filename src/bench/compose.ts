@@ -8,8 +8,7 @@ import { loadDeviceProfile } from '../device/device-profile.js';
 import { SimDevice } from '../device/sim-device.js';
 import { CertificateMemory } from '../memory/certificate-memory.js';
 import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from-env.js';
-import { OpenAiLanguageModel } from '../model/openai-language-model.js';
-import { OpenAiVisionModel } from '../model/openai-vision-model.js';
+import { createConfiguredModels } from '../model/create-configured-models.js';
 import type { FaultProfileName } from '../sim/fault-injector.js';
 import type { Simulator } from '../sim/simulator.js';
 import type { Task } from '../tasks/task-schema.js';
@@ -22,10 +21,23 @@ import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.
 /** The wired executor; `policy` is `llm` only with a configured model, else the oracle plays. */
 export type BenchComposition = BenchExecutorHandle<Task>;
 
-/** Builds the OpenAI-compatible models for every role from a resolved configuration. */
-export function openAiModels(config: ModelConfig): AgentModels {
-  const language = new OpenAiLanguageModel({ config });
-  return { planner: language, verifier: language, vision: new OpenAiVisionModel({ config }) };
+/**
+ * The cassette setting: `SENSEACT_CASSETTE=record:<file>` records every model call of the
+ * run, `replay:<file>` answers from such a file with no endpoint (so the llm policy runs
+ * offline, exactly as recorded). Throws when the value is malformed.
+ */
+export function cassetteFromEnv(env: Readonly<Record<string, string | undefined>>, cwd: string): { mode: 'record' | 'replay'; path: string } | undefined {
+  const value = env['SENSEACT_CASSETTE'];
+  if (value === undefined || value === '') return undefined;
+  const match = /^(record|replay):(.+)$/.exec(value);
+  if (!match) throw new BenchError({ code: 'bench-cassette', message: `SENSEACT_CASSETTE=${value}: expected record:<file> or replay:<file>.` });
+  return { mode: match[1] as 'record' | 'replay', path: path.resolve(cwd, match[2]!) };
+}
+
+/** Builds the OpenAI-compatible models for every role (recording or replaying a cassette when asked). */
+export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }): AgentModels {
+  const models = createConfiguredModels({ config, ...(cassette ? { cassette } : {}) });
+  return { planner: models.language, verifier: models.language, vision: models.vision };
 }
 
 /** The simulator's screen without label-stripping faults: what the oracle's "eyes" see. */
@@ -42,22 +54,26 @@ function groundTruthOf(simulator: Simulator): () => UiTree | undefined {
 export async function createBenchExecutor(options: BenchExecutorOptions): Promise<BenchComposition> {
   const profile: DeviceProfile = loadDeviceProfile(options.device, { cwd: options.cwd });
   const config = modelConfigFromEnv(options.env);
+  const cassette = cassetteFromEnv(options.env, options.cwd);
   const wanted = options.policy;
   let policy: PolicyName;
   let notice: string;
   if (wanted === 'oracle') {
     policy = 'oracle';
     notice = 'policy: oracle (reference solutions through the full loop; no model is called). Results are oracle results.';
+  } else if (cassette?.mode === 'replay') {
+    policy = 'llm';
+    notice = `policy: llm, replaying the recorded model calls in ${cassette.path} (no endpoint is called)`;
   } else if (config.ready) {
     policy = 'llm';
-    notice = `policy: llm (planner ${config.models.planner}, vision ${config.models.vision} at ${config.baseUrl})`;
+    notice = `policy: llm (planner ${config.models.planner}, vision ${config.models.vision} at ${config.baseUrl})${cassette ? `, recording to ${cassette.path}` : ''}`;
   } else if (wanted === 'auto') {
     policy = 'oracle';
     notice = `policy: oracle — no model is configured (${config.problems.join('; ') || 'set SENSEACT_API_KEY or SENSEACT_BASE_URL'}), so reference solutions play through the full loop. Results are oracle results.`;
   } else {
     throw new BenchError({ code: 'bench-no-model', message: `--policy llm needs a model: ${config.problems.join('; ')}. Or run with --policy oracle.` });
   }
-  const models = policy === 'llm' ? openAiModels(config) : undefined;
+  const models = policy === 'llm' ? openAiModels(config, cassette) : undefined;
   const faults = options.faults as FaultProfileName | undefined;
   if (faults !== undefined && profile.kind !== 'sim' && !profile.name.startsWith('sim')) {
     throw new BenchError({ code: 'bench-faults', message: `--faults ${faults}: fault injection needs the simulator; device profile "${profile.name}" is a real device. Drop --faults or use --device sim.` });
