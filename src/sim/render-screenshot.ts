@@ -129,11 +129,14 @@ export function renderScreenshotPng(windows: readonly LaidNode[], screen: { widt
       fillPx(r - 1, t, r, b, c);
     },
     text: (x, y, text, size, c, maxX) => {
-      const unit = Math.max(1, Math.round(size / d / (glyphHeight + 2)));
       let cx = Math.floor(x / d);
       const cy = Math.floor(y / d);
       const limit = Math.ceil(maxX / d);
-      for (const ch of text.split('\n')[0] ?? '') {
+      const first = text.split('\n')[0] ?? '';
+      // Shrink the glyphs rather than cut the text when the box is narrow.
+      const fits = Math.floor((limit - cx) / Math.max(1, first.length * glyphAdvance));
+      const unit = Math.max(1, Math.min(Math.round(size / d / (glyphHeight + 2)), fits));
+      for (const ch of first) {
         if (cx + glyphAdvance * unit > limit) break;
         const rows = glyphRows(ch);
         rows.forEach((bits, ry) => {
