@@ -133,5 +133,27 @@ describe('Clock app', () => {
     expect(clockState(sim).settings.clockStyle).toBe('Digital');
     expect(clockState(sim).bedtime.sleepSound).toBe('None');
   });
+
+  it('runs a started timer and the stopwatch on the virtual clock', () => {
+    const sim = new Simulator({ startPackage: clock });
+    tapOn(sim, { 'resource-id': 'tab_menu_timer' });
+    tapOn(sim, { text: '1', class: 'android.widget.Button' });
+    tapOn(sim, { text: '00', class: 'android.widget.Button' });
+    tapOn(sim, { 'content-desc': 'Start' });
+    expect(clockState(sim).timer.timers).toMatchObject([{ durationSeconds: 60, running: true }]);
+    sim.advanceTime(30_000);
+    const remaining = clockState(sim).timer.timers[0]?.remainingMs ?? 0;
+    expect(remaining).toBeLessThanOrEqual(30_000);
+    expect(remaining).toBeGreaterThan(25_000);
+    expect(find(sim, { 'resource-id': 'timer_time_text' }).attrs['text']).toMatch(/^0:(2\d|30)$/);
+    tapOn(sim, { 'resource-id': 'tab_menu_stopwatch' });
+    tapOn(sim, { 'content-desc': 'Start' });
+    sim.advanceTime(5_000);
+    expect(find(sim, { 'resource-id': 'stopwatch_time_text' }).attrs['text']).toMatch(/^0:0[5-6]\.\d\d$/);
+    tapOn(sim, { 'content-desc': 'Pause' });
+    const paused = find(sim, { 'resource-id': 'stopwatch_time_text' }).attrs['text'];
+    sim.advanceTime(5_000);
+    expect(find(sim, { 'resource-id': 'stopwatch_time_text' }).attrs['text']).toBe(paused);
+  });
 });
 
