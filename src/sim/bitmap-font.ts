@@ -20,9 +20,11 @@ const glyphs: Readonly<Record<string, readonly number[]>> = {
 };
 const unknownGlyph = [7, 5, 5, 5, 7];
 
-/** Glyph width and height in font pixels, and the advance between glyphs. */
+/** Glyph width in font pixels. */
 export const glyphWidth = 3;
+/** Glyph height in font pixels. */
 export const glyphHeight = 5;
+/** Horizontal advance per glyph in font pixels. */
 export const glyphAdvance = 4;
 
 /** The five row bitmasks of a character. */

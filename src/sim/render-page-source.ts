@@ -6,6 +6,7 @@ export type PageSourceDialect = 'appium-uia2' | 'uiautomator-dump';
 /** Escapes text for an XML attribute value (what Android's XmlSerializer escapes, plus quotes). */
 const needsEscape = /[&<>"\u0000-\u001f]/;
 
+/** Escapes text for an XML attribute value: `& < > "` and control characters (newline, tab as character references). */
 export function escapeXmlAttribute(value: string): string {
   if (!needsEscape.test(value)) return value;
   let out = '';

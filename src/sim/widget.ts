@@ -41,6 +41,7 @@ export interface SliderBinding {
 /** What the screenshot renderer paints for a node (the XML never shows it). */
 export type WidgetLook = 'plain' | 'filled' | 'outlined' | 'card' | 'scrim';
 
+/** One node of a screen's declarative tree: an Android view with its class, texts, flags, layout and handlers. */
 export interface Widget {
   /** Real Android class name, e.g. `android.widget.TextView`. */
   readonly cls: string;

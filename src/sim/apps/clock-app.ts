@@ -6,6 +6,7 @@ import { openTimePicker, pickedTime, timePickerDialog, type TimePickerState } fr
 /** Package of the Clock app. */
 export const clockPackage = 'com.google.android.deskclock';
 
+/** Repeat-day keys of `Alarm.days`, Sunday first. */
 export const weekdays = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const dayShort = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

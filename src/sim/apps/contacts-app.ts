@@ -5,7 +5,9 @@ import { button, column, editText, frame, iconButton, image, label, recycler, ro
 /** Package of the Contacts app. */
 export const contactsPackage = 'com.google.android.contacts';
 
+/** Phone number types the editor's spinner offers. */
 export const phoneTypes = ['Mobile', 'Work', 'Home', 'Main', 'Other'] as const;
+/** Email types the editor's spinner offers. */
 export const emailTypes = ['Home', 'Work', 'Other'] as const;
 
 /** One contact. `birthday` is `YYYY-MM-DD` or empty. */
