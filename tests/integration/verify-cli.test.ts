@@ -83,6 +83,16 @@ describe('senseact check', () => {
     expect((await run('check', 'after.xml', 'package = "com.android.settings"', '--package', 'com.example')).code).toBe(1);
   });
 
+  it('accepts the JSON form a model writes, validated by the same schema', async () => {
+    const json = JSON.stringify({ kind: 'checked', query: { is: 'switch', near: { text: { op: 'equals', value: 'Airplane mode' } } } });
+    const { code, out } = await run('check', 'after.xml', json);
+    expect(code).toBe(0);
+    expect(out).toContain('predicate: checked(is=switch, near(text="Airplane mode"))');
+    const bad = await run('check', 'after.xml', JSON.stringify({ kind: 'checked', query: { colour: 'red' } }));
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('does not match predicateSchema');
+  });
+
   it('exits 2 with a caret under the column for a predicate parse error', async () => {
     const { code, err } = await run('check', 'after.xml', 'exists(txt="a")');
     expect(code).toBe(2);

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { evaluatePredicate } from '../../verify/evaluate-predicate.js';
 import { safeParsePredicate } from '../../verify/parse-predicate.js';
+import { predicateSchema, type Predicate } from '../../verify/predicate.js';
+import type { Result } from '../../util/result.js';
 import { printPredicate } from '../../verify/print-predicate.js';
 import type { VerifyOutcome } from '../../verify/verify-outcome.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
@@ -12,6 +14,20 @@ interface CheckOptions {
   json?: boolean;
   package?: string;
   activity?: string;
+}
+
+/** A predicate in its JSON form (as a model writes it), validated by `predicateSchema`. */
+function parseJsonPredicate(text: string): Result<Predicate, Error> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { success: false, error: new Error(`the predicate looks like JSON but does not parse: ${error instanceof Error ? error.message : String(error)}`) };
+  }
+  const checked = predicateSchema.safeParse(value);
+  if (checked.success) return { success: true, value: checked.data };
+  const issues = checked.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+  return { success: false, error: new Error(`the JSON predicate does not match predicateSchema: ${issues}. The JSON form is in docs/predicates.md.`) };
 }
 
 const exitCodeOf = { pass: exitCodes.ok, fail: exitCodes.failure, inconclusive: exitCodes.inconclusive } as const;
@@ -32,7 +48,7 @@ function renderOutcome(predicate: string, result: VerifyOutcome): string {
 
 /**
  * `senseact check <screen> '<predicate>' [--before <screen>] [--package p] [--activity a] [--json]`: evaluates a
- * predicate (docs/predicates.md) on a screen and prints outcome, reason and evidence
+ * predicate (docs/predicates.md, text or JSON form) on a screen and prints outcome, reason and evidence
  * nodes. Exit 0 pass, 1 fail, 3 inconclusive, 2 bad input (unreadable screen, or a
  * predicate parse error, printed with a caret under the column).
  */
@@ -41,13 +57,13 @@ export const checkCommand: CommandRegistration = (program: Command, io: CliIo, s
     .command('check')
     .description('Evaluate a predicate on a UI dump: exit 0 pass, 1 fail, 3 inconclusive, 2 bad input.')
     .argument('<screen>', 'the screen to check (a UI dump file)')
-    .argument('<predicate>', 'a predicate in the text form of docs/predicates.md, e.g. \'checked(is=switch, near(text="Wi-Fi"))\'')
+    .argument('<predicate>', 'a predicate in the text form of docs/predicates.md, e.g. \'checked(is=switch, near(text="Wi-Fi"))\', or its JSON form')
     .option('--before <screen>', 'the screen before the action, for screenChanged / newSurface / dismissedSurface')
     .option('--json', 'print JSON: { predicate, outcome, reason, evidence, code? }')
     .option('--package <name>', 'the foreground package of <screen> (dumps do not always carry it)')
     .option('--activity <name>', 'the foreground activity of <screen> (dumps do not carry it), for activity checks')
     .action(async (screenFile: string, predicateText: string, options: CheckOptions) => {
-      const parsed = safeParsePredicate(predicateText);
+      const parsed = predicateText.trimStart().startsWith('{') ? parseJsonPredicate(predicateText) : safeParsePredicate(predicateText);
       if (!parsed.success) {
         io.stderr(`senseact check: ${parsed.error.message}\n`);
         setExitCode(exitCodes.badInput);
