@@ -43,6 +43,8 @@ const darkPalette: Palette = {
 export interface ScreenshotOptions {
   /** Paint with the dark palette. */
   readonly dark?: boolean | undefined;
+  /** Index (in the topmost-first window list) of a modal window: everything below it is dimmed. */
+  readonly scrimBelow?: number | undefined;
 }
 
 interface Painter {
@@ -50,6 +52,8 @@ interface Painter {
   stroke(rect: PixelRect, color: Rgb): void;
   text(x: number, y: number, text: string, size: number, color: Rgb, maxX: number): void;
   icon(rect: PixelRect, name: string): void;
+  /** Dims everything painted so far (the scrim behind a dialog). */
+  dim(): void;
 }
 
 function paintNode(node: LaidNode, painter: Painter, isRoot: boolean, colors: Palette): void {
@@ -88,9 +92,12 @@ function paintNode(node: LaidNode, painter: Painter, isRoot: boolean, colors: Pa
   for (const child of node.children) paintNode(child, painter, false, colors);
 }
 
-function paintWindows(windows: readonly LaidNode[], painter: Painter, colors: Palette): void {
+function paintWindows(windows: readonly LaidNode[], painter: Painter, colors: Palette, scrimBelow: number | undefined): void {
   // Windows arrive topmost first; paint bottom-up.
-  for (let i = windows.length - 1; i >= 0; i--) paintNode(windows[i] as LaidNode, painter, true, colors);
+  for (let i = windows.length - 1; i >= 0; i--) {
+    if (i === scrimBelow) painter.dim();
+    paintNode(windows[i] as LaidNode, painter, true, colors);
+  }
 }
 
 /**
@@ -178,9 +185,16 @@ export function renderScreenshotPng(windows: readonly LaidNode[], screen: { widt
         });
       }
     },
+    dim: () => {
+      for (let i = 0; i < data.length; i += 4) {
+        data[i] = (data[i] ?? 0) >> 1;
+        data[i + 1] = (data[i + 1] ?? 0) >> 1;
+        data[i + 2] = (data[i + 2] ?? 0) >> 1;
+      }
+    },
   };
   fillPx(0, 0, width, height, [20, 20, 20]);
-  paintWindows(windows, painter, colors);
+  paintWindows(windows, painter, colors, options.scrimBelow);
   // RGBA in and out lets pngjs skip its per-pixel repacking; the Up filter suits flat wireframes.
   return PNG.sync.write(png, { colorType: 6, inputColorType: 6, deflateLevel: 6, filterType: 2 });
 }
@@ -197,7 +211,8 @@ export function renderScreenshotSvg(windows: readonly LaidNode[], screen: { widt
       parts.push(`<text x="${x}" y="${Math.round(y + size)}" font-family="sans-serif" font-size="${Math.round(size)}" fill="${hex(c)}">${escapeXmlAttribute(text.split('\n')[0] ?? '')}</text>`),
     icon: (r, name) =>
       parts.push(`<g class="icon" data-icon="${escapeXmlAttribute(name)}"><circle cx="${(r[0] + r[2]) / 2}" cy="${(r[1] + r[3]) / 2}" r="${(r[2] - r[0]) / 2}" fill="none" stroke="${hex(colors.text)}" stroke-width="4"/></g>`),
+    dim: () => parts.push(`<rect class="scrim" width="100%" height="100%" fill="#000000" fill-opacity="0.5"/>`),
   };
-  paintWindows(windows, painter, colors);
+  paintWindows(windows, painter, colors, options.scrimBelow);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${screen.width}" height="${screen.height}" viewBox="0 0 ${screen.width} ${screen.height}"><rect width="100%" height="100%" fill="#141414"/>${parts.join('')}</svg>`;
 }

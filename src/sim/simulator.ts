@@ -276,17 +276,23 @@ export class Simulator {
 
   /** A wireframe PNG of the screen at 1/3 scale (360×800 for the default screen). */
   screenshotPng(): Uint8Array {
-    return renderScreenshotPng(this.currentFrame().windows.map((w) => w.root), this.screen, { dark: this.darkTheme() });
+    return renderScreenshotPng(this.currentFrame().windows.map((w) => w.root), this.screen, this.screenshotOptions());
   }
 
   /** The same wireframe as SVG at full pixel coordinates (for reports). */
   screenshotSvg(): string {
-    return renderScreenshotSvg(this.currentFrame().windows.map((w) => w.root), this.screen, { dark: this.darkTheme() });
+    return renderScreenshotSvg(this.currentFrame().windows.map((w) => w.root), this.screen, this.screenshotOptions());
   }
 
-  private darkTheme(): boolean {
+  private screenshotOptions(): { dark: boolean; scrimBelow: number | undefined } {
     const settings = this.states.get('com.android.settings') as { display?: { darkTheme?: boolean } } | undefined;
-    return settings?.display?.darkTheme === true;
+    const windows = this.currentFrame().windows;
+    // Dialogs and sheets dim what is below them; the lowest such window sets the scrim.
+    let scrimBelow: number | undefined;
+    windows.forEach((w, i) => {
+      if (w.kind === 'dialog' || w.kind === 'sheet' || w.kind === 'permission' || w.kind === 'interstitial') scrimBelow = i;
+    });
+    return { dark: settings?.display?.darkTheme === true, scrimBelow };
   }
 
   /** False while a slow-settle fault still changes the hierarchy. */

@@ -218,6 +218,17 @@ describe('Simulator engine', () => {
     expect(svg).toContain('>Network &amp; internet</text>');
     const other = new Simulator({ startPackage: clock });
     expect(Buffer.from(other.screenshotPng()).equals(Buffer.from(sim.screenshotPng()))).toBe(false);
+    // a dialog dims what is below it
+    const brightness = (png: Uint8Array): number => {
+      const image = PNG.sync.read(Buffer.from(png));
+      let sum = 0;
+      for (let y = 60; y < 120; y++) for (let x = 0; x < 360; x++) sum += image.data[(y * 360 + x) * 4] ?? 0;
+      return sum;
+    };
+    const before = brightness(other.screenshotPng());
+    tapOn(other, { 'content-desc': 'Add alarm' });
+    expect(brightness(other.screenshotPng())).toBeLessThan(before * 0.7);
+    expect(other.screenshotSvg()).toContain('class="scrim"');
   });
 
   it('supports other screen sizes and densities', () => {
