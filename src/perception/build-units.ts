@@ -151,7 +151,8 @@ export function buildUnits(tree: UiTree, reduced: ReducedTree, context: UnitCont
       } else if (kept.description) {
         label = kept.description.split(' · ')[0]!;
       } else {
-        label = resourceName(editableNode.resourceId) || label;
+        // Never the typed value itself: that is shown as value=.
+        label = resourceName(editableNode.resourceId);
       }
     } else if (/Spinner$/.test(node.className) || memberNodes.some((candidate) => /RadioButton$|CheckedTextView$/.test(candidate.className)) || isTab(node, parentNode)) {
       type = 'select';
