@@ -4,15 +4,16 @@ export interface PerceptionOptions {
   readonly level?: 1 | 2;
   /** Drop `com.android.systemui` nodes (status and navigation bars) unless SystemUI is the foreground package. Default true. */
   readonly removeSystemBar?: boolean;
-  /** Merge a child covering ≥ 80 % of its parent in both dimensions into the parent. Default true. */
+  /** At level 2, merge a child covering ≥ 80 % of its parent in both dimensions into the parent. Default true. */
   readonly useBounds?: boolean;
-  /** Merge a row with its one switch/checkbox into a single toggle unit. Default true. */
+  /** At level 2, merge a row with its one switch/checkbox into a single toggle unit. Default true. */
   readonly mergeSwitch?: boolean;
 }
 
 /** `PerceptionOptions` with every default filled in. */
 export type ResolvedPerceptionOptions = Required<PerceptionOptions>;
 
+/** Fills in the defaults: level 2, removeSystemBar, useBounds and mergeSwitch all on. */
 export function resolvePerceptionOptions(options: PerceptionOptions = {}): ResolvedPerceptionOptions {
   return {
     level: options.level ?? 2,

@@ -10,10 +10,12 @@ export function boundsArea(bounds: Bounds): number {
   return width > 0 && height > 0 ? width * height : 0;
 }
 
+/** Width in device pixels; 0 for inverted rectangles. */
 export function boundsWidth(bounds: Bounds): number {
   return Math.max(0, bounds[2] - bounds[0]);
 }
 
+/** Height in device pixels; 0 for inverted rectangles. */
 export function boundsHeight(bounds: Bounds): number {
   return Math.max(0, bounds[3] - bounds[1]);
 }
