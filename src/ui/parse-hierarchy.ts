@@ -19,6 +19,8 @@ export interface ParseHierarchyOptions {
 export const systemUiPackage = 'com.android.systemui';
 
 const toastClass = 'android.widget.Toast';
+/** Packages of on-screen keyboards (IME windows), which are never the foreground app. */
+const keyboardPackage = /inputmethod|keyboard|\.ime(\.|$)/i;
 
 /** Classes that accept typed text when the source has no `editable` attribute. */
 export function isEditableClass(className: string): boolean {
@@ -366,7 +368,9 @@ function buildTree(input: {
       if (!input.height) height = Math.max(height, bounds[3]);
     }
   }
-  const firstApp = roots.map((root) => nodes[root]!).find((node) => node.packageName && node.packageName !== systemUiPackage);
+  // The foreground app: the first window that is neither SystemUI nor an on-screen keyboard.
+  const windows = roots.map((root) => nodes[root]!).filter((node) => node.packageName && node.packageName !== systemUiPackage);
+  const firstApp = windows.find((node) => !keyboardPackage.test(node.packageName)) ?? windows[0];
   const anyPackage = nodes.find((node) => node.packageName)?.packageName ?? packageFromResourceIds(nodes);
   const packageName = input.options.packageName ?? firstApp?.packageName ?? (roots.length > 0 ? nodes[roots[0]!]!.packageName || anyPackage : '');
   return {

@@ -64,6 +64,16 @@ describe('parseHierarchy: dialects', () => {
     expect([tree.width, tree.height]).toEqual([1080, 2400]);
   });
 
+  it('takes the foreground package from the first window that is neither SystemUI nor a keyboard', () => {
+    const tree = parseHierarchy(fakeDump(
+      { package: 'com.google.android.inputmethod.latin', bounds: [0, 1600, 1080, 2400] },
+      { package: 'com.android.systemui', bounds: [0, 0, 1080, 80] },
+      { package: 'com.example.notes', bounds: [0, 0, 1080, 2400] },
+    ));
+    expect(tree.packageName).toBe('com.example.notes');
+    expect(parseHierarchy(fakeDump({ package: 'com.google.android.inputmethod.latin', bounds: [0, 0, 10, 10] })).packageName).toBe('com.google.android.inputmethod.latin');
+  });
+
   it('decodes XML entities in attribute values', () => {
     const tree = parseHierarchy(fakeScreen({ text: 'Tom & Jerry <3 "quoted" é', bounds: [0, 0, 10, 10] }));
     expect(tree.nodes[1]!.text).toBe('Tom & Jerry <3 "quoted" é');
