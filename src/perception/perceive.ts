@@ -1,5 +1,4 @@
-import type { NodeId, UiNode, UiTree } from '../ui/ui-tree.js';
-import type { Bounds } from '../ui/ui-tree.js';
+import type { Bounds, NodeId, UiNode, UiTree } from '../ui/ui-tree.js';
 import type { Block, ControlUnit } from './control-unit.js';
 import { collectBlocks, layoutBlocks } from './build-blocks.js';
 import { buildUnits, pseudoUnits } from './build-units.js';
