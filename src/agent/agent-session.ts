@@ -6,7 +6,8 @@ import type { UsageLedger } from '../model/usage-ledger.js';
 import type { VisionModel } from '../model/vision-model.js';
 import { perceive, type Perception } from '../perception/perceive.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
-import type { TraceWriter } from '../trace/trace-writer.js';
+import { join } from 'node:path';
+import { stepFolder, type TraceWriter } from '../trace/trace-writer.js';
 import { parseHierarchy } from '../ui/parse-hierarchy.js';
 
 /** Latency buckets of DESIGN.md §7, in milliseconds. */
@@ -42,6 +43,7 @@ export class AgentSession {
   readonly vision: VisionModel | undefined;
   step = 0;
   llmCalls = 0;
+  private readonly lastWritten = new Map<string, string>();
   vlmCalls = 0;
 
   constructor(
@@ -53,14 +55,32 @@ export class AgentSession {
     readonly signal?: AbortSignal,
   ) {
     const onCall = (record: ModelCallRecord): void => this.recordCall(record);
-    this.planner = new MeteredLanguageModel(models.planner, { ledger, onCall });
-    this.verifier = models.verifier ? new MeteredLanguageModel(models.verifier, { ledger, onCall }) : undefined;
-    this.vision = models.vision ? new MeteredVisionModel(models.vision, { ledger, onCall }) : undefined;
+    this.planner = this.timed(new MeteredLanguageModel(models.planner, { ledger, onCall }));
+    this.verifier = models.verifier ? this.timed(new MeteredLanguageModel(models.verifier, { ledger, onCall })) : undefined;
+    this.vision = models.vision ? this.timed(new MeteredVisionModel(models.vision, { ledger, onCall })) : undefined;
+  }
+
+  /**
+   * Counts the wall time of every model call as model time: what a remote model reports,
+   * and what a local stand-in (scripted, oracle) spends computing its reply.
+   */
+  private timed<Model extends LanguageModel | VisionModel>(model: Model): Model {
+    const generate = model.generate.bind(model) as (request: never) => Promise<unknown>;
+    const latency = this.latency;
+    return Object.assign(Object.create(model) as Model, {
+      async generate(request: never) {
+        const started = performance.now();
+        try {
+          return await generate(request);
+        } finally {
+          latency.modelMs += performance.now() - started;
+        }
+      },
+    });
   }
 
   private recordCall(record: ModelCallRecord): void {
     const artifact = this.trace.writeModelCall(this.step, record);
-    this.latency.modelMs += record.latencyMs;
     const isVision = record.images > 0;
     if (isVision) this.vlmCalls += 1;
     else this.llmCalls += 1;
@@ -88,7 +108,11 @@ export class AgentSession {
     const perception = perceive(tree, this.perceptionOptions);
     const perceptionMs = performance.now() - started;
     this.latency.perceptionMs += perceptionMs;
-    const path = this.trace.writeStepArtifact(this.step, artifact, observation.xml);
+    // Re-observing an unchanged screen (settle, a late effect) need not rewrite the same file.
+    const key = `${this.step}/${artifact}`;
+    const path = this.lastWritten.get(key) === observation.xml ? join(stepFolder(this.step), artifact) : this.trace.writeStepArtifact(this.step, artifact, observation.xml);
+    this.lastWritten.clear();
+    this.lastWritten.set(key, observation.xml);
     this.trace.emit({ type: 'observe-end', step: this.step, packageName: observation.packageName, activity: observation.activity, latencyMs: observation.latencyMs, polls: observation.polls, settled: observation.settled, artifact: path });
     this.trace.emit({ type: 'perceive-end', step: this.step, latencyMs: perceptionMs, nodes: tree.nodes.length, keptNodes: perception.nodes.length, units: perception.units.length, blocks: perception.blocks.length });
     return { xml: observation.xml, perception };

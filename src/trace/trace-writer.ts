@@ -50,6 +50,7 @@ export class TraceWriter {
   private readonly fsync: boolean;
   private fd: number | undefined;
   private readonly modelCallCounts = new Map<string, number>();
+  private readonly folders = new Set<string>();
   private eventCount = 0;
 
   constructor(options: TraceWriterOptions) {
@@ -142,7 +143,12 @@ export class TraceWriter {
 
   private writeFile(relative: string, content: unknown): void {
     const path = join(this.dir, relative);
-    mkdirSync(join(path, '..'), { recursive: true });
+    const folder = join(path, '..');
+    // Steps write many artifacts into few folders: create each folder once.
+    if (!this.folders.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      this.folders.add(folder);
+    }
     if (content instanceof Uint8Array) writeFileSync(path, content);
     else if (typeof content === 'string') writeFileSync(path, redactSecrets(content, this.secrets));
     else writeFileSync(path, `${JSON.stringify(redactSecretsDeep(content, this.secrets), binaryReplacer, 2)}\n`);
