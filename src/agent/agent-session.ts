@@ -84,18 +84,11 @@ export class AgentSession {
     const isVision = record.images > 0;
     if (isVision) this.vlmCalls += 1;
     else this.llmCalls += 1;
-    const payload = {
-      step: this.step,
-      role: record.role,
-      model: record.reply?.model ?? record.requestedModel,
-      promptTokens: record.promptTokens,
-      completionTokens: record.completionTokens,
-      latencyMs: record.latencyMs,
-      images: record.images,
-      imageBytes: record.imageBytes,
-      artifact,
-      ...(record.error === undefined ? {} : { error: record.error.message }),
-    };
+    // The metered model entered this call in the ledger just before calling us.
+    const last = this.ledger.entries.at(-1);
+    if (!last) throw new Error('AgentSession: a model call was reported before the ledger entered it');
+    const { estimated: _estimated, failed: _failed, ...entry } = last;
+    const payload = { step: this.step, ...entry, artifact, ...(record.error === undefined ? {} : { error: record.error.message }) };
     this.trace.emit(isVision ? { type: 'vlm-call-end', ...payload } : { type: 'model-call-end', ...payload });
   }
 
