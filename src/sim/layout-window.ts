@@ -55,6 +55,12 @@ export interface LayoutContext {
    * TextView exposes the hint as accessibility text). Default false: `text=""`.
    */
   readonly hintAsText?: boolean | undefined;
+  /**
+   * Told where the focused field ended up (unclipped) and which scroll container holds
+   * it, even when it is scrolled out of view; the engine uses it to scroll the field
+   * into view as Android does when the keyboard opens.
+   */
+  readonly onFocusedField?: ((rect: PixelRect, scrollKey: string | undefined) => void) | undefined;
   /** Optional reordering of a scroll container's children (the `shuffle` fault). */
   readonly reorder?: ((scrollKey: string, count: number) => readonly number[] | undefined) | undefined;
 }
@@ -238,15 +244,21 @@ function resourceIdOf(widget: Widget, pkg: string): string {
  * visible ones get clipped bounds, as UiAutomator reports only what is on screen.
  */
 export function layoutWindow(root: Widget, box: PixelRect, context: LayoutContext): LaidNode {
-  const node = place(root, { x: box[0], y: box[1], w: box[2] - box[0], h: box[3] - box[1] }, box, 0, 0, context);
+  const node = place(root, { x: box[0], y: box[1], w: box[2] - box[0], h: box[3] - box[1] }, box, 0, 0, context, undefined);
   if (node === undefined) throw new Error(`layoutWindow: window root ${root.cls} has zero area in ${JSON.stringify(box)}`);
   return node;
 }
 
-function place(widget: Widget, box: Box, clip: PixelRect, index: number, drawingOrder: number, context: LayoutContext): LaidNode | undefined {
+function place(widget: Widget, box: Box, clip: PixelRect, index: number, drawingOrder: number, context: LayoutContext, scrollKey: string | undefined): LaidNode | undefined {
   const fullRect: PixelRect = [box.x, box.y, box.x + box.w, box.y + box.h];
+  if (widget.field !== undefined && widget.field.key === context.focusedField) context.onFocusedField?.(fullRect, scrollKey);
   const bounds = intersect(fullRect, clip);
-  if (bounds === undefined) return undefined;
+  if (bounds === undefined) {
+    // Scrolled out of view: still say where the focused field is (its enclosing box will do).
+    const focused = context.focusedField;
+    if (focused !== undefined && context.onFocusedField !== undefined && holdsField(widget, focused)) context.onFocusedField(fullRect, scrollKey);
+    return undefined;
+  }
   const pkg = widget.pkg ?? context.pkg;
   const flags = widget.flags ?? {};
   const showingHint = (widget.text ?? '') === '' && (widget.hint ?? '') !== '';
@@ -337,13 +349,18 @@ function place(widget: Widget, box: Box, clip: PixelRect, index: number, drawing
   ordered.forEach((child, i) => {
     const childBox = boxes[i];
     if (childBox === undefined) return;
-    const laid = place(child, childBox, childClip, kept, kept + 1, context);
+    const laid = place(child, childBox, childClip, kept, kept + 1, context, widget.scroll?.key ?? scrollKey);
     if (laid !== undefined) {
       node.children.push(laid);
       kept += 1;
     }
   });
   return node;
+}
+
+function holdsField(widget: Widget, key: string): boolean {
+  if (widget.field?.key === key) return true;
+  return (widget.children ?? []).some((child) => holdsField(child, key));
 }
 
 function justifyStart(justify: Widget['justify'], spare: number, hasFill: boolean): number {

@@ -722,6 +722,7 @@ export class Simulator {
     const appBottom = H - navH - kbH;
     const extents = new Map<ActivityInstance, ScrollExtents>();
     const instanceExtents: ScrollExtents = new Map();
+    let focusedAt: { rect: PixelRect; scrollKey: string | undefined } | undefined;
     extents.set(instance, instanceExtents);
     const screen = this.renderScreen(pkg, instance);
     const layout = (root: Widget, box: PixelRect, windowPkg: string, withExtents: boolean): LaidNode =>
@@ -733,6 +734,9 @@ export class Simulator {
         hintAsText: this.hintAsText,
         extents: withExtents ? instanceExtents : new Map(),
         reorder: (key, count) => this.shuffleOrder(instance, key, count),
+        onFocusedField: (rect, scrollKey) => {
+          focusedAt = { rect, scrollKey };
+        },
       });
     const windows: WindowFrame[] = [];
     const settings = this.states.get('com.android.settings') as
@@ -805,7 +809,10 @@ export class Simulator {
         ]),
       ]),
     ]);
-    windows.push({ kind: 'app', root: layout(decor, [0, 0, W, appBottom], pkg, true), touchable: true, modal: false, instance });
+    focusedAt = undefined;
+    let appRoot = layout(decor, [0, 0, W, appBottom], pkg, true);
+    if (keyboardShown && reveal(focusedAt, instance, instanceExtents)) appRoot = layout(decor, [0, 0, W, appBottom], pkg, true);
+    windows.push({ kind: 'app', root: appRoot, touchable: true, modal: false, instance });
     for (const window of windows) {
       if (stripLabels && (window.kind === 'app' || window.kind === 'dialog' || window.kind === 'popup' || window.kind === 'sheet')) this.applyIconOnly(window.root, pkg);
     }
@@ -968,6 +975,31 @@ export class Simulator {
     }
     return undefined;
   }
+}
+
+/**
+ * Scrolls the focused field's container so the field is fully in view (Android does this
+ * when the keyboard opens: `requestRectangleOnScreen`). True when the offset changed.
+ */
+function reveal(
+  focused: { rect: PixelRect; scrollKey: string | undefined } | undefined,
+  instance: { readonly scroll: Map<string, number> },
+  extents: ScrollExtents,
+): boolean {
+  if (focused?.scrollKey === undefined) return false;
+  const extent = extents.get(focused.scrollKey);
+  if (extent === undefined) return false;
+  const [, top, , bottom] = focused.rect;
+  const viewport = extent.viewport;
+  let delta = 0;
+  if (bottom > viewport[3]) delta = Math.min(bottom - viewport[3], top - viewport[1]);
+  else if (top < viewport[1]) delta = top - viewport[1];
+  if (delta === 0) return false;
+  const current = instance.scroll.get(focused.scrollKey) ?? 0;
+  const next = Math.max(0, Math.min(extent.max, current + delta));
+  if (next === current) return false;
+  instance.scroll.set(focused.scrollKey, next);
+  return true;
 }
 
 function wrapDialog(root: Widget): Widget {

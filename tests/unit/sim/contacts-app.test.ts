@@ -71,4 +71,20 @@ describe('Contacts app', () => {
       { number: '00112233', type: 'Work' },
     ]);
   });
+
+  it('scrolls a focused field into view when the keyboard opens over it', () => {
+    const sim = new Simulator({ startPackage: contacts });
+    tapOn(sim, { 'content-desc': 'Create contact' });
+    const labels = find(sim, { hint: 'Labels (comma separated)' });
+    expect(labels.bounds[1]).toBeGreaterThan(1600); // below where the keyboard will open (y ≈ 1591)
+    tapOn(sim, { hint: 'Labels (comma separated)' });
+    expect(sim.isKeyboardShown()).toBe(true);
+    const keyboardTop = findAll(sim, { package: 'com.google.android.inputmethod.latin' })[0]?.bounds[1] ?? 0;
+    const focused = find(sim, { hint: 'Labels (comma separated)', focused: 'true' });
+    expect(focused.bounds[3]).toBeLessThanOrEqual(keyboardTop);
+    expect(focused.bounds[3] - focused.bounds[1]).toBe(labels.bounds[3] - labels.bounds[1]); // fully visible, not clipped
+    sim.typeText('work');
+    expect(find(sim, { text: 'work' }).attrs['focused']).toBe('true');
+  });
 });
+
