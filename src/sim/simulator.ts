@@ -56,6 +56,13 @@ export interface SimulatorOptions {
    * accessibility text). Either way `showing-hint="true"` in the Appium dialect.
    */
   readonly emptyFieldText?: 'empty' | 'hint' | undefined;
+  /**
+   * Which windows `pageSource` lists: `'all'` (default: system bars, keyboard, toast,
+   * dialogs and the app, as a multi-window dump shows them) or `'active'` (only the
+   * window with input focus — the topmost dialog/sheet/prompt, else the app — which is
+   * what Appium's default page source and many real `uiautomator dump`s contain).
+   */
+  readonly pageSourceWindows?: 'all' | 'active' | undefined;
 }
 
 /** One installed app as `installedApps()` lists it. */
@@ -186,6 +193,7 @@ export class Simulator {
   private serial = 0;
   private readonly clockStart: number;
   private readonly hintAsText: boolean;
+  private readonly activeWindowOnly: boolean;
   private frameCache: Frame | undefined;
 
   constructor(options: SimulatorOptions = {}) {
@@ -203,6 +211,10 @@ export class Simulator {
       throw new SimulatorError({ message: `Simulator option emptyFieldText "${String(options.emptyFieldText)}" is not 'empty' or 'hint'.` });
     }
     this.hintAsText = options.emptyFieldText === 'hint';
+    if (options.pageSourceWindows !== undefined && options.pageSourceWindows !== 'all' && options.pageSourceWindows !== 'active') {
+      throw new SimulatorError({ message: `Simulator option pageSourceWindows "${String(options.pageSourceWindows)}" is not 'all' or 'active'.` });
+    }
+    this.activeWindowOnly = options.pageSourceWindows === 'active';
     this.faults = new FaultInjector(resolveFaultConfig(options.faults), this.seed);
 
     const wanted = options.apps ?? simApps.map((entry) => entry.app.packageName);
@@ -250,6 +262,10 @@ export class Simulator {
     this.runDueEffects();
     const frame = this.currentFrame();
     let roots = frame.windows.map((w) => w.root);
+    if (this.activeWindowOnly) {
+      const active = frame.windows.find((w) => w.kind === 'interstitial' || w.kind === 'permission' || w.kind === 'dialog' || w.kind === 'popup' || w.kind === 'sheet' || w.kind === 'app');
+      roots = active === undefined ? [] : [active.root];
+    }
     if (this.settleRemaining > 0) {
       roots = this.withSpinner(roots, this.settleRemaining);
       this.settleRemaining -= 1;

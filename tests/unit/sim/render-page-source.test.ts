@@ -89,5 +89,17 @@ describe('renderPageSource', () => {
     const plain = new Simulator({ startPackage: 'com.google.android.contacts' });
     expect(plain.pageSource('appium-uia2')).toMatch(/text="" resource-id="[^"]+open_search_bar_text_view"[^>]*showing-hint="true"/);
   });
+
+  it('lists only the active window when asked: the app, or the topmost dialog over it', () => {
+    const sim = new Simulator({ startPackage: 'com.google.android.deskclock', pageSourceWindows: 'active' });
+    const roots = (): string[] => dumpNodes(sim.pageSource('uiautomator-dump')).filter((n) => n.depth === 0).map((n) => `${n.attrs['package']} ${n.bounds.join(',')}`);
+    expect(roots()).toEqual(['com.google.android.deskclock 0,0,1080,2274']);
+    tapOn(sim, { 'content-desc': 'Add alarm' });
+    const dialog = roots();
+    expect(dialog).toHaveLength(1);
+    expect(dialog[0]).not.toBe('com.google.android.deskclock 0,0,1080,2274');
+    expect(sim.pageSource('appium-uia2')).toContain('Select time');
+    expect(sim.pageSource('appium-uia2')).not.toContain('com.android.systemui');
+  });
 });
 
