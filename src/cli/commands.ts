@@ -12,6 +12,7 @@ import { devicesCommand } from './commands/devices-command.js';
 import { observeCommand } from './commands/observe-command.js';
 import { createBenchExecutor } from '../bench/compose.js';
 import { createBenchCommand } from './commands/bench-command.js';
+import { droidTaskCommand } from './commands/droidtask-command.js';
 
 /**
  * A CLI command: registers itself on the program. Its action returns the exit code
@@ -20,4 +21,4 @@ import { createBenchCommand } from './commands/bench-command.js';
 export type CommandRegistration = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createBenchExecutor }), registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand, cassetteCommand];
+export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createBenchExecutor }), droidTaskCommand, registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand, cassetteCommand];

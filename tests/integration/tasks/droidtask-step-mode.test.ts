@@ -6,6 +6,8 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDroidTaskPredictor } from '../../../src/agent/droidtask-predictor.js';
+import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
 import type { UnitId } from '../../../src/perception/control-unit.js';
 import { DroidTaskLoadError } from '../../../src/tasks/droidtask/droidtask-load-error.js';
 import { droidTaskChoiceElement, loadDroidTaskApp, type DroidTaskApp } from '../../../src/tasks/droidtask/load-droidtask-app.js';
@@ -214,6 +216,33 @@ task_name: leave the date picker
     expect(scores.map((score) => score.correctSteps)).toEqual([3, 1, 2]);
     expect(metrics.actionAccuracy).toEqual({ value: 6 / 8, numerator: 6, denominator: 8 });
     expect(metrics.completionRate.numerator).toBe(2);
+  });
+
+  it('scores the SenseAct planner in step mode: its first committed unit is the prediction', async () => {
+    const episode = app.episodes[0]!;
+    const pick = (label: string) => (request: { messages: readonly { content: string }[] }): string => {
+      const view = request.messages.map((message) => message.content).join('\n');
+      const id = new RegExp(`\\[(n[0-9a-f]+)\\] [a-z-]+ "${label}"`).exec(view)?.[1];
+      return JSON.stringify({ intent: `Tap ${label}`, expectation: '', commitment: [{ unit: id ?? 'missing' }] });
+    };
+    const careful = new ScriptedLanguageModel({
+      replies: (request) => {
+        const history = /Intent history:\n([\s\S]*?)\n\n/.exec(request.messages.at(-1)!.content)?.[1] ?? '';
+        if (history.includes('(none yet)')) return pick('25')(request);
+        if (!history.includes('>OK<')) return pick('OK')(request);
+        return JSON.stringify({ intent: 'Done', finish: true });
+      },
+    });
+    const good = await runDroidTaskStepMode([episode], createDroidTaskPredictor(careful));
+    expect(good.metrics.actionAccuracy.value).toBe(1);
+    expect(good.metrics.completionRate.value).toBe(1);
+    // The screen reached the planner as the typed view of the real DroidBot state.
+    expect(careful.calls[0]!.request.messages.at(-1)!.content).toContain('<screen>');
+
+    const hasty = new ScriptedLanguageModel({ replies: () => JSON.stringify({ intent: 'Done', finish: true }) });
+    const bad = await runDroidTaskStepMode([episode], createDroidTaskPredictor(hasty));
+    expect(bad.metrics.actionAccuracy.value).toBeCloseTo(1 / 3);
+    expect(bad.metrics.completionRate.value).toBe(0);
   });
 
   it('judges input steps by element and exact text', () => {
