@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import type { CliIo } from './cli-io.js';
+import type { CommandRegistration } from './command-registration.js';
 import { checkCommand } from './commands/check-command.js';
 import { debugCommand } from './commands/debug-command.js';
 import { diffCommand } from './commands/diff-command.js';
@@ -14,11 +13,6 @@ import { createBenchExecutor } from '../bench/compose.js';
 import { createBenchCommand } from './commands/bench-command.js';
 import { droidTaskCommand } from './commands/droidtask-command.js';
 
-/**
- * A CLI command: registers itself on the program. Its action returns the exit code
- * through `setExitCode` (commands never call process.exit).
- */
-export type CommandRegistration = (program: Command, io: CliIo, setExitCode: (code: number) => void) => void;
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
 export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createBenchExecutor }), droidTaskCommand, registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand, cassetteCommand];

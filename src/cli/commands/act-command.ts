@@ -5,7 +5,7 @@ import { parseHierarchy } from '../../ui/parse-hierarchy.js';
 import type { UiTree } from '../../ui/ui-tree.js';
 import { computeDelta } from '../../verify/compute-delta.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 import { openCliDevice, reportDeviceError, type DeviceCommandOptions } from './devices-command.js';
 
 /**

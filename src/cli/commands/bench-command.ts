@@ -11,7 +11,7 @@ import { writeBenchReport } from '../../bench/write-bench-report.js';
 import { loadSuite, type LoadSuiteOptions } from '../../tasks/load-task-file.js';
 import type { Suite, Task } from '../../tasks/task-schema.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 
 /** What `senseact bench` needs from outside: the real executor, and (for tests) the rest. */
 export interface BenchCommandDependencies {

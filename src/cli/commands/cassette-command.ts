@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { CassetteReadError } from '../../model/cassette-read-error.js';
 import { readCassette, type CassetteEntry } from '../../model/cassette.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 
 interface CassetteOptions {
   json?: boolean;

@@ -6,7 +6,7 @@ import type { Result } from '../../util/result.js';
 import { printPredicate } from '../../verify/print-predicate.js';
 import type { VerifyOutcome } from '../../verify/verify-outcome.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 import { readScreen } from './read-screen.js';
 
 interface CheckOptions {

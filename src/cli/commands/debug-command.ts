@@ -5,7 +5,7 @@ import { BenchError } from '../../bench/bench-error.js';
 import { formatTraceHeader, formatTraceStep } from '../../report/format-trace-step.js';
 import { readRunArtifacts } from '../../report/read-run-artifacts.js';
 import { exitCodes } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 
 /** What `senseact debug` needs from the terminal; tests pass their own. */
 export interface DebugCommandDependencies {

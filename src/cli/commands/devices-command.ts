@@ -8,7 +8,7 @@ import { DeviceError } from '../../device/device-error.js';
 import { loadDeviceProfile, type DeviceProfile } from '../../device/device-profile.js';
 import { DeviceProfileError } from '../../device/device-profile-error.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 
 /** `--url` and `--launch`, shared by `devices check`, `observe` and `act`. */
 export interface DeviceCommandOptions {

@@ -3,7 +3,7 @@ import type { UiNode, UiTree } from '../../ui/ui-tree.js';
 import { computeDelta, type AtomicChange, type Delta } from '../../verify/compute-delta.js';
 import { describeNode } from '../../verify/verify-outcome.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 import { readScreen } from './read-screen.js';
 
 interface DiffOptions {

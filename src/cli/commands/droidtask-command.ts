@@ -6,7 +6,7 @@ import { loadDroidTaskApp } from '../../tasks/droidtask/load-droidtask-app.js';
 import { runDroidTaskStepMode, type Ratio } from '../../tasks/droidtask/score-droidtask.js';
 import { SenseActError } from '../../util/senseact-error.js';
 import { exitCodes } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 
 function percent(ratio: Ratio): string {
   return `${(ratio.value * 100).toFixed(1)}% (${ratio.numerator}/${ratio.denominator})`;

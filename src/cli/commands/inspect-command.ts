@@ -7,7 +7,7 @@ import { renderUnitLine } from '../../perception/render-view.js';
 import { HierarchyParseError } from '../../ui/hierarchy-parse-error.js';
 import { parseHierarchy } from '../../ui/parse-hierarchy.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 
 /** Files `inspect` reads from a directory: UI dumps by extension. */
 const dumpExtensions = new Set(['.xml', '.json']);

@@ -6,7 +6,7 @@ import { modelRoles, type ModelRole } from '../../model/model-role.js';
 import { OpenAiLanguageModel } from '../../model/openai-language-model.js';
 import { OpenAiVisionModel } from '../../model/openai-vision-model.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 
 interface ModelsOptions {
   baseUrl?: string;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { perceive } from '../../perception/perceive.js';
 import { parseHierarchy } from '../../ui/parse-hierarchy.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 import { openCliDevice, reportDeviceError, type DeviceCommandOptions } from './devices-command.js';
 
 interface ObserveOptions extends DeviceCommandOptions {

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { writeBenchReport } from '../../bench/write-bench-report.js';
 import { exitCodes } from '../cli-io.js';
-import type { CommandRegistration } from '../commands.js';
+import type { CommandRegistration } from '../command-registration.js';
 
 /**
  * `senseact report <run-dir>`: writes `<run-dir>/report.html` (and `report-assets/`)

@@ -1,0 +1,51 @@
+// The dependency direction of DESIGN.md §2, checked by `npm run lint`: which src/ folder
+// may import which, and no import cycles anywhere in src/.
+const layers = ['util', 'ui', 'perception', 'verify', 'memory', 'device', 'sim', 'model', 'agent', 'tasks', 'bench', 'trace', 'report', 'cli'];
+
+/** Which src/ folders each folder may import from (besides itself). */
+const allowed = {
+  util: [],
+  ui: ['util'],
+  perception: ['ui', 'util'],
+  verify: ['perception', 'ui', 'util'],
+  memory: ['verify', 'perception', 'ui', 'util'],
+  sim: ['util'],
+  device: ['sim', 'ui', 'util'],
+  model: ['util'],
+  trace: ['util'],
+  tasks: ['verify', 'perception', 'ui', 'util'],
+  agent: ['perception', 'verify', 'memory', 'model', 'device', 'trace', 'tasks', 'ui', 'util'],
+  report: ['trace', 'perception', 'verify', 'ui', 'util'],
+  bench: ['agent', 'tasks', 'device', 'sim', 'model', 'memory', 'trace', 'report', 'perception', 'verify', 'ui', 'util'],
+  cli: layers.filter((layer) => layer !== 'cli'),
+};
+
+const layerRules = Object.entries(allowed)
+  .map(([from, may]) => ({ from, forbidden: layers.filter((layer) => layer !== from && !may.includes(layer)) }))
+  .filter((rule) => rule.forbidden.length > 0)
+  .map((rule) => ({
+    name: `layer-${rule.from}`,
+    comment: `DESIGN.md §2: src/${rule.from} may import only from ${allowed[rule.from].join(', ') || 'itself'}.`,
+    severity: 'error',
+    from: { path: `^src/${rule.from}/` },
+    to: { path: `^src/(${rule.forbidden.join('|')})/` },
+  }));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'no-circular',
+      comment: 'Import cycles make the layering meaningless and module start-up order fragile.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
