@@ -128,6 +128,7 @@ export class CertificateMemory {
   private readonly indexes = new Map<string, AppIndex>();
   private readonly loadWarnings: MemoryWarning[] = [];
   private handle: FileHandle | undefined;
+  private appending: Promise<void> = Promise.resolve();
   /** The file's last byte is not a newline (torn write): the next append starts a new line. */
   private needsNewline = false;
 
@@ -214,7 +215,14 @@ export class CertificateMemory {
    * Validates and appends one certificate: one JSON line, then fsync.
    * @throws CertificateMemoryError when the certificate is invalid or the write fails.
    */
-  async append(certificate: Certificate): Promise<void> {
+  append(certificate: Certificate): Promise<void> {
+    // Appends run one at a time (concurrent runs share a memory): one file handle, whole lines in order.
+    const next = this.appending.then(() => this.appendNow(certificate));
+    this.appending = next.catch(() => undefined);
+    return next;
+  }
+
+  private async appendNow(certificate: Certificate): Promise<void> {
     const parsed = certificateSchema.safeParse(certificate);
     if (!parsed.success) {
       throw new CertificateMemoryError({ message: `Refusing to append an invalid certificate to ${this.path}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}. Build it with buildCertificate.` });
@@ -287,6 +295,7 @@ export class CertificateMemory {
 
   /** Closes the append handle (the memory stays readable). */
   async close(): Promise<void> {
+    await this.appending;
     const handle = this.handle;
     this.handle = undefined;
     await handle?.close();

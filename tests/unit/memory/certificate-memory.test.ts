@@ -28,6 +28,20 @@ function certificate(intent: string, packageName = 'com.android.deskclock', scop
 }
 
 describe('CertificateMemory', () => {
+  it('takes concurrent appends one at a time: one handle, whole lines, call order', async () => {
+    const file = freshPath();
+    const memory = await CertificateMemory.open(file);
+    const intents = Array.from({ length: 40 }, (_unused, index) => `intent number ${index}`);
+    await Promise.all(intents.map((intent) => memory.append(certificate(intent))));
+    await memory.close();
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as Certificate).intent)).toEqual(intents);
+    const reopened = await CertificateMemory.open(file);
+    expect(reopened.size).toBe(40);
+    expect(reopened.warnings).toEqual([]);
+    await reopened.close();
+  });
+
   it('appends one JSON line per certificate and loads them back in order', async () => {
     const file = freshPath();
     const memory = await CertificateMemory.open(file);
