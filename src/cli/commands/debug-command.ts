@@ -1,10 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { agentModeSchema, policyNameSchema } from '../../agent/task-run-result.js';
 import { BenchError } from '../../bench/bench-error.js';
+import { createBenchExecutor } from '../../bench/compose.js';
+import { loadSuite } from '../../tasks/load-task-file.js';
 import { formatTraceHeader, formatTraceStep } from '../../report/format-trace-step.js';
 import { readRunArtifacts } from '../../report/read-run-artifacts.js';
-import { exitCodes } from '../cli-io.js';
+import { exitCodes, type CliIo } from '../cli-io.js';
 import type { CommandRegistration } from '../command-registration.js';
 
 /** What `senseact debug` needs from the terminal; tests pass their own. */
@@ -26,9 +29,15 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
     program
       .command('debug')
       .description('Replay a recorded run step by step from its trace folder (runs/<suite>/<task>/<run-id>) or trace.jsonl.')
-      .argument('<run-dir-or-trace>', 'a run folder holding trace.jsonl, or the trace.jsonl file')
+      .argument('<run-dir-or-trace>', 'a run folder holding trace.jsonl, or the trace.jsonl file; with --device, a task id to run first')
       .option('--step <n>', 'show only step n (0-based)')
-      .action(async (target: string, options: { step?: string }) => {
+      .option('--device <profile>', 'run the task <run-dir-or-trace> names on this device profile, then step through its trace')
+      .option('--suite <suite>', 'with --device: the suite holding the task', 'sim')
+      .option('--mode <mode>', `with --device: the agent mode (${agentModeSchema.options.join(', ')})`, 'senseact')
+      .option('--faults <profile>', 'with --device: faults to inject (simulator only)')
+      .option('--policy <policy>', 'with --device: llm, oracle or auto (llm when a model is configured)', 'auto')
+      .action(async (target: string, options: { step?: string; device?: string; suite: string; mode: string; faults?: string; policy: string }) => {
+        if (options.device !== undefined) target = await runOneTask(target, { ...options, device: options.device }, io);
         const resolved = path.resolve(io.cwd, target);
         if (!existsSync(resolved)) throw new BenchError({ code: 'debug-no-trace', message: `debug: ${resolved} does not exist; pass a run folder (runs/<suite>/<task>/<run-id>) or its trace.jsonl` });
         const folder = statSync(resolved).isDirectory() ? resolved : path.dirname(resolved);
@@ -56,6 +65,28 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
         setExitCode(exitCodes.ok);
       });
   };
+}
+
+/** Runs one task of a suite on a device through the composition root; returns its trace folder. */
+async function runOneTask(taskId: string, options: { device: string; suite: string; mode: string; faults?: string; policy: string }, io: CliIo): Promise<string> {
+  const mode = agentModeSchema.safeParse(options.mode);
+  if (!mode.success) throw new BenchError({ code: 'debug-option', message: `--mode: unknown mode "${options.mode}"; choose from ${agentModeSchema.options.join(', ')}` });
+  const policy = options.policy === 'auto' ? 'auto' : policyNameSchema.safeParse(options.policy).data;
+  if (policy === undefined) throw new BenchError({ code: 'debug-option', message: `--policy: unknown policy "${options.policy}"; choose llm, oracle or auto` });
+  const suite = await loadSuite(options.suite, { tasksRoot: path.resolve(io.cwd, 'tasks') });
+  const task = suite.tasks.find((candidate) => candidate.id === taskId);
+  if (!task) throw new BenchError({ code: 'debug-no-task', message: `debug: suite "${suite.name}" has no task "${taskId}" (pass a run folder to replay, or a task id of --suite with --device)` });
+  const outDir = path.resolve(io.cwd, 'runs', `debug-${taskId}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`);
+  const controller = new AbortController();
+  const handle = await createBenchExecutor({ suite: options.suite, device: options.device, faults: options.faults, policy, outDir, cwd: io.cwd, env: io.env, signal: controller.signal });
+  try {
+    io.stderr(`${handle.notice}\n`);
+    const result = await handle.executor({ task, mode: mode.data, repeat: 0, outDir, traceDir: path.join(outDir, 'traces', taskId, `${mode.data}-r0`), signal: controller.signal });
+    io.stderr(`${task.id} (${mode.data}): ${result.success ? 'success' : 'failure'} — ${result.reason}${result.error ? ` [error: ${result.error}]` : ''}\n`);
+    return path.resolve(outDir, result.traceDir);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The default `debug` command, reading Enter from the process's terminal. */

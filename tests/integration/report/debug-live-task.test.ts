@@ -1,0 +1,40 @@
+// `senseact debug <task> --device sim` runs one task through the composition root and
+// then steps through its trace (printed at once without a terminal).
+import { readdir, rm } from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../src/cli/cli-io.js';
+import { main } from '../../../src/cli/main.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+const created: string[] = [];
+afterAll(async () => {
+  for (const dir of created) await rm(dir, { recursive: true, force: true });
+});
+
+async function senseact(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; }, cwd: repoRoot, env: {} };
+  const before = new Set(await readdir(path.join(repoRoot, 'runs')).catch(() => []));
+  const code = await main(args, io);
+  for (const name of await readdir(path.join(repoRoot, 'runs')).catch(() => [])) if (!before.has(name)) created.push(path.join(repoRoot, 'runs', name));
+  return { code, stdout, stderr };
+}
+
+describe('senseact debug <task> --device', () => {
+  it('runs the task, then shows what the agent saw, committed, expected and got per step', async () => {
+    const { code, stdout, stderr } = await senseact(['debug', 'settings-dark-theme', '--device', 'sim', '--policy', 'oracle']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('policy: oracle');
+    expect(stderr).toContain('settings-dark-theme (senseact): success');
+    expect(stdout).toContain('Open Display');
+    expect(stdout).toContain('Dark theme');
+  });
+
+  it('names the suite and the missing task', async () => {
+    const { code, stderr } = await senseact(['debug', 'no-such-task', '--device', 'sim', '--policy', 'oracle']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('suite "sim" has no task "no-such-task"');
+  });
+});
