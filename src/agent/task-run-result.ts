@@ -17,6 +17,18 @@ export const latencySplitSchema = z.object({
 });
 export type LatencySplit = z.infer<typeof latencySplitSchema>;
 
+const count = z.number().int().nonnegative();
+
+/** Model calls, images and tokens: counted per run here, summed per mode by the bench. */
+export const modelUsageShape = {
+  llmCalls: count,
+  vlmCalls: count,
+  imagesUploaded: count,
+  imageBytes: count,
+  promptTokens: count,
+  completionTokens: count,
+};
+
 /**
  * What one run of one task in one mode produced. The agent fills it; the bench
  * aggregates it. `success` comes from the task's own check, never from the agent.
@@ -33,12 +45,7 @@ export const taskRunResultSchema = z.object({
   /** Why the task check passed or failed, in one line. */
   reason: z.string(),
   steps: z.number().int().nonnegative(),
-  llmCalls: z.number().int().nonnegative(),
-  vlmCalls: z.number().int().nonnegative(),
-  imagesUploaded: z.number().int().nonnegative(),
-  imageBytes: z.number().int().nonnegative(),
-  promptTokens: z.number().int().nonnegative(),
-  completionTokens: z.number().int().nonnegative(),
+  ...modelUsageShape,
   latency: latencySplitSchema,
   verification: z.object({ pass: z.number().int(), fail: z.number().int(), inconclusive: z.number().int() }),
   gateReasons: z.record(z.string(), z.number().int()),

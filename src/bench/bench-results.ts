@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentModeSchema, policyNameSchema, taskRunResultSchema } from '../agent/task-run-result.js';
+import { agentModeSchema, modelUsageShape, policyNameSchema, taskRunResultSchema } from '../agent/task-run-result.js';
 
 /** Format version of `results.json`; bump on any incompatible change. */
 export const benchResultsVersion = 1;
@@ -59,12 +59,7 @@ export const modeMetricsSchema = z.object({
   /** successes / (tasks − errors), or null when every run errored. */
   successRateWithoutErrors: z.number().min(0).max(1).nullable(),
   perApp: z.record(z.string(), appMetricsSchema),
-  llmCalls: z.number().int().nonnegative(),
-  vlmCalls: z.number().int().nonnegative(),
-  imagesUploaded: z.number().int().nonnegative(),
-  imageBytes: z.number().int().nonnegative(),
-  promptTokens: z.number().int().nonnegative(),
-  completionTokens: z.number().int().nonnegative(),
+  ...modelUsageShape,
   /** Mean prompt + completion tokens per run. */
   tokensPerTask: z.number().nonnegative(),
   /** Estimated cost in US dollars at `prices` (see the results' `prices`). */
