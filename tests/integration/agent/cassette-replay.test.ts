@@ -1,11 +1,14 @@
 // The llm policy through the real OpenAI-compatible adapter and `openai` client against
 // the local mock server, recorded to a cassette, then replayed without any server: the
 // replay must make the same calls and reach the same result.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
+import { benchResultsSchema } from '../../../src/bench/bench-results.js';
+import type { CliIo } from '../../../src/cli/cli-io.js';
+import { main } from '../../../src/cli/main.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import { createConfiguredModels } from '../../../src/model/create-configured-models.js';
@@ -89,5 +92,31 @@ describe('cassettes', () => {
     const result = await play(createConfiguredModels({ config: modelConfigFromEnv({}), cassette: { mode: 'replay', path: cassette } }), 'miss');
     expect(result.success).toBe(false);
     expect(result.error).toMatch(/cassette/i);
+  });
+});
+
+describe('senseact bench with a configured model', () => {
+  it('uses the llm policy through the real adapter, labels the results llm, and records usage', async () => {
+    const suiteDir = path.join(root, 'one-task-suite');
+    await mkdir(suiteDir, { recursive: true });
+    const source = await readFile(path.join(repoRoot, 'tasks', 'sim', 'settings.yaml'), 'utf8');
+    const block = source.slice(source.indexOf('- id: settings-dark-theme'), source.indexOf('- id: settings-brightness-zero'));
+    await writeFile(path.join(suiteDir, 'tasks.yaml'), `tasks:\n${block}`);
+    const out = path.join(root, 'bench-llm');
+    let stdout = '';
+    let stderr = '';
+    const io: CliIo = { stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; }, cwd: repoRoot, env: { SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'mock-planner' } };
+    const requestsBefore = server.requests.length;
+    const code = await main(['bench', '--suite', suiteDir, '--mode', 'senseact', '--device', 'sim', '--out', out], io);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('policy: llm (planner mock-planner');
+    const results = benchResultsSchema.parse(JSON.parse(await readFile(path.join(out, 'results.json'), 'utf8')));
+    expect(results.policy).toBe('llm');
+    expect(results.oracle).toBe(false);
+    const run = results.tasks[0]!;
+    expect(run.success, run.reason).toBe(true);
+    expect(run.llmCalls).toBe(server.requests.length - requestsBefore);
+    expect(run.promptTokens).toBe(400 * run.llmCalls);
+    expect(stdout).not.toContain('oracle policy');
   });
 });
