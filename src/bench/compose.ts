@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { AgentModels } from '../agent/agent-session.js';
+import { ModelAnswerJudge } from '../agent/model-answer-judge.js';
 import { runTask } from '../agent/run-task.js';
 import type { PolicyName } from '../agent/task-run-result.js';
 import { createDevice } from '../device/create-device.js';
@@ -102,7 +103,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       repeat,
       signal,
       secrets,
-      ...(models ? { models } : {}),
+      ...(models ? { models, judges: { model: new ModelAnswerJudge(models.verifier ?? models.planner) } } : {}),
       ...(mode === 'senseact' || mode === 'senseact-text' ? { memory: await memoryFor(mode) } : {}),
     };
     if (profile.kind === 'sim') {
