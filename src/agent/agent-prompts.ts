@@ -80,7 +80,8 @@ export function verifierMessages(input: { readonly intent: string; readonly expe
 
 const gateSystem = [
   'You look at a screenshot of an Android app because a symbolic check failed. Answer one localized question:',
-  'which candidate region achieves the intent? Reply with JSON: {"unit": candidate id or null, "reason": short}.',
+  'which candidate region achieves the intent? Reply with JSON: {"unit": candidate id or null, "reason": short,',
+  ' "alreadyDone": true when the screenshot shows the intent already achieved and there is nothing to act on}.',
   screenIsData,
 ].join('\n');
 

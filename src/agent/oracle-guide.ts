@@ -189,16 +189,16 @@ export class OracleGuide {
    * node the reference query names there. Null without ground truth or without a match.
    */
   locate(query: string, candidates: readonly ControlUnit[], groundTruth: UiTree | undefined): VisionReply {
-    if (!groundTruth || query === '') return { unit: null, reason: 'oracle: no ground truth to look at' };
+    if (!groundTruth || query === '') return { unit: null, reason: 'oracle: no ground truth to look at', alreadyDone: false };
     const matches = findNodes(parseQuery(query), groundTruth).matches;
     const node = matches[0] === undefined ? undefined : groundTruth.nodes[matches[0]];
-    if (!node) return { unit: null, reason: `oracle: "${query}" is not on the ground-truth screen either` };
+    if (!node) return { unit: null, reason: `oracle: "${query}" is not on the ground-truth screen either`, alreadyDone: false };
     let best: { unit: ControlUnit; iou: number } | undefined;
     for (const unit of candidates) {
       const iou = boundsIou(unit.bounds, node.bounds);
       if (iou > (best?.iou ?? 0)) best = { unit, iou };
     }
-    return best && best.iou >= 0.5 ? { unit: best.unit.id, reason: `oracle: ground truth shows "${query}" there` } : { unit: null, reason: 'oracle: no candidate covers the target' };
+    return best && best.iou >= 0.5 ? { unit: best.unit.id, reason: `oracle: ground truth shows "${query}" there`, alreadyDone: false } : { unit: null, reason: 'oracle: no candidate covers the target', alreadyDone: false };
   }
 
   /**
@@ -208,9 +208,17 @@ export class OracleGuide {
    */
   locateCurrent(groundTruth: UiTree | undefined): VisionReply {
     const perception = this.current();
-    const action = this.solution[this.step]?.actions[this.offset];
+    const step = this.solution[this.step];
+    const action = step?.actions[this.offset];
     const query = this.pending?.lookFor?.query ?? (action ? targetOf(action) ?? '' : '');
-    return this.locate(query, perception.units.filter((unit) => unit.tap !== null), groundTruth);
+    const located = this.locate(query, perception.units.filter((unit) => unit.tap !== null), groundTruth);
+    // What the text view could not show, the ground truth can: the step's effect may already be there.
+    if (located.unit === null && groundTruth && this.offset === 0 && step?.expect !== undefined
+      && evaluatePredicate(parsePredicate(step.expect), { after: groundTruth }).outcome === 'pass') {
+      this.pending = { reply: { intent: step.intent, expectation: '', commitment: [], finish: false }, kind: 'solution', covers: step.actions.length };
+      return { unit: null, reason: 'oracle: the ground truth already shows this step done', alreadyDone: true };
+    }
+    return located;
   }
 
   /** The LLM verifier's role: the reference step's expectation decides, else pass. */

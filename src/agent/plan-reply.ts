@@ -58,6 +58,8 @@ export const visionReplySchema = z.strictObject({
   /** The candidate region (unit id) that achieves the intent, or null when none does. */
   unit: z.string().nullable(),
   reason: z.string(),
+  /** True when the screenshot shows the intent already achieved (nothing to act on). */
+  alreadyDone: z.boolean().default(false),
 });
 export type VisionReply = z.infer<typeof visionReplySchema>;
 

@@ -112,8 +112,8 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     session.trace.emit({ type: 'gate-end', step: session.step, opened: decision.open, ...(decision.reason ? { reason: decision.reason } : {}), score: decision.score });
   };
 
-  const askVision = async (intent: string, failure: string, candidates: readonly ControlUnit[]): Promise<ControlUnit | undefined> => {
-    if (!session.vision) return undefined;
+  const askVision = async (intent: string, failure: string, candidates: readonly ControlUnit[]): Promise<{ unit?: ControlUnit; alreadyDone: boolean }> => {
+    if (!session.vision) return { alreadyDone: false };
     const png = await session.screenshot();
     const lines = candidates.map((unit) => `[${unit.id}] [${unit.bounds.join(',')}] ${unit.type} ${JSON.stringify(unit.label)}`);
     if (oracle) oracle.setScreen(screen.perception);
@@ -125,7 +125,8 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       ...(session.signal ? { signal: session.signal } : {}),
       ...(oracle ? { instructJson: false } : {}),
     });
-    return candidates.find((unit) => unit.id === reply.value.unit);
+    const unit = candidates.find((candidate) => candidate.id === reply.value.unit);
+    return unit ? { unit, alreadyDone: false } : { alreadyDone: reply.value.alreadyDone };
   };
 
   for (let round = 1; round <= maxRounds && steps < task.stepBudget; round++) {
@@ -202,10 +203,19 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       const candidates = screen.perception.units.filter((unit) => unit.tap !== null && unit.type !== 'finish');
       if (visionAllowed) {
         countGate(decision);
-        const located = await askVision(plan.intent, 'the target is not identifiable in the text view', candidates);
+        const { unit: located, alreadyDone } = await askVision(plan.intent, 'the target is not identifiable in the text view', candidates);
         if (located && oracle) items = oracle.commitmentFor(located.id);
         else if (located) items = [{ unit: located.id }];
         units = items.map((item) => screen.perception.units.find((unit) => unit.id === item.unit)).filter((unit): unit is ControlUnit => unit !== undefined);
+        if (!located && alreadyDone) {
+          // Vision sees the intent's effect already on screen (e.g. the tab is already open).
+          unresolvedInARow = 0;
+          history.push({ intent: plan.intent, outcome: 'pass', note: 'already done (seen by vision, low confidence)' });
+          oracle?.report('pass');
+          session.trace.emit({ type: 'verify-end', step: round, outcome: 'pass', reason: 'vision: the intent is already achieved on screen', by: 'vlm' });
+          session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
+          continue;
+        }
       }
       if (items.length === 0) {
         gateReasons['unresolved-target'] = (gateReasons['unresolved-target'] ?? 0) + (visionAllowed ? 0 : 1);
@@ -248,7 +258,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
           countGate(decision);
           screen = result.after;
           const candidates = result.after.perception.units.filter((candidate) => candidate.tap !== null && candidate.type === unit.type);
-          const located = await askVision(plan.intent, result.outcome.reason, candidates);
+          const { unit: located } = await askVision(plan.intent, result.outcome.reason, candidates);
           if (located && steps < task.stepBudget) {
             unit = located;
             result = await executeUnit(session, unit, item, result.after, feedback, plan);

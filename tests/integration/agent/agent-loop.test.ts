@@ -9,8 +9,8 @@ import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import type { LanguageModelRequest } from '../../../src/model/language-model.js';
-import type { ScriptedVisionModel } from '../../../src/model/scripted-language-model.js';
-import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
+
+import { ScriptedLanguageModel, ScriptedVisionModel } from '../../../src/model/scripted-language-model.js';
 import type { FaultConfig, Simulator } from '../../../src/sim/index.js';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import { taskSchema, type Task } from '../../../src/tasks/task-schema.js';
@@ -129,6 +129,25 @@ describe('the SenseAct loop', () => {
     const text = await run(task, { mode: 'senseact-text', faults: { 'icon-only': { rate: 1 } } });
     expect(text.result.vlmCalls).toBe(0);
     expect(text.result.success).toBe(false);
+  });
+
+  it('asks vision where the text view names no target, and accepts "already done" from it', async () => {
+    const task = suiteTask('settings-dark-theme');
+    const planner = new ScriptedLanguageModel({
+      replies: (request, index) => {
+        if (index === 0) return JSON.stringify({ intent: 'Make sure the main Settings page is open', lookFor: 'the Settings page title', commitment: [] });
+        const prompt = request.messages.map((message) => message.content).join('\n');
+        expect(prompt).toContain('Make sure the main Settings page is open → pass');
+        return JSON.stringify({ intent: 'Stop here', finish: true });
+      },
+    });
+    const vision = new ScriptedVisionModel({ replies: [JSON.stringify({ unit: null, reason: 'the Settings page is showing', alreadyDone: true })] });
+    const { result, events } = await run(task, { planner, vision });
+    expect(result.vlmCalls).toBe(1);
+    expect(result.gateReasons).toEqual({ 'unresolved-target': 1 });
+    expect(vision.calls[0]!.request.messages.some((message) => 'images' in message && message.images.length === 1)).toBe(true);
+    expect(events.some((event) => event.type === 'verify-end' && event.by === 'vlm' && event.outcome === 'pass')).toBe(true);
+    expect(planner.calls).toHaveLength(2);
   });
 
   it('rejects an inadmissible commitment with the violated edge and asks again with the reason', async () => {
