@@ -36,6 +36,8 @@ export interface RunTaskOptions {
   readonly gateThreshold?: number;
   /** Simulator only: per-app state for the task's state checks. */
   readonly appState?: (packageName: string) => unknown;
+  /** Simulator behind Appium: fetches the per-app state once the run ends (instead of `appState`). */
+  readonly loadAppState?: (signal?: AbortSignal) => Promise<(packageName: string) => unknown>;
   /** Simulator only: the screen without label-stripping faults (the oracle's "eyes"). */
   readonly groundTruth?: () => UiTree | undefined;
   /** Simulator only: the faults met so far (kind per occurrence). */
@@ -82,9 +84,10 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
           ...(options.groundTruth ? { groundTruth: options.groundTruth } : {}),
           ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
         });
+    const appState = options.loadAppState ? await options.loadAppState(options.signal) : options.appState;
     const verdict = await evaluateSuccess(task, {
       finalTree: run.finalScreen.perception.tree,
-      ...(options.appState ? { appState: options.appState } : {}),
+      ...(appState ? { appState } : {}),
       ...(run.answer === undefined ? {} : { answer: run.answer }),
       ...(options.judges ? { judges: options.judges } : {}),
       ...(options.signal ? { signal: options.signal } : {}),

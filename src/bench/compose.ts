@@ -3,6 +3,7 @@ import type { AgentModels } from '../agent/agent-session.js';
 import { ModelAnswerJudge } from '../agent/model-answer-judge.js';
 import { runTask } from '../agent/run-task.js';
 import type { PolicyName } from '../agent/task-run-result.js';
+import { AppiumDevice } from '../device/appium-device.js';
 import { createDevice } from '../device/create-device.js';
 import type { DeviceProfile } from '../device/device-profile.js';
 import { loadDeviceProfile } from '../device/device-profile.js';
@@ -11,12 +12,13 @@ import { CertificateMemory } from '../memory/certificate-memory.js';
 import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from-env.js';
 import { createConfiguredModels } from '../model/create-configured-models.js';
 import type { FaultProfileName } from '../sim/fault-injector.js';
+import { simApps } from '../sim/sim-seed-data.js';
 import type { Simulator } from '../sim/simulator.js';
 import type { Task } from '../tasks/task-schema.js';
 import { parseHierarchy } from '../ui/parse-hierarchy.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { BenchError } from './bench-error.js';
-import { simulatorForTask } from './simulator-for-task.js';
+import { simSeedDataForTask, simSeedForTask, simulatorForTask } from './simulator-for-task.js';
 import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
 
 /** The wired executor; `policy` is `llm` only with a configured model, else the oracle plays. */
@@ -39,6 +41,15 @@ export function cassetteFromEnv(env: Readonly<Record<string, string | undefined>
 export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }): AgentModels {
   const models = createConfiguredModels({ config, ...(cassette ? { cassette } : {}) });
   return { planner: models.language, verifier: models.language, vision: models.vision };
+}
+
+/** Per-app state keyed by the simulator's app keys, read by package as task checks do. */
+function appStateByPackage(state: unknown): (packageName: string) => unknown {
+  const byKey = (state ?? {}) as Record<string, unknown>;
+  return (packageName) => {
+    const entry = simApps.find((candidate) => candidate.app.packageName === packageName);
+    return entry ? byKey[entry.key] : undefined;
+  };
 }
 
 /** The simulator's screen without label-stripping faults: what the oracle's "eyes" see. */
@@ -121,16 +132,23 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
         await device.close();
       }
     }
+    const simDriver = profile.appium.capabilities['appium:automationName'] === 'SenseActSim';
     const device = await createDevice(profile, {
       signal,
       capabilities: {
-        ...(task.start.seed === undefined ? {} : { 'senseact:seed': task.start.seed }),
+        // The simulator's driver starts in the task's state, as the in-process simulator does.
+        ...(simDriver ? { 'senseact:seed': simSeedForTask(task, repeat), 'senseact:initialState': simSeedDataForTask(task) } : {}),
         ...(faults === undefined ? {} : { 'senseact:faults': faults }),
         ...(task.start.launch === undefined ? {} : { 'appium:appPackage': task.start.launch }),
       },
     });
+    // The simulator's own Appium driver can say what the apps hold, as the in-process one does.
     try {
-      return await runTask({ ...common, device });
+      return await runTask({
+        ...common,
+        device,
+        ...(simDriver && device instanceof AppiumDevice ? { loadAppState: async (signal?: AbortSignal) => appStateByPackage((await device.execute('mobile: senseactState', {}, signal ? { signal } : {})).value) } : {}),
+      });
     } finally {
       await device.close();
     }

@@ -9,6 +9,24 @@ import { BenchError } from './bench-error.js';
  * faults. Throws when the task names an app the simulator does not have.
  */
 export function simulatorForTask(task: Task, options: { readonly faults?: FaultConfig | FaultProfileName; readonly seed?: number; readonly repeat?: number } = {}): Simulator {
+  return new Simulator({
+    seed: options.seed ?? simSeedForTask(task, options.repeat ?? 0),
+    initialState: simSeedDataForTask(task),
+    ...(task.start.launch ? { startPackage: task.start.launch } : {}),
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
+  });
+}
+
+/**
+ * The simulator seed of a task run: the task's own, else one per task and repeat — one
+ * shared seed would give every task the same first draws, so rare faults would never fire.
+ */
+export function simSeedForTask(task: Task, repeat: number): number {
+  return task.start.seed ?? stableHash(`${task.id}#${repeat}`);
+}
+
+/** A task's `start.state` (keyed by package) as the simulator's seed data (keyed by app). */
+export function simSeedDataForTask(task: Task): Partial<SimSeedData> {
   const state: Record<string, unknown> = {};
   for (const [packageName, data] of Object.entries(task.start.state ?? {})) {
     const entry = simApps.find((candidate) => candidate.app.packageName === packageName);
@@ -17,12 +35,5 @@ export function simulatorForTask(task: Task, options: { readonly faults?: FaultC
     }
     state[entry.key] = data;
   }
-  return new Simulator({
-    // Without a seed of its own, each task (and repeat) draws its own faults: one shared
-    // seed would give every task the same first draws, so rare faults would never fire.
-    seed: options.seed ?? task.start.seed ?? stableHash(`${task.id}#${options.repeat ?? 0}`),
-    initialState: state as Partial<SimSeedData>,
-    ...(task.start.launch ? { startPackage: task.start.launch } : {}),
-    ...(options.faults === undefined ? {} : { faults: options.faults }),
-  });
+  return state as Partial<SimSeedData>;
 }

@@ -153,6 +153,15 @@ export class AppiumDevice implements RecordingDevice {
   }
 
   /** Deletes the session; the device cannot be used afterwards. Never throws for an already-gone session. */
+  /**
+   * Runs one `mobile:` (or other) script on the session, with the same deadline, retries
+   * and session recovery as every call — for driver-specific queries such as the
+   * simulator driver's `mobile: senseactState`. Not retried on timeouts (it may act).
+   */
+  async execute(script: string, args: Readonly<Record<string, unknown>> = {}, options: CallOptions = {}): Promise<{ value: unknown; latencyMs: number }> {
+    return await this.call('execute', options, false, async (client) => ({ value: await client.executeScript(script, [args]) }));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
