@@ -5,7 +5,6 @@ import { generateStructured } from '../model/generate-structured.js';
 import type { ControlUnit, UnitId } from '../perception/control-unit.js';
 import { checkCommitment } from '../perception/scg.js';
 import type { Task } from '../tasks/task-schema.js';
-import type { UiTree } from '../ui/ui-tree.js';
 import { buildCertificate, certificateScope, renderCertificate } from '../verify/certificate.js';
 import { computeDelta, type Delta } from '../verify/compute-delta.js';
 import { decideSurface } from '../verify/decide-surface.js';
@@ -48,8 +47,6 @@ export interface SenseActOptions {
   readonly memory?: CertificateMemory;
   /** Set for the oracle policy: the guide behind the oracle models. */
   readonly oracle?: OracleGuide;
-  /** Simulator only, for the oracle's vision answers: the screen without label-stripping faults. */
-  readonly groundTruth?: () => UiTree | undefined;
   readonly gateThreshold?: number;
 }
 

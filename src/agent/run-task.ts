@@ -81,7 +81,6 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
           session,
           ...(options.memory ? { memory: options.memory } : {}),
           ...(oracle ? { oracle } : {}),
-          ...(options.groundTruth ? { groundTruth: options.groundTruth } : {}),
           ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
         });
     const appState = options.loadAppState ? await options.loadAppState(options.signal) : options.appState;
