@@ -120,7 +120,8 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       schemaName: 'VisionReply',
       messages: gateMessages({ intent, failure, candidates: lines, png }),
       ...(session.signal ? { signal: session.signal } : {}),
-      ...(oracle ? { instructJson: false } : {}),
+      // The gate prompt states the reply format itself, as the planner prompt does.
+      instructJson: false,
     });
     const unit = candidates.find((candidate) => candidate.id === reply.value.unit);
     return unit ? { unit, alreadyDone: false } : { alreadyDone: reply.value.alreadyDone };
