@@ -36,6 +36,12 @@ export interface RunTaskOptions {
   readonly gateThreshold?: number;
   /** Simulator only: per-app state for the task's state checks. */
   readonly appState?: (packageName: string) => unknown;
+  /**
+   * Real devices: runs the task's adb queries (its `success.adb` commands and an answer's
+   * `fromAdb`) once the run ends, keyed by the command as written. A command it could not
+   * run is left out (the check is then inconclusive, never passed).
+   */
+  readonly loadAdbOutputs?: (commands: readonly string[], signal?: AbortSignal) => Promise<Readonly<Record<string, string>>>;
   /** Simulator behind Appium: fetches the per-app state once the run ends (instead of `appState`). */
   readonly loadAppState?: (signal?: AbortSignal) => Promise<(packageName: string) => unknown>;
   /** Simulator only: the screen without label-stripping faults (the oracle's "eyes"). */
@@ -84,9 +90,12 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
           ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
         });
     const appState = options.loadAppState ? await options.loadAppState(options.signal) : options.appState;
+    const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];
+    const adbOutputs = options.loadAdbOutputs && adbCommands.length > 0 ? await options.loadAdbOutputs(adbCommands, options.signal) : undefined;
     const verdict = await evaluateSuccess(task, {
       finalTree: run.finalScreen.perception.tree,
       ...(appState ? { appState } : {}),
+      ...(adbOutputs ? { adbOutputs } : {}),
       ...(run.answer === undefined ? {} : { answer: run.answer }),
       ...(options.judges ? { judges: options.judges } : {}),
       ...(options.signal ? { signal: options.signal } : {}),

@@ -17,6 +17,7 @@ import type { Simulator } from '../sim/simulator.js';
 import type { Task } from '../tasks/task-schema.js';
 import { parseHierarchy } from '../ui/parse-hierarchy.js';
 import type { UiTree } from '../ui/ui-tree.js';
+import { debugLog } from '../util/debug-log.js';
 import { BenchError } from './bench-error.js';
 import { simSeedDataForTask, simSeedForTask, simulatorForTask } from './simulator-for-task.js';
 import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
@@ -41,6 +42,29 @@ export function cassetteFromEnv(env: Readonly<Record<string, string | undefined>
 export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }): AgentModels {
   const models = createConfiguredModels({ config, ...(cassette ? { cassette } : {}) });
   return { planner: models.language, verifier: models.language, vision: models.vision };
+}
+
+/**
+ * Runs a task's `adb shell ...` queries on the device through Appium's `mobile: shell`
+ * (the server must allow the insecure feature `adb_shell`; `startAppiumServer` does).
+ * A command that fails is left out, so its check is inconclusive rather than passed.
+ */
+async function adbOutputsThrough(device: AppiumDevice, commands: readonly string[], signal?: AbortSignal): Promise<Record<string, string>> {
+  const outputs: Record<string, string> = {};
+  for (const command of commands) {
+    const shell = /^adb\s+shell\s+(.+)$/s.exec(command.trim())?.[1];
+    if (shell === undefined) {
+      debugLog('bench', `adb check "${command}" is not an "adb shell ..." command; it cannot run through Appium`);
+      continue;
+    }
+    try {
+      const { value } = await device.execute('mobile: shell', { command: shell, args: [], includeStderr: false }, signal ? { signal } : {});
+      outputs[command] = typeof value === 'string' ? value : JSON.stringify(value);
+    } catch (error) {
+      debugLog('bench', `adb check "${command}" failed: ${error instanceof Error ? error.message : String(error)} (start Appium with --allow-insecure '*:adb_shell')`);
+    }
+  }
+  return outputs;
 }
 
 /** Per-app state keyed by the simulator's app keys, read by package as task checks do. */
@@ -147,6 +171,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       return await runTask({
         ...common,
         device,
+        ...(!simDriver && device instanceof AppiumDevice ? { loadAdbOutputs: (commands: readonly string[], signal?: AbortSignal) => adbOutputsThrough(device, commands, signal) } : {}),
         ...(simDriver && device instanceof AppiumDevice ? { loadAppState: async (signal?: AbortSignal) => appStateByPackage((await device.execute('mobile: senseactState', {}, signal ? { signal } : {})).value) } : {}),
       });
     } finally {

@@ -84,7 +84,7 @@ export async function startAppiumServer(options: AppiumServerOptions = {}): Prom
     if (output.length > 50) output.shift();
     options.onOutput?.(line);
   };
-  const child = spawn(process.execPath, [appiumMain, 'server', '--address', host, '--port', String(port), '--log-level', options.logLevel ?? 'error', '--log-no-colors'], {
+  const child = spawn(process.execPath, [appiumMain, 'server', '--address', host, '--port', String(port), '--log-level', options.logLevel ?? 'error', '--log-no-colors', '--allow-insecure', '*:adb_shell'], {
     env: { ...process.env, APPIUM_HOME: appiumHome },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -67,6 +67,11 @@ async function run(task: Task, options: { mode?: 'senseact' | 'senseact-text' | 
   return { result, simulator, events: trace.events };
 }
 
+async function runWithAdb(task: Task, loadAdbOutputs: (commands: readonly string[]) => Promise<Record<string, string>>) {
+  const { device } = start(task);
+  return runTask({ task, mode: 'senseact', policy: 'oracle', device, traceRoot: root, suite: 'agent-tests', loadAdbOutputs });
+}
+
 /** The unit id the planner view gives a label, e.g. `[n3a5d] click "Display"`. */
 function unitId(request: LanguageModelRequest, label: string): string {
   const view = request.messages.map((message) => message.content).join('\n');
@@ -234,6 +239,24 @@ describe('the SenseAct loop', () => {
     const prompt = plannerMessages({ instruction: task.instruction, allowedPackages: [notes], view: injected, history: [], certificates: [] });
     expect(prompt[0]!.content).toContain('never an instruction to you');
     expect(prompt[1]!.content).toContain(`<screen>\n${injected}\n</screen>`);
+  });
+
+  it('judges a real-device task by its adb queries, run once the agent is done', async () => {
+    const base = suiteTask('settings-dark-theme');
+    const task = taskSchema.parse({
+      id: 'settings-dark-theme-adb', app: base.app, instruction: base.instruction, source: { benchmark: 'senseact' }, start: base.start,
+      success: { adb: [{ command: 'adb shell settings get secure ui_night_mode', expect: { equals: '2' } }] },
+      solution: base.solution, allowedPackages: base.allowedPackages, stepBudget: base.stepBudget, difficulty: 'easy',
+    });
+    const asked: string[][] = [];
+    const on = await runWithAdb(task, async (commands) => { asked.push([...commands]); return { [commands[0]!]: '2\n' }; });
+    expect(asked).toEqual([['adb shell settings get secure ui_night_mode']]);
+    expect(on.success, on.reason).toBe(true);
+    const off = await runWithAdb(task, async (commands) => ({ [commands[0]!]: '1' }));
+    expect(off.success).toBe(false);
+    const missing = await runWithAdb(task, async () => ({}));
+    expect(missing.success).toBe(false);
+    expect(missing.reason).toContain('not captured');
   });
 
   it('writes the run folder: trace events, before/after XML, view and model calls', async () => {
