@@ -1,3 +1,5 @@
+import type { DeviceAction } from '../device/device-action.js';
+import { DeviceError } from '../device/device-error.js';
 import type { Device } from '../device/device.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { MeteredLanguageModel, MeteredVisionModel } from '../model/metered-language-model.js';
@@ -109,6 +111,27 @@ export class AgentSession {
     this.trace.emit({ type: 'observe-end', step: this.step, packageName: observation.packageName, activity: observation.activity, latencyMs: observation.latencyMs, polls: observation.polls, settled: observation.settled, artifact: path });
     this.trace.emit({ type: 'perceive-end', step: this.step, latencyMs: perceptionMs, nodes: tree.nodes.length, keptNodes: perception.nodes.length, units: perception.units.length, blocks: perception.blocks.length });
     return { xml: observation.xml, perception };
+  }
+
+  /**
+   * Performs device actions in order, accounting device time and tracing each. Stops at a
+   * command the device refuses in this UI state (typing with no field focused after a lost
+   * tap): that is the action failing, not the infrastructure, so it returns the refusal
+   * instead of throwing. Every other failure throws.
+   */
+  async act(actions: readonly DeviceAction[], unitId?: string): Promise<string | undefined> {
+    for (const action of actions) {
+      try {
+        const result = await this.device.act(action, this.signal ? { signal: this.signal } : {});
+        this.latency.deviceMs += result.latencyMs;
+        this.trace.emit({ type: 'act-end', step: this.step, action: action as unknown as Record<string, unknown>, ...(unitId ? { unitId } : {}), latencyMs: result.latencyMs });
+      } catch (error) {
+        if (!(DeviceError.isInstance(error) && error.reason === 'command-failed')) throw error;
+        this.trace.emit({ type: 'error', step: this.step, message: error.message, name: error.name, code: error.code, where: 'act', infrastructure: false });
+        return error.message;
+      }
+    }
+    return undefined;
   }
 
   /** Takes a screenshot (for the VLM), accounting its device time and writing it to the step folder. */

@@ -1,4 +1,3 @@
-import { DeviceError } from '../device/device-error.js';
 import { generateStructured } from '../model/generate-structured.js';
 import type { Task } from '../tasks/task-schema.js';
 import { reactMessages } from './agent-prompts.js';
@@ -61,22 +60,9 @@ export async function runReact(options: ReactOptions): Promise<AgentRunEnd> {
       continue;
     }
     session.trace.emit({ type: 'commitment-end', step: round, admissible: true, units: [action] });
-    let refused = '';
-    for (const deviceAction of mapped) {
-      try {
-        const result = await session.device.act(deviceAction, session.signal ? { signal: session.signal } : {});
-        session.latency.deviceMs += result.latencyMs;
-        session.trace.emit({ type: 'act-end', step: round, action: deviceAction as unknown as Record<string, unknown>, unitId: unit.id, latencyMs: result.latencyMs });
-      } catch (error) {
-        // A command the device refuses in this UI state is the action failing, not the infrastructure.
-        if (!(DeviceError.isInstance(error) && error.reason === 'command-failed')) throw error;
-        refused = ` → refused by the device: ${error.message}`;
-        session.trace.emit({ type: 'error', step: round, message: error.message, name: error.name, code: error.code, where: 'act', infrastructure: false });
-        break;
-      }
-    }
+    const refused = await session.act(mapped, unit.id);
     steps += 1;
-    previous.push(`${unit.type} ${JSON.stringify(unit.label)}${action.value !== undefined ? ` value=${JSON.stringify(action.value)}` : ''}${refused}`);
+    previous.push(`${unit.type} ${JSON.stringify(unit.label)}${action.value !== undefined ? ` value=${JSON.stringify(action.value)}` : ''}${refused === undefined ? '' : ` → refused by the device: ${refused}`}`);
     screen = await session.observe('after.xml');
     session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - started });
   }

@@ -1,5 +1,4 @@
 import type { DeviceAction } from '../device/device-action.js';
-import { DeviceError } from '../device/device-error.js';
 import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { generateStructured } from '../model/generate-structured.js';
 import type { ControlUnit, UnitId } from '../perception/control-unit.js';
@@ -138,7 +137,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     // Leaving the allowed apps is never acted on: go back first.
     if (!allowed.has(screen.perception.tree.packageName) && screen.perception.tree.packageName !== '') {
       const back: DeviceAction = { type: 'key', key: 'back' };
-      await actOn(session, back, undefined);
+      await session.act([back]);
       history.push({ intent: `Leave ${screen.perception.tree.packageName} (not an allowed app)`, outcome: 'unknown', note: 'guard' });
       screen = await session.observe('after.xml');
       continue;
@@ -409,29 +408,13 @@ function admissible(plan: PlanReply, screen: Screen, verified: ReadonlySet<UnitI
   return { ok: true, units };
 }
 
-async function actOn(session: AgentSession, action: DeviceAction, unitId: string | undefined): Promise<void> {
-  const result = await session.device.act(action, session.signal ? { signal: session.signal } : {});
-  session.latency.deviceMs += result.latencyMs;
-  session.trace.emit({ type: 'act-end', step: session.step, action: action as unknown as Record<string, unknown>, ...(unitId ? { unitId } : {}), latencyMs: result.latencyMs });
-}
 
 /** Acts one unit, observes the settled result and (with feedback) checks the unit's contract. */
 async function executeUnit(session: AgentSession, unit: ControlUnit, item: CommitmentItem, before: Screen, feedback: boolean, plan: PlanReply): Promise<ExecutedUnit> {
   const actions = unitActions(unit, item);
   if ('problem' in actions) throw new Error(`unit ${unit.id}: ${actions.problem}`);
-  let refused: string | undefined;
-  for (const action of actions) {
-    try {
-      await actOn(session, action, unit.id);
-    } catch (error) {
-      // The device refusing a command in this UI state (typing with no field focused after
-      // a lost tap) is the unit failing, not the infrastructure: observe and let the loop recover.
-      if (!(DeviceError.isInstance(error) && error.reason === 'command-failed')) throw error;
-      refused = error.message;
-      session.trace.emit({ type: 'error', step: session.step, message: error.message, name: error.name, code: error.code, where: 'act', infrastructure: false });
-      break;
-    }
-  }
+  // A refused command fails the unit; the loop observes and recovers.
+  const refused = await session.act(actions, unit.id);
   let after = actions.length === 0 ? before : await session.observe('after.xml');
   let delta = session.timeVerification(() => computeDelta(before.perception.tree, after.perception.tree));
   // A stable screen identical to the one before may only be late (a slow app): look again
