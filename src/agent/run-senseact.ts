@@ -215,7 +215,8 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
         }
       }
       if (items.length === 0) {
-        gateReasons['unresolved-target'] = (gateReasons['unresolved-target'] ?? 0) + (visionAllowed ? 0 : 1);
+        // Without vision the gate reason is still worth counting (countGate counted it when vision was asked).
+        if (!visionAllowed) gateReasons['unresolved-target'] = (gateReasons['unresolved-target'] ?? 0) + 1;
         history.push({ intent: plan.intent, outcome: 'fail', note: visionAllowed ? 'vision could not locate the target either' : 'target not identifiable without vision' });
         oracle?.report('fail');
         unresolvedInARow += 1;
