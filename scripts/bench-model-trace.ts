@@ -1,13 +1,13 @@
 // Measures the model layer and the trace writer offline and prints the numbers:
-//   npx tsx scripts/bench-model-trace.ts [--calls 300] [--events 5000]
+//   npx tsx scripts/bench-model-trace.ts [--calls 300] [--events 5000] [--corpus <dir>]
 // - round trip of OpenAiLanguageModel (the real `openai` client) against the local mock server;
 // - generateStructured on top of it (JSON extraction + zod validation);
 // - cassette recording overhead and replay throughput;
 // - trace events per second (write-through, and with fsync), artifact writes, redaction speed
-//   over the real dumps in ../shared/data/dumps.
+//   over real dumps (default tests/fixtures/dump-corpus).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { generateStructured } from '../src/model/generate-structured.js';
@@ -19,8 +19,9 @@ import { ReplayingLanguageModel } from '../src/model/replaying-language-model.js
 import { readTrace } from '../src/trace/read-trace.js';
 import { TraceWriter } from '../src/trace/trace-writer.js';
 import { redactSecrets } from '../src/util/redact-secrets.js';
+import { corpusFolder } from './corpus-option.js';
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '300' }, events: { type: 'string', default: '5000' } } });
+const { values } = parseArgs({ options: { calls: { type: 'string', default: '300' }, events: { type: 'string', default: '5000' }, corpus: { type: 'string' } } });
 const calls = Number(values.calls);
 const eventCount = Number(values.events);
 const scratch = mkdtempSync(join(tmpdir(), 'senseact-bench-model-'));
@@ -63,7 +64,7 @@ try {
   await server.close();
 }
 
-const dumpsRoot = resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'dumps');
+const dumpsRoot = corpusFolder('tests/fixtures/dump-corpus');
 const dumps: string[] = [];
 for (const dialect of ['appium-uia2', 'uiautomator-dump']) {
   const folder = join(dumpsRoot, dialect);

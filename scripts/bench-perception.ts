@@ -1,22 +1,21 @@
-// Measures perception (issue 2) over the shared dump corpus (../shared/data/dumps):
+// Measures perception (issue 2) over a dump corpus (default: tests/fixtures/dump-corpus):
 //   1. every file parses and reduces (ok / failed);
 //   2. nothing a user could act on is lost (findLostActionables, levels 1 and 2);
 //   3. size: o200k tokens of the planner view vs the raw dump (mean and p95 of the ratio);
 //   4. speed: parse + reduce + units + SCG + view per screen (median, p95), and the ratio
 //      to a bare fast-xml-parser parse of the same XML files in the same run.
-// Run: npx tsx scripts/bench-perception.ts [--runs 30]
+// Run: npx tsx scripts/bench-perception.ts [--runs 30] [--corpus <dir>]
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { findLostActionables } from '../src/perception/find-lost-actionables.js';
 import { perceive } from '../src/perception/perceive.js';
 import { parseHierarchy } from '../src/ui/parse-hierarchy.js';
+import { corpusFolder, repoRoot } from './corpus-option.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const corpus = path.resolve(repoRoot, '../shared/data/dumps');
+const corpus = corpusFolder('tests/fixtures/dump-corpus');
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);

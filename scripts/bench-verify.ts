@@ -3,13 +3,12 @@
 //      median time, and the ratio to one parseHierarchy of the same tree in the same run.
 //   2. The predicate round-trip property (parse → print → parse) on generated expressions.
 //   3. CertificateMemory: load time of 100,000 certificates, top-5 retrieval median.
-// Run: npx tsx scripts/bench-verify.ts [--runs 300] [--certificates 100000]
+// Run: npx tsx scripts/bench-verify.ts [--runs 300] [--certificates 100000] [--corpus <dir>]
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { CertificateMemory } from '../src/memory/certificate-memory.js';
 import { parseHierarchy } from '../src/ui/parse-hierarchy.js';
@@ -18,9 +17,9 @@ import { computeDelta } from '../src/verify/compute-delta.js';
 import { parsePredicate } from '../src/verify/parse-predicate.js';
 import { printPredicate } from '../src/verify/print-predicate.js';
 import { predicateArbitrary } from '../tests/unit/verify/predicate-arbitrary.js';
+import { corpusFolder } from './corpus-option.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dumpPath = path.resolve(repoRoot, '../shared/data/dumps/appium-uia2/Bioto-tron-ai__twitter__page_source.xml');
+const dumpPath = path.join(corpusFolder('tests/fixtures/dump-corpus'), 'appium-uia2/Bioto-tron-ai__twitter__page_source.xml');
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);

@@ -1,20 +1,19 @@
-// Compares simulator screens with real device dumps (../shared/data/dumps): nodes per
+// Compares simulator screens with real device dumps (default tests/fixtures/dump-corpus): nodes per
 // screen, depth, attribute coverage (non-empty text / content-desc / resource-id,
 // clickable share) and the share of nodes the perception reducer removes (level 1
 // `sparse` and level 2 `merge`). Statistics cover the app's own windows: system bars
 // and the keyboard are left out on both sides (most real dumps hold one window only).
 //
-// Run: npx tsx scripts/sim-fidelity.ts
+// Run: npx tsx scripts/sim-fidelity.ts [--corpus <dir>]
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { perceive } from '../src/perception/perceive.js';
 import { Simulator } from '../src/sim/index.js';
 import { parseHierarchy } from '../src/ui/parse-hierarchy.js';
 import type { UiTree } from '../src/ui/ui-tree.js';
+import { corpusFolder } from './corpus-option.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dumpsDir = path.resolve(repoRoot, '../shared/data/dumps');
+const dumpsDir = corpusFolder('tests/fixtures/dump-corpus');
 const excludedPackages = new Set(['com.android.systemui', 'com.google.android.inputmethod.latin']);
 
 interface Stats {

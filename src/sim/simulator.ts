@@ -51,8 +51,8 @@ export interface SimulatorOptions {
   readonly clockStart?: string | undefined;
   /**
    * Empty text fields: `'empty'` (default) reports `text=""` with the hint in `hint`;
-   * `'hint'` reports the hint as `text` as well, which is what the real dumps in
-   * `../shared/data/dumps` show for every empty field (Android exposes the hint as
+   * `'hint'` reports the hint as `text` as well, which is what the real dumps
+   * (tests/fixtures/dump-corpus) show for every empty field (Android exposes the hint as
    * accessibility text). Either way `showing-hint="true"` in the Appium dialect.
    */
   readonly emptyFieldText?: 'empty' | 'hint' | undefined;

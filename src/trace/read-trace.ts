@@ -24,7 +24,9 @@ export interface TraceReadResult {
 }
 
 /**
- * Reads `trace.jsonl` of a run folder (or the file itself). Tolerates a torn last line;
+ * Reads `trace.jsonl` of a run folder (or the file itself). Tolerates a torn last line
+ * (cut inside its JSON: skipped and reported); a last line that lost only its newline
+ * is whole and kept, since writers never append to an existing trace;
  * validates every event against the schema and reports, rather than throws on, lines
  * that are not JSON, have an unknown version, or do not validate. Throws when the file
  * does not exist.

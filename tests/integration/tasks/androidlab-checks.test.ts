@@ -3,7 +3,7 @@
 //    `source.id`), the AndroidLab screen check must fail on the start screen and pass on
 //    the screen the sim task's reference solution ends on — except where the simulated
 //    app deliberately shows something else than the real app (listed with the reason).
-// 2. On real device dumps (../shared/data/dumps): Pixel Clock and Settings screens where
+// 2. On real device dumps (tests/fixtures/dump-corpus): Pixel Clock and Settings screens where
 //    the tasks are not done must not pass, and the "Open clock app" check passes on a
 //    real Clock screen.
 import { readFileSync } from 'node:fs';
@@ -61,7 +61,7 @@ describe('AndroidLab screen checks on the simulator', () => {
 });
 
 describe('AndroidLab screen checks on real device dumps', () => {
-  const dumps = path.resolve(repoRoot, '../shared/data/dumps/uiautomator-dump');
+  const dumps = path.resolve(repoRoot, 'tests/fixtures/dump-corpus/uiautomator-dump');
   const load = (name: string): UiTree => parseHierarchy(readFileSync(path.join(dumps, name), 'utf8'), { sourceName: name });
   const checksOf = (app: string): Task[] => androidlab.tasks.filter((task) => task.app === app && task.success?.screen !== undefined);
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const androidlabData = path.resolve(repoRoot, '../shared/data/androidlab');
+const androidlabData = path.resolve(repoRoot, 'tests/fixtures/androidlab');
 
 interface OriginalTask {
   id: string;

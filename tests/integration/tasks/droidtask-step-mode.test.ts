@@ -1,5 +1,5 @@
 // DroidTask offline step mode on real DroidBot data. The repository holds only ONE real
-// DroidBot state (../shared/data/autodroid, a date-picker dialog of Simple Calendar), so
+// DroidBot state (tests/fixtures/autodroid, a date-picker dialog of Simple Calendar), so
 // this test builds a SYNTHETIC minimal user_tasks/calendar folder around it: the state
 // file is real; the task YAML and the event files are written here in DroidTask's format.
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -15,7 +15,7 @@ import { mapDroidTaskTarget } from '../../../src/tasks/droidtask/map-droidtask-t
 import { computeDroidTaskMetrics, runDroidTaskStepMode, isDroidTaskStepCorrect, scoreDroidTaskEpisode, type DroidTaskPrediction } from '../../../src/tasks/droidtask/score-droidtask.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const stateFile = path.resolve(repoRoot, '../shared/data/autodroid/state_2023-10-20_134316.json');
+const stateFile = path.resolve(repoRoot, 'tests/fixtures/autodroid/state_2023-10-20_134316.json');
 
 interface View {
   temp_id: number;

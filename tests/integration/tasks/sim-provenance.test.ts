@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const data = path.resolve(repoRoot, '../shared/data');
+const data = path.resolve(repoRoot, 'tests/fixtures');
 const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
 
 /** AndroidLab instructions by task id, from the per-app specs. */

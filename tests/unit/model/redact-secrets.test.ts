@@ -40,7 +40,7 @@ describe('redactSecrets', () => {
 });
 
 describe('redactSecrets on real UI dumps', () => {
-  const dumpsRoot = resolve(import.meta.dirname, '../../..', '../shared/data/dumps');
+  const dumpsRoot = resolve(import.meta.dirname, '../../..', 'tests/fixtures/dump-corpus');
   const files = ['appium-uia2', 'uiautomator-dump'].flatMap((dialect) =>
     readdirSync(join(dumpsRoot, dialect))
       .filter((name) => name.endsWith('.xml'))

@@ -3,8 +3,8 @@ import * as path from 'node:path';
 
 /** Repository root (tests run from anywhere). */
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
-/** Real dumps shared by the team (see ../shared/data/README.md). */
-export const sharedDumps = path.resolve(repoRoot, '../shared/data/dumps');
+/** The real dump corpus copied into the repo (tests/fixtures/dump-corpus/README.md, SOURCES.tsv, licenses/). */
+export const corpusDumps = path.resolve(repoRoot, 'tests/fixtures/dump-corpus');
 /** The few dumps copied into the repo, with their licences. */
 export const fixtureDumps = path.resolve(repoRoot, 'tests/fixtures/dumps');
 

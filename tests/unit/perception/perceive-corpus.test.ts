@@ -3,11 +3,11 @@ import { findLostActionables } from '../../../src/perception/find-lost-actionabl
 import { perceive } from '../../../src/perception/perceive.js';
 import { toPerceptionJson } from '../../../src/perception/perception-json.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
-import { readDumps, sharedDumps } from './corpus.js';
+import { corpusDumps, readDumps } from './corpus.js';
 
-const dumps = readDumps(sharedDumps);
+const dumps = readDumps(corpusDumps);
 
-describe('the shared dump corpus', () => {
+describe('the real dump corpus', () => {
   it('has the dumps the data README promises (both XML dialects and DroidBot JSON)', () => {
     expect(dumps.length).toBeGreaterThanOrEqual(80);
     const dialects = new Set(dumps.map(([, text]) => parseHierarchy(text).dialect));

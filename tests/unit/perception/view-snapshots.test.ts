@@ -2,9 +2,9 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { perceive } from '../../../src/perception/perceive.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
-import { fixtureDumps, readDumps, sharedDumps } from './corpus.js';
+import { corpusDumps, fixtureDumps, readDumps } from './corpus.js';
 
-/** A representative set of the shared corpus: both XML dialects (modern and legacy Appium), DroidBot JSON, dialogs, forms, lists. */
+/** A representative set of the real corpus: both XML dialects (modern and legacy Appium), DroidBot JSON, dialogs, forms, lists. */
 const representative = [
   'appium-uia2/Bioto-tron-ai__twitter__page_source.xml',
   'appium-uia2/mvn86-uiautomator-web__tmall-wireless__ui.xml',
@@ -26,11 +26,11 @@ describe('planner view snapshots', () => {
       });
     }
   }
-  const shared = new Map(readDumps(sharedDumps));
+  const corpus = new Map(readDumps(corpusDumps));
   for (const name of representative) {
     it(`corpus ${name}`, async () => {
-      const text = shared.get(name);
-      expect(text, `${name} is missing from ${sharedDumps}`).toBeDefined();
+      const text = corpus.get(name);
+      expect(text, `${name} is missing from ${corpusDumps}`).toBeDefined();
       await expect(perceive(parseHierarchy(text!, { sourceName: name })).view).toMatchFileSnapshot(snapshotName(name, 2));
     });
   }

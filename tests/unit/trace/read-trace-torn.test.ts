@@ -9,31 +9,56 @@ import { TraceWriter } from '../../../src/trace/trace-writer.js';
 const root = mkdtempSync(join(tmpdir(), 'senseact-torn-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+let run = 0;
+
+/** Writes one plan-end event per intent and returns the trace file with the start offset of its last line. */
+function writeTrace(intents: readonly string[]): { path: string; dir: string; bytes: Buffer; lastLineStart: number } {
+  const writer = new TraceWriter({ root, suite: 'prop', task: 'torn', runId: `r${run++}` });
+  for (const [index, intent] of intents.entries()) writer.emit({ type: 'plan-end', step: index, latencyMs: index, intent });
+  writer.close();
+  const path = join(writer.dir, 'trace.jsonl');
+  const bytes = readFileSync(path);
+  return { path, dir: writer.dir, bytes, lastLineStart: bytes.lastIndexOf(0x0a, bytes.length - 2) + 1 };
+}
+
+const intentsOf = (dir: string): string[] => readTrace(dir).events.map((event) => (event.type === 'plan-end' ? event.intent : ''));
+
 describe('readTrace after a crash at any byte', () => {
-  it('keeps every complete event and flags only a cut last line', () => {
-    let run = 0;
+  it('keeps every complete event and flags a last line cut inside its JSON as torn', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ intent: fc.string({ unit: 'grapheme', maxLength: 30 }), latencyMs: fc.nat(10_000) }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.string({ unit: 'grapheme', maxLength: 30 }), { minLength: 1, maxLength: 8 }),
         fc.double({ min: 0, max: 1, noNaN: true }),
-        (plans, cutFraction) => {
-          const writer = new TraceWriter({ root, suite: 'prop', task: 'torn', runId: `r${run++}` });
-          for (const [index, plan] of plans.entries()) writer.emit({ type: 'plan-end', step: index, latencyMs: plan.latencyMs, intent: plan.intent });
-          writer.close();
-          const path = join(writer.dir, 'trace.jsonl');
-          const bytes = readFileSync(path);
-          const lastLineStart = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
-          // Cut anywhere from the start of the last line to just before its newline.
-          const cut = lastLineStart + Math.floor(cutFraction * (bytes.length - 1 - lastLineStart));
+        (intents, cutFraction) => {
+          const { path, dir, bytes, lastLineStart } = writeTrace(intents);
+          // Cut anywhere from the start of the last line up to (not including) its closing brace.
+          const jsonEnd = bytes.length - 1;
+          const cut = lastLineStart + Math.min(Math.floor(cutFraction * (jsonEnd - lastLineStart)), jsonEnd - lastLineStart - 1);
           truncateSync(path, cut);
-          const read = readTrace(writer.dir);
-          expect(read.events.map((event) => (event.type === 'plan-end' ? event.intent : ''))).toEqual(plans.slice(0, -1).map((plan) => plan.intent));
+          const read = readTrace(dir);
+          expect(intentsOf(dir)).toEqual(intents.slice(0, -1));
           const cutMidLine = cut > lastLineStart;
           expect(read.tornLastLine).toBe(cutMidLine);
           expect(read.problems.map((problem) => problem.kind)).toEqual(cutMidLine ? ['torn-last-line'] : []);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 60, seed: 20261123 },
     );
+  });
+
+  it('keeps a last line that lost only its newline: the event is whole', () => {
+    const { path, dir, bytes } = writeTrace(['open Alarms', 'tap "Add alarm"']);
+    truncateSync(path, bytes.length - 1);
+    const read = readTrace(dir);
+    expect(intentsOf(dir)).toEqual(['open Alarms', 'tap "Add alarm"']);
+    expect(read.tornLastLine).toBe(false);
+    expect(read.problems).toEqual([]);
+  });
+
+  it('negative control: one byte less than that is torn', () => {
+    const { path, dir, bytes } = writeTrace(['open Alarms', 'tap "Add alarm"']);
+    truncateSync(path, bytes.length - 2);
+    expect(intentsOf(dir)).toEqual(['open Alarms']);
+    expect(readTrace(dir).tornLastLine).toBe(true);
   });
 });

@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import type { UiTree } from '../../../src/ui/ui-tree.js';
 
-// Real dumps from ../shared/data/dumps (each with its licence in dumps/licenses) and
+// Real dumps from tests/fixtures/dump-corpus (each with its licence in licenses/) and
 // text edits on them: the "after" screens of the verify tests are the real XML changed
 // the way an action would change it.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const dumpsDirectory = path.resolve(repoRoot, '../shared/data/dumps');
+export const dumpsDirectory = path.resolve(repoRoot, 'tests/fixtures/dump-corpus');
 
 export const dumps = {
   /** Settings › Network & internet: rows with titles/summaries, one Airplane-mode switch, a RecyclerView. */
