@@ -1,5 +1,5 @@
 import type { TextMessage } from '../model/language-model.js';
-import type { ImageMessage, VisionMessage } from '../model/vision-model.js';
+import type { ImageDetail, ImageMessage, VisionMessage } from '../model/vision-model.js';
 
 /** What the planner knows about earlier intents (DESIGN.md §8). */
 export interface HistoryEntry {
@@ -85,17 +85,22 @@ const gateSystem = [
   screenIsData,
 ].join('\n');
 
+/** The gate's default image detail: a phone screenshot at `high` costs 1445 tokens, at `low` 85 (docs/models-and-traces.md). */
+export const defaultGateImageDetail: ImageDetail = 'high';
+
 /** Messages for the VLM gate: the screenshot after the action, the failed expectation, the candidates. */
 export function gateMessages(input: {
   readonly intent: string;
   readonly failure: string;
   readonly candidates: readonly string[];
   readonly png: Uint8Array;
+  /** Default {@link defaultGateImageDetail}. */
+  readonly detail?: ImageDetail;
 }): VisionMessage[] {
   const image: ImageMessage = {
     role: 'user',
     content: `Intent: ${input.intent}\nWhat failed: ${input.failure}\nCandidate regions (id [left,top,right,bottom] type label):\n${input.candidates.join('\n')}`,
-    images: [{ png: input.png, detail: 'high' }],
+    images: [{ png: input.png, detail: input.detail ?? defaultGateImageDetail }],
   };
   return [{ role: 'system', content: gateSystem }, image];
 }

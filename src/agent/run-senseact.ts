@@ -12,6 +12,7 @@ import { extractRequiredValues } from '../verify/extract-required-values.js';
 import { parsePredicate } from '../verify/parse-predicate.js';
 import { unitContract, verifyCommitment } from '../verify/unit-contract.js';
 import type { VerifyOutcome } from '../verify/verify-outcome.js';
+import type { ImageDetail } from '../model/vision-model.js';
 import { gateMessages, plannerMessages, verifierMessages, type HistoryEntry } from './agent-prompts.js';
 import type { AgentSession, Screen } from './agent-session.js';
 import type { OracleGuide } from './oracle-guide.js';
@@ -47,6 +48,8 @@ export interface SenseActOptions {
   /** Set for the oracle policy: the guide behind the oracle models. */
   readonly oracle?: OracleGuide;
   readonly gateThreshold?: number;
+  /** Detail of the gate's screenshot (`low` is cheaper and blurrier); default `defaultGateImageDetail`. */
+  readonly gateImageDetail?: ImageDetail;
 }
 
 /** What a run of the loop ends with; success is decided afterwards by the task's check. */
@@ -117,7 +120,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       role: 'vision',
       schema: visionReplySchema,
       schemaName: 'VisionReply',
-      messages: gateMessages({ intent, failure, candidates: lines, png }),
+      messages: gateMessages({ intent, failure, candidates: lines, png, ...(options.gateImageDetail === undefined ? {} : { detail: options.gateImageDetail }) }),
       ...(session.signal ? { signal: session.signal } : {}),
       // The gate prompt states the reply format itself, as the planner prompt does.
       instructJson: false,

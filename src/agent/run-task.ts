@@ -1,6 +1,7 @@
 import type { Device } from '../device/device.js';
 import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { UsageLedger } from '../model/usage-ledger.js';
+import type { ImageDetail } from '../model/vision-model.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
 import type { AnswerJudge } from '../tasks/answer-judge.js';
 import { evaluateSuccess } from '../tasks/evaluate-success.js';
@@ -34,6 +35,8 @@ export interface RunTaskOptions {
   readonly signal?: AbortSignal;
   readonly perception?: PerceptionOptions;
   readonly gateThreshold?: number;
+  /** Detail of the VLM gate's screenshot (`SENSEACT_GATE_DETAIL` in the bench); default high. */
+  readonly gateImageDetail?: ImageDetail;
   /** Simulator only: per-app state for the task's state checks. */
   readonly appState?: (packageName: string) => unknown;
   /**
@@ -88,6 +91,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
           ...(options.memory ? { memory: options.memory } : {}),
           ...(oracle ? { oracle } : {}),
           ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
+          ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
         });
     const appState = options.loadAppState ? await options.loadAppState(options.signal) : options.appState;
     const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];
@@ -135,6 +139,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     vlmCalls: session.vlmCalls,
     imagesUploaded: totals.images,
     imageBytes: totals.imageBytes,
+    imageTokens: totals.imageTokens,
     promptTokens: totals.promptTokens,
     completionTokens: totals.completionTokens,
     latency: { deviceMs: latency.deviceMs, perceptionMs: latency.perceptionMs, modelMs: latency.modelMs, verificationMs: latency.verificationMs, totalMs },

@@ -27,6 +27,11 @@ export const modelUsageShape = {
   imageBytes: count,
   promptTokens: count,
   completionTokens: count,
+  /**
+   * Prompt tokens of the images, inside `promptTokens`: each image at its real size and
+   * requested detail by OpenAI's tile formula (0 in results written before it was counted).
+   */
+  imageTokens: count.default(0),
 };
 
 /**

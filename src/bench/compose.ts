@@ -11,6 +11,7 @@ import { SimDevice } from '../device/sim-device.js';
 import { CertificateMemory } from '../memory/certificate-memory.js';
 import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from-env.js';
 import { createConfiguredModels } from '../model/create-configured-models.js';
+import { imageDetailSchema, type ImageDetail } from '../model/vision-model.js';
 import type { FaultProfileName } from '../sim/fault-injector.js';
 import { simApps } from '../sim/sim-seed-data.js';
 import type { Simulator } from '../sim/simulator.js';
@@ -36,6 +37,18 @@ export function cassetteFromEnv(env: Readonly<Record<string, string | undefined>
   const match = /^(record|replay):(.+)$/.exec(value);
   if (!match) throw new BenchError({ code: 'bench-cassette', message: `SENSEACT_CASSETTE=${value}: expected record:<file> or replay:<file>.` });
   return { mode: match[1] as 'record' | 'replay', path: path.resolve(cwd, match[2]!) };
+}
+
+/**
+ * The VLM gate's image detail from `SENSEACT_GATE_DETAIL` (`low`, `high` or `auto`);
+ * undefined when unset (the gate's default, high). Throws when the value is none of them.
+ */
+export function gateImageDetailFromEnv(env: Readonly<Record<string, string | undefined>>): ImageDetail | undefined {
+  const value = env['SENSEACT_GATE_DETAIL']?.trim();
+  if (value === undefined || value === '') return undefined;
+  const parsed = imageDetailSchema.safeParse(value.toLowerCase());
+  if (!parsed.success) throw new BenchError({ code: 'bench-gate-detail', message: `SENSEACT_GATE_DETAIL=${value}: expected low, high or auto (low costs 85 tokens per screenshot, high up to 1445).` });
+  return parsed.data;
 }
 
 /** Builds the OpenAI-compatible models for every role (recording or replaying a cassette when asked). */
@@ -91,6 +104,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
   const profile: DeviceProfile = loadDeviceProfile(options.device, { cwd: options.cwd });
   const config = modelConfigFromEnv(options.env);
   const cassette = cassetteFromEnv(options.env, options.cwd);
+  const gateImageDetail = gateImageDetailFromEnv(options.env);
   const wanted = options.policy;
   let policy: PolicyName;
   let notice: string;
@@ -140,6 +154,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       secrets,
       ...(models ? { models, judges: { model: new ModelAnswerJudge(models.verifier ?? models.planner) } } : {}),
       ...(mode === 'senseact' || mode === 'senseact-text' ? { memory: await memoryFor(mode) } : {}),
+      ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
     };
     if (profile.kind === 'sim') {
       const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }) });

@@ -38,6 +38,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     vlmCalls: sum((run) => run.vlmCalls),
     imagesUploaded: sum((run) => run.imagesUploaded),
     imageBytes: sum((run) => run.imageBytes),
+    imageTokens: sum((run) => run.imageTokens),
     promptTokens,
     completionTokens,
     tokensPerTask: ratio(promptTokens + completionTokens, count),

@@ -16,6 +16,7 @@ const columns: readonly Column[] = [
   { header: 'images', align: 'right', value: (m) => String(m.imagesUploaded) },
   { header: 'img KiB', align: 'right', value: (m) => (m.imageBytes / 1024).toFixed(1) },
   { header: 'tok in', align: 'right', value: (m) => String(m.promptTokens) },
+  { header: 'img tok', align: 'right', value: (m) => String(m.imageTokens) },
   { header: 'tok out', align: 'right', value: (m) => String(m.completionTokens) },
   { header: 'cost $', align: 'right', value: (m) => m.costUsd.toFixed(4) },
   { header: 'steps/run', align: 'right', value: (m) => m.steps.mean.toFixed(1) },
@@ -47,7 +48,7 @@ export function resultsTableModel(results: BenchResults): ResultsTableModel {
     rows: results.modes.map((metrics) => columns.map((column) => column.value(metrics))),
     notes: [
       ...(results.oracle ? ['oracle: no model was called; llm/vlm calls, images and bytes count what the loop sent to the oracle stand-ins, tokens are local estimates, cost is what a model at these prices would have cost'] : []),
-      `cost at ${results.prices.label}`,
+      `cost at ${results.prices.label}; img tok (part of tok in): each image at its real size and requested detail by OpenAI's tile formula`,
       baselineRan
         ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over tasks where react-vlm sent >= 1 image'
         : 'vlm red.: not measured (react-vlm was not run)',

@@ -83,7 +83,7 @@ function runFacts(task: TaskRunResult): [string, string][] {
     ['steps', String(task.steps)],
     ['llm calls', String(task.llmCalls)],
     ['vlm calls', String(task.vlmCalls)],
-    ['images', `${task.imagesUploaded} (${task.imageBytes} B)`],
+    ['images', `${task.imagesUploaded} (${task.imageBytes} B, ${task.imageTokens} tokens)`],
     ['tokens', `${task.promptTokens} + ${task.completionTokens}`],
     ['verification', `${task.verification.pass} pass / ${task.verification.fail} fail / ${task.verification.inconclusive} inconclusive`],
     ['latency', `${Math.round(task.latency.totalMs)} ms (device ${Math.round(task.latency.deviceMs)}, perception ${Math.round(task.latency.perceptionMs)}, model ${Math.round(task.latency.modelMs)}, verification ${Math.round(task.latency.verificationMs)})`],

@@ -14,7 +14,7 @@ export const cassetteVersion = 1;
 const recordedMessageSchema = z.object({
   role: z.enum(['system', 'user', 'assistant']),
   content: z.string(),
-  images: z.array(z.object({ sha256: z.string(), bytes: z.number().int().nonnegative(), detail: z.enum(['low', 'high', 'auto']).optional() })).optional(),
+  images: z.array(z.object({ sha256: z.string(), bytes: z.number().int().nonnegative(), detail: z.enum(['low', 'high', 'auto']).optional(), tokens: z.number().int().nonnegative().optional() })).optional(),
 });
 
 /** One recorded call: one line of a cassette (JSONL). */

@@ -1,7 +1,9 @@
 import { countTokens } from 'gpt-tokenizer';
+import { estimateImageTokens } from './image-tokens.js';
+import type { ModelImage } from './vision-model.js';
 
-/** Tokens an image costs in OpenAI's accounting at `detail: low`; a stand-in when nothing better is known. */
-export const estimatedTokensPerImage = 85;
+/** Tokens of framing each chat message costs besides its text (role and separators). */
+export const tokensPerMessage = 4;
 
 /**
  * A local token count for `text` (the o200k tokenizer). Used when a provider sends no
@@ -14,11 +16,20 @@ export function estimateTokens(text: string): number {
 
 const noSpecialTokens = new Set<string>();
 
-/** Estimated prompt tokens of a list of messages: their text, 4 tokens of framing each, and a flat cost per image. */
-export function estimatePromptTokens(messages: readonly { content: string; images?: readonly unknown[] }[]): number {
+/**
+ * Estimated prompt tokens of a list of messages: their text, {@link tokensPerMessage} of
+ * framing each, and each image at its real size and requested detail (OpenAI's tile
+ * formula, `estimateImageTokens`).
+ */
+export function estimatePromptTokens(messages: readonly { content: string; images?: readonly ModelImage[] }[]): number {
   let total = 0;
   for (const message of messages) {
-    total += 4 + estimateTokens(message.content) + (message.images?.length ?? 0) * estimatedTokensPerImage;
+    total += tokensPerMessage + estimateTokens(message.content) + estimateImagesTokens(message.images ?? []);
   }
   return total;
+}
+
+/** Summed {@link estimateImageTokens} of a list of images. */
+export function estimateImagesTokens(images: readonly ModelImage[]): number {
+  return images.reduce((total, image) => total + estimateImageTokens(image), 0);
 }

@@ -7,6 +7,8 @@ export * from './create-configured-models.js';
 export * from './estimate-tokens.js';
 export * from './extract-json.js';
 export * from './generate-structured.js';
+export * from './image-dimensions.js';
+export * from './image-tokens.js';
 export * from './invalid-model-reply-error.js';
 export * from './is-model-infrastructure-error.js';
 export * from './language-model.js';

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { estimateTokens, estimatedTokensPerImage } from './estimate-tokens.js';
+import { estimateImagesTokens, estimateTokens } from './estimate-tokens.js';
+import type { ImageDetail, ModelImage } from './vision-model.js';
 
 /** One request the mock server received. */
 export interface MockChatRequest {
@@ -18,6 +19,8 @@ export interface MockChatRequest {
   readonly texts: readonly string[];
   /** Decoded bytes of every `data:` image URL, in order. */
   readonly images: readonly Uint8Array[];
+  /** The `detail` each image asked for, in the order of `images` (undefined when the request left it out). */
+  readonly imageDetails: readonly (ImageDetail | undefined)[];
 }
 
 /** A reply of the mock: assistant text, or a raw HTTP response (errors, odd bodies). */
@@ -59,7 +62,8 @@ export interface MockOpenAiServer {
 /**
  * A local OpenAI-compatible HTTP server for tests and offline runs, on 127.0.0.1 and a
  * free port. Implements `POST /v1/chat/completions` (non-streaming, with `usage`:
- * given by the reply, else counted locally with 85 tokens per image) and `GET /v1/models`.
+ * given by the reply, else counted locally: o200k text tokens, and each image at its real
+ * size and requested detail by OpenAI's tile formula) and `GET /v1/models`.
  * The reply function decides each answer, including error statuses and delays, so the
  * real `openai` client and our adapters run unchanged against it.
  */
@@ -95,9 +99,9 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
     for (const [name, value] of Object.entries(incoming.headers)) {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
-    const { texts, images } = readMessages(body);
+    const { texts, images, imageDetails } = readMessages(body);
     const model = typeof body === 'object' && body !== null && 'model' in body && typeof body.model === 'string' ? body.model : undefined;
-    const request: MockChatRequest = { index: requests.length, method: incoming.method, path, headers, body, model, texts, images };
+    const request: MockChatRequest = { index: requests.length, method: incoming.method, path, headers, body, model, texts, images, imageDetails };
     requests.push(request);
     if (body === undefined) {
       sendJson(response, 400, { error: { message: 'mock server: the body is not JSON', type: 'invalid_request_error' } });
@@ -118,7 +122,7 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
     const usage =
       typeof reply !== 'string' && reply.usage !== undefined
         ? reply.usage
-        : { promptTokens: texts.reduce((total, part) => total + estimateTokens(part), 0) + images.length * estimatedTokensPerImage, completionTokens: estimateTokens(text) };
+        : { promptTokens: texts.reduce((total, part) => total + estimateTokens(part), 0) + estimateImagesTokens(sentImages(images, imageDetails)), completionTokens: estimateTokens(text) };
     const omitUsage = typeof reply !== 'string' && reply.omitUsage === true;
     sendJson(response, 200, {
       id: `chatcmpl-mock-${request.index}`,
@@ -190,10 +194,18 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
   response.end(text);
 }
 
-function readMessages(body: unknown): { texts: string[]; images: Uint8Array[] } {
+function sentImages(images: readonly Uint8Array[], details: readonly (ImageDetail | undefined)[]): ModelImage[] {
+  return images.map((png, index) => {
+    const detail = details[index];
+    return detail === undefined ? { png } : { png, detail };
+  });
+}
+
+function readMessages(body: unknown): { texts: string[]; images: Uint8Array[]; imageDetails: (ImageDetail | undefined)[] } {
   const texts: string[] = [];
   const images: Uint8Array[] = [];
-  if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages)) return { texts, images };
+  const imageDetails: (ImageDetail | undefined)[] = [];
+  if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages)) return { texts, images, imageDetails };
   for (const message of body.messages as unknown[]) {
     if (typeof message !== 'object' || message === null || !('content' in message)) continue;
     const content = message.content;
@@ -208,10 +220,14 @@ function readMessages(body: unknown): { texts: string[]; images: Uint8Array[] } 
       if ('text' in part && typeof part.text === 'string') parts.push(part.text);
       if ('image_url' in part && typeof part.image_url === 'object' && part.image_url !== null && 'url' in part.image_url && typeof part.image_url.url === 'string') {
         const match = /^data:[^;]+;base64,(.*)$/s.exec(part.image_url.url);
-        if (match?.[1] !== undefined) images.push(new Uint8Array(Buffer.from(match[1], 'base64')));
+        if (match?.[1] !== undefined) {
+          images.push(new Uint8Array(Buffer.from(match[1], 'base64')));
+          const detail = 'detail' in part.image_url ? part.image_url.detail : undefined;
+          imageDetails.push(detail === 'low' || detail === 'high' || detail === 'auto' ? detail : undefined);
+        }
       }
     }
     texts.push(parts.join('\n'));
   }
-  return { texts, images };
+  return { texts, images, imageDetails };
 }

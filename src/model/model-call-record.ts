@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ModelReply, ModelRequest, TextMessage } from './language-model.js';
+import { estimateImageTokens } from './image-tokens.js';
 import type { ModelRole } from './model-role.js';
 import { isImageMessage, type ImageDetail, type VisionMessage } from './vision-model.js';
 
@@ -8,6 +9,8 @@ export interface ImageDigest {
   readonly sha256: string;
   readonly bytes: number;
   readonly detail?: ImageDetail;
+  /** Estimated prompt tokens of this image (its size and detail by the tile formula). */
+  readonly tokens?: number;
 }
 
 /** A message as it appears in records: text, plus image digests for image turns. */
@@ -40,6 +43,11 @@ export interface ModelCallRecord {
   readonly latencyMs: number;
   readonly images: number;
   readonly imageBytes: number;
+  /**
+   * Prompt tokens of the images, estimated from each image's real size and requested detail
+   * (OpenAI's tile formula): providers do not report them apart, so this is always ours.
+   */
+  readonly imageTokens: number;
   /** Set when the call threw: the error's name, code and message. */
   readonly error?: { readonly name: string; readonly code?: string; readonly message: string };
 }
@@ -60,6 +68,7 @@ export function recordMessages(messages: readonly (TextMessage | VisionMessage)[
         sha256: imageSha256(image.png),
         bytes: image.png.byteLength,
         ...(image.detail === undefined ? {} : { detail: image.detail }),
+        tokens: estimateImageTokens(image),
       })),
     };
   });
@@ -74,10 +83,12 @@ export function buildModelCallRecord(
   const messages = recordMessages(request.messages);
   let images = 0;
   let imageBytes = 0;
+  let imageTokens = 0;
   for (const message of messages) {
     for (const image of message.images ?? []) {
       images += 1;
       imageBytes += image.bytes;
+      imageTokens += image.tokens ?? 0;
     }
   }
   const base = {
@@ -88,6 +99,7 @@ export function buildModelCallRecord(
     ...(request.maxTokens === undefined ? {} : { maxTokens: request.maxTokens }),
     images,
     imageBytes,
+    imageTokens,
   };
   if ('reply' in outcome) {
     const reply = outcome.reply;

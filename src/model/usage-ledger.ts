@@ -10,6 +10,8 @@ export interface UsageTotals {
   readonly latencyMs: number;
   readonly images: number;
   readonly imageBytes: number;
+  /** Estimated prompt tokens of the images (inside `promptTokens`; see `ModelCallRecord.imageTokens`). */
+  readonly imageTokens: number;
   /** Calls whose token counts were estimated locally (the provider sent none). */
   readonly estimatedCalls: number;
 }
@@ -24,11 +26,12 @@ export interface LedgerEntry {
   readonly latencyMs: number;
   readonly images: number;
   readonly imageBytes: number;
+  readonly imageTokens: number;
   readonly estimated: boolean;
   readonly failed: boolean;
 }
 
-const emptyTotals: UsageTotals = { calls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, estimatedCalls: 0 };
+const emptyTotals: UsageTotals = { calls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, estimatedCalls: 0 };
 
 /**
  * Per-call accounting (DESIGN.md §7): prompt and completion tokens, latency, images and
@@ -53,6 +56,7 @@ export class UsageLedger {
       latencyMs: record.latencyMs,
       images: record.images,
       imageBytes: record.imageBytes,
+      imageTokens: record.imageTokens,
       estimated: record.usageEstimated,
       failed: record.error !== undefined,
     };
@@ -103,6 +107,7 @@ function add(totals: UsageTotals, entry: LedgerEntry): UsageTotals {
     latencyMs: totals.latencyMs + entry.latencyMs,
     images: totals.images + entry.images,
     imageBytes: totals.imageBytes + entry.imageBytes,
+    imageTokens: totals.imageTokens + entry.imageTokens,
     estimatedCalls: totals.estimatedCalls + (entry.estimated ? 1 : 0),
   };
 }

@@ -1,8 +1,14 @@
+import { z } from 'zod';
 import type { ModelReply, ModelRequest, TextMessage } from './language-model.js';
 import type { ModelRole } from './model-role.js';
 
-/** How closely a vision model should look at an image (OpenAI's `detail`). */
-export type ImageDetail = 'low' | 'high' | 'auto';
+/**
+ * How closely a vision model should look at an image (OpenAI's `detail`): `low` sends a
+ * 512×512 version for a flat 85 tokens, `high` tiles the image (see `imageTokens`),
+ * `auto` lets the provider choose.
+ */
+export const imageDetailSchema = z.enum(['low', 'high', 'auto']);
+export type ImageDetail = z.infer<typeof imageDetailSchema>;
 
 /** One image sent to a vision model: PNG bytes as taken from the device. */
 export interface ModelImage {

@@ -202,7 +202,7 @@ export function renderEvent(event: TraceEvent): SafeHtml {
       return line(html`${event.opened ? html`<span class="badge open">VLM gate open</span>` : html`<span class="badge closed">gate closed</span>`} ${event.reason ?? ''}${event.score === undefined ? '' : html` (score ${event.score})`}`);
     case 'vlm-call-end':
     case 'model-call-end':
-      return line(html`${event.role} · ${event.model} · ${event.promptTokens}+${event.completionTokens} tokens · ${event.images} images (${event.imageBytes} B) · ${milliseconds(event.latencyMs)}${event.error === undefined ? '' : html` · <span class="problems">${event.error}</span>`}`);
+      return line(html`${event.role} · ${event.model} · ${event.promptTokens}+${event.completionTokens} tokens · ${event.images} images (${event.imageBytes} B${event.imageTokens === undefined || event.images === 0 ? '' : `, ${event.imageTokens} tokens`}) · ${milliseconds(event.latencyMs)}${event.error === undefined ? '' : html` · <span class="problems">${event.error}</span>`}`);
     case 'certificate-end':
       return line(html`${event.confidence ?? ''}<pre>${event.text}</pre>`);
     case 'surface-end':

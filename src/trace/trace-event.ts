@@ -33,6 +33,8 @@ const modelCall = {
   latencyMs: milliseconds,
   images: count,
   imageBytes: count,
+  /** Estimated prompt tokens of the images (real size and detail, OpenAI's tile formula); absent in older traces. */
+  imageTokens: count.optional(),
   /** The artifact with the full prompt and reply, relative to the run folder. */
   artifact: z.string().optional(),
   /** Set when the call failed: the error's message. */

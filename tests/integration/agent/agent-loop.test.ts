@@ -48,7 +48,7 @@ async function firstTapStep(task: Task): Promise<number> {
   return simulator.stepCount() + 1;
 }
 
-async function run(task: Task, options: { mode?: 'senseact' | 'senseact-text' | 'open-loop'; faults?: FaultConfig; planner?: ScriptedLanguageModel; vision?: ScriptedVisionModel } = {}) {
+async function run(task: Task, options: { mode?: 'senseact' | 'senseact-text' | 'open-loop'; faults?: FaultConfig; planner?: ScriptedLanguageModel; vision?: ScriptedVisionModel; gateImageDetail?: 'low' | 'high' } = {}) {
   const { simulator, device } = start(task, options.faults);
   const models = options.planner ? { planner: options.planner, ...(options.vision ? { vision: options.vision } : {}) } : undefined;
   const result = await runTask({
@@ -62,6 +62,7 @@ async function run(task: Task, options: { mode?: 'senseact' | 'senseact-text' | 
     appState: (packageName) => simulator.appState(packageName),
     groundTruth: () => parseHierarchy(simulator.groundTruthSource(), { packageName: simulator.currentPackage() }),
     faults: () => simulator.faultLog().map((event) => event.kind),
+    ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
   });
   const trace = await readTrace(result.traceDir);
   return { result, simulator, events: trace.events };
@@ -143,6 +144,18 @@ describe('the SenseAct loop', () => {
     const text = await run(task, { mode: 'senseact-text', faults: { 'icon-only': { rate: 1 } } });
     expect(text.result.vlmCalls).toBe(0);
     expect(text.result.success).toBe(false);
+  });
+
+  it("costs the gate's screenshot by its size and the configured detail", async () => {
+    const task = suiteTask('contacts-add-xu');
+    const high = await run(task, { faults: { 'icon-only': { rate: 1 } } });
+    const low = await run(task, { faults: { 'icon-only': { rate: 1 } }, gateImageDetail: 'low' });
+    // The simulator's 360×800 screenshot: 2 tiles at high detail, the flat 85 at low.
+    expect(high.result.imageTokens).toBe(425);
+    expect(low.result.imageTokens).toBe(85);
+    expect(high.result.promptTokens - low.result.promptTokens).toBe(425 - 85);
+    const call = high.events.find((event) => event.type === 'vlm-call-end');
+    expect(call).toMatchObject({ images: 1, imageTokens: 425 });
   });
 
   it('asks vision where the text view names no target, and accepts "already done" from it', async () => {
@@ -255,6 +268,7 @@ describe('the SenseAct loop', () => {
     const vlm = await runMode(task, 'react-vlm');
     expect(vlm.success, vlm.reason).toBe(true);
     expect(vlm.imagesUploaded).toBe(vlm.vlmCalls);
+    expect(vlm.imageTokens).toBe(425 * vlm.imagesUploaded);
     expect(vlm.vlmCalls).toBeGreaterThanOrEqual(vlm.steps);
     expect(vlm.verification).toEqual({ pass: 0, fail: 0, inconclusive: 0 });
     const text = await runMode(task, 'react-text');

@@ -148,7 +148,7 @@ describe('cassettes', () => {
     const recorded = await new RecordingVisionModel(vision, { path }).generate(request);
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain(Buffer.from(png).toString('base64').slice(0, 40));
-    expect(readCassette(path)[0]?.request.messages[0]?.images).toEqual([{ sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown, bytes: 4096, detail: 'low' }]);
+    expect(readCassette(path)[0]?.request.messages[0]?.images).toEqual([{ sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown, bytes: 4096, detail: 'low', tokens: 85 }]);
 
     const replayer = new ReplayingVisionModel({ path });
     expect(await replayer.generate(request)).toEqual({ ...recorded, text: recorded.text.split(apiKey).join('[REDACTED]') });

@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { generateStructured } from '../../../src/model/generate-structured.js';
@@ -235,5 +236,23 @@ describe('OpenAiVisionModel against the mock server', () => {
     expect(parts[2]?.image_url).not.toHaveProperty('detail');
     expect(ledger.totals()).toMatchObject({ calls: 1, images: 2, imageBytes: first.byteLength + 2048, promptTokens: 1200, completionTokens: 9 });
     expect(ledger.byRole().vision?.images).toBe(2);
+    // Neither image has a readable size: both count at the most high detail costs (auto = high).
+    expect(ledger.totals().imageTokens).toBe(2 * 1445);
+  });
+
+  it("the mock's own usage counts each image at its real size and requested detail", async () => {
+    const mock = await start(() => ({ text: 'ok' }));
+    const model = new OpenAiVisionModel({ config: config(mock.url), retry: fastRetry });
+    const phone = new Uint8Array(PNG.sync.write(new PNG({ width: 1080, height: 2400 })));
+    const ask = (detail: 'low' | 'high' | undefined) =>
+      model.generate({ role: 'vision', messages: [{ role: 'user', content: 'look', images: [detail === undefined ? { png: phone } : { png: phone, detail }] }] });
+    const text = await model.generate({ role: 'vision', messages: [{ role: 'user', content: 'look' }] });
+    const high = await ask('high');
+    const low = await ask('low');
+    const unset = await ask(undefined);
+    expect(mock.requests.map((request) => request.imageDetails)).toEqual([[], ['high'], ['low'], [undefined]]);
+    expect(high.usage.promptTokens - text.usage.promptTokens).toBe(1445);
+    expect(low.usage.promptTokens - text.usage.promptTokens).toBe(85);
+    expect(unset.usage.promptTokens - text.usage.promptTokens).toBe(1445);
   });
 });

@@ -28,6 +28,17 @@ describe('computeModeMetrics', () => {
     expect(reactText?.vlmReduction).toBeNull();
   });
 
+  it('sums image tokens apart (they are inside the prompt tokens)', () => {
+    const runs = [
+      runResult({ id: 'a', mode: 'react-vlm', imagesUploaded: 2, imageTokens: 2 * 1445 }),
+      runResult({ id: 'b', mode: 'react-vlm', imagesUploaded: 1, imageTokens: 85 }),
+      runResult({ id: 'a', mode: 'senseact' }),
+    ];
+    const [reactVlm, senseact] = computeModeMetrics(runs, ['react-vlm', 'senseact'], prices);
+    expect(reactVlm?.imageTokens).toBe(2 * 1445 + 85);
+    expect(senseact?.imageTokens).toBe(0);
+  });
+
   it('splits success per app and latency into sums and means', () => {
     const runs = [
       runResult({ id: 'a', mode: 'senseact', app: 'clock', success: true, latency: { deviceMs: 10, perceptionMs: 1, modelMs: 100, verificationMs: 2, totalMs: 113 } }),

@@ -13,6 +13,7 @@ export function runResult(overrides: Partial<TaskRunResult> & Pick<TaskRunResult
     vlmCalls: 0,
     imagesUploaded: 0,
     imageBytes: 0,
+    imageTokens: 0,
     promptTokens: 1000,
     completionTokens: 100,
     latency: { deviceMs: 40, perceptionMs: 4, modelMs: 400, verificationMs: 8, totalMs: 452 },

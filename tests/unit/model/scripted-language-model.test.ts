@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { ScriptedLanguageModel, ScriptedVisionModel } from '../../../src/model/scripted-language-model.js';
 import { ScriptedModelExhaustedError } from '../../../src/model/scripted-model-exhausted-error.js';
@@ -40,10 +41,13 @@ describe('ScriptedLanguageModel', () => {
     await expect(model.generate({ role: 'planner', messages: [], signal: controller.signal })).rejects.toThrow('stop now');
   });
 
-  it('the vision double counts images into its estimated usage', async () => {
-    const model = new ScriptedVisionModel({ replies: ['a', 'b'] });
+  it('the vision double counts images into its estimated usage at their real size and detail', async () => {
+    const model = new ScriptedVisionModel({ replies: ['a', 'b', 'c'] });
+    const screenshot = new Uint8Array(PNG.sync.write(new PNG({ width: 1080, height: 2400 })));
     const without = await model.generate({ role: 'vision', messages: [{ role: 'user', content: 'look' }] });
-    const withImage = await model.generate({ role: 'vision', messages: [{ role: 'user', content: 'look', images: [{ png: new Uint8Array(10) }] }] });
-    expect(withImage.usage.promptTokens - without.usage.promptTokens).toBe(85);
+    const high = await model.generate({ role: 'vision', messages: [{ role: 'user', content: 'look', images: [{ png: screenshot, detail: 'high' }] }] });
+    const low = await model.generate({ role: 'vision', messages: [{ role: 'user', content: 'look', images: [{ png: screenshot, detail: 'low' }] }] });
+    expect(high.usage.promptTokens - without.usage.promptTokens).toBe(1445);
+    expect(low.usage.promptTokens - without.usage.promptTokens).toBe(85);
   });
 });
