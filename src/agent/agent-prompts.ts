@@ -1,5 +1,6 @@
 import type { TextMessage } from '../model/language-model.js';
 import type { ImageDetail, ImageMessage, VisionMessage } from '../model/vision-model.js';
+import { escapeFenceTags, screenFence } from './screen-fence.js';
 
 /** What the planner knows about earlier intents (DESIGN.md §8). */
 export interface HistoryEntry {
@@ -38,7 +39,7 @@ const plannerSystem = [
 
 function historyText(history: readonly HistoryEntry[]): string {
   if (history.length === 0) return '(none yet)';
-  return history.slice(-12).map((entry, index) => `${index + 1}. ${entry.intent} → ${entry.outcome}${entry.note ? ` (${entry.note})` : ''}`).join('\n');
+  return escapeFenceTags(history.slice(-12).map((entry, index) => `${index + 1}. ${entry.intent} → ${entry.outcome}${entry.note ? ` (${entry.note})` : ''}`).join('\n'));
 }
 
 /** Messages for the SenseAct planner: task, allowed packages, history, hints, the screen. */
@@ -56,10 +57,10 @@ export function plannerMessages(input: {
     `Allowed apps: ${input.allowedPackages.join(', ')}`,
     `Intent history:\n${historyText(input.history)}`,
   ];
-  if (input.certificates.length > 0) parts.push(`What happened before in similar situations:\n${input.certificates.join('\n')}`);
+  if (input.certificates.length > 0) parts.push(`What happened before in similar situations:\n${escapeFenceTags(input.certificates.join('\n'))}`);
   if (input.changeStrategy) parts.push('The last intent had no effect: choose a different unit or approach.');
-  if (input.rejection) parts.push(`Your previous commitment was rejected: ${input.rejection}`);
-  parts.push(`<screen>\n${input.view}\n</screen>`);
+  if (input.rejection) parts.push(`Your previous commitment was rejected: ${escapeFenceTags(input.rejection)}`);
+  parts.push(screenFence(input.view));
   return [{ role: 'system', content: plannerSystem }, { role: 'user', content: parts.join('\n\n') }];
 }
 
@@ -74,7 +75,7 @@ const verifierSystem = [
 export function verifierMessages(input: { readonly intent: string; readonly expectation: string; readonly reason: string; readonly view: string }): TextMessage[] {
   return [
     { role: 'system', content: verifierSystem },
-    { role: 'user', content: `Intent: ${input.intent}\nExpectation: ${input.expectation || '(none)'}\nInconclusive because: ${input.reason}\n\n<screen>\n${input.view}\n</screen>` },
+    { role: 'user', content: `Intent: ${escapeFenceTags(input.intent)}\nExpectation: ${escapeFenceTags(input.expectation) || '(none)'}\nInconclusive because: ${escapeFenceTags(input.reason)}\n\n${screenFence(input.view)}` },
   ];
 }
 
@@ -99,7 +100,7 @@ export function gateMessages(input: {
 }): VisionMessage[] {
   const image: ImageMessage = {
     role: 'user',
-    content: `Intent: ${input.intent}\nWhat failed: ${input.failure}\nCandidate regions (id [left,top,right,bottom] type label):\n${input.candidates.join('\n')}`,
+    content: `Intent: ${escapeFenceTags(input.intent)}\nWhat failed: ${escapeFenceTags(input.failure)}\nCandidate regions (id [left,top,right,bottom] type label):\n${escapeFenceTags(input.candidates.join('\n'))}`,
     images: [{ png: input.png, detail: input.detail ?? defaultGateImageDetail }],
   };
   return [{ role: 'system', content: gateSystem }, image];
@@ -124,8 +125,8 @@ export function reactMessages(input: {
   const content = [
     `Task: ${input.instruction}`,
     `Allowed apps: ${input.allowedPackages.join(', ')}`,
-    `Previous actions:\n${input.previous.length > 0 ? input.previous.slice(-12).join('\n') : '(none yet)'}`,
-    `<screen>\n${input.view}\n</screen>`,
+    `Previous actions:\n${input.previous.length > 0 ? escapeFenceTags(input.previous.slice(-12).join('\n')) : '(none yet)'}`,
+    screenFence(input.view),
   ].join('\n\n');
   const user: VisionMessage = input.png ? { role: 'user', content, images: [{ png: input.png, detail: 'high' }] } : { role: 'user', content };
   return [{ role: 'system', content: reactSystem }, user];

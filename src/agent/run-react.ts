@@ -4,8 +4,8 @@ import { reactMessages } from './agent-prompts.js';
 import type { AgentSession } from './agent-session.js';
 import type { OracleGuide } from './oracle-guide.js';
 import { reactReplySchema } from './plan-reply.js';
+import { ForegroundGuard } from './foreground-guard.js';
 import type { AgentRunEnd } from './run-senseact.js';
-import { systemPackages } from './run-senseact.js';
 import { unitActions } from './unit-actions.js';
 
 export interface ReactOptions {
@@ -14,6 +14,8 @@ export interface ReactOptions {
   readonly mode: 'react-vlm' | 'react-text';
   readonly session: AgentSession;
   readonly oracle?: OracleGuide;
+  /** Keeps the run inside the task's allowed apps; `runTask` passes its own to read what was left. */
+  readonly guard?: ForegroundGuard;
 }
 
 /**
@@ -25,7 +27,7 @@ export async function runReact(options: ReactOptions): Promise<AgentRunEnd> {
   const { task, mode, session, oracle } = options;
   const model = mode === 'react-vlm' ? session.vision : session.planner;
   if (!model) throw new Error('react-vlm needs a vision model: configure SENSEACT_VISION_MODEL or use the oracle policy.');
-  const allowed = new Set([...task.allowedPackages, ...systemPackages]);
+  const guard = options.guard ?? new ForegroundGuard(task);
   const previous: string[] = [];
   let steps = 0;
   session.step = 0;
@@ -33,6 +35,13 @@ export async function runReact(options: ReactOptions): Promise<AgentRunEnd> {
   for (let round = 1; round <= task.stepBudget * 2 && steps < task.stepBudget; round++) {
     session.step = round;
     session.trace.emit({ type: 'step-start', step: round });
+    // The baselines get no screen outside the allowed apps either: the guard leaves it first.
+    const left = await guard.leaveDisallowed(session, screen);
+    if (left) {
+      previous.push(`(left ${left.packageName}: not an allowed app)`);
+      screen = left.screen;
+      continue;
+    }
     session.trace.writeStepArtifact(round, 'view.txt', screen.perception.view);
     const started = performance.now();
     const png = mode === 'react-vlm' ? await session.screenshot() : undefined;
@@ -51,10 +60,11 @@ export async function runReact(options: ReactOptions): Promise<AgentRunEnd> {
       return { finished: true, stopReason: 'the model said FINISH', steps, finalScreen: screen, verification: { pass: 0, fail: 0, inconclusive: 0 }, gateReasons: {}, ...(answer === undefined ? {} : { answer }) };
     }
     const unit = screen.perception.units.find((candidate) => candidate.id === action.unit);
-    const launchRefused = action.unit === 'nav-launch' && action.value !== undefined && !allowed.has(action.value);
+    const refusal = unit ? guard.refusal(unit, action, screen) : undefined;
+    if (refusal !== undefined) guard.traceRefusal(session, screen.perception.tree.packageName, refusal);
     const mapped = unit ? unitActions(unit, action) : { problem: `unit "${action.unit}" is not on this screen` };
-    if (!unit || launchRefused || 'problem' in mapped) {
-      const problem = launchRefused ? `launching ${action.value} is outside the allowed apps` : 'problem' in mapped ? mapped.problem : 'invalid action';
+    if (!unit || refusal !== undefined || 'problem' in mapped) {
+      const problem = refusal ?? ('problem' in mapped ? mapped.problem : 'invalid action');
       previous.push(`${JSON.stringify(action)} → refused: ${problem}`);
       session.trace.emit({ type: 'commitment-end', step: round, admissible: false, units: [action], reason: problem });
       continue;

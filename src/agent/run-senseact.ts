@@ -1,4 +1,3 @@
-import type { DeviceAction } from '../device/device-action.js';
 import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { generateStructured } from '../model/generate-structured.js';
 import type { ControlUnit, UnitId } from '../perception/control-unit.js';
@@ -15,20 +14,11 @@ import type { VerifyOutcome } from '../verify/verify-outcome.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import { gateMessages, plannerMessages, verifierMessages, type HistoryEntry } from './agent-prompts.js';
 import type { AgentSession, Screen } from './agent-session.js';
+import { ForegroundGuard } from './foreground-guard.js';
 import type { OracleGuide } from './oracle-guide.js';
 import { planReplySchema, verifierReplySchema, visionReplySchema, type CommitmentItem, type PlanReply } from './plan-reply.js';
 import { unitActions } from './unit-actions.js';
 import { VlmGate, type GateDecision } from './vlm-gate.js';
-
-/** Packages the agent may be on besides the task's own: system surfaces it must get through. */
-export const systemPackages: readonly string[] = [
-  'com.android.systemui',
-  'com.android.permissioncontroller',
-  'com.google.android.permissioncontroller',
-  'com.google.android.apps.nexuslauncher',
-  'com.android.launcher3',
-  'com.google.android.inputmethod.latin',
-];
 
 /** Extra observations after an action that seemed to change nothing, for effects that arrive late. */
 export const graceObservations = 2;
@@ -50,6 +40,8 @@ export interface SenseActOptions {
   readonly gateThreshold?: number;
   /** Detail of the gate's screenshot (`low` is cheaper and blurrier); default `defaultGateImageDetail`. */
   readonly gateImageDetail?: ImageDetail;
+  /** Keeps the run inside the task's allowed apps; `runTask` passes its own to read what was left. */
+  readonly guard?: ForegroundGuard;
 }
 
 /** What a run of the loop ends with; success is decided afterwards by the task's check. */
@@ -89,7 +81,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
   const { task, mode, session, memory, oracle } = options;
   const feedback = mode !== 'open-loop';
   const visionAllowed = mode !== 'senseact-text' && session.vision !== undefined;
-  const allowed = new Set([...task.allowedPackages, ...systemPackages]);
+  const guard = options.guard ?? new ForegroundGuard(task);
   const gate = new VlmGate(options.gateThreshold === undefined ? {} : { threshold: options.gateThreshold });
   const verification = { pass: 0, fail: 0, inconclusive: 0 };
   const gateReasons: Record<string, number> = {};
@@ -137,12 +129,11 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     const stepStarted = performance.now();
     const latencyBefore = { ...session.latency };
 
-    // Leaving the allowed apps is never acted on: go back first.
-    if (!allowed.has(screen.perception.tree.packageName) && screen.perception.tree.packageName !== '') {
-      const back: DeviceAction = { type: 'key', key: 'back' };
-      await session.act([back]);
-      history.push({ intent: `Leave ${screen.perception.tree.packageName} (not an allowed app)`, outcome: 'unknown', note: 'guard' });
-      screen = await session.observe('after.xml');
+    // A screen outside the allowed apps is never planned on: the guard leaves it first.
+    const left = await guard.leaveDisallowed(session, screen);
+    if (left) {
+      history.push({ intent: `Leave ${left.packageName} (not an allowed app)`, outcome: 'unknown', note: 'guard' });
+      screen = left.screen;
       continue;
     }
 
@@ -176,8 +167,9 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       });
       plan = reply.value;
       session.trace.emit({ type: 'plan-end', step: round, latencyMs: performance.now() - planStarted, intent: plan.finish ? 'FINISH' : plan.intent, finish: plan.finish, expectation: plan.expectation, attempts: reply.attempts });
-      const check = admissible(plan, screen, verified, allowed);
+      const check = admissible(plan, screen, verified, guard);
       session.trace.emit({ type: 'commitment-end', step: round, admissible: check.ok, units: plan.commitment, ...(check.ok ? {} : { reason: check.reason }) });
+      if (!check.ok && check.guard) guard.traceRefusal(session, screen.perception.tree.packageName, check.reason);
       if (check.ok) {
         units = check.units;
         rejection = undefined;
@@ -274,7 +266,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       }
       executed.push(result);
       screen = result.after;
-      if (!allowed.has(screen.perception.tree.packageName)) stopped = true;
+      if (!guard.allows(screen.perception.tree.packageName)) stopped = true;
       if (steps >= task.stepBudget) stopped = true;
     }
 
@@ -391,18 +383,17 @@ function summariseDelta(delta: Delta): unknown {
   };
 }
 
-type Admissibility = { ok: true; units: ControlUnit[] } | { ok: false; reason: string };
+type Admissibility = { ok: true; units: ControlUnit[] } | { ok: false; reason: string; guard?: true };
 
-/** Unknown units, disallowed launches and SCG violations make a commitment inadmissible. */
-function admissible(plan: PlanReply, screen: Screen, verified: ReadonlySet<UnitId>, allowed: ReadonlySet<string>): Admissibility {
+/** Unknown units, actions that would leave the allowed apps and SCG violations make a commitment inadmissible. */
+function admissible(plan: PlanReply, screen: Screen, verified: ReadonlySet<UnitId>, guard: ForegroundGuard): Admissibility {
   if (plan.finish) return { ok: true, units: [] };
   const units: ControlUnit[] = [];
   for (const item of plan.commitment) {
     const unit = screen.perception.units.find((candidate) => candidate.id === item.unit);
     if (!unit) return { ok: false, reason: `unit "${item.unit}" is not on this screen; use an id from the view` };
-    if (unit.id === 'nav-launch' && item.value !== undefined && !allowed.has(item.value)) {
-      return { ok: false, reason: `launching "${item.value}" is outside the allowed apps (${[...allowed].filter((name) => !systemPackages.includes(name)).join(', ')})` };
-    }
+    const refusal = guard.refusal(unit, item, screen);
+    if (refusal !== undefined) return { ok: false, reason: refusal, guard: true };
     const actions = unitActions(unit, item);
     if ('problem' in actions) return { ok: false, reason: actions.problem };
     units.push(unit);
@@ -411,7 +402,6 @@ function admissible(plan: PlanReply, screen: Screen, verified: ReadonlySet<UnitI
   if (!check.admissible) return { ok: false, reason: check.reason };
   return { ok: true, units };
 }
-
 
 /** Acts one unit, observes the settled result and (with feedback) checks the unit's contract. */
 async function executeUnit(session: AgentSession, unit: ControlUnit, item: CommitmentItem, before: Screen, feedback: boolean, plan: PlanReply): Promise<ExecutedUnit> {

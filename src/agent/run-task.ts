@@ -10,6 +10,7 @@ import { TraceWriter } from '../trace/trace-writer.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { SenseActError } from '../util/senseact-error.js';
 import { AgentSession, type AgentModels } from './agent-session.js';
+import { ForegroundGuard } from './foreground-guard.js';
 import { OracleGuide } from './oracle-guide.js';
 import { createOracleModels } from './oracle-models.js';
 import { runReact } from './run-react.js';
@@ -74,6 +75,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   else if (options.models) models = options.models;
   else throw new Error('runTask: the llm policy needs models (planner, and vision for senseact/react-vlm); configure them or use policy "oracle".');
   const session = new AgentSession(options.device, models, ledger, trace, options.perception ?? {}, options.signal);
+  const guard = new ForegroundGuard(task);
   trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy, oracle: policy === 'oracle' } });
   trace.emit({ type: 'task-start', step: null, taskId: task.id, instruction: task.instruction, app: task.app, stepBudget: task.stepBudget });
 
@@ -83,11 +85,12 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   let reason = '';
   try {
     run = react
-      ? await runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, ...(oracle ? { oracle } : {}) })
+      ? await runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, guard, ...(oracle ? { oracle } : {}) })
       : await runSenseAct({
           task,
           mode: mode as 'senseact' | 'senseact-text' | 'open-loop',
           session,
+          guard,
           ...(options.memory ? { memory: options.memory } : {}),
           ...(oracle ? { oracle } : {}),
           ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
@@ -104,8 +107,10 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       ...(options.judges ? { judges: options.judges } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    success = verdict.success;
-    reason = `${verdict.reason} (agent: ${run.stopReason})`;
+    // Leaving the allowed apps fails the task whatever the screen shows afterwards (DESIGN.md §6).
+    const leftOut = guard.left.length > 0 && task.mayLeaveAllowedApps !== true;
+    success = verdict.success && !leftOut;
+    reason = `${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
   } catch (caught) {
     const known = SenseActError.isInstance(caught);
     error = caught instanceof Error ? caught.message : String(caught);
@@ -145,6 +150,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     latency: { deviceMs: latency.deviceMs, perceptionMs: latency.perceptionMs, modelMs: latency.modelMs, verificationMs: latency.verificationMs, totalMs },
     verification: run?.verification ?? { pass: 0, fail: 0, inconclusive: 0 },
     gateReasons: run?.gateReasons ?? {},
+    leftAllowedApps: [...guard.left],
     faults: [...(options.faults?.() ?? [])],
     error,
     traceDir: trace.dir,

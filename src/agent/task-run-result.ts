@@ -54,6 +54,8 @@ export const taskRunResultSchema = z.object({
   latency: latencySplitSchema,
   verification: z.object({ pass: z.number().int(), fail: z.number().int(), inconclusive: z.number().int() }),
   gateReasons: z.record(z.string(), z.number().int()),
+  /** Disallowed apps the foreground reached (the guard left each at once), in order; absent in results of older versions. */
+  leftAllowedApps: z.array(z.string()).optional(),
   /** Faults the simulator injected during the run (kind per occurrence); [] on real devices. */
   faults: z.array(z.string()),
   error: z.string().nullable(),

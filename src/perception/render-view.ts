@@ -11,6 +11,11 @@ function quote(text: string): string {
   return JSON.stringify(cut);
 }
 
+/** A package or activity name as is; anything else a dump put there (spaces, newlines, markup) quoted, so it stays on its line. */
+function nameToken(name: string): string {
+  return /^[A-Za-z0-9_.$/-]+$/.test(name) ? name : JSON.stringify(name);
+}
+
 /** `android.widget.ImageButton` → `ImageButton`. */
 function shortClassName(className: string): string {
   return className.slice(Math.max(className.lastIndexOf('.'), className.lastIndexOf('$')) + 1) || 'View';
@@ -129,8 +134,8 @@ export function buildPlannerView(input: ViewInput): PlannerView {
 export function renderView(input: ViewInput | PlannerView): string {
   const view = 'app' in input ? input : buildPlannerView(input);
   const lines: string[] = [];
-  const header = [`app ${view.app.package || '(unknown)'}`];
-  if (view.app.activity) header.push(`activity ${view.app.activity}`);
+  const header = [`app ${view.app.package ? nameToken(view.app.package) : '(unknown)'}`];
+  if (view.app.activity) header.push(`activity ${nameToken(view.app.activity)}`);
   header.push(`screen ${view.app.screen[0]}x${view.app.screen[1]}`);
   if (view.app.empty) header.push('EMPTY (no usable nodes)');
   lines.push(header.join(' '));

@@ -44,7 +44,7 @@ export function formatTraceStep(artifacts: RunArtifacts, step: StepArtifacts): s
   }
   section(lines, 'PLANNED / EXPECTED', events.filter((event) => event.type === 'plan-end'));
   section(lines, 'COMMITTED / DID', events.filter((event) => event.type === 'commitment-end' || event.type === 'act-end'));
-  section(lines, 'GOT', events.filter((event) => ['verify-end', 'gate-end', 'vlm-call-end', 'surface-end', 'certificate-end', 'error'].includes(event.type)));
+  section(lines, 'GOT', events.filter((event) => ['guard-end', 'verify-end', 'gate-end', 'vlm-call-end', 'surface-end', 'certificate-end', 'error'].includes(event.type)));
   if (step.delta?.json !== undefined) lines.push(`  delta: ${oneLine(step.delta.json)}`);
   if (step.predicates?.json !== undefined) lines.push(`  predicates: ${oneLine(step.predicates.json)}`);
   const calls = events.filter((event) => event.type === 'model-call-end');
@@ -72,6 +72,8 @@ function describe(event: TraceEvent): string {
       return `act: ${oneLine(event.action)}${event.unitId === undefined ? '' : ` on ${event.unitId}`}`;
     case 'verify-end':
       return `verify: ${event.outcome.toUpperCase()}${event.reason === undefined ? '' : ` — ${event.reason}`}${event.label === undefined ? '' : ` [delta ${event.label}]`}${event.by === undefined ? '' : ` by ${event.by}`}`;
+    case 'guard-end':
+      return `guard: ${event.action === 'left' ? 'LEFT' : 'REFUSED on'} ${event.packageName}${event.detail === undefined ? '' : ` — ${event.detail}`}`;
     case 'gate-end':
       return `vlm gate: ${event.opened ? 'OPEN' : 'closed'}${event.reason === undefined ? '' : ` — ${event.reason}`}`;
     case 'vlm-call-end':

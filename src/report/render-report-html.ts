@@ -200,6 +200,8 @@ export function renderEvent(event: TraceEvent): SafeHtml {
       return line(html`${verdictBadge(event.outcome)} ${event.reason ?? ''}${event.label === undefined ? '' : html` · delta ${event.label}`}${event.by === undefined ? '' : html` · by ${event.by}`}`);
     case 'gate-end':
       return line(html`${event.opened ? html`<span class="badge open">VLM gate open</span>` : html`<span class="badge closed">gate closed</span>`} ${event.reason ?? ''}${event.score === undefined ? '' : html` (score ${event.score})`}`);
+    case 'guard-end':
+      return line(html`<span class="badge fail">${event.action === 'left' ? 'left' : 'refused on'} ${event.packageName}</span> ${event.detail ?? ''}`);
     case 'vlm-call-end':
     case 'model-call-end':
       return line(html`${event.role} · ${event.model} · ${event.promptTokens}+${event.completionTokens} tokens · ${event.images} images (${event.imageBytes} B${event.imageTokens === undefined || event.images === 0 ? '' : `, ${event.imageTokens} tokens`}) · ${milliseconds(event.latencyMs)}${event.error === undefined ? '' : html` · <span class="problems">${event.error}</span>`}`);

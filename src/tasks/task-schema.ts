@@ -154,8 +154,14 @@ export const taskSchema = z
     success: successSchema.optional(),
     answer: answerSchema.optional(),
     solution: z.array(solutionStepSchema).min(1).optional(),
-    /** Packages the agent may enter; leaving them is a failure. */
+    /** Packages the agent may enter; leaving them is a failure (besides system surfaces: launcher, permission dialogs, keyboard). */
     allowedPackages: z.array(packageName).min(1),
+    /**
+     * True when entering another app is part of the task (a share sheet, a link that opens
+     * the browser): the agent is still brought back at once and the visit recorded, but it
+     * does not fail the task. Default false.
+     */
+    mayLeaveAllowedApps: z.boolean().optional(),
     /** Maximum number of agent steps (one step = one executed unit). */
     stepBudget: z.number().int().positive(),
     tags: z.array(z.string().min(1)).default([]),

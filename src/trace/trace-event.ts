@@ -107,6 +107,13 @@ export const gateEndEventSchema = event('gate-end', {
   reason: z.string().optional(),
   score: z.number().optional(),
 });
+/** The foreground guard left an app outside the task's allowed ones, or refused an action that would have opened one. */
+export const guardEndEventSchema = event('guard-end', {
+  /** The disallowed package left, or the package of the screen the refused action was planned on. */
+  packageName: z.string(),
+  action: z.enum(['left', 'refused']),
+  detail: z.string().optional(),
+});
 export const vlmCallEndEventSchema = event('vlm-call-end', modelCall);
 export const modelCallEndEventSchema = event('model-call-end', modelCall);
 export const certificateEndEventSchema = event('certificate-end', {
@@ -162,6 +169,7 @@ export const traceEventSchema = z.discriminatedUnion('type', [
   actEndEventSchema,
   verifyEndEventSchema,
   gateEndEventSchema,
+  guardEndEventSchema,
   vlmCallEndEventSchema,
   modelCallEndEventSchema,
   certificateEndEventSchema,

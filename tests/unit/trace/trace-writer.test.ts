@@ -37,6 +37,7 @@ const everyEvent: TraceEventInput[] = [
   { type: 'act-end', step: 0, action: { kind: 'tap', x: 10, y: 20 }, unitId: 'n3f2a', latencyMs: 40 },
   { type: 'verify-end', step: 0, outcome: 'fail', reason: 'toggle still checked', label: 'no-change', by: 'contract' },
   { type: 'gate-end', step: 0, opened: true, reason: 'two failures on the same target', score: 2 },
+  { type: 'guard-end', step: 0, packageName: 'com.android.chrome', action: 'left', detail: 'back in com.android.settings' },
   { type: 'vlm-call-end', step: 0, role: 'vision', model: 'gpt-4o', promptTokens: 1100, completionTokens: 20, latencyMs: 1500, images: 1, imageBytes: 48_000 },
   { type: 'certificate-end', step: 0, text: 'scope wifi; action toggle; effect no-change', confidence: 'high' },
   { type: 'surface-end', step: 0, decision: 'continue', rule: 'no-effect', flags: ['change-strategy'] },
