@@ -6,10 +6,10 @@ import type { Task } from '../tasks/task-schema.js';
 import { buildCertificate, certificateScope, renderCertificate } from '../verify/certificate.js';
 import { computeDelta, type Delta } from '../verify/compute-delta.js';
 import { decideSurface } from '../verify/decide-surface.js';
-import { evaluatePredicate } from '../verify/evaluate-predicate.js';
 import { extractRequiredValues } from '../verify/extract-required-values.js';
 import { parsePredicate } from '../verify/parse-predicate.js';
-import { unitContract, verifyCommitment } from '../verify/unit-contract.js';
+import { verifyIntent } from '../verify/verify-intent.js';
+import { verifyUnitStep } from '../verify/verify-unit-step.js';
 import type { VerifyOutcome } from '../verify/verify-outcome.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import { gateMessages, plannerMessages, verifierMessages, type HistoryEntry } from './agent-prompts.js';
@@ -276,10 +276,10 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     let note = '';
     if (feedback && last) {
       const delta = session.timeVerification(() => computeDelta(start.perception.tree, screen.perception.tree));
-      const expectationOutcome = plan.expectation.trim() === ''
-        ? undefined
-        : session.timeVerification(() => evaluatePredicate(parsePredicate(plan.expectation), { after: screen.perception.tree, before: start.perception.tree, delta }));
-      let combined = verifyCommitment(executed.map((unit) => unit.outcome), expectationOutcome);
+      const expectation = plan.expectation.trim() === '' ? undefined : parsePredicate(plan.expectation);
+      const intentVerdict = session.timeVerification(() => verifyIntent({ ...(expectation ? { expectation } : {}), before: start.perception.tree, after: screen.perception.tree, delta, unitOutcomes: executed.map((unit) => unit.outcome) }));
+      const expectationOutcome = intentVerdict.expectationOutcome;
+      let combined = intentVerdict.combined;
       let by = 'contract';
       if (combined.outcome === 'inconclusive' && session.verifier) {
         if (oracle) oracle.setScreen(screen.perception);
@@ -426,12 +426,9 @@ async function executeUnit(session: AgentSession, unit: ControlUnit, item: Commi
     session.trace.emit({ type: 'verify-end', step: session.step, outcome: 'fail', reason: outcome.reason, label: delta.label, by: 'contract' });
     return { unit, item, outcome, before, after, delta };
   }
-  const args = contractArgs(item);
-  const outcome = session.timeVerification(() => unitContract(unit, unit.type === 'click' && plan.commitment.length === 1 && plan.expectation.trim() !== '' ? { ...args, expectation: parsePredicate(plan.expectation) } : args, before.perception.tree, after.perception.tree, delta));
-  // Tapping what is already selected (a clock-face number, the current tab) changes nothing, and that is its effect.
-  const settled = outcome.outcome === 'fail' && delta.label === 'no-change' && unit.state.selected === true
-    ? { outcome: 'pass' as const, reason: `${unit.type} "${unit.label}" was already selected and still is`, evidence: outcome.evidence }
-    : outcome;
+  // A one-unit commitment's expectation speaks about this unit's effect.
+  const expectation = plan.commitment.length === 1 && plan.expectation.trim() !== '' ? parsePredicate(plan.expectation) : undefined;
+  const settled = session.timeVerification(() => verifyUnitStep({ unit, args: contractArgs(item), ...(expectation ? { expectation } : {}), before: before.perception.tree, after: after.perception.tree, delta }));
   session.trace.emit({ type: 'verify-end', step: session.step, outcome: settled.outcome, reason: settled.reason, label: delta.label, by: 'contract' });
   return { unit, item, outcome: settled, before, after, delta };
 }

@@ -2,6 +2,7 @@ import type { DeviceAction } from '../device/device-action.js';
 import type { ControlUnit } from '../perception/control-unit.js';
 import { isAdjustableClass } from '../perception/reduce-tree.js';
 import { assertNever } from '../util/assert-never.js';
+import { alreadyInWantedState } from '../verify/verify-unit-step.js';
 import type { CommitmentItem } from './plan-reply.js';
 
 /** Why a commitment item cannot become device actions (a value the planner must fix). */
@@ -30,8 +31,9 @@ export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceActi
   if (item.longPress === true && unit.tap !== null) return [{ type: 'long-press', point: point(unit) }];
   switch (unit.type) {
     case 'select':
-      // Choosing the option that is already chosen changes nothing: nothing to do.
-      if (unit.state.selected === true) return [];
+    case 'toggle':
+      // Choosing the option that is already chosen, or setting a switch to the state it shows, changes nothing: nothing to do.
+      if (alreadyInWantedState(unit, item.checked === undefined ? {} : { checked: item.checked })) return [];
       return [{ type: 'tap', point: point(unit) }];
     case 'click':
     case 'commit':
@@ -54,9 +56,6 @@ export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceActi
       // One tap to focus: the keyboard it opens may move the field, so clear and type go to the focused field.
       return [{ type: 'tap', point: point(unit) }, { type: 'clear' }, { type: 'type', text: item.value }];
     }
-    case 'toggle':
-      if (item.checked !== undefined && unit.state.checked === item.checked) return [];
-      return [{ type: 'tap', point: point(unit) }];
     case 'scroll':
       return [{ type: 'scroll', bounds: [unit.bounds[0], unit.bounds[1], unit.bounds[2], unit.bounds[3]], direction: item.direction ?? 'down' }];
     case 'navigate':

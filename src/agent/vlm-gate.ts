@@ -7,7 +7,7 @@ export const sameTargetIou = 0.85;
 export const defaultGateThreshold = 2;
 
 /** Why vision was (or would be) called. */
-export type GateReason = 'repeated-failure' | 'empty-hierarchy' | 'unresolved-target';
+export type GateReason = 'repeated-failure' | 'empty-hierarchy' | 'unresolved-target' | 'pixel-only';
 
 /** A control objective: what the failed action was aimed at. */
 export interface GateTarget {
@@ -63,6 +63,15 @@ export class VlmGate {
   /** The gate for a screen with no usable hierarchy: always open. */
   emptyHierarchy(): GateDecision {
     return { open: true, reason: 'empty-hierarchy', score: this.threshold, threshold: this.threshold };
+  }
+
+  /**
+   * The gate for a unit whose effect may show only in pixels (an icon without text or
+   * checkable state: a star, a shutter) when the hierarchy showed no change: tapping it
+   * again is not safe (the second tap may undo the first), so vision is asked at once.
+   */
+  pixelOnly(): GateDecision {
+    return { open: true, reason: 'pixel-only', score: this.threshold, threshold: this.threshold };
   }
 
   /** The gate for a target that no symbolic query can resolve (e.g. an icon without a label). */

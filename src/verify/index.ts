@@ -12,4 +12,6 @@ export * from './predicate-parse-error.js';
 export * from './print-predicate.js';
 export * from './resolve-unit.js';
 export * from './unit-contract.js';
+export * from './verify-intent.js';
 export * from './verify-outcome.js';
+export * from './verify-unit-step.js';

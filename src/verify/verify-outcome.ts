@@ -16,14 +16,24 @@ export interface NodeRef {
 }
 
 /**
+ * How firmly a pass ties the observed change to the action (DESIGN.md §1.6): `strong`
+ * when the change belongs to the unit (its label became the title or the selected tab,
+ * its dialog opened, its option shows as chosen, its field holds the value), `weak`
+ * when only "something changed".
+ */
+export type EvidenceStrength = 'strong' | 'weak';
+
+/**
  * The result of a predicate, a contract or a commitment. `code` names a distinct
- * reason machines act on (e.g. `end-of-list` for a scroll that moved nothing).
+ * reason machines act on (e.g. `end-of-list` for a scroll that moved nothing);
+ * `strength` says, for a pass, how firmly the evidence ties the change to the action.
  */
 export interface VerifyOutcome {
   readonly outcome: Outcome;
   readonly reason: string;
   readonly evidence: readonly NodeRef[];
   readonly code?: string;
+  readonly strength?: EvidenceStrength;
 }
 
 /** Builds a `NodeRef` for a node of the before or after screen. */
