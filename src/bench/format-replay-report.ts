@@ -1,0 +1,65 @@
+import type { OutcomeCounts, VerdictTable, VerifyReplayReport } from './verify-replay.js';
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '-' : `${((part / whole) * 100).toFixed(1)}%`;
+}
+
+function cell(part: number, whole: number): string {
+  return `${percent(part, whole)} (${part})`;
+}
+
+const typeOrder = ['click', 'commit', 'fill', 'toggle', 'select', 'long-press', 'scroll', 'navigate', 'finish', '?'];
+
+function row(name: string, counts: OutcomeCounts): string {
+  return [
+    name.padEnd(10),
+    String(counts.total).padStart(5),
+    cell(counts.pass, counts.total).padStart(14),
+    cell(counts.fail, counts.total).padStart(14),
+    cell(counts.inconclusive, counts.total).padStart(14),
+    cell(counts.strong, counts.pass).padStart(14),
+    cell(counts.weak, counts.pass).padStart(14),
+  ].join(' ');
+}
+
+function renderTable(title: string, data: VerdictTable, reasonOutcomes: readonly string[], reasonLimit: number): string[] {
+  const lines = [title, `${'unit type'.padEnd(10)} ${'n'.padStart(5)} ${'pass'.padStart(14)} ${'fail'.padStart(14)} ${'inconclusive'.padStart(14)} ${'strong/pass'.padStart(14)} ${'weak/pass'.padStart(14)}`];
+  const types = Object.keys(data.byType).sort((left, right) => typeOrder.indexOf(left) - typeOrder.indexOf(right));
+  for (const type of types) lines.push(row(type, data.byType[type]!));
+  lines.push(row('all', data.all));
+  const reasons = data.reasons.filter((reason) => reasonOutcomes.includes(reason.outcome)).sort((left, right) => right.count - left.count).slice(0, reasonLimit);
+  if (reasons.length > 0) {
+    lines.push('  top reasons:');
+    for (const reason of reasons) lines.push(`    ${reason.unitType} ${reason.outcome} ×${reason.count}: ${reason.reason}\n      e.g. ${reason.example}: ${reason.exampleReason}`);
+  }
+  return lines;
+}
+
+/**
+ * The human-readable `senseact verify-replay` report: what was replayed, the verdicts on
+ * what really happened per unit type (with strong / weak evidence among passes and the
+ * top reasons with an example each), the marked no-effect steps, the two negative
+ * controls, per-task verification and the vision calls the verdicts imply.
+ */
+export function formatReplayReport(report: VerifyReplayReport, options: { reasons?: number } = {}): string {
+  const limit = options.reasons ?? 8;
+  const { categories } = report;
+  const leftOut = Object.entries(report.leftOut).sort((left, right) => right[1] - left[1]).map(([reason, count]) => `${reason} ${count}`).join(', ');
+  const lines = [
+    `verify-replay: ${report.source} (${report.format}): ${report.steps} steps in ${report.tasks.total} tasks`,
+    `replayed ${categories.replayed}, settled ${categories.settled} (the loop would not act: ${report.settled.visibleEffect} with a recorded effect, ${report.settled.noVisibleEffect} without), unmapped ${categories.unmapped}, not replayed ${categories['not-replayed']}${leftOut ? ` — ${leftOut}` : ''}`,
+    '',
+    ...renderTable('What really happened: steps with a visible effect (a pass is a true pass)', report.visibleEffect, ['fail', 'inconclusive'], limit),
+    '',
+    ...renderTable('Steps marked as changing nothing (a pass is a false pass)', report.noVisibleEffect, ['pass', 'inconclusive'], limit),
+    '',
+    ...renderTable('Negative control, no-op: after = before (a pass is a false pass)', report.noOp, ['pass'], limit),
+    '',
+    ...renderTable('Negative control, wrong effect: the after screen of another step of the same app, from the most similar before screen (a pass is a false pass)', report.wrongEffect, ['pass'], limit),
+    '',
+    `tasks: ${report.tasks.total}; every step verified programmatically: ${cell(report.tasks.verified, report.tasks.total)}; ${report.tasks.withLeftOutSteps} have steps not replayed (keys, swipes)`,
+    `vision calls implied (incl. ${report.vision.unresolved} unresolved targets): one screenshot per step ${report.vision.screenshotPerStep}; gate on every non-pass ${report.vision.everyNonPass}; on every fail ${report.vision.everyFail}; the loop's gate (τ=${report.vision.threshold}) ${report.vision.gate} (pixel-only at once: ${report.vision.gatePixelOnly})`,
+  ];
+  if (report.skipped.length > 0) lines.push(`skipped while loading: ${report.skipped.length} (e.g. ${report.skipped[0]!.id}: ${report.skipped[0]!.reason})`);
+  return `${lines.join('\n')}\n`;
+}

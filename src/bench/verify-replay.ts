@@ -1,0 +1,353 @@
+import { defaultGateThreshold, VlmGate } from '../agent/vlm-gate.js';
+import type { ControlUnit, UnitType } from '../perception/control-unit.js';
+import { perceive, type Perception } from '../perception/perceive.js';
+import type { PerceptionOptions } from '../perception/perception-options.js';
+import { mapDroidTaskTarget } from '../tasks/droidtask/map-droidtask-target.js';
+import type { ReplayElement, ReplaySource, ReplayStep } from '../tasks/replay/replay-task.js';
+import type { UiTree } from '../ui/ui-tree.js';
+import type { ContractArgs } from '../verify/unit-contract.js';
+import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
+import { alreadyInWantedState, verifyUnitStep } from '../verify/verify-unit-step.js';
+
+/**
+ * What happened to one recorded step in the replay:
+ * - `replayed`: mapped to a unit and verified;
+ * - `settled`: the unit already showed the wanted state, so the loop would not act;
+ * - `unmapped`: the element is no unit of ours (the loop could reach it only through vision);
+ * - `not-replayed`: keys, swipes and typed text without an element are left out.
+ */
+export type StepCategory = 'replayed' | 'settled' | 'unmapped' | 'not-replayed';
+
+/** One recorded step and the verifier's verdicts on it. */
+export interface StepReplay {
+  readonly id: string;
+  readonly task: string;
+  readonly app: string;
+  readonly actionKind: ReplayStep['action']['kind'];
+  readonly category: StepCategory;
+  /** Why a step was not replayed or not mapped; the settled reason. */
+  readonly note?: string;
+  readonly unitType?: UnitType;
+  readonly unitLabel?: string;
+  readonly noVisibleEffect: boolean;
+  /** The verdict on what really happened. */
+  readonly verdict?: VerifyOutcome;
+  /** Negative control: the same step with the after screen replaced by the before screen. */
+  readonly noOp?: VerifyOutcome;
+  /** Negative control: the after screen of another step of the same app, from the most similar before screen. */
+  readonly wrongEffect?: { readonly verdict: VerifyOutcome; readonly donor: string };
+}
+
+/** Pass / fail / inconclusive counts, with the strong and weak passes among the passes. */
+export interface OutcomeCounts {
+  total: number;
+  pass: number;
+  fail: number;
+  inconclusive: number;
+  strong: number;
+  weak: number;
+}
+
+/** A frequent reason among the verdicts of one unit type and outcome, with one example step. */
+export interface ReasonCount {
+  readonly unitType: string;
+  readonly outcome: Outcome;
+  readonly reason: string;
+  readonly count: number;
+  readonly example: string;
+  readonly exampleReason: string;
+}
+
+/** One group of verdicts: overall, per unit type, and the top reasons of each non-pass (and pass) group. */
+export interface VerdictTable {
+  readonly all: OutcomeCounts;
+  readonly byType: Record<string, OutcomeCounts>;
+  readonly reasons: readonly ReasonCount[];
+}
+
+/** Vision calls a replay implies, next to a screenshot on every step. */
+export interface ImpliedVision {
+  /** Steps that act on an element (replayed, settled or unmapped): one screenshot each for a vision-every-step agent. */
+  readonly screenshotPerStep: number;
+  /** Unmapped elements: the target can be found only by vision (counted in every column below). */
+  readonly unresolved: number;
+  /** Vision on every non-pass verdict. */
+  readonly everyNonPass: number;
+  /** Vision on every fail. */
+  readonly everyFail: number;
+  /** The loop's gate (τ consecutive fails on the same target, fed the recorded steps in order). */
+  readonly gate: number;
+  /** Of `gate`: openings at once for a pixel-only unit that showed no change. */
+  readonly gatePixelOnly: number;
+  readonly threshold: number;
+}
+
+/** The whole replay report (what `senseact verify-replay --json` prints). */
+export interface VerifyReplayReport {
+  readonly source: string;
+  readonly format: ReplaySource['format'];
+  readonly steps: number;
+  readonly categories: Record<StepCategory, number>;
+  /** Reasons steps were not replayed or not mapped, with counts. */
+  readonly leftOut: Record<string, number>;
+  /** Settled steps (the loop would not act), split by whether the recording shows an effect. */
+  readonly settled: { readonly visibleEffect: number; readonly noVisibleEffect: number };
+  /** Replayed steps whose recording shows an effect: what really happened. */
+  readonly visibleEffect: VerdictTable;
+  /** Replayed steps the recording marks as changing nothing: a pass here is a false pass. */
+  readonly noVisibleEffect: VerdictTable;
+  /** Negative control: visible-effect steps with after = before. */
+  readonly noOp: VerdictTable;
+  /** Negative control: visible-effect steps with another step's after screen. */
+  readonly wrongEffect: VerdictTable;
+  readonly tasks: { readonly total: number; readonly verified: number; readonly withLeftOutSteps: number };
+  readonly vision: ImpliedVision;
+  readonly perStep: readonly StepReplay[];
+  readonly skipped: ReplaySource['skipped'];
+}
+
+/** Options of `replayVerification`. */
+export interface ReplayOptions {
+  readonly perception?: PerceptionOptions;
+  /** Gate threshold τ for the implied vision calls (default the loop's). */
+  readonly gateThreshold?: number;
+}
+
+function emptyCounts(): OutcomeCounts {
+  return { total: 0, pass: 0, fail: 0, inconclusive: 0, strong: 0, weak: 0 };
+}
+
+function add(counts: OutcomeCounts, verdict: VerifyOutcome): void {
+  counts.total += 1;
+  counts[verdict.outcome] += 1;
+  if (verdict.outcome === 'pass' && verdict.strength === 'strong') counts.strong += 1;
+  if (verdict.outcome === 'pass' && verdict.strength === 'weak') counts.weak += 1;
+}
+
+/** A reason with its particulars (quoted labels, numbers, node positions) blanked, so equal causes group. */
+export function reasonPattern(verdict: VerifyOutcome): string {
+  const text = verdict.reason
+    .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+    .replace(/#\d+/g, '#N')
+    .replace(/\[-?\d+,-?\d+\]\[-?\d+,-?\d+\]/g, '[…]')
+    .replace(/\d+(\.\d+)?/g, 'N');
+  return verdict.code ? `${verdict.code}: ${text}` : text;
+}
+
+function table(items: readonly { step: StepReplay; verdict: VerifyOutcome }[], topPerGroup = 3): VerdictTable {
+  const all = emptyCounts();
+  const byType: Record<string, OutcomeCounts> = {};
+  const groups = new Map<string, { unitType: string; outcome: Outcome; reason: string; count: number; example: string; exampleReason: string }>();
+  for (const { step, verdict } of items) {
+    const type = step.unitType ?? '?';
+    add(all, verdict);
+    add((byType[type] ??= emptyCounts()), verdict);
+    const reason = reasonPattern(verdict);
+    const key = `${type}|${verdict.outcome}|${reason}`;
+    const group = groups.get(key);
+    if (group) group.count += 1;
+    else groups.set(key, { unitType: type, outcome: verdict.outcome, reason, count: 1, example: step.id, exampleReason: verdict.reason });
+  }
+  const reasons: ReasonCount[] = [];
+  const byGroup = new Map<string, ReasonCount[]>();
+  for (const group of groups.values()) {
+    const key = `${group.unitType}|${group.outcome}`;
+    (byGroup.get(key) ?? byGroup.set(key, []).get(key)!).push(group);
+  }
+  for (const list of byGroup.values()) reasons.push(...list.sort((left, right) => right.count - left.count).slice(0, topPerGroup));
+  reasons.sort((left, right) => left.unitType.localeCompare(right.unitType) || left.outcome.localeCompare(right.outcome) || right.count - left.count);
+  return { all, byType, reasons };
+}
+
+function replayedElement(step: ReplayStep): ReplayElement | undefined {
+  return step.action.kind === 'key' ? undefined : step.action.element;
+}
+
+/** The unit the recorded element stands for; a typed text goes to a field (the element itself, else the focused field). */
+function chooseUnit(perception: Perception, step: ReplayStep, element: ReplayElement): { unit?: ControlUnit; note: string } {
+  const match = mapDroidTaskTarget(perception, {
+    bounds: [[element.bounds[0], element.bounds[1]], [element.bounds[2], element.bounds[3]]],
+    class: element.className,
+    resource_id: element.resourceId,
+    text: element.text,
+    content_description: element.contentDesc,
+  });
+  const units = match.unitIds.map((id) => perception.units.find((unit) => unit.id === id)).filter((unit): unit is ControlUnit => unit !== undefined);
+  if (step.action.kind === 'set-text') {
+    const field = units.find((unit) => unit.type === 'fill')
+      ?? perception.units.find((unit) => unit.type === 'fill' && unit.state.focused === true);
+    return field ? { unit: field, note: match.reason } : { note: `typed text into ${units.length > 0 ? `a ${units[0]!.type} unit` : 'an element'} that is no field, and no field has focus (${match.reason})` };
+  }
+  const unit = units[0];
+  return unit ? { unit, note: match.reason } : { note: match.reason };
+}
+
+function argsOf(step: ReplayStep): ContractArgs {
+  // Demonstrations record what was done, not what was wanted: a fill wants the typed
+  // text, a toggle wants a flip, a select wants the tapped option — as a planner would commit them.
+  return step.action.kind === 'set-text' ? { value: step.action.text } : {};
+}
+
+function fingerprints(tree: UiTree): Set<string> {
+  return new Set(tree.nodes.map((node) => node.fingerprint));
+}
+
+function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const item of left) if (right.has(item)) shared += 1;
+  const union = left.size + right.size - shared;
+  return union === 0 ? 1 : shared / union;
+}
+
+function sameElement(left: ReplayElement | undefined, right: ReplayElement | undefined): boolean {
+  if (!left || !right) return false;
+  return left.bounds.every((value, index) => value === right.bounds[index]) && left.resourceId === right.resourceId;
+}
+
+/**
+ * The donor of a wrong effect: another replayable step of the same app whose before
+ * screen is most like this step's (Jaccard over node fingerprints), that acted on a
+ * different element and whose after screen is neither this step's after nor its before.
+ */
+function findDonor(step: ReplayStep, candidates: readonly ReplayStep[], prints: (file: string, tree: UiTree) => Set<string>): ReplayStep | undefined {
+  const mine = prints(step.beforeFile, step.before);
+  let best: ReplayStep | undefined;
+  let bestScore = -1;
+  for (const other of candidates) {
+    if (other === step || other.app !== step.app || other.noVisibleEffect) continue;
+    if (other.afterFile === step.afterFile || other.afterFile === step.beforeFile) continue;
+    if (other.beforeFile === step.beforeFile && sameElement(replayedElement(other), replayedElement(step))) continue;
+    const score = similarity(mine, prints(other.beforeFile, other.before));
+    if (score > bestScore) {
+      best = other;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * Replays recorded transitions through the verifier the control loop uses
+ * (`verifyUnitStep`), with no model and no device: each step's element is mapped to a
+ * unit of the perceived before screen, given the arguments a planner would commit (the
+ * typed text of a fill), and verified on the recorded after screen. Beside what really
+ * happened it runs two negative controls per visible-effect step (no-op: after = before;
+ * wrong effect: another step's after screen), and counts the vision calls the verdicts
+ * imply. Pure apart from CPU: the source is loaded by the caller.
+ */
+export function replayVerification(source: ReplaySource, options: ReplayOptions = {}): VerifyReplayReport {
+  const perceptions = new Map<string, Perception>();
+  const perceptionOf = (file: string, tree: UiTree): Perception => {
+    let found = perceptions.get(file);
+    if (!found) {
+      found = perceive(tree, options.perception);
+      perceptions.set(file, found);
+    }
+    return found;
+  };
+  const printCache = new Map<string, Set<string>>();
+  const prints = (file: string, tree: UiTree): Set<string> => {
+    let found = printCache.get(file);
+    if (!found) {
+      found = fingerprints(tree);
+      printCache.set(file, found);
+    }
+    return found;
+  };
+  const allSteps = source.tasks.flatMap((task) => task.steps);
+  const donorPool = allSteps.filter((step) => replayedElement(step) !== undefined && step.action.kind !== 'scroll');
+
+  const perStep: StepReplay[] = [];
+  const leftOut: Record<string, number> = {};
+  const categories: Record<StepCategory, number> = { replayed: 0, settled: 0, unmapped: 0, 'not-replayed': 0 };
+  let tasksVerified = 0;
+  let tasksWithLeftOut = 0;
+  const threshold = options.gateThreshold;
+  const vision = { screenshotPerStep: 0, unresolved: 0, everyNonPass: 0, everyFail: 0, gate: 0, gatePixelOnly: 0 };
+
+  for (const task of source.tasks) {
+    const gate = new VlmGate(threshold === undefined ? {} : { threshold });
+    let allPass = true;
+    let anyLeftOut = false;
+    for (const step of task.steps) {
+      const base = { id: step.id, task: task.id, app: step.app, actionKind: step.action.kind, noVisibleEffect: step.noVisibleEffect };
+      const element = replayedElement(step);
+      if (step.action.kind === 'key' || step.action.kind === 'scroll' || !element) {
+        const note = step.action.kind === 'key' ? 'key press (not replayed)' : step.action.kind === 'scroll' ? 'swipe / scroll (not replayed)' : `${step.action.kind} without an element (not replayed)`;
+        leftOut[note] = (leftOut[note] ?? 0) + 1;
+        categories['not-replayed'] += 1;
+        anyLeftOut = true;
+        perStep.push({ ...base, category: 'not-replayed', note });
+        continue;
+      }
+      vision.screenshotPerStep += 1;
+      const perception = perceptionOf(step.beforeFile, step.before);
+      const chosen = chooseUnit(perception, step, element);
+      if (!chosen.unit) {
+        const note = step.action.kind === 'set-text' ? 'typed text into no field' : 'element maps to no unit';
+        leftOut[note] = (leftOut[note] ?? 0) + 1;
+        categories.unmapped += 1;
+        vision.unresolved += 1;
+        allPass = false;
+        perStep.push({ ...base, category: 'unmapped', note: chosen.note });
+        continue;
+      }
+      const unit = chosen.unit;
+      const args = argsOf(step);
+      const unitBase = { ...base, unitType: unit.type, unitLabel: unit.label };
+      if (alreadyInWantedState(unit, args)) {
+        categories.settled += 1;
+        perStep.push({ ...unitBase, category: 'settled', note: `${unit.type} "${unit.label}" already in the wanted state: the loop does not act` });
+        continue;
+      }
+      const verdict = verifyUnitStep({ unit, args, before: step.before, after: step.after });
+      categories.replayed += 1;
+      if (verdict.outcome !== 'pass') {
+        allPass = false;
+        vision.everyNonPass += 1;
+      }
+      if (verdict.outcome === 'fail') vision.everyFail += 1;
+      const target = { fingerprint: step.before.nodes[unit.members[0]?.node ?? -1]?.fingerprint ?? '', bounds: unit.bounds };
+      const decision = verdict.code === 'pixel-only' ? gate.pixelOnly() : gate.recordOutcome(target, verdict.outcome);
+      if (decision.open) {
+        vision.gate += 1;
+        if (decision.reason === 'pixel-only') vision.gatePixelOnly += 1;
+      }
+      let controls: Pick<StepReplay, 'noOp' | 'wrongEffect'> = {};
+      if (!step.noVisibleEffect) {
+        const noOp = verifyUnitStep({ unit, args, before: step.before, after: step.before });
+        const donor = findDonor(step, donorPool, prints);
+        controls = donor
+          ? { noOp, wrongEffect: { verdict: verifyUnitStep({ unit, args, before: step.before, after: donor.after }), donor: donor.id } }
+          : { noOp };
+      }
+      perStep.push({ ...unitBase, category: 'replayed', verdict, ...controls });
+    }
+    if (anyLeftOut) tasksWithLeftOut += 1;
+    if (allPass && task.steps.length > 0) tasksVerified += 1;
+  }
+
+  const replayed = perStep.filter((item) => item.category === 'replayed');
+  const pick = (filter: (item: StepReplay) => boolean, verdictOf: (item: StepReplay) => VerifyOutcome | undefined): { step: StepReplay; verdict: VerifyOutcome }[] =>
+    replayed.filter(filter).flatMap((step) => {
+      const verdict = verdictOf(step);
+      return verdict ? [{ step, verdict }] : [];
+    });
+  const settled = perStep.filter((item) => item.category === 'settled');
+  return {
+    source: source.name,
+    format: source.format,
+    steps: perStep.length,
+    categories,
+    leftOut,
+    settled: { visibleEffect: settled.filter((item) => !item.noVisibleEffect).length, noVisibleEffect: settled.filter((item) => item.noVisibleEffect).length },
+    visibleEffect: table(pick((item) => !item.noVisibleEffect, (item) => item.verdict)),
+    noVisibleEffect: table(pick((item) => item.noVisibleEffect, (item) => item.verdict)),
+    noOp: table(pick((item) => !item.noVisibleEffect, (item) => item.noOp)),
+    wrongEffect: table(pick((item) => !item.noVisibleEffect, (item) => item.wrongEffect?.verdict)),
+    tasks: { total: source.tasks.length, verified: tasksVerified, withLeftOutSteps: tasksWithLeftOut },
+    vision: { ...vision, everyNonPass: vision.everyNonPass + vision.unresolved, everyFail: vision.everyFail + vision.unresolved, gate: vision.gate + vision.unresolved, threshold: threshold ?? defaultGateThreshold },
+    perStep,
+    skipped: source.skipped,
+  };
+}

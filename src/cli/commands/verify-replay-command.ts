@@ -1,0 +1,66 @@
+import * as path from 'node:path';
+import { formatReplayReport } from '../../bench/format-replay-report.js';
+import { replayVerification, type StepReplay, type VerifyReplayReport } from '../../bench/verify-replay.js';
+import { loadReplaySource } from '../../tasks/replay/load-replay-source.js';
+import type { VerifyOutcome } from '../../verify/verify-outcome.js';
+import { exitCodes } from '../cli-io.js';
+import type { CommandRegistration } from '../command-registration.js';
+
+interface VerifyReplayOptions {
+  json?: boolean;
+  reasons: string;
+  threshold?: string;
+}
+
+/** A verdict without its evidence nodes: the JSON stays readable for a corpus of thousands of steps. */
+function brief(verdict: VerifyOutcome | undefined): Omit<VerifyOutcome, 'evidence'> | undefined {
+  if (!verdict) return undefined;
+  const { evidence: _evidence, ...rest } = verdict;
+  return rest;
+}
+
+function jsonStep(step: StepReplay): Record<string, unknown> {
+  return {
+    ...step,
+    verdict: brief(step.verdict),
+    noOp: brief(step.noOp),
+    wrongEffect: step.wrongEffect ? { donor: step.wrongEffect.donor, verdict: brief(step.wrongEffect.verdict) } : undefined,
+  };
+}
+
+/** The JSON `verify-replay --json` prints: the report with evidence-free verdicts per step. */
+export function replayJson(report: VerifyReplayReport): Record<string, unknown> {
+  return { ...report, perStep: report.perStep.map(jsonStep) };
+}
+
+/**
+ * `senseact verify-replay <source...> [--json]`: replays recorded transitions (a
+ * transitions JSONL, or DroidTask `user_tasks/<app>/` folders) through the verifier the
+ * control loop uses — no model, no device — and prints pass / fail / inconclusive per
+ * unit type with the top reasons, the negative controls, per-task verification and the
+ * implied vision calls. Exit 0, or 2 for a source that cannot be loaded.
+ */
+export const verifyReplayCommand: CommandRegistration = (program, io, setExitCode) => {
+  program
+    .command('verify-replay')
+    .description('Replay recorded transitions (before, action, after) through the verifier: pass/fail/inconclusive per unit type, negative controls, implied vision calls.')
+    .argument('<source...>', 'a transitions JSONL (or a folder holding transitions.jsonl), or DroidTask user_tasks/<app>/ folders')
+    .option('--json', 'print the report as JSON (every step with its verdicts)')
+    .option('--reasons <n>', 'how many top reasons each table lists', '8')
+    .option('--threshold <n>', 'the gate threshold τ for the implied vision calls (default 2)')
+    .action(async (sources: string[], options: VerifyReplayOptions) => {
+      const threshold = options.threshold === undefined ? undefined : Number.parseInt(options.threshold, 10);
+      if (threshold !== undefined && !(Number.isInteger(threshold) && threshold >= 1)) {
+        io.stderr(`senseact verify-replay: --threshold must be a whole number ≥ 1, got ${JSON.stringify(options.threshold)}\n`);
+        setExitCode(exitCodes.badInput);
+        return;
+      }
+      const reasons = Number.parseInt(options.reasons, 10);
+      for (const source of sources) {
+        const loaded = await loadReplaySource(path.resolve(io.cwd, source));
+        const report = replayVerification(loaded, threshold === undefined ? {} : { gateThreshold: threshold });
+        io.stdout(options.json ? `${JSON.stringify(replayJson(report), null, 2)}\n` : formatReplayReport(report, { reasons: Number.isFinite(reasons) && reasons >= 0 ? reasons : 8 }));
+      }
+      setExitCode(exitCodes.ok);
+    });
+};

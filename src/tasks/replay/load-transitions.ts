@@ -1,0 +1,139 @@
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { parseBounds } from '../../ui/bounds.js';
+import { parseHierarchy } from '../../ui/parse-hierarchy.js';
+import type { UiTree } from '../../ui/ui-tree.js';
+import { assertNever } from '../../util/assert-never.js';
+import { debugLog } from '../../util/debug-log.js';
+import { ReplayLoadError } from './replay-load-error.js';
+import type { ReplayAction, ReplayElement, ReplaySource, ReplayStep, ReplayTask } from './replay-task.js';
+import { transitionRecordSchema, type TransitionRecord } from './transition-record.js';
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ReplayLoadError({ file, problem: `cannot read it (${(error as Error).message})`, cause: error });
+  }
+}
+
+function elementOf(action: TransitionRecord['action']): ReplayElement | undefined {
+  const bounds = action.bounds ? parseBounds(action.bounds) : undefined;
+  if (!bounds) return undefined;
+  return { bounds, className: action.class, resourceId: action.resource_id, text: action.text, contentDesc: action.content_desc };
+}
+
+/** Recorders that type with `adb shell input text` at the cursor, without clearing the field. */
+const appendingRecorders = /^(appagent_|navi_agent)/;
+
+function actionOf(action: TransitionRecord['action'], sourceFormat: string | undefined): ReplayAction {
+  const element = elementOf(action);
+  const withElement = element ? { element } : {};
+  switch (action.kind) {
+    case 'tap': return { kind: 'tap', ...withElement };
+    case 'long_press': return { kind: 'long-press', ...withElement };
+    case 'set_text': {
+      const append = action.typing === undefined ? appendingRecorders.test(sourceFormat ?? '') : action.typing === 'append';
+      return { kind: 'set-text', text: action.typed_text ?? '', append, ...withElement };
+    }
+    case 'scroll': return { kind: 'scroll', ...withElement };
+    case 'key': return { kind: 'key', key: action.key ?? '' };
+    default: return assertNever(action.kind, 'transition action kind');
+  }
+}
+
+/** The activity part of a recorded `package/activity`, as a device reports the foreground activity. */
+function activityOf(recorded: string | null | undefined): string | undefined {
+  if (!recorded) return undefined;
+  const slash = recorded.indexOf('/');
+  return slash < 0 ? recorded : recorded.slice(slash + 1);
+}
+
+/**
+ * The run a record belongs to: the folder of the file that recorded the action (a
+ * DroidBot output folder, an AppAgent demo or task folder), else the id.
+ */
+export function transitionRunOf(record: Pick<TransitionRecord, 'id' | 'source'>): string {
+  if (!record.source) return record.id;
+  const at = record.source.indexOf(':');
+  const repository = at < 0 ? '' : record.source.slice(0, at).replace(/@[0-9a-f]+$/, '');
+  const file = at < 0 ? record.source : record.source.slice(at + 1);
+  let folder = file.includes('/events/') ? file.slice(0, file.indexOf('/events/')) : path.posix.dirname(file);
+  if (folder.endsWith('/logs')) folder = folder.slice(0, -'/logs'.length);
+  return `${repository}:${folder}`;
+}
+
+/**
+ * Loads a transitions JSONL (docs/verify-replay.md): each line a record with the before
+ * and after screens (UI dump paths relative to the file's folder) and the action. Screens
+ * are parsed once each; a recorded foreground activity goes into the tree as a device
+ * observation would give it. Records are grouped into runs (`transitionRunOf`) in file
+ * order. Throws `ReplayLoadError` naming the file and line of a malformed record or an
+ * unreadable screen.
+ */
+export async function loadTransitions(file: string): Promise<ReplaySource> {
+  const folder = path.dirname(file);
+  const text = await readText(file);
+  const screens = new Map<string, string>();
+  const readScreen = async (relative: string, line: number): Promise<string> => {
+    const full = path.resolve(folder, relative);
+    const cached = screens.get(full);
+    if (cached !== undefined) return cached;
+    let xml: string;
+    try {
+      xml = await readFile(full, 'utf8');
+    } catch (error) {
+      throw new ReplayLoadError({ file, line, problem: `screen ${relative} cannot be read (${(error as Error).message})`, cause: error });
+    }
+    screens.set(full, xml);
+    return xml;
+  };
+  const parse = (xml: string, relative: string, activity: string | undefined, line: number): UiTree => {
+    try {
+      return parseHierarchy(xml, { sourceName: relative, ...(activity ? { activity } : {}) });
+    } catch (error) {
+      throw new ReplayLoadError({ file, line, problem: `screen ${relative} does not parse (${(error as Error).message})`, cause: error });
+    }
+  };
+
+  const runs = new Map<string, ReplayStep[]>();
+  const apps = new Map<string, string>();
+  const lines = text.split('\n');
+  for (const [offset, raw] of lines.entries()) {
+    const line = offset + 1;
+    if (raw.trim() === '') continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(raw) as unknown;
+    } catch (error) {
+      throw new ReplayLoadError({ file, line, problem: `not valid JSON (${(error as Error).message})`, cause: error });
+    }
+    const parsed = transitionRecordSchema.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ReplayLoadError({ file, line, problem: `field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, cause: parsed.error });
+    }
+    const record = parsed.data;
+    const before = parse(await readScreen(record.before, line), record.before, activityOf(record.foreground_activity_before), line);
+    const after = parse(await readScreen(record.after, line), record.after, activityOf(record.foreground_activity_after), line);
+    const step: ReplayStep = {
+      id: record.id,
+      app: record.app_package || before.packageName,
+      before,
+      after,
+      beforeFile: record.before,
+      afterFile: record.after,
+      action: actionOf(record.action, record.source_format),
+      noVisibleEffect: record.no_visible_effect,
+      ...(record.quality === undefined ? {} : { quality: record.quality }),
+    };
+    const run = transitionRunOf(record);
+    const steps = runs.get(run);
+    if (steps) steps.push(step);
+    else runs.set(run, [step]);
+    if (!apps.has(run)) apps.set(run, step.app);
+  }
+  const tasks: ReplayTask[] = [...runs.entries()].map(([id, steps]) => ({ id, app: apps.get(id) ?? '', steps }));
+  debugLog('tasks', 'transitions loaded', { file, runs: tasks.length, steps: tasks.reduce((sum, task) => sum + task.steps.length, 0), screens: screens.size });
+  return { name: file, format: 'transitions-jsonl', tasks, skipped: [] };
+}

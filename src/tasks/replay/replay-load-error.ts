@@ -1,0 +1,24 @@
+import { SenseActError } from '../../util/senseact-error.js';
+
+const marker = Symbol.for('senseact.error.replay-load');
+
+/** Recorded transitions that cannot be read: a missing file, a malformed line, a screen that does not parse. Names the file (and line) and what to do. */
+export class ReplayLoadError extends SenseActError {
+  private readonly [marker] = true;
+  readonly file: string;
+
+  constructor(options: { file: string; line?: number; problem: string; cause?: unknown }) {
+    const where = options.line === undefined ? options.file : `${options.file}:${options.line}`;
+    super({
+      code: 'replay-load',
+      message: `Cannot load recorded transitions ${where}: ${options.problem}. Expected a transitions JSONL (one record a line: before, action, after; see docs/verify-replay.md) or DroidTask's user_tasks/<app>/ folders.`,
+      cause: options.cause,
+    });
+    this.name = 'ReplayLoadError';
+    this.file = options.file;
+  }
+
+  static override isInstance(error: unknown): error is ReplayLoadError {
+    return typeof error === 'object' && error !== null && marker in error;
+  }
+}

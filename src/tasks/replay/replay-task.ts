@@ -1,0 +1,57 @@
+import type { Bounds, UiTree } from '../../ui/ui-tree.js';
+
+/** The element a recorded action went to, as the recording names it. */
+export interface ReplayElement {
+  readonly bounds: Bounds;
+  readonly className: string;
+  readonly resourceId: string;
+  readonly text: string;
+  readonly contentDesc: string;
+}
+
+/**
+ * A recorded action. `tap`, `long-press` and `set-text` name an element (set-text may
+ * not: a typed text with no single focused field); `key` and `scroll` are kept so a
+ * report can count what it did not replay.
+ */
+export type ReplayAction =
+  | { readonly kind: 'tap' | 'long-press'; readonly element?: ReplayElement }
+  /** `append`: the text was typed at the cursor without clearing the field first. */
+  | { readonly kind: 'set-text'; readonly text: string; readonly append: boolean; readonly element?: ReplayElement }
+  | { readonly kind: 'key'; readonly key: string }
+  | { readonly kind: 'scroll'; readonly element?: ReplayElement };
+
+/** One recorded transition: the screen before an action, the action, the screen after it. */
+export interface ReplayStep {
+  /** Stable id from the source (a transition id, or `<task file>#<step>`). */
+  readonly id: string;
+  /** The app package the action was in. */
+  readonly app: string;
+  readonly before: UiTree;
+  readonly after: UiTree;
+  /** Where the two screens came from (files), for examples in reports. */
+  readonly beforeFile: string;
+  readonly afterFile: string;
+  readonly action: ReplayAction;
+  /** True when the recording marks the step as having changed nothing (before and after identical). */
+  readonly noVisibleEffect: boolean;
+  /** A quality tier the source gives (e.g. A / B / C), when it has one. */
+  readonly quality?: string;
+}
+
+/** A recorded demonstration or run: its steps in the order they were taken. */
+export interface ReplayTask {
+  readonly id: string;
+  readonly app: string;
+  readonly steps: readonly ReplayStep[];
+}
+
+/** Recorded transitions from one source (a transitions JSONL, DroidTask app folders). */
+export interface ReplaySource {
+  /** What was loaded, for the report header (a path). */
+  readonly name: string;
+  readonly format: 'transitions-jsonl' | 'droidtask';
+  readonly tasks: readonly ReplayTask[];
+  /** Records the loader skipped, each with why (e.g. a DroidTask step with no recorded screen). */
+  readonly skipped: readonly { readonly id: string; readonly reason: string }[];
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+const nullableText = z.string().nullish().transform((value) => value ?? '');
+
+/**
+ * One line of a transitions JSONL (docs/verify-replay.md): the screen before an action,
+ * the action and the acted element, the screen after. Objects are not strict: recorders
+ * add provenance fields the replay does not read.
+ */
+export const transitionRecordSchema = z.object({
+  id: z.string().min(1),
+  /** Which recorder wrote it (droidbot, appagent_demo_record, appagent_task_log, navi_agent_log, …). */
+  source_format: z.string().optional(),
+  app_package: z.string().default(''),
+  /** Path of the before screen (a UI dump), relative to the JSONL's folder. */
+  before: z.string().min(1),
+  after: z.string().min(1),
+  action: z.object({
+    kind: z.enum(['tap', 'long_press', 'set_text', 'scroll', 'key']),
+    /** `[l,t][r,b]` of the acted element, absent for keys and whole-screen swipes. */
+    bounds: z.string().regex(/^\[-?\d+,-?\d+\]\[-?\d+,-?\d+\]$/, 'bounds as "[l,t][r,b]"').nullish(),
+    class: nullableText,
+    resource_id: nullableText,
+    text: nullableText,
+    content_desc: nullableText,
+    typed_text: z.string().nullish(),
+    /** `replace`: the field was cleared first; `append`: typed at the cursor (`adb shell input text`). */
+    typing: z.enum(['replace', 'append']).optional(),
+    key: z.string().nullish(),
+  }),
+  /** True when before and after are identical. */
+  no_visible_effect: z.boolean().default(false),
+  quality: z.string().optional(),
+  /** Foreground activities as recorded, when the recorder logged them. */
+  foreground_activity_before: z.string().nullish(),
+  foreground_activity_after: z.string().nullish(),
+  /** `owner/repo@commit:path` of the file that recorded the action: groups steps into runs. */
+  source: z.string().optional(),
+});
+export type TransitionRecord = z.infer<typeof transitionRecordSchema>;

@@ -1,0 +1,121 @@
+// `senseact verify-replay` on the real transitions of tests/fixtures/transitions, and on a
+// SYNTHETIC DroidTask folder built around the one real DroidBot state in
+// tests/fixtures/autodroid (its "after" state is that state with the tapped day selected).
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/cli-io.js';
+import { main } from '../../src/cli/main.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+const fixture = path.join(repoRoot, 'tests/fixtures/transitions');
+const stateFile = path.join(repoRoot, 'tests/fixtures/autodroid/state_2023-10-20_134316.json');
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), 'senseact-verify-replay-'));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const io: CliIo = { stdout: (text) => { stdout.push(text); }, stderr: (text) => { stderr.push(text); }, cwd: repoRoot, env: {} };
+  const code = await main(args, io);
+  return { code, out: stdout.join(''), err: stderr.join('') };
+}
+
+interface Counts { total: number; pass: number; fail: number; inconclusive: number; strong: number; weak: number }
+interface ReportJson {
+  steps: number;
+  categories: Record<string, number>;
+  visibleEffect: { all: Counts; byType: Record<string, Counts> };
+  noVisibleEffect: { all: Counts };
+  noOp: { all: Counts; byType: Record<string, Counts> };
+  wrongEffect: { all: Counts };
+  tasks: { total: number; verified: number };
+  vision: { screenshotPerStep: number; everyNonPass: number; everyFail: number; gate: number };
+  perStep: { id: string; category: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string } }[];
+}
+
+describe('senseact verify-replay on real transitions', () => {
+  it('prints the verdict tables, the negative controls, the tasks and the implied vision calls', async () => {
+    const { code, out, err } = await run('verify-replay', 'tests/fixtures/transitions');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toContain('32 steps in 11 tasks');
+    expect(out).toContain('What really happened');
+    expect(out).toContain('Negative control, no-op');
+    expect(out).toContain('Negative control, wrong effect');
+    expect(out).toMatch(/vision calls implied .*one screenshot per step 32/);
+  });
+
+  it('--json gives every step its verdict and both controls, and the counts add up', async () => {
+    const { code, out } = await run('verify-replay', fixture, '--json');
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as ReportJson;
+    expect(report.steps).toBe(32);
+    expect(report.perStep).toHaveLength(32);
+    const replayed = report.perStep.filter((step) => step.category === 'replayed');
+    expect(report.visibleEffect.all.total + report.noVisibleEffect.all.total).toBe(replayed.length);
+    const { all } = report.visibleEffect;
+    expect(all.pass + all.fail + all.inconclusive).toBe(all.total);
+    // Every step with an effect is checked against its no-op: a click that changed nothing never passes.
+    expect(report.noOp.all.total).toBe(report.visibleEffect.all.total);
+    expect(report.noOp.byType['click']?.pass).toBe(0);
+    // The wrong effect of a launcher tap comes from another launcher step.
+    const apps = report.perStep.find((step) => step.id === 'lc-lc-2023-12-27_173450');
+    expect(apps?.wrongEffect?.donor).toMatch(/^lc-lc-2023-12-27_/);
+    expect(report.vision.everyFail).toBeLessThanOrEqual(report.vision.everyNonPass);
+  });
+
+  it('says which source cannot be loaded, and where a record is malformed', async () => {
+    const missing = await run('verify-replay', path.join(scratch, 'nowhere.jsonl'));
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/nowhere\.jsonl: no such file or folder/);
+    const lines = (await readFile(path.join(fixture, 'transitions.jsonl'), 'utf8')).split('\n');
+    const copy = path.join(scratch, 'broken.jsonl');
+    await writeFile(copy, `\n{"id": "x", "before": "xml/a.xml"}\n`);
+    const malformed = await run('verify-replay', copy);
+    expect(malformed.code).toBe(2);
+    expect(malformed.err).toContain(`${copy}:2: field`);
+    // A record whose screen is not beside the file names the file, the line and the screen.
+    await writeFile(copy, `${lines[0]}\n`);
+    const noScreen = await run('verify-replay', copy);
+    expect(noScreen.code).toBe(2);
+    expect(noScreen.err).toMatch(/broken\.jsonl:1: screen xml\/\w+\.xml cannot be read/);
+  });
+});
+
+describe('senseact verify-replay on DroidTask folders (synthetic task around a real DroidBot state)', () => {
+  it('replays a tap on the date picker: the recorded next state is its after screen', async () => {
+    const state = JSON.parse(await readFile(stateFile, 'utf8')) as { state_str: string; tag: string; views: { text: string | null; visible: boolean; selected: boolean; bounds: number[][] }[] };
+    const day = state.views.find((view) => view.text === '25' && view.visible);
+    if (!day) throw new Error('no visible day 25 in the DroidBot state');
+    const appDir = path.join(scratch, 'user_tasks', 'calendar');
+    await mkdir(path.join(appDir, 'states'), { recursive: true });
+    await mkdir(path.join(appDir, 'events'), { recursive: true });
+    await writeFile(path.join(appDir, 'states', 'state_1.json'), JSON.stringify(state));
+    const chosen = { ...state, tag: '2', state_str: 'after-25', views: state.views.map((view) => (view === day ? { ...view, selected: true } : view)) };
+    await writeFile(path.join(appDir, 'states', 'state_2.json'), JSON.stringify(chosen));
+    await writeFile(path.join(appDir, 'events', 'event_1.json'), JSON.stringify({ tag: '1', event: { event_type: 'touch', view: { ...day, resource_id: null, class: 'android.view.View' } }, start_state: state.state_str, stop_state: 'after-25' }));
+    await writeFile(path.join(appDir, 'task1.yaml'), [
+      'task_name: pick the 25th',
+      'records:',
+      `- {Choice: 0, Input: 'null', State: '<button id=0>25</button>', state_str: ${state.state_str}, new_state_str: after-25}`,
+      "- {Choice: -1, Input: 'null', State: '', state_str: after-25}",
+      '',
+    ].join('\n'));
+    const { code, out, err } = await run('verify-replay', path.join(scratch, 'user_tasks'), '--json');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as ReportJson;
+    expect(report.tasks.total).toBe(1);
+    expect(report.perStep).toHaveLength(1);
+    expect(report.perStep[0]).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass' }, noOp: { outcome: 'fail' } });
+    expect(report.tasks.verified).toBe(1);
+  });
+});
