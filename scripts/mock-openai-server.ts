@@ -1,20 +1,49 @@
 // A standalone OpenAI-compatible mock endpoint on 127.0.0.1, for trying the CLI and the
 // agent offline:
-//   npx tsx scripts/mock-openai-server.ts [--port 8089] [--replies replies.json|replies.jsonl]
+//   npx tsx scripts/mock-openai-server.ts [--port 8089] [--replies replies.json|replies.jsonl] [--personality chatty]
 // Without --replies it answers every call with `{"echo": "<last user text>"}`. With a JSON
 // array (or JSONL, one reply per line) it answers in order; each reply is a string or a
 // MockReply object ({ text, usage?, delayMs? } or { status, body }); once the script is
-// used up it answers HTTP 500 saying so. Point the toolkit at the printed URL with
+// used up it answers HTTP 500 saying so. With --personality (strict, chatty, fenced,
+// thinking, sloppy, paper-format, broken) every reply that is a JSON object is written the
+// way such a model writes it (src/model/mock-model-personality.ts). Point the toolkit at the printed URL with
 // SENSEACT_BASE_URL. Stops on Ctrl-C.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { startMockOpenAiServer, type MockReply } from '../src/model/mock-openai-server.js';
+import { mockPersonalitySchema, personalityReply, type MockPersonality } from '../src/model/mock-model-personality.js';
+import { startMockOpenAiServer, type MockChatRequest, type MockReply } from '../src/model/mock-openai-server.js';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' } } });
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' }, personality: { type: 'string' } } });
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   console.error(`--port must be an integer 0..65535, got ${JSON.stringify(values.port)}`);
   process.exit(2);
+}
+
+let personality: MockPersonality | undefined;
+if (values.personality !== undefined) {
+  const parsed = mockPersonalitySchema.safeParse(values.personality);
+  if (!parsed.success) {
+    console.error(`--personality must be one of ${mockPersonalitySchema.options.join(', ')}, got ${JSON.stringify(values.personality)}`);
+    process.exit(2);
+  }
+  personality = parsed.data;
+}
+
+/** `reply` as the chosen personality writes it, when it is a JSON object's text. */
+function styled(reply: MockReply, request: MockChatRequest): MockReply {
+  if (personality === undefined) return reply;
+  const text = typeof reply === 'string' ? reply : 'text' in reply ? reply.text : undefined;
+  if (text === undefined) return reply;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return reply;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return reply;
+  const written = personalityReply(personality, value as Record<string, unknown>, request);
+  return typeof reply === 'string' ? written : { ...reply, text: written };
 }
 
 let script: MockReply[] | undefined;
@@ -32,13 +61,13 @@ if (values.replies !== undefined) {
 const server = await startMockOpenAiServer({
   port,
   reply: (request) => {
-    if (script === undefined) return JSON.stringify({ echo: request.texts.at(-1) ?? '' });
+    if (script === undefined) return styled(JSON.stringify({ echo: request.texts.at(-1) ?? '' }), request);
     const next = script[request.index];
-    if (next !== undefined) return next;
+    if (next !== undefined) return styled(next, request);
     return { status: 500, body: { error: { message: `mock script used up: ${script.length} replies, this is call ${request.index + 1}`, type: 'server_error' } } };
   },
 });
-console.log(`mock OpenAI-compatible server at ${server.url} (${script === undefined ? 'echo mode' : `${script.length} scripted replies`})`);
+console.log(`mock OpenAI-compatible server at ${server.url} (${script === undefined ? 'echo mode' : `${script.length} scripted replies`}${personality === undefined ? '' : `, personality ${personality}`})`);
 console.log(`  SENSEACT_BASE_URL=${server.url}`);
 
 const stop = (): void => {

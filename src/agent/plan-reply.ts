@@ -41,7 +41,14 @@ export const planReplySchema = z.strictObject({
   lookFor: z.string().min(1).optional(),
 }).superRefine((plan, context) => {
   if (!plan.finish && plan.commitment.length === 0 && plan.lookFor === undefined) {
-    context.addIssue({ code: 'custom', path: ['commitment'], message: 'give at least one unit to act on, set finish: true, or describe the unlabelled target in lookFor' });
+    // The paper's planner answers {intent, expectation} alone; here the same reply must also commit to units.
+    context.addIssue({
+      code: 'custom',
+      path: ['commitment'],
+      message: plan.expectation.trim() === ''
+        ? 'give at least one unit to act on, set finish: true, or describe the unlabelled target in lookFor'
+        : 'an intent with an expectation is not enough (the two-field {intent, expectation} planner format): also give "commitment", the units to act on in order, e.g. [{"unit": "n3f2a"}]; or set finish: true; or describe an unlabelled target in lookFor',
+    });
   }
 });
 export type PlanReply = z.infer<typeof planReplySchema>;

@@ -1,4 +1,5 @@
 import { generateStructured } from '../model/generate-structured.js';
+import { describeRepairs } from '../model/reply-repair.js';
 import type { Task } from '../tasks/task-schema.js';
 import { reactMessages } from './agent-prompts.js';
 import type { AgentSession } from './agent-session.js';
@@ -55,7 +56,7 @@ export async function runReact(options: ReactOptions): Promise<AgentRunEnd> {
       instructJson: false,
     });
     const { action, finish, answer, thought } = reply.value;
-    session.trace.emit({ type: 'plan-end', step: round, latencyMs: performance.now() - started, intent: finish ? 'FINISH' : thought || 'act', finish, attempts: reply.attempts });
+    session.trace.emit({ type: 'plan-end', step: round, latencyMs: performance.now() - started, intent: finish ? 'FINISH' : thought || 'act', finish, attempts: reply.attempts, ...(reply.repairs.length > 0 ? { repairs: describeRepairs(reply.repairs) } : {}) });
     if (finish || action === null) {
       return { finished: true, stopReason: 'the model said FINISH', steps, finalScreen: screen, verification: { pass: 0, fail: 0, inconclusive: 0 }, gateReasons: {}, ...(answer === undefined ? {} : { answer }) };
     }

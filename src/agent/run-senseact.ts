@@ -1,5 +1,6 @@
 import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { generateStructured } from '../model/generate-structured.js';
+import { describeRepairs } from '../model/reply-repair.js';
 import type { ControlUnit, UnitId } from '../perception/control-unit.js';
 import { checkCommitment } from '../perception/scg.js';
 import type { Task } from '../tasks/task-schema.js';
@@ -166,7 +167,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
         instructJson: false,
       });
       plan = reply.value;
-      session.trace.emit({ type: 'plan-end', step: round, latencyMs: performance.now() - planStarted, intent: plan.finish ? 'FINISH' : plan.intent, finish: plan.finish, expectation: plan.expectation, attempts: reply.attempts });
+      session.trace.emit({ type: 'plan-end', step: round, latencyMs: performance.now() - planStarted, intent: plan.finish ? 'FINISH' : plan.intent, finish: plan.finish, expectation: plan.expectation, attempts: reply.attempts, ...(reply.repairs.length > 0 ? { repairs: describeRepairs(reply.repairs) } : {}) });
       const check = admissible(plan, screen, verified, guard);
       session.trace.emit({ type: 'commitment-end', step: round, admissible: check.ok, units: plan.commitment, ...(check.ok ? {} : { reason: check.reason }) });
       if (!check.ok && check.guard) guard.traceRefusal(session, screen.perception.tree.packageName, check.reason);

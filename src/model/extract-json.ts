@@ -1,12 +1,19 @@
 import type { Result } from '../util/result.js';
+import type { ReplyRepair } from './reply-repair.js';
 
 /**
  * Finds the JSON value in a model's reply, after dropping `<think>` blocks: the first of
  * {@link extractJsonCandidates}. The error says what was tried.
  */
 export function extractJson(text: string): Result<unknown, string> {
-  for (const value of jsonCandidates(text)) return { success: true, value };
+  for (const candidate of jsonCandidates(text)) return { success: true, value: candidate.value };
   return { success: false, error: extractionError(text) };
+}
+
+/** A JSON value found in a reply, with the repairs it took to read it (none when the reply was clean JSON). */
+export interface JsonCandidate {
+  readonly value: unknown;
+  readonly repairs: readonly ReplyRepair[];
 }
 
 /**
@@ -14,30 +21,38 @@ export function extractJson(text: string): Result<unknown, string> {
  * block (```json … ``` or ``` … ```), last first since models often correct themselves;
  * then every balanced top-level `{…}` or `[…]` span in the text, first to last (the
  * inside of a span that parsed is not searched again). `<think>` blocks are dropped;
- * trailing commas and comments are forgiven. At most `limit` values.
+ * trailing commas, comments, single quotes and Python's `True`/`False`/`None` are
+ * forgiven. At most `limit` values.
  */
 export function extractJsonCandidates(text: string, limit = 16): unknown[] {
-  const values: unknown[] = [];
-  for (const value of jsonCandidates(text)) {
-    values.push(value);
+  return readJsonCandidates(text, limit).map((candidate) => candidate.value);
+}
+
+/** {@link extractJsonCandidates} with the repairs each value took (see `ReplyRepair`). */
+export function readJsonCandidates(text: string, limit = 16): JsonCandidate[] {
+  const values: JsonCandidate[] = [];
+  for (const candidate of jsonCandidates(text)) {
+    values.push(candidate);
     if (values.length >= limit) break;
   }
   return values;
 }
 
-function* jsonCandidates(text: string): Generator<unknown> {
+function* jsonCandidates(text: string): Generator<JsonCandidate> {
   // Reasoning models (DeepSeek-R1, Qwen3) think aloud first; the answer follows the block,
   // and objects inside the thoughts are drafts.
-  const trimmed = stripThinking(text).trim();
+  const stripped = stripThinking(text);
+  const thinking: ReplyRepair[] = stripped === text ? [] : [{ kind: 'think-block' }];
+  const trimmed = stripped.trim();
   if (trimmed.length === 0) return;
   const whole = tryParse(trimmed);
   if (whole.success) {
-    yield whole.value;
+    yield { value: whole.value.value, repairs: [...thinking, ...whole.value.repairs] };
     return;
   }
   for (const fence of fencedBlocks(trimmed).reverse()) {
     const parsed = tryParse(fence);
-    if (parsed.success) yield parsed.value;
+    if (parsed.success) yield { value: parsed.value.value, repairs: [...thinking, { kind: 'fence' }, ...parsed.value.repairs] };
   }
   for (let start = 0; start < trimmed.length; start++) {
     const char = trimmed[start];
@@ -46,7 +61,7 @@ function* jsonCandidates(text: string): Generator<unknown> {
     if (end === -1) continue;
     const parsed = tryParse(trimmed.slice(start, end + 1));
     if (!parsed.success) continue;
-    yield parsed.value;
+    yield { value: parsed.value.value, repairs: [...thinking, { kind: 'surrounding-text' }, ...parsed.value.repairs] };
     start = end;
   }
 }
@@ -68,15 +83,15 @@ function extractionError(text: string): string {
   return `No parsable JSON object in the reply: ${whole.success ? 'no object found' : whole.error}.${fenceNote} Reply with one JSON object only.`;
 }
 
-function tryParse(text: string): Result<unknown, string> {
+function tryParse(text: string): Result<JsonCandidate, string> {
   try {
-    return { success: true, value: JSON.parse(text) as unknown };
+    return { success: true, value: { value: JSON.parse(text) as unknown, repairs: [] } };
   } catch (error) {
-    // Small local models often add trailing commas or comments; repair only those.
-    const repaired = repairJson(text);
-    if (repaired !== text) {
+    // Small local models often write JSON loosely; repair only spelling that cannot change the meaning.
+    const repaired = repairJsonText(text);
+    if (repaired.text !== text) {
       try {
-        return { success: true, value: JSON.parse(repaired) as unknown };
+        return { success: true, value: { value: JSON.parse(repaired.text) as unknown, repairs: repaired.repairs } };
       } catch {
         // Fall through to the original error: it points at the model's text, not ours.
       }
@@ -95,9 +110,15 @@ function stripThinking(text: string): string {
   return close === -1 ? closed : closed.slice(close + '</think>'.length);
 }
 
-/** Removes `//` and `/* *\/` comments and trailing commas outside strings. */
-export function repairJson(text: string): string {
+/**
+ * Rewrites loose JSON as JSON, outside double-quoted strings only: removes `//` and
+ * `/* *\/` comments and trailing commas, turns 'single-quoted' strings into double-quoted
+ * ones, and Python's bare `True`/`False`/`None` into `true`/`false`/`null`. Says which
+ * of these it did.
+ */
+export function repairJsonText(text: string): { text: string; repairs: ReplyRepair[] } {
   let result = '';
+  const done = new Set<ReplyRepair['kind']>();
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const char = text[i] ?? '';
@@ -112,21 +133,88 @@ export function repairJson(text: string): string {
     if (char === '"') {
       inString = true;
       result += char;
+    } else if (char === "'") {
+      const end = singleQuotedEnd(text, i);
+      if (end === -1) {
+        result += char;
+        continue;
+      }
+      result += JSON.stringify(unescapeSingleQuoted(text.slice(i + 1, end)));
+      done.add('single-quotes');
+      i = end;
     } else if (char === '/' && text[i + 1] === '/') {
       while (i < text.length && text[i] !== '\n') i += 1;
       result += '\n';
+      done.add('comment');
     } else if (char === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
       i = end === -1 ? text.length : end + 1;
+      done.add('comment');
     } else if (char === ',') {
-      let next = i + 1;
-      while (next < text.length && /\s/.test(text[next] ?? '')) next += 1;
-      if (text[next] !== '}' && text[next] !== ']') result += char;
+      const next = text[nextSignificant(text, i + 1)];
+      if (next !== '}' && next !== ']') result += char;
+      else done.add('trailing-comma');
     } else {
-      result += char;
+      const literal = /^(True|False|None)(?![\w$])/.exec(text.slice(i, i + 6));
+      if (literal?.[1] !== undefined && !/[\w$]/.test(text[i - 1] ?? '')) {
+        result += pythonLiterals[literal[1]] ?? literal[1];
+        done.add('python-literals');
+        i += literal[1].length - 1;
+      } else {
+        result += char;
+      }
     }
   }
-  return result;
+  return { text: result, repairs: [...done].map((kind) => ({ kind })) };
+}
+
+/** Index of the first character at or after `from` that is neither whitespace nor inside a comment. */
+function nextSignificant(text: string, from: number): number {
+  let i = from;
+  while (i < text.length) {
+    if (/\s/.test(text[i] ?? '')) i += 1;
+    else if (text.startsWith('//', i)) {
+      const end = text.indexOf('\n', i);
+      i = end === -1 ? text.length : end + 1;
+    } else if (text.startsWith('/*', i)) {
+      const end = text.indexOf('*/', i + 2);
+      i = end === -1 ? text.length : end + 2;
+    } else break;
+  }
+  return i;
+}
+
+const pythonLiterals: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' };
+
+/** Index of the quote closing the single-quoted string opened at `start`; -1 when none does. */
+function singleQuotedEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === '\\') i += 1;
+    else if (text[i] === "'") return i;
+    else if (text[i] === '\n') return -1;
+  }
+  return -1;
+}
+
+/** The value of a single-quoted string's body: JSON's escapes, plus `\'` for a quote. */
+function unescapeSingleQuoted(body: string): string {
+  let asDouble = '';
+  for (let i = 0; i < body.length; i++) {
+    const char = body[i] ?? '';
+    if (char === '\\') {
+      const next = body[i + 1] ?? '';
+      // An escaped single quote is a plain quote in JSON; other escapes are JSON's own.
+      asDouble += next === "'" ? "'" : `\\${next}`;
+      i += 1;
+    } else {
+      asDouble += char === '"' ? '\\"' : char;
+    }
+  }
+  try {
+    return JSON.parse(`"${asDouble}"`) as string;
+  } catch {
+    return body;
+  }
 }
 
 /** Index of the bracket closing the one at `start`, skipping string contents; -1 if unbalanced. */
@@ -141,7 +229,11 @@ function balancedEnd(text: string, start: number): number {
       continue;
     }
     if (char === '"') inString = true;
-    else if (char === '{') stack.push('}');
+    else if (char === "'") {
+      // A single-quoted string (repaired later) may hold brackets too.
+      const end = singleQuotedEnd(text, i);
+      if (end !== -1) i = end;
+    } else if (char === '{') stack.push('}');
     else if (char === '[') stack.push(']');
     else if (char === '}' || char === ']') {
       if (stack.pop() !== char) return -1;

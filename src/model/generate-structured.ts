@@ -1,9 +1,12 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { debugLog } from '../util/debug-log.js';
-import { extractJson, extractJsonCandidates } from './extract-json.js';
+import { extractJson, readJsonCandidates } from './extract-json.js';
 import { InvalidModelReplyError, type ReplyIssue } from './invalid-model-reply-error.js';
 import type { ModelReply, ModelRequest, ModelUsage, TextMessage } from './language-model.js';
+import { jsonSchemaOf } from './json-schema.js';
 import type { ModelRole } from './model-role.js';
+import { repairToSchema } from './repair-to-schema.js';
+import { describeRepairs, type ReplyRepair } from './reply-repair.js';
 
 /** Default number of retries after an invalid reply (so at most 3 calls). */
 export const defaultStructuredRetries = 2;
@@ -35,6 +38,11 @@ export interface GenerateStructuredOptions<Schema extends z.ZodType, Message> {
   readonly instructJson?: boolean;
   /** Ask the provider for JSON mode (`json: true` on the request). Default false. */
   readonly jsonMode?: boolean;
+  /**
+   * Send the schema as `responseFormat`, so that adapters request structured output as
+   * their mode allows (`SENSEACT_STRUCTURED`). Default true.
+   */
+  readonly structured?: boolean;
 }
 
 export interface GenerateStructuredResult<T> {
@@ -48,6 +56,8 @@ export interface GenerateStructuredResult<T> {
   /** Summed latency of every attempt, in milliseconds. */
   readonly latencyMs: number;
   readonly attempts: number;
+  /** What the tolerant reader repaired in the reply that validated (empty when it was clean JSON). */
+  readonly repairs: readonly ReplyRepair[];
 }
 
 /**
@@ -71,6 +81,8 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
   }
   const replies: ModelReply[] = [];
   let lastIssues: ReplyIssue[] = [];
+  const jsonSchema = options.structured === false ? undefined : jsonSchemaOf(options.schema);
+  const responseFormat = jsonSchema === undefined ? undefined : { name: options.schemaName ?? 'reply', schema: jsonSchema };
 
   for (let attempt = 0; attempt <= maxRetries; attempt++) {
     const reply = await model.generate({
@@ -81,11 +93,13 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
       ...(options.jsonMode === true ? { json: true } : {}),
+      ...(responseFormat === undefined ? {} : { responseFormat }),
     });
     replies.push(reply);
     const checked = validateReply(reply.text, options.schema);
     if (checked.success) {
-      return { value: checked.value, reply, replies, usage: sumUsage(replies), latencyMs: sumLatency(replies), attempts: attempt + 1 };
+      if (checked.repairs.length > 0) debugLog('model', 'repaired a structured reply', { role: options.role, model: reply.model, repairs: describeRepairs(checked.repairs) });
+      return { value: checked.value, reply, replies, usage: sumUsage(replies), latencyMs: sumLatency(replies), attempts: attempt + 1, repairs: checked.repairs };
     }
     lastIssues =
       reply.finishReason === 'length'
@@ -109,23 +123,34 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
   });
 }
 
-/** Extracts and validates one reply text (the first JSON candidate that validates); the safe counterpart of the retry loop's check. */
+/**
+ * Extracts and validates one reply text: the first JSON candidate that validates, read
+ * tolerantly (see `ReplyRepair`: fences, think blocks, surrounding prose, comments,
+ * trailing commas, single quotes, Python literals, key case, nulls for optional keys),
+ * with the repairs it took. The safe counterpart of the retry loop's check.
+ */
 export function validateReply<Schema extends z.ZodType>(
   text: string,
   schema: Schema,
-): { success: true; value: z.infer<Schema> } | { success: false; issues: ReplyIssue[] } {
-  const candidates = extractJsonCandidates(text);
+): { success: true; value: z.infer<Schema>; repairs: ReplyRepair[] } | { success: false; issues: ReplyIssue[] } {
+  const candidates = readJsonCandidates(text);
   if (candidates.length === 0) {
     const json = extractJson(text);
     return { success: false, issues: [{ path: [], message: json.success ? 'No JSON object found.' : json.error }] };
   }
+  const jsonSchema = jsonSchemaOf(schema);
   // A reply may quote an example object before its answer: the first candidate that
   // validates wins; when none does, the most likely one's issues are reported.
   let firstIssues: ReplyIssue[] | undefined;
   for (const candidate of candidates) {
-    const parsed = schema.safeParse(candidate);
-    if (parsed.success) return { success: true, value: parsed.data };
-    firstIssues ??= parsed.error.issues.map((issue) => ({
+    const parsed = schema.safeParse(candidate.value);
+    if (parsed.success) return { success: true, value: parsed.data, repairs: [...candidate.repairs] };
+    // Only a reply that fails as written is repaired against the schema.
+    const fixed = jsonSchema === undefined ? undefined : repairToSchema(candidate.value, jsonSchema);
+    const retried = fixed !== undefined && fixed.repairs.length > 0 ? schema.safeParse(fixed.value) : undefined;
+    if (retried?.success === true && fixed !== undefined) return { success: true, value: retried.data, repairs: [...candidate.repairs, ...fixed.repairs] };
+    const failure = retried?.success === false ? retried.error : parsed.error;
+    firstIssues ??= failure.issues.map((issue) => ({
       path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
       message: issue.message,
     }));
@@ -134,16 +159,11 @@ export function validateReply<Schema extends z.ZodType>(
 }
 
 function jsonInstruction(schema: z.ZodType, schemaName: string | undefined): string {
-  let jsonSchema: string;
-  try {
-    jsonSchema = JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }));
-  } catch (error) {
-    // Some zod constructs (transforms, custom checks) have no JSON Schema; the validation
-    // error on a bad reply still tells the model what is wrong.
-    debugLog('model', 'schema has no JSON Schema form', { error: String(error) });
-    jsonSchema = '(see the instructions above)';
-  }
-  return `Reply with a single JSON object${schemaName === undefined ? '' : ` (${schemaName})`} and nothing else. It must validate against this JSON Schema: ${jsonSchema}`;
+  const jsonSchema = jsonSchemaOf(schema);
+  // Some zod constructs (transforms, custom checks) have no JSON Schema; the validation
+  // error on a bad reply still tells the model what is wrong.
+  const shown = jsonSchema === undefined ? '(see the instructions above)' : JSON.stringify(jsonSchema);
+  return `Reply with a single JSON object${schemaName === undefined ? '' : ` (${schemaName})`} and nothing else. It must validate against this JSON Schema: ${shown}`;
 }
 
 function correctionMessage(issues: readonly ReplyIssue[]): string {

@@ -40,7 +40,7 @@ export class InvalidModelReplyError extends SenseActError {
   }) {
     const shown = options.issues
       .slice(0, 5)
-      .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+      .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message.replace(/\.+$/, '')}`)
       .join('; ');
     const excerpt = options.rawText.length > 300 ? `${options.rawText.slice(0, 300)}…` : options.rawText;
     super({

@@ -1,3 +1,4 @@
+import type { JsonSchema } from './json-schema.js';
 import type { ModelRole } from './model-role.js';
 
 /** A system or assistant turn, or a user turn without images. */
@@ -22,10 +23,19 @@ export interface ModelRequest<Message> {
   readonly signal?: AbortSignal;
   /** Overrides the model the role would use. */
   readonly model?: string;
+  /** Sampling and length; unset ones come from the role's configured settings, else the server's defaults. */
   readonly temperature?: number;
+  readonly topP?: number;
+  readonly seed?: number;
   readonly maxTokens?: number;
   /** Ask the provider for a JSON object reply when it supports it (the reply is parsed either way). */
   readonly json?: boolean;
+  /**
+   * The shape the reply must have, as JSON Schema (from the zod schema that validates it):
+   * adapters request structured output with it as their mode allows (`SENSEACT_STRUCTURED`);
+   * test doubles ignore it. The reply is validated either way.
+   */
+  readonly responseFormat?: { readonly name: string; readonly schema: JsonSchema };
 }
 
 /** What every model call returns. */

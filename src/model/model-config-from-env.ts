@@ -1,5 +1,7 @@
+import { generationEnvSuffixes, generationSettingsSchema, type GenerationSettings } from './generation-settings.js';
 import { ModelConfigError } from './model-config-error.js';
 import { modelRoles, type ModelRole } from './model-role.js';
+import { structuredOutputModeSchema, type StructuredOutputMode } from './structured-output-mode.js';
 
 /** The OpenAI endpoint used when neither an option nor the environment names one. */
 export const defaultBaseUrl = 'https://api.openai.com/v1';
@@ -52,6 +54,10 @@ export interface ModelEndpointConfig {
   readonly models: Readonly<Record<ModelRole, string>>;
   /** Timeout of one HTTP attempt in milliseconds (`SENSEACT_MODEL_TIMEOUT_MS`); adapters default to 60000. */
   readonly timeoutMs?: number;
+  /** How structured replies are requested (`SENSEACT_STRUCTURED`); adapters default to {@link defaultStructuredOutputMode}. */
+  readonly structured?: StructuredOutputMode;
+  /** Sampling and length settings per role (`SENSEACT_[<ROLE>_]TEMPERATURE`, `_TOP_P`, `_SEED`, `_MAX_TOKENS`); a request's own values win. */
+  readonly generation?: Readonly<Partial<Record<ModelRole, GenerationSettings>>>;
 }
 
 /** The resolved model configuration, with where each value came from and what is missing. */
@@ -61,6 +67,8 @@ export interface ModelConfig extends ModelEndpointConfig {
   /** False for loopback endpoints (Ollama, vLLM, LM Studio, llama.cpp on this machine). */
   readonly apiKeyRequired: boolean;
   readonly roles: Readonly<Record<ModelRole, RoleModelConfig>>;
+  /** The structured-output mode in force (set, or the endpoint's default) and where it came from. */
+  readonly structuredSource: ConfigSource;
   /** True when calls can be made: a key is present or none is needed. */
   readonly ready: boolean;
   /** Human-readable problems (each names the option and the environment variable). */
@@ -73,6 +81,9 @@ export interface ModelConfigOverrides {
   readonly apiKey?: string;
   readonly timeoutMs?: number;
   readonly models?: Partial<Record<ModelRole, string>>;
+  readonly structured?: StructuredOutputMode;
+  /** Settings for every role (`all`) and per role; a role's own value wins over `all`, and options over the environment. */
+  readonly generation?: Partial<Record<ModelRole | 'all', GenerationSettings>>;
 }
 
 /**
@@ -81,8 +92,12 @@ export interface ModelConfigOverrides {
  * `apiKey`, `SENSEACT_API_KEY`, `OPENAI_API_KEY` (not required for loopback endpoints).
  * Model per role: option `models[role]`, `SENSEACT_<ROLE>_MODEL`, the role it borrows
  * from (verifier/certifier/extractor → planner, judge → verifier), `SENSEACT_MODEL`, a
- * default. Timeout per attempt: option `timeoutMs`, `SENSEACT_MODEL_TIMEOUT_MS`. Never
- * throws: problems are listed; {@link requireModelConfig} throws on them.
+ * default. Timeout per attempt: option `timeoutMs`, `SENSEACT_MODEL_TIMEOUT_MS`.
+ * Structured output: option `structured`, `SENSEACT_STRUCTURED`, else the endpoint's safe
+ * default. Sampling per role, each of temperature / top_p / seed / max_tokens: option
+ * `generation[role]`, `SENSEACT_<ROLE>_<SETTING>`, option `generation.all`,
+ * `SENSEACT_<SETTING>`. Never throws: problems are listed; {@link requireModelConfig}
+ * throws on them.
  */
 export function modelConfigFromEnv(env: Readonly<Record<string, string | undefined>>, overrides: ModelConfigOverrides = {}): ModelConfig {
   const problems: string[] = [];
@@ -145,6 +160,24 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
     else problems.push(`SENSEACT_MODEL_TIMEOUT_MS must be a positive number of milliseconds, got ${JSON.stringify(timeoutText)} (or pass the timeoutMs option).`);
   }
 
+  let structured: StructuredOutputMode = defaultStructuredOutputMode(baseUrl);
+  let structuredSource: ConfigSource = 'default';
+  const structuredText = read('SENSEACT_STRUCTURED');
+  if (overrides.structured !== undefined) {
+    structured = overrides.structured;
+    structuredSource = 'option';
+  } else if (structuredText !== undefined) {
+    const parsed = structuredOutputModeSchema.safeParse(structuredText.toLowerCase());
+    if (parsed.success) {
+      structured = parsed.data;
+      structuredSource = 'env:SENSEACT_STRUCTURED';
+    } else {
+      problems.push(`SENSEACT_STRUCTURED must be one of ${structuredOutputModeSchema.options.join(', ')}, got ${JSON.stringify(structuredText)} (or pass the structured option).`);
+    }
+  }
+
+  const generation = resolveGeneration(read, overrides.generation ?? {}, problems);
+
   const roles = {} as Record<ModelRole, RoleModelConfig>;
   const resolveRole = (role: ModelRole): RoleModelConfig => {
     const done = roles[role] as RoleModelConfig | undefined;
@@ -175,6 +208,9 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
     apiKeyRequired,
     models,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    structured,
+    structuredSource,
+    generation,
     roles,
     ready: problems.length === 0,
     problems,
@@ -188,6 +224,67 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
 export function requireModelConfig(config: ModelConfig, roles: readonly ModelRole[] = modelRoles): ModelConfig {
   if (config.problems.length === 0) return config;
   throw new ModelConfigError(`The model configuration for ${roles.join(', ')} is incomplete:\n- ${config.problems.join('\n- ')}`);
+}
+
+/**
+ * The safe structured-output default for an endpoint: `json_schema` for OpenAI and for
+ * servers on this machine (vLLM, Ollama ≥ 0.5, LM Studio and llama.cpp server accept
+ * it), `json_object` for other hosts (what most OpenAI-compatible services accept). An
+ * endpoint that rejects a mode is answered with the next weaker one (the chat client).
+ */
+export function defaultStructuredOutputMode(baseUrl: string): StructuredOutputMode {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return 'none';
+  }
+  return host === 'api.openai.com' || isLoopback(host) ? 'json_schema' : 'json_object';
+}
+
+/** The environment variable of one generation setting, for every role or for one. */
+export function generationEnvVar(setting: keyof GenerationSettings, role?: ModelRole): string {
+  return role === undefined ? `SENSEACT_${generationEnvSuffixes[setting]}` : `SENSEACT_${role.toUpperCase()}_${generationEnvSuffixes[setting]}`;
+}
+
+const generationKeys = Object.keys(generationEnvSuffixes) as (keyof GenerationSettings)[];
+
+function resolveGeneration(
+  read: (name: string) => string | undefined,
+  options: Partial<Record<ModelRole | 'all', GenerationSettings>>,
+  problems: string[],
+): Partial<Record<ModelRole, GenerationSettings>> {
+  const fromEnv = (role?: ModelRole): GenerationSettings => {
+    const values: Record<string, number> = {};
+    for (const key of generationKeys) {
+      const name = generationEnvVar(key, role);
+      const text = read(name);
+      if (text === undefined) continue;
+      const number = Number(text);
+      const checked = generationSettingsSchema.shape[key].safeParse(number);
+      if (text.trim() === '' || !checked.success) {
+        problems.push(`${name} is not a valid ${key} (${JSON.stringify(text)}): ${checked.success ? 'empty' : (checked.error.issues[0]?.message ?? 'out of range')}.`);
+        continue;
+      }
+      values[key] = number;
+    }
+    return values as GenerationSettings;
+  };
+  const shared = { ...fromEnv(), ...checkedOption(options.all, 'generation.all', problems) };
+  const result: Partial<Record<ModelRole, GenerationSettings>> = {};
+  for (const role of modelRoles) {
+    const merged = { ...shared, ...fromEnv(role), ...checkedOption(options[role], `generation.${role}`, problems) };
+    if (Object.keys(merged).length > 0) result[role] = merged;
+  }
+  return result;
+}
+
+function checkedOption(value: GenerationSettings | undefined, option: string, problems: string[]): GenerationSettings {
+  if (value === undefined) return {};
+  const parsed = generationSettingsSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  problems.push(`The option ${option} is invalid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}.`);
+  return {};
 }
 
 /** True for hosts on this machine, where local model servers need no key. */

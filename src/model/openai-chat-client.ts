@@ -1,13 +1,16 @@
 import OpenAI from 'openai';
-import type { ChatCompletionContentPart, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { assertNever } from '../util/assert-never.js';
 import { debugLog } from '../util/debug-log.js';
+import { chatRequestBody } from './chat-request-body.js';
+import { learnQuirk, noQuirks, type EndpointQuirks } from './endpoint-quirks.js';
 import { estimatePromptTokens, estimateTokens } from './estimate-tokens.js';
 import type { ModelReply, ModelRequest, ModelUsage, TextMessage } from './language-model.js';
 import { ModelCallError, type ModelCallFailure } from './model-call-error.js';
 import { ModelConfigError } from './model-config-error.js';
-import { isLoopback, type ModelEndpointConfig } from './model-config-from-env.js';
+import { defaultStructuredOutputMode, isLoopback, type ModelEndpointConfig } from './model-config-from-env.js';
 import type { ModelRole } from './model-role.js';
+import type { StructuredOutputMode } from './structured-output-mode.js';
 import { defaultRetryPolicy, parseRetryAfter, retryDelayMs, sleep, type RetryPolicy } from './retry-policy.js';
 import { isImageMessage, type VisionMessage } from './vision-model.js';
 
@@ -21,8 +24,10 @@ export interface OpenAiModelOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Send `response_format: { type: 'json_object' }` when a request asks for JSON. Default false (not every server supports it). */
   readonly jsonMode?: boolean;
-  /** Temperature when a request sets none. Default: the server's. */
+  /** Temperature when neither the request nor the role's settings set one. Default: the server's. */
   readonly defaultTemperature?: number;
+  /** How structured replies are requested. Default: the config's, else the endpoint's safe default. */
+  readonly structured?: StructuredOutputMode;
 }
 
 /** Sent as the key to loopback servers that need none (the SDK insists on a value). */
@@ -40,8 +45,9 @@ export class OpenAiChatClient {
   private readonly timeoutMs: number;
   private readonly jsonMode: boolean;
   private readonly defaultTemperature: number | undefined;
+  private readonly structured: StructuredOutputMode;
   /** Parameter adaptations learned per model from 400 replies. */
-  private readonly quirks = new Map<string, ModelQuirks>();
+  private readonly quirks = new Map<string, EndpointQuirks>();
 
   /** Throws {@link ModelConfigError} when the endpoint needs a key and none is configured. */
   constructor(options: OpenAiModelOptions) {
@@ -62,6 +68,7 @@ export class OpenAiChatClient {
     this.timeoutMs = options.timeoutMs ?? options.config.timeoutMs ?? 60_000;
     this.jsonMode = options.jsonMode ?? false;
     this.defaultTemperature = options.defaultTemperature;
+    this.structured = options.structured ?? options.config.structured ?? defaultStructuredOutputMode(options.config.baseUrl);
     this.client = new OpenAI({
       baseURL: options.config.baseUrl,
       apiKey: options.config.apiKey ?? placeholderKey,
@@ -77,19 +84,15 @@ export class OpenAiChatClient {
   /** One chat completion with our retries; throws {@link ModelCallError} when it fails for good. */
   async generate(request: ModelRequest<TextMessage | VisionMessage>): Promise<ModelReply> {
     const model = request.model ?? this.modelName(request.role);
-    const temperature = request.temperature ?? this.defaultTemperature;
+    const roleSettings = this.config.generation?.[request.role] ?? {};
+    const settings = roleSettings.temperature === undefined && this.defaultTemperature !== undefined ? { ...roleSettings, temperature: this.defaultTemperature } : roleSettings;
     const messages = request.messages.map(toOpenAiMessage);
     const started = performance.now();
     let attempt = 1;
     for (;;) {
       const quirks = this.quirks.get(model) ?? noQuirks;
-      const body: ChatCompletionCreateParamsNonStreaming = {
-        model,
-        messages,
-        ...(temperature === undefined || quirks.dropTemperature ? {} : { temperature }),
-        ...(request.maxTokens === undefined ? {} : quirks.maxCompletionTokens ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
-        ...(request.json === true && this.jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
-      };
+      const structured = quirks.structuredCeiling ?? this.structured;
+      const body = chatRequestBody({ model, messages, request, settings, structured, jsonMode: this.jsonMode, quirks });
       try {
         const completion = await this.client.chat.completions.create(body, {
           ...(request.signal === undefined ? {} : { signal: request.signal }),
@@ -116,10 +119,11 @@ export class OpenAiChatClient {
         };
       } catch (error) {
         if (ModelCallError.isInstance(error)) throw error;
-        const learned = learnQuirk(error, body, quirks);
+        const learned = learnQuirk(error, body, quirks, structured);
         if (learned !== undefined) {
-          // Newer OpenAI models refuse `max_tokens` and non-default temperatures: adapt once
-          // per model and resend at once (not a failure of the endpoint, so no backoff).
+          // Newer OpenAI models refuse `max_tokens` and non-default temperatures, and older
+          // servers structured output: adapt once per model and resend at once (not a
+          // failure of the endpoint, so no backoff).
           debugLog('model', 'adapting request parameters', { model, quirks: learned });
           this.quirks.set(model, learned);
           continue;
@@ -158,25 +162,6 @@ export class OpenAiChatClient {
   ): ModelCallError {
     return new ModelCallError({ failure, model, role, endpoint: this.config.baseUrl, attempts, ...details });
   }
-}
-
-/** What a model's endpoint turned out not to accept. */
-interface ModelQuirks {
-  /** Send `max_completion_tokens` instead of `max_tokens` (OpenAI reasoning models). */
-  readonly maxCompletionTokens: boolean;
-  /** Leave `temperature` out (models that only allow the default). */
-  readonly dropTemperature: boolean;
-}
-
-const noQuirks: ModelQuirks = { maxCompletionTokens: false, dropTemperature: false };
-
-/** The adapted quirks when `error` is a 400 that names a parameter we can change, else undefined. */
-function learnQuirk(error: unknown, body: ChatCompletionCreateParamsNonStreaming, quirks: ModelQuirks): ModelQuirks | undefined {
-  if (!(error instanceof OpenAI.APIError) || error.status !== 400) return undefined;
-  const text = `${error.message} ${JSON.stringify(error.error ?? '')}`;
-  if (!quirks.maxCompletionTokens && 'max_tokens' in body && /max_completion_tokens/.test(text)) return { ...quirks, maxCompletionTokens: true };
-  if (!quirks.dropTemperature && 'temperature' in body && /temperature/i.test(text) && /unsupported|not support|only the default/i.test(text)) return { ...quirks, dropTemperature: true };
-  return undefined;
 }
 
 function toOpenAiMessage(message: TextMessage | VisionMessage): ChatCompletionMessageParam {

@@ -82,6 +82,8 @@ export const planEndEventSchema = event('plan-end', {
   finish: z.boolean().optional(),
   expectation: z.unknown().optional(),
   attempts: count.optional(),
+  /** What the tolerant reader repaired in the reply that validated, one line each (`key-case (Intent → intent)`). */
+  repairs: z.array(z.string()).optional(),
 });
 export const commitmentEndEventSchema = event('commitment-end', {
   admissible: z.boolean(),

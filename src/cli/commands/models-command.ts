@@ -81,16 +81,25 @@ function describeConfig(config: ModelConfig, checks: readonly ModelCheck[] | und
     ready: config.ready,
     problems: config.problems,
     roles: config.roles,
+    structured: config.structured,
+    structuredSource: config.structuredSource,
+    generation: config.generation ?? {},
     ...(checks === undefined ? {} : { checks }),
   };
 }
 
 function renderConfig(config: ModelConfig, checks: readonly ModelCheck[] | undefined): string {
-  const lines = [`endpoint  ${config.baseUrl}  (${config.baseUrlSource})`, `api key   ${keyDescription(config)}`, ''];
+  const lines = [
+    `endpoint  ${config.baseUrl}  (${config.baseUrlSource})`,
+    `api key   ${keyDescription(config)}`,
+    `replies   structured output ${config.structured ?? 'none'}  (${config.structuredSource})`,
+    '',
+  ];
   const width = Math.max(...modelRoles.map((role) => config.roles[role].model.length));
   for (const role of modelRoles) {
     const entry = config.roles[role];
-    lines.push(`${role.padEnd(10)}${entry.model.padEnd(width + 2)}${entry.source}`);
+    const settings = Object.entries(config.generation?.[role] ?? {}).map(([name, value]) => `${name}=${String(value)}`);
+    lines.push(`${role.padEnd(10)}${entry.model.padEnd(width + 2)}${entry.source}${settings.length > 0 ? `  ${settings.join(' ')}` : ''}`);
   }
   if (checks !== undefined) {
     lines.push('');

@@ -34,6 +34,15 @@ describe('senseact models', () => {
     expect(out).toMatch(/verifier +qwen-72b +role:planner/);
     expect(out).toMatch(/vision +qwen-vl +env:SENSEACT_VISION_MODEL/);
     expect(out).not.toContain('sk-hidden');
+    expect(out).toMatch(/replies +structured output json_schema +\(default\)/);
+  });
+
+  it('shows the structured-output mode and the sampling settings per role, with their source', async () => {
+    const io = fakeIo({ SENSEACT_API_KEY: 'sk-hidden-abcdefghijklmnop', SENSEACT_STRUCTURED: 'json_object', SENSEACT_PLANNER_TEMPERATURE: '0', SENSEACT_SEED: '7' });
+    expect(await main(['models'], io)).toBe(0);
+    expect(io.out()).toMatch(/replies +structured output json_object +\(env:SENSEACT_STRUCTURED\)/);
+    expect(io.out()).toMatch(/planner +gpt-4o +default +seed=7 temperature=0/);
+    expect(io.out()).toMatch(/vision +gpt-4o +default +seed=7\n/);
   });
 
   it('exits 2 and names the variables when the key is missing', async () => {

@@ -89,7 +89,7 @@ describe('generateStructured', () => {
 
   it('validateReply skips an example object quoted before the answer', () => {
     const result = validateReply('Format: {"intent": "<text>"}. Answer: {"intent": "tap", "units": ["n1"]}', planSchema);
-    expect(result).toEqual({ success: true, value: { intent: 'tap', units: ['n1'] } });
+    expect(result).toEqual({ success: true, value: { intent: 'tap', units: ['n1'] }, repairs: [{ kind: 'surrounding-text' }] });
   });
 
   it('validateReply reports zod paths', () => {
