@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { repoRoot } from './appium-server.js';
+import { parseYamlSafely } from '../util/parse-yaml-safely.js';
 import { DeviceProfileError } from './device-profile-error.js';
 import { retryPolicySchema } from './retry-policy.js';
 import { settleOptionsSchema } from './settle-hierarchy.js';
@@ -86,9 +86,10 @@ export function loadDeviceProfile(nameOrPath: string, options: { readonly cwd?: 
   if (file === undefined) {
     throw new DeviceProfileError({ file: nameOrPath, message: `No device profile '${nameOrPath}': looked for ${candidates.join(', ')}. Use a profile name from devices/ (sim, sim-appium, emulator, androidlab) or a path to a .yaml file.` });
   }
-  const document = parseDocument(readFileSync(file, 'utf8'));
-  if (document.errors.length > 0) {
-    throw new DeviceProfileError({ file, message: `Device profile ${file} is not valid YAML: ${document.errors.map((error) => error.message).join('; ')}` });
+  const yaml = parseYamlSafely(readFileSync(file, 'utf8'));
+  if (!yaml.success) {
+    const problems = yaml.problems.map((problem) => `  - ${file}${problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`}: ${problem.message}`);
+    throw new DeviceProfileError({ file, message: `Device profile ${file} is not valid YAML:\n${problems.join('\n')}\nFix the file (see devices/sim.yaml and devices/emulator.yaml for examples).` });
   }
-  return parseDeviceProfile(document.toJS(), file);
+  return parseDeviceProfile(yaml.value.value, file);
 }

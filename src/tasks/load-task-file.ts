@@ -1,8 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, type Document, type LineCounter } from 'yaml';
 import type { z } from 'zod';
 import { debugLog } from '../util/debug-log.js';
+import { parseYamlSafely } from '../util/parse-yaml-safely.js';
 import { defaultPredicateChecker, type PredicateChecker } from './predicate-checker.js';
 import { closestName, schemaFieldNames } from './schema-field-names.js';
 import { TaskLoadError, type TaskLoadProblem } from './task-load-error.js';
@@ -120,7 +121,7 @@ function predicateProblems(tasks: readonly Task[], file: string, where: Locator,
       if (text === undefined) return;
       const problem = kind === 'predicate' ? checker.predicate(text) : checker.query(text);
       if (problem === undefined) return;
-      problems.push({ file, ...where.locate(['tasks', taskIndex, ...segments]), taskId: task.id, field: fieldPath(segments), message: `${problem} (in ${JSON.stringify(text)})` });
+      problems.push({ file, ...where.locate(['tasks', taskIndex, ...segments]), taskId: task.id, field: fieldPath(segments), message: `${problem} (in ${JSON.stringify(text.length > 120 ? `${text.slice(0, 119)}…` : text)})` });
     };
     check('predicate', task.success?.screen, ['success', 'screen']);
     task.solution?.forEach((step, stepIndex) => {
@@ -136,23 +137,15 @@ function predicateProblems(tasks: readonly Task[], file: string, where: Locator,
 
 /**
  * Parses the text of one task file (`tasks: [...]`). `file` names the file in errors.
- * Throws `TaskLoadError` listing every problem: YAML syntax (with line and column),
+ * Throws `TaskLoadError` listing every problem: YAML syntax and alias bombs (with line and column),
  * schema violations and unknown fields (with a hint), invalid predicates and queries,
  * duplicate ids.
  */
 export function parseTaskFile(text: string, file: string, options: LoadTaskOptions = {}): Task[] {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const where = locator(document, lineCounter);
-  if (document.errors.length > 0) {
-    throw new TaskLoadError(
-      document.errors.map((error) => {
-        const position = lineCounter.linePos(error.pos[0]);
-        return { file, line: position.line, column: position.col, message: `YAML syntax: ${error.message.split('\n')[0] ?? error.code}` };
-      }),
-    );
-  }
-  const data: unknown = document.toJS();
+  const yaml = parseYamlSafely(text);
+  if (!yaml.success) throw new TaskLoadError(yaml.problems.map((problem) => ({ file, ...problem })));
+  const where = locator(yaml.value.document, yaml.value.lineCounter);
+  const data = yaml.value.value;
   if (data === null || data === undefined) throw new TaskLoadError([{ file, message: 'the file is empty; a task file holds `tasks: [...]` (see tasks/README.md)' }]);
   const parsed = taskFileSchema.safeParse(data);
   if (!parsed.success) throw new TaskLoadError(problemsFromZod(parsed.error, file, data, where), parsed.error);

@@ -70,12 +70,22 @@ export function formatBounds(bounds: Bounds): string {
 
 const boundsPattern = /^\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$/;
 
+/** The largest coordinate a device can report (a 32-bit signed int); beyond it a dump is damaged. */
+export const maxCoordinate = 2 ** 31 - 1;
+
+/** True when `value` is an integer a device could report as a coordinate. */
+export function isDeviceCoordinate(value: number): boolean {
+  return Number.isInteger(value) && Math.abs(value) <= maxCoordinate;
+}
+
 /**
- * Parses Android's `[l,t][r,b]` form. Returns undefined for anything else (the parser
- * turns that into a `HierarchyParseError` with the position).
+ * Parses Android's `[l,t][r,b]` form. Returns undefined for anything else, including
+ * coordinates beyond 32 bits (the parser turns that into a `HierarchyParseError` with the
+ * position). Inverted rectangles are kept: real dumps hold them (views scrolled away).
  */
 export function parseBounds(text: string): Bounds | undefined {
   const match = boundsPattern.exec(text);
   if (!match) return undefined;
-  return [Number(match[1]), Number(match[2]), Number(match[3]), Number(match[4])];
+  const bounds: Bounds = [Number(match[1]), Number(match[2]), Number(match[3]), Number(match[4])];
+  return bounds.every(isDeviceCoordinate) ? bounds : undefined;
 }

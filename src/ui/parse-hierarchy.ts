@@ -1,6 +1,8 @@
 import { stableHash, stableHashHex } from '../util/stable-hash.js';
 import type { Result } from '../util/result.js';
 import { boundsArea, emptyBounds, parseBounds } from './bounds.js';
+import { decodeDumpBytes } from './decode-dump-bytes.js';
+import { droidBotViewBounds, maxHierarchyDepth, orderDroidBotState } from './droidbot-state.js';
 import { HierarchyParseError } from './hierarchy-parse-error.js';
 import { scanXmlElements, type XmlAttributes } from './scan-xml-elements.js';
 import type { Bounds, HierarchyDialect, NodeIndex, UiNode, UiTree } from './ui-tree.js';
@@ -70,15 +72,29 @@ interface RawNode {
  * (`<node …>` elements, with or without display-id / visible-to-user / drawing-order /
  * hint / NAF) and DroidBot JSON states (`views[]` with parent/children indices). The
  * node class comes from the `class` attribute, not the tag. Missing attributes become
- * '' / false (`displayed` is true when absent). Nodes are in pre-order.
+ * '' / false (`displayed` is true when absent). Nodes are in pre-order. Bytes are decoded
+ * first (UTF-8 or UTF-16, by byte-order mark; see `decodeDumpBytes`). Trees of any depth
+ * are read without recursion.
  *
  * @throws HierarchyParseError for malformed or truncated XML, input that is neither XML
- *   nor JSON, a JSON object without `views`, or bounds not in `[l,t][r,b]` form; the
- *   message has the source name, line:column and an excerpt. A hierarchy with no nodes
- *   is not an error: it gives a tree with `empty: true`.
+ *   nor JSON, UTF-16 text read as UTF-8, bounds not in `[l,t][r,b]` form or beyond 32
+ *   bits, and a DroidBot state that does not hold together (no `views`, a field of the
+ *   wrong type, duplicate ids, a child that is missing or has two parents, a cycle,
+ *   inverted bounds); the message has the source name, line:column and an excerpt, or
+ *   the view's path (`views[12].bounds`). A hierarchy with no nodes is not an error: it
+ *   gives a tree with `empty: true`.
  */
-export function parseHierarchy(source: string, options: ParseHierarchyOptions = {}): UiTree {
+export function parseHierarchy(input: string | Uint8Array, options: ParseHierarchyOptions = {}): UiTree {
   const sourceName = options.sourceName ?? 'hierarchy';
+  const source = typeof input === 'string' ? input : decodeDumpBytes(input).text;
+  const nul = source.indexOf('\u0000');
+  if (nul !== -1 && nul < 64) {
+    throw new HierarchyParseError({
+      sourceName, source, offset: nul,
+      problem: 'the text holds NUL characters: it looks like UTF-16 read as UTF-8',
+      hint: 'Pass the file\'s bytes (parseHierarchy decodes UTF-16 and UTF-8 with or without a byte-order mark), or re-save the dump as UTF-8.',
+    });
+  }
   let start = 0;
   while (start < source.length && /[\s\ufeff]/.test(source[start]!)) start++;
   const first = source[start];
@@ -96,7 +112,7 @@ export function parseHierarchy(source: string, options: ParseHierarchyOptions = 
 }
 
 /** `parseHierarchy` that returns a Result instead of throwing `HierarchyParseError` (other errors still throw). */
-export function safeParseHierarchy(source: string, options: ParseHierarchyOptions = {}): Result<UiTree, HierarchyParseError> {
+export function safeParseHierarchy(source: string | Uint8Array, options: ParseHierarchyOptions = {}): Result<UiTree, HierarchyParseError> {
   try {
     return { success: true, value: parseHierarchy(source, options) };
   } catch (error) {
@@ -131,6 +147,13 @@ function parseXmlHierarchy(source: string, sourceName: string, options: ParseHie
         if (attributes['class'] === 'hierarchy' || attributes['index'] !== undefined) dialect = 'appium-uia2';
         return;
       }
+      if (depth - 1 > maxHierarchyDepth) {
+        throw new HierarchyParseError({
+          sourceName, source, offset,
+          problem: `the elements nest deeper than ${maxHierarchyDepth} levels (no device produces that)`,
+          hint: 'The dump is damaged or hostile; re-capture it from the device.',
+        });
+      }
       dialect ??= name === 'node' ? 'uiautomator-dump' : 'appium-uia2';
       const parent = stack.length > 0 ? stack[stack.length - 1]! : -1;
       const boundsText = attributes['bounds'];
@@ -140,7 +163,7 @@ function parseXmlHierarchy(source: string, sourceName: string, options: ParseHie
         if (!parsed) {
           throw new HierarchyParseError({
             sourceName, source, offset: source.indexOf('bounds=', offset),
-            problem: `invalid bounds "${boundsText}" on <${name}> (expected [left,top][right,bottom] with integers)`,
+            problem: `invalid bounds "${boundsText}" on <${name}> (expected [left,top][right,bottom] with integers within 32 bits)`,
             hint: 'The dump is damaged or was edited by hand; re-capture it from the device.',
           });
         }
@@ -226,83 +249,57 @@ function parseDroidBotState(source: string, sourceName: string, options: ParseHi
       hint: 'A DroidBot state must be complete JSON; re-export it (the file may be truncated).',
     });
   }
-  const bad = (problem: string): never => {
+  const ordered = orderDroidBotState(data);
+  if ('problem' in ordered) {
     throw new HierarchyParseError({
-      sourceName, problem,
-      hint: 'Expected a DroidBot device state: an object with `views` (a list of view objects with `parent`, `children` and `bounds` [[left,top],[right,bottom]]).',
+      sourceName,
+      problem: `${ordered.path}: ${ordered.problem}`,
+      hint: 'Expected a DroidBot device state: an object with `views` (view objects with a unique `temp_id`, `parent` (-1 for a root), `children` ids and `bounds` [[left,top],[right,bottom]]); the file is damaged or was edited by hand.',
     });
-  };
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return bad('the JSON is not an object');
-  const state = data as Record<string, unknown>;
-  const views = state['views'];
-  if (!Array.isArray(views)) return bad('the JSON object has no `views` array');
-  const byId = new Map<number, Record<string, unknown>>();
-  views.forEach((view: unknown, position) => {
-    if (typeof view !== 'object' || view === null) bad(`views[${position}] is not an object`);
-    const record = view as Record<string, unknown>;
-    const id = typeof record['temp_id'] === 'number' ? record['temp_id'] : position;
-    byId.set(id, record);
-  });
+  }
+  const state = ordered.state;
   const nodes: RawNode[] = [];
   const roots: NodeIndex[] = [];
-  const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-  const bool = (value: unknown): boolean => value === true;
-  const visit = (id: number, parent: NodeIndex, depth: number, siblingIndex: number, path: Set<number>): void => {
-    const view = byId.get(id);
-    if (!view) return bad(`view ${id} is referenced as a child but not present in views[]`);
-    if (path.has(id)) return bad(`view ${id} is its own ancestor (cycle in parent/children)`);
-    const bounds = droidBotBounds(view['bounds'], id, bad);
-    const className = str(view['class']);
+  const str = (value: string | null | undefined): string => value ?? '';
+  for (const entry of ordered.views) {
+    const view = entry.view;
+    const className = str(view.class);
     const index = nodes.length;
     nodes.push({
       index: 0,
       window: 0,
       xpath: '',
       fingerprint: '',
-      parent,
+      parent: entry.parent,
       children: [],
-      depth,
+      depth: entry.depth,
       className,
-      packageName: str(view['package']),
-      resourceId: str(view['resource_id']),
-      text: str(view['text']),
-      contentDesc: str(view['content_description']),
-      hint: str(view['hint']),
-      checkable: bool(view['checkable']),
-      checked: bool(view['checked']),
-      clickable: bool(view['clickable']),
-      longClickable: bool(view['long_clickable']),
-      enabled: bool(view['enabled']),
-      focusable: bool(view['focusable']),
-      focused: bool(view['focused']),
-      scrollable: bool(view['scrollable']),
-      selected: bool(view['selected']),
-      password: bool(view['is_password']),
-      editable: typeof view['editable'] === 'boolean' ? view['editable'] : isEditableClass(className),
-      displayed: view['visible'] !== false,
-      bounds,
-      siblingIndex,
+      packageName: str(view.package),
+      resourceId: str(view.resource_id),
+      text: str(view.text),
+      contentDesc: str(view.content_description),
+      hint: str(view.hint),
+      checkable: view.checkable === true,
+      checked: view.checked === true,
+      clickable: view.clickable === true,
+      longClickable: view.long_clickable === true,
+      enabled: view.enabled === true,
+      focusable: view.focusable === true,
+      focused: view.focused === true,
+      scrollable: view.scrollable === true,
+      selected: view.selected === true,
+      password: view.is_password === true,
+      editable: typeof view.editable === 'boolean' ? view.editable : isEditableClass(className),
+      displayed: view.visible !== false,
+      bounds: droidBotViewBounds(view),
+      siblingIndex: entry.siblingIndex,
       actions: [],
       naf: false,
     });
-    if (parent === -1) roots.push(index);
-    else nodes[parent]!.children.push(index);
-    const children = Array.isArray(view['children']) ? view['children'] : [];
-    path.add(id);
-    children.forEach((child: unknown, position) => {
-      if (typeof child !== 'number') bad(`view ${id} has a non-numeric child ${JSON.stringify(child)}`);
-      visit(child as number, index, depth + 1, position, path);
-    });
-    path.delete(id);
-  };
-  let rootPosition = 0;
-  for (const [id, view] of byId) {
-    const parent = view['parent'];
-    if (parent === -1 || parent === null || parent === undefined || (typeof parent === 'number' && !byId.has(parent))) {
-      visit(id, -1, 0, rootPosition++, new Set());
-    }
+    if (entry.parent === -1) roots.push(index);
+    else nodes[entry.parent]!.children.push(index);
   }
-  const activityText = str(state['foreground_activity']);
+  const activityText = str(state.foreground_activity);
   const slash = activityText.indexOf('/');
   const activityPackage = slash > 0 ? activityText.slice(0, slash) : '';
   const activity = slash > 0 ? activityText.slice(slash + 1) : activityText;
@@ -315,19 +312,11 @@ function parseDroidBotState(source: string, sourceName: string, options: ParseHi
     dialect: 'droidbot',
     nodes,
     roots,
-    width: typeof state['width'] === 'number' ? state['width'] : undefined,
-    height: typeof state['height'] === 'number' ? state['height'] : undefined,
+    width: state.width ?? undefined,
+    height: state.height ?? undefined,
     rotation: 0,
     options: merged,
   });
-}
-
-function droidBotBounds(value: unknown, id: number, bad: (problem: string) => never): Bounds {
-  if (value === undefined || value === null) return emptyBounds;
-  const valid = Array.isArray(value) && value.length === 2 && value.every((point) => Array.isArray(point) && point.length === 2 && point.every((n) => Number.isInteger(n)));
-  if (!valid) return bad(`view ${id} has invalid bounds ${JSON.stringify(value)} (expected [[left,top],[right,bottom]])`);
-  const [[left, top], [right, bottom]] = value as [[number, number], [number, number]];
-  return [left, top, right, bottom];
 }
 
 function buildTree(input: {

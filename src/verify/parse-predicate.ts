@@ -9,11 +9,22 @@ const deltaAtoms = new Set<string>(deltaAtomKinds);
 const fieldNames = new Set<string>(['text', 'desc', 'id', 'hint', 'label']);
 
 /**
- * Recursive-descent parser over the text form. It scans on demand (no token list) because
+ * How deep `not`, parentheses, `within(` and `near(` may nest. Real predicates nest a few
+ * levels; the limit keeps a hostile one (20,000 `not`s) a parse error instead of a stack
+ * overflow in the parser or the evaluator.
+ */
+export const maxPredicateDepth = 64;
+
+/** How deep the JSON form may nest (objects and arrays): room for {@link maxPredicateDepth} levels of predicates and queries. */
+export const maxPredicateJsonDepth = 4 * maxPredicateDepth;
+
+/**
+ * Recursive-descent parser over the text form, its depth bounded by {@link maxPredicateDepth}. It scans on demand (no token list) because
  * a `/regex/` is only a token after `=~`.
  */
 class Parser {
   private position = 0;
+  private depth = 0;
 
   constructor(private readonly source: string) {}
 
@@ -91,10 +102,21 @@ class Parser {
     return operands.length === 1 ? first : { kind: 'and', operands };
   }
 
+  /** Runs `parse` one nesting level down; past {@link maxPredicateDepth} it is a parse error. */
+  nested<T>(parse: () => T): T {
+    if (this.depth >= maxPredicateDepth) this.fail(`nested deeper than ${maxPredicateDepth} levels (not, parentheses, within, near); write a flatter predicate`);
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
+  }
+
   parseUnary(): Predicate {
-    if (this.eatWord('not')) return { kind: 'not', operand: this.parseUnary() };
+    if (this.eatWord('not')) return { kind: 'not', operand: this.nested(() => this.parseUnary()) };
     if (this.eatChar('(')) {
-      const inner = this.parseOr();
+      const inner = this.nested(() => this.parseOr());
       this.expectChar(')', 'to close the parenthesis');
       return inner;
     }
@@ -245,7 +267,7 @@ class Parser {
         query[name as QueryField] = this.parseMatch(`"${name}"`);
       } else if (name === 'within' || name === 'near') {
         this.expectChar('(', `after "${name}"`);
-        query[name] = this.parseQuery();
+        query[name] = this.nested(() => this.parseQuery());
         this.expectChar(')', `to close "${name}("`);
       } else if (name === 'nth') {
         this.expectChar('=', 'after "nth"');
@@ -286,4 +308,21 @@ export function parseQuery(text: string): Query {
   const query = parser.parseQuery();
   if (!parser.atEnd()) parser.fail(`expected "," or the end of the query, found ${parser.describeNext()}`);
   return query;
+}
+
+/**
+ * How deeply `value` (parsed JSON) nests objects and arrays, counted without recursion and
+ * stopping at `limit + 1`: a check to run before a recursive schema walks it.
+ */
+export function jsonDepth(value: unknown, limit = maxPredicateJsonDepth): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }

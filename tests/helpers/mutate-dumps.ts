@@ -76,9 +76,12 @@ function replaceNumber(text: string, random: Random): string {
 
 const nodeTag = '<node index="0" text="" class="android.widget.FrameLayout" package="com.example" bounds="[0,0][10,10]">';
 
+/** How deep the nesting operators go; tests pick depths around the parser's limit to stay fast. */
+let nestingDepths: readonly number[] = [600, 3_000, 12_000, 25_000];
+
 /** Wraps the first element under the root in `depth` nested nodes. */
 function deepNest(text: string, random: Random): string {
-  const depth = pick(random, [600, 3_000, 12_000, 25_000]);
+  const depth = pick(random, nestingDepths);
   const afterRoot = text.indexOf('>', text.indexOf('<hierarchy')) + 1;
   const rootClose = text.lastIndexOf('</hierarchy>');
   if (afterRoot <= 0 || rootClose < afterRoot) return `<hierarchy rotation="0">${nodeTag.repeat(depth)}${'</node>'.repeat(depth)}</hierarchy>`;
@@ -125,7 +128,11 @@ function views(state: Record<string, unknown>): View[] {
 const jsonOperators: Record<string, (state: Record<string, unknown>, random: Random) => unknown> = {
   'duplicate-id': (state, random) => {
     const list = views(state);
-    if (list.length > 1) pick(random, list)['temp_id'] = pick(random, list)['temp_id'];
+    if (list.length > 1) {
+      const from = between(random, 0, list.length - 1);
+      const to = (from + between(random, 1, list.length - 1)) % list.length;
+      list[to]!['temp_id'] = list[from]!['temp_id'];
+    }
     return state;
   },
   'children-object': (state, random) => {
@@ -187,7 +194,7 @@ const jsonOperators: Record<string, (state: Record<string, unknown>, random: Ran
     return state;
   },
   'deep-chain': (_state, random) => {
-    const depth = pick(random, [600, 3_000, 12_000, 25_000]);
+    const depth = pick(random, nestingDepths);
     const chain: View[] = [];
     for (let id = 0; id < depth; id++) {
       chain.push({ temp_id: id, parent: id === 0 ? -1 : id - 1, children: id + 1 < depth ? [id + 1] : [], class: 'android.widget.FrameLayout', bounds: [[0, 0], [100, 100]], package: 'com.example' });
@@ -230,13 +237,15 @@ function encodeWithBom(text: string, encoding: 'utf16le' | 'utf16be' | 'utf8'): 
 }
 
 /**
- * `count` mutants of `seeds`, the same for the same `seed`: text damage (truncation,
- * deleted/duplicated slices, junk characters, absurd numbers), XML damage (nesting up to
- * 25,000 deep, absurd bounds, broken tags), structural DroidBot damage (duplicate ids,
- * cycles, missing parents, non-array children, chains up to 25,000 deep) and encodings
+ * `count` mutants of `seeds`, the same for the same `seed` and options: text damage
+ * (truncation, deleted/duplicated slices, junk characters, absurd numbers), XML damage
+ * (nesting `depths` deep, by default up to 25,000; absurd bounds, broken tags), structural
+ * DroidBot damage (duplicate ids, cycles, missing parents, non-array children, chains
+ * `depths` deep) and encodings
  * (UTF-16 LE/BE and UTF-8 with a byte-order mark).
  */
-export function generateMutants(seeds: readonly SeedDump[], count: number, seed: number): Mutant[] {
+export function generateMutants(seeds: readonly SeedDump[], count: number, seed: number, options: { readonly depths?: readonly number[] } = {}): Mutant[] {
+  nestingDepths = options.depths ?? [600, 3_000, 12_000, 25_000];
   const random = seededRandom(seed);
   const mutants: Mutant[] = [];
   // DroidBot states are few in a corpus but carry the structural attacks: draw them a third of the time.
@@ -266,3 +275,6 @@ export function generateMutants(seeds: readonly SeedDump[], count: number, seed:
   }
   return mutants;
 }
+
+/** Every operator `generateMutants` may apply. */
+export const mutationOperators: readonly string[] = [...Object.keys(textOperators), ...Object.keys(xmlOperators), ...Object.keys(jsonOperators), 'bom-utf16le', 'bom-utf16be', 'bom-utf8'];

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { evaluatePredicate } from '../../verify/evaluate-predicate.js';
-import { safeParsePredicate } from '../../verify/parse-predicate.js';
+import { jsonDepth, maxPredicateDepth, maxPredicateJsonDepth, safeParsePredicate } from '../../verify/parse-predicate.js';
 import { predicateSchema, type Predicate } from '../../verify/predicate.js';
 import type { Result } from '../../util/result.js';
 import { printPredicate } from '../../verify/print-predicate.js';
@@ -23,6 +23,9 @@ function parseJsonPredicate(text: string): Result<Predicate, Error> {
     value = JSON.parse(text);
   } catch (error) {
     return { success: false, error: new Error(`the predicate looks like JSON but does not parse: ${error instanceof Error ? error.message : String(error)}`) };
+  }
+  if (jsonDepth(value) > maxPredicateJsonDepth) {
+    return { success: false, error: new Error(`the JSON predicate nests deeper than ${maxPredicateJsonDepth} levels of objects and arrays (${maxPredicateDepth} levels of not/and/or/within/near); write a flatter predicate`) };
   }
   const checked = predicateSchema.safeParse(value);
   if (checked.success) return { success: true, value: checked.data };

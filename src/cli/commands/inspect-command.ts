@@ -64,16 +64,16 @@ export const registerInspectCommand: CommandRegistration = (program: Command, io
       const screens: InspectedScreen[] = [];
       for (const file of files) {
         const source = path.relative(io.cwd, file) || file;
-        let text: string;
+        let bytes: Uint8Array;
         try {
-          text = await readFile(file, 'utf8');
+          bytes = await readFile(file);
         } catch (error) {
           failed = true;
           io.stderr(`senseact inspect: ${source}: cannot read (${error instanceof Error ? error.message : String(error)}).\n`);
           continue;
         }
         try {
-          const perception = perceive(parseHierarchy(text, { sourceName: source }), perceptionOptions);
+          const perception = perceive(parseHierarchy(bytes, { sourceName: source }), perceptionOptions);
           const screen: InspectedScreen = { source, ...toPerceptionJson(perception) };
           screens.push(screen);
           if (options.jsonl) io.stdout(`${JSON.stringify(screen)}\n`);

@@ -12,15 +12,15 @@ import type { CliIo } from '../cli-io.js';
  */
 export async function readScreen(file: string, io: CliIo, command: string, observation: { packageName?: string; activity?: string } = {}): Promise<UiTree | undefined> {
   const resolved = path.resolve(io.cwd, file);
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(resolved, 'utf8');
+    bytes = await readFile(resolved);
   } catch (error) {
     io.stderr(`senseact ${command}: ${file}: cannot read (${error instanceof Error ? error.message : String(error)}); pass a UI dump file (Appium page source, uiautomator dump XML or DroidBot JSON).\n`);
     return undefined;
   }
   try {
-    return parseHierarchy(text, { sourceName: file, ...observation });
+    return parseHierarchy(bytes, { sourceName: file, ...observation });
   } catch (error) {
     if (!HierarchyParseError.isInstance(error)) throw error;
     io.stderr(`senseact ${command}: ${error.message}\n`);

@@ -1,10 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import type { UnitId } from '../../perception/control-unit.js';
 import { perceive, type Perception } from '../../perception/perceive.js';
 import type { PerceptionOptions } from '../../perception/perception-options.js';
+import { decodeDumpBytes } from '../../ui/decode-dump-bytes.js';
+import { parseYamlSafely } from '../../util/parse-yaml-safely.js';
 import { parseHierarchy } from '../../ui/parse-hierarchy.js';
 import { debugLog } from '../../util/debug-log.js';
 import { DroidTaskLoadError } from './droidtask-load-error.js';
@@ -62,12 +63,17 @@ export interface LoadDroidTaskOptions {
   readonly perception?: PerceptionOptions;
 }
 
-async function readText(file: string): Promise<string> {
+async function readBytes(file: string): Promise<Uint8Array> {
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file);
   } catch (error) {
     throw new DroidTaskLoadError({ file, problem: `cannot read it (${(error as Error).message})`, cause: error });
   }
+}
+
+/** A recorded file's text: UTF-8 or UTF-16 by byte-order mark, as dumps saved on Windows come. */
+async function readText(file: string): Promise<string> {
+  return decodeDumpBytes(await readBytes(file)).text;
 }
 
 function parseWith<T>(schema: z.ZodType<T>, data: unknown, file: string): T {
@@ -157,20 +163,19 @@ export async function loadDroidTaskApp(directory: string, options: LoadDroidTask
   const perceptionOf = async (file: string): Promise<Perception> => {
     const cached = perceptions.get(file);
     if (cached) return cached;
-    const perception = perceive(parseHierarchy(await readText(file), { sourceName: file }), options.perception);
+    const perception = perceive(parseHierarchy(await readBytes(file), { sourceName: file }), options.perception);
     perceptions.set(file, perception);
     return perception;
   };
 
   const episodes: DroidTaskEpisode[] = [];
   for (const file of taskFiles) {
-    let data: unknown;
-    try {
-      data = parseYaml(await readText(file));
-    } catch (error) {
-      if (DroidTaskLoadError.isInstance(error)) throw error;
-      throw new DroidTaskLoadError({ file, problem: `not valid YAML (${(error as Error).message})`, cause: error });
+    const yaml = parseYamlSafely(await readText(file));
+    if (!yaml.success) {
+      const first = yaml.problems[0];
+      throw new DroidTaskLoadError({ file, problem: `not valid YAML (${first?.line === undefined ? '' : `line ${first.line}: `}${first?.message ?? 'unreadable'})` });
     }
+    const data = yaml.value.value;
     const task = parseWith(droidTaskFileSchema, data, file);
     const steps: DroidTaskStep[] = [];
     for (const [index, record] of task.records.entries()) {
