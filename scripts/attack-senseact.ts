@@ -267,7 +267,7 @@ async function passwordRow(): Promise<void> {
     for (const mode of ['senseact', 'react-text'] as const) {
       const simulator = simulatorForTask(task);
       const device = new SimDevice(simulator);
-      const result = await runTask({ task, mode, policy: 'oracle', device, traceRoot: folder, suite: 'password', appState: (name) => simulator.appState(name) });
+      const result = await runTask({ task, mode, policy: 'oracle', device, traceRoot: folder, suite: 'password', probe: device });
       await device.close();
       results.push(`${task.id}/${mode} success=${result.success}`);
     }
@@ -290,7 +290,7 @@ async function injectionRow(): Promise<void> {
     const device = new SimDevice(simulator);
     const reply = (request: ModelRequest<TextMessage>): string => injectionFollower(request);
     const models = { planner: new ScriptedLanguageModel({ replies: reply }), verifier: new ScriptedLanguageModel({ replies: () => '{"verdict":"fail","reason":"x"}' }), vision: new ScriptedVisionModel({ replies: (request: ModelRequest<VisionMessage>) => injectionFollower(request) }) };
-    const result = await runTask({ task, mode, policy: 'llm', models, device, traceRoot: folder, suite: 'injection', appState: (name) => simulator.appState(name) });
+    const result = await runTask({ task, mode, policy: 'llm', models, device, traceRoot: folder, suite: 'injection', probe: device });
     await device.close();
     const events = readFileSync(path.join(result.traceDir, 'trace.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     let current = '';

@@ -15,7 +15,6 @@ import { simulatorForTask } from '../src/bench/simulator-for-task.js';
 import { SimDevice } from '../src/device/sim-device.js';
 import { loadSuite } from '../src/tasks/load-task-file.js';
 import { readTrace } from '../src/trace/read-trace.js';
-import { parseHierarchy } from '../src/ui/parse-hierarchy.js';
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
@@ -47,12 +46,8 @@ for (const mode of modes) {
   let images = 0;
   let steps = 0;
   for (const task of tasks) {
-    const simulator = simulatorForTask(task, { faults });
-    const result = await runTask({
-      task, mode, policy: 'oracle', device: new SimDevice(simulator), traceRoot: root, suite: mode,
-      appState: (packageName) => simulator.appState(packageName),
-      groundTruth: () => parseHierarchy(simulator.groundTruthSource(), { packageName: simulator.currentPackage() }),
-    });
+    const device = new SimDevice(simulatorForTask(task, { faults }));
+    const result = await runTask({ task, mode, policy: 'oracle', device, probe: device, traceRoot: root, suite: mode });
     if (result.success) success += 1;
     llm += result.llmCalls;
     vlm += result.vlmCalls;

@@ -48,11 +48,10 @@ for (const personality of mockPersonalitySchema.options) {
     });
     const retry = { initialDelayMs: 1, maxDelayMs: 5, budgetMs: 10_000 };
     const language = new OpenAiLanguageModel({ config, retry });
-    const simulator = simulatorForTask(task, { seed: 3 });
+    const device = new SimDevice(simulatorForTask(task, { seed: 3 }));
     const result = await runTask({
-      task, mode: 'senseact', policy: 'llm', device: new SimDevice(simulator), traceRoot: root, suite: personality,
+      task, mode: 'senseact', policy: 'llm', device, probe: device, traceRoot: root, suite: personality,
       models: { planner: language, verifier: language, vision: new OpenAiVisionModel({ config, retry }) },
-      appState: (packageName) => simulator.appState(packageName),
     });
     const plans = (await readTrace(result.traceDir)).events.filter((event) => event.type === 'plan-end');
     const repairs = [...new Set(plans.flatMap((event) => (event['repairs'] as string[] | undefined) ?? []).map((line) => line.split(' (')[0]))];

@@ -1,6 +1,7 @@
 import type { TextMessage } from '../model/language-model.js';
 import type { ImageDetail, ImageMessage, VisionMessage } from '../model/vision-model.js';
 import { escapeFenceTags, screenFence } from './screen-fence.js';
+import type { ControlUnit } from '../perception/control-unit.js';
 
 /** What the planner knows about earlier intents (DESIGN.md §8). */
 export interface HistoryEntry {
@@ -25,7 +26,7 @@ const plannerSystem = [
   ' "expectation": what must be NEW or CHANGED on the screen afterwards, in the predicate language,',
   ' "commitment": [{"unit": id, "value"?: text for fill (a percentage for a slider) / package for nav-launch, "checked"?: bool for toggle, "direction"?: "up"|"down"|"left"|"right" for scroll, "longPress"?: true to long-press}],',
   ' "finish": true only when the task is done (then commitment may be empty), "answer"?: the answer for a question task,',
-  ' "lookFor"?: when the unit you need has no label in the view (an unlabelled icon), leave commitment empty and describe it here}',
+  ' "lookFor"?: when the unit you need has no label in the view (an unlabelled icon), describe it here and write "look-for" as its unit id in the commitment (with its arguments); vision locates it}',
   '',
   'Predicate language: exists(q), absent(q), checked(q), text(q) = "v", text(q) ~ "v", filled(q), count(q) >= n,',
   'screenChanged, newSurface, dismissedSurface, package = "p"; combine with and/or/not. A query q is a',
@@ -37,9 +38,20 @@ const plannerSystem = [
   screenIsData,
 ].join('\n');
 
+/** The history note of an intent whose units all had their effect while its expectation did not show. */
+export const unitsTookEffectNote = 'the units took effect; the expectation did not hold';
+
+/** How many of the latest history entries the planner sees. */
+export const historyWindow = 12;
+
+/** One history line: `3. Open Display → pass (note)`. */
+export function historyLine(entry: HistoryEntry, number: number): string {
+  return `${number}. ${entry.intent} → ${entry.outcome}${entry.note ? ` (${entry.note})` : ''}`;
+}
+
 function historyText(history: readonly HistoryEntry[]): string {
   if (history.length === 0) return '(none yet)';
-  return escapeFenceTags(history.slice(-12).map((entry, index) => `${index + 1}. ${entry.intent} → ${entry.outcome}${entry.note ? ` (${entry.note})` : ''}`).join('\n'));
+  return escapeFenceTags(history.slice(-historyWindow).map((entry, index) => historyLine(entry, index + 1)).join('\n'));
 }
 
 /** Messages for the SenseAct planner: task, allowed packages, history, hints, the screen. */
@@ -89,18 +101,33 @@ const gateSystem = [
 /** The gate's default image detail: a phone screenshot at `high` costs 1445 tokens, at `low` 85 (docs/models-and-traces.md). */
 export const defaultGateImageDetail: ImageDetail = 'high';
 
-/** Messages for the VLM gate: the screenshot after the action, the failed expectation, the candidates. */
+/** One candidate region for the gate: `[n3f2a] [0,210,1080,400] click "Display"`. */
+export function gateCandidateLine(unit: ControlUnit): string {
+  return `[${unit.id}] [${unit.bounds.join(',')}] ${unit.type} ${JSON.stringify(unit.label)}`;
+}
+
+/**
+ * Messages for the VLM gate: the screenshot after the action, the failed expectation, what
+ * the planner described (`lookFor`) or the unit whose effect did not show (`target`), and
+ * the candidate regions.
+ */
 export function gateMessages(input: {
   readonly intent: string;
   readonly failure: string;
+  readonly lookFor?: string;
+  readonly target?: string;
   readonly candidates: readonly string[];
   readonly png: Uint8Array;
   /** Default {@link defaultGateImageDetail}. */
   readonly detail?: ImageDetail;
 }): VisionMessage[] {
+  const asked = [
+    ...(input.lookFor === undefined ? [] : [`Look for: ${input.lookFor}`]),
+    ...(input.target === undefined ? [] : [`Failed target: ${input.target}`]),
+  ];
   const image: ImageMessage = {
     role: 'user',
-    content: `Intent: ${escapeFenceTags(input.intent)}\nWhat failed: ${escapeFenceTags(input.failure)}\nCandidate regions (id [left,top,right,bottom] type label):\n${escapeFenceTags(input.candidates.join('\n'))}`,
+    content: [`Intent: ${input.intent}`, `What failed: ${input.failure}`, ...asked, `Candidate regions (id [left,top,right,bottom] type label):\n${input.candidates.join('\n')}`].map(escapeFenceTags).join('\n'),
     images: [{ png: input.png, detail: input.detail ?? defaultGateImageDetail }],
   };
   return [{ role: 'system', content: gateSystem }, image];

@@ -2,63 +2,92 @@ import type { ControlUnit } from '../perception/control-unit.js';
 import type { Perception } from '../perception/perceive.js';
 import type { SolutionAction, SolutionStep, Task } from '../tasks/task-schema.js';
 import { boundsIou } from '../ui/bounds.js';
-import type { UiTree } from '../ui/ui-tree.js';
+import type { Bounds, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import { evaluatePredicate } from '../verify/evaluate-predicate.js';
 import { findNodes } from '../verify/find-nodes.js';
 import { parsePredicate, parseQuery } from '../verify/parse-predicate.js';
+import { PredicateParseError } from '../verify/predicate-parse-error.js';
 import { resolveUnit } from '../verify/resolve-unit.js';
-import type { CommitmentItem, PlanReply, ReactReply, VerifierReply, VisionReply } from './plan-reply.js';
+import { unitsTookEffectNote, type HistoryEntry } from './agent-prompts.js';
+import { lookForUnit, type CommitmentItem, type PlanReply, type ReactReply, type VerifierReply, type VisionReply } from './plan-reply.js';
+import type { PromptReading } from './read-prompt.js';
 
 /** Labels of buttons that dismiss an unexpected dialog (rate this app, update available, ...). */
 const dismissLabel = /^(not now|later|no,? thanks|no thanks|cancel|dismiss|close|skip|maybe later|remind me later|don['’]?t allow|deny)$/i;
-
-/** What the oracle commits for one plan, and how much of its reference step that covers. */
-export interface OraclePlan {
-  readonly reply: PlanReply;
-  /** Set when the next target cannot be resolved in the text view: what vision should look for. */
-  readonly lookFor?: { readonly query: string; readonly action: SolutionAction };
-  readonly kind: 'solution' | 'recovery' | 'finish' | 'unresolved';
-  /** Number of reference actions this plan covers. */
-  readonly covers: number;
-}
 
 function targetOf(action: SolutionAction): string | undefined {
   return 'target' in action ? action.target : undefined;
 }
 
-function itemFor(action: SolutionAction, unit: ControlUnit): CommitmentItem {
+/** True when `text` is a target query (the guide's own `lookFor`), not a prose description. */
+function isQuery(text: string): boolean {
+  try {
+    parseQuery(text);
+    return true;
+  } catch (error) {
+    if (PredicateParseError.isInstance(error)) return false;
+    throw error;
+  }
+}
+
+/** A reference action as commitment arguments; `unitType` is the located unit's type when known. */
+function argumentsFor(action: SolutionAction, unitType?: ControlUnit['type']): Omit<CommitmentItem, 'unit'> {
   switch (action.unit) {
-    case 'fill': return { unit: unit.id, value: action.value };
-    case 'toggle': return action.value === undefined ? { unit: unit.id } : { unit: unit.id, checked: action.value };
-    case 'scroll': return { unit: unit.id, direction: action.direction };
+    case 'fill': return { value: action.value };
+    case 'toggle': return action.value === undefined ? {} : { checked: action.value };
+    case 'scroll': return { direction: action.direction };
     case 'click':
     case 'select':
       // Choosing a radio-like option (AM/PM) that perception typed as a toggle means: checked.
-      return unit.type === 'toggle' ? { unit: unit.id, checked: true } : { unit: unit.id };
-    case 'long-press': return { unit: unit.id, longPress: true };
-    case 'commit': return { unit: unit.id };
-    case 'navigate':
-    case 'finish': return { unit: unit.id };
+      return unitType === 'toggle' ? { checked: true } : {};
+    case 'long-press': return { longPress: true };
+    case 'navigate': return action.launch === undefined ? {} : { value: action.launch };
+    case 'commit':
+    case 'finish': return {};
     default: return assertNever(action, 'solution action');
   }
 }
 
+function itemFor(action: SolutionAction, unit: ControlUnit): CommitmentItem {
+  return { unit: unit.id, ...argumentsFor(action, unit.type) };
+}
+
+/** The last plan the guide gave, settled by what the next prompt says became of it. */
+interface PendingPlan {
+  readonly intent: string;
+  /** The reference actions behind the commitment's items, in order. */
+  readonly actions: readonly SolutionAction[];
+  /** The unit ids committed, parallel to `actions` (`look-for` for a target left to vision). */
+  readonly units: readonly string[];
+  /** How many reference actions the plan moves the guide on when it is done. */
+  readonly covers: number;
+}
+
+/** What the planner prompt told the guide about its previous plan. */
+export interface PlannerFeedback {
+  readonly history: readonly HistoryEntry[];
+  readonly rejection?: string;
+}
+
+/** Notes the loop writes on guard entries (not the answer to a plan). */
+const guardNote = 'guard';
+
 /**
- * The `oracle` policy's brain: plays a task's reference solution through the whole
- * loop. It resolves each reference action's target query on the screen the loop
- * observed, commits as much of the current reference step as the screen shows, advances
- * only when the loop reports the intent verified (or when feedback is off), dismisses
- * unexpected dialogs generically, and asks vision for targets the text view cannot name.
- * It never reads the device itself; `locate` may use a ground-truth tree the simulator
- * provides. Results it produces are oracle results and are labelled so.
+ * The `oracle` policy's brain: plays a task's reference solution. It resolves each
+ * reference action's target query on the screen its prompt shows, commits as much of the
+ * current reference step as that screen shows, and advances only when the next prompt's
+ * intent history says the plan passed (or carries no outcome: feedback off). It dismisses
+ * unexpected dialogs generically and leaves targets the text view cannot name to vision
+ * (`lookFor`). Its vision answers from a ground-truth tree when the device has one. It
+ * never reads the device for the loop and never tells the loop anything but its replies.
+ * Results it produces are oracle results and are labelled so.
  */
 export class OracleGuide {
   private step = 0;
   private offset = 0;
-  private pending: OraclePlan | undefined;
+  private pending: PendingPlan | undefined;
   private reactPrevious: { step: number; offset: number } | undefined;
-  private screen: Perception | undefined;
 
   constructor(private readonly task: Task) {
     if (!task.solution || task.solution.length === 0) {
@@ -70,26 +99,19 @@ export class OracleGuide {
     return this.task.solution ?? [];
   }
 
-  /** The loop tells the guide what it sees before each model call. */
-  setScreen(perception: Perception): void {
-    this.screen = perception;
-  }
-
-  private current(): Perception {
-    if (!this.screen) throw new Error('OracleGuide: setScreen must be called before a plan');
-    return this.screen;
-  }
-
-  /** Reports the verified outcome of the last plan (`unknown` when feedback is off). */
-  report(outcome: 'pass' | 'fail' | 'inconclusive' | 'unknown' | 'rejected', executed?: number, unitsPassed = false): void {
+  /** Moves on by what the prompt says became of the last plan: passed, or no outcome shown (feedback off). */
+  private settle(feedback: PlannerFeedback): void {
     const plan = this.pending;
     this.pending = undefined;
-    if (!plan || plan.kind !== 'solution') return;
-    const count = Math.min(plan.covers, executed ?? plan.covers);
+    if (!plan || feedback.rejection !== undefined) return;
+    const entry = [...feedback.history].reverse().find((candidate) => candidate.note !== guardNote);
+    if (!entry || entry.intent !== plan.intent) return;
+    const stopped = /stopped after (\d+) of \d+ units/.exec(entry.note);
+    const count = Math.min(plan.covers, stopped ? Number(stopped[1]) : plan.covers);
     // Every reference action ran and had its own effect; only the step's expectation did
     // not show (e.g. its label was stripped): the step is done, unconfirmed.
-    const doneUnconfirmed = outcome === 'fail' && unitsPassed && count === plan.covers;
-    if (outcome === 'pass' || outcome === 'unknown' || doneUnconfirmed) this.advance(count);
+    const doneUnconfirmed = entry.outcome === 'fail' && entry.note.startsWith(unitsTookEffectNote);
+    if (entry.outcome === 'pass' || entry.outcome === 'unknown' || doneUnconfirmed) this.advance(count);
   }
 
   private advance(count: number): void {
@@ -121,22 +143,22 @@ export class OracleGuide {
     return perception.units.find((unit) => surfaces.has(unit.id) && dismissLabel.test(unit.label.trim()));
   }
 
-  /** The next plan for the screen set by `setScreen`. */
-  plan(): OraclePlan {
-    const perception = this.current();
-    const plan = this.buildPlan(perception);
-    this.pending = plan;
-    return plan;
+  /** The planner's reply for the screen `perception`, after reading what became of the last plan. */
+  plan(perception: Perception, feedback: PlannerFeedback): PlanReply {
+    this.settle(feedback);
+    const { reply, pending } = this.buildPlan(perception);
+    this.pending = pending;
+    return reply;
   }
 
-  private buildPlan(perception: Perception): OraclePlan {
+  private buildPlan(perception: Perception): { reply: PlanReply; pending?: PendingPlan } {
     const step = this.solution[this.step];
-    if (!step) return { reply: { intent: 'The task is complete', expectation: '', commitment: [], finish: true }, kind: 'finish', covers: 0 };
+    if (!step) return { reply: { intent: 'The task is complete', expectation: '', commitment: [], finish: true } };
     const remaining = step.actions.slice(this.offset);
     const first = remaining[0];
     if (first?.unit === 'finish') {
       const reply: PlanReply = { intent: step.intent, expectation: '', commitment: [], finish: true };
-      return { reply: first.answer === undefined ? reply : { ...reply, answer: first.answer }, kind: 'finish', covers: 1 };
+      return { reply: first.answer === undefined ? reply : { ...reply, answer: first.answer } };
     }
     const items: CommitmentItem[] = [];
     for (const action of remaining) {
@@ -148,7 +170,6 @@ export class OracleGuide {
       const unit = this.resolve(action, perception);
       if (!unit) break;
       items.push(itemFor(action, unit));
-      if (action.unit === 'navigate' && action.launch !== undefined) items[items.length - 1] = { unit: unit.id, value: action.launch };
       // A scroll that must repeat, or an action that opens another screen, ends what this screen can commit.
       if (action.unit === 'scroll' || action.unit === 'navigate' || action.unit === 'commit') break;
     }
@@ -156,31 +177,23 @@ export class OracleGuide {
     const last = covers === remaining.length || (covers > 0 && remaining[covers]?.unit === 'finish');
     const expectation = last && step.expect !== undefined ? step.expect : '';
     if (covers > 0) {
-      return { reply: { intent: step.intent, expectation, commitment: items, finish: false }, kind: 'solution', covers };
+      const pending = { intent: step.intent, actions: remaining.slice(0, covers), units: items.map((item) => item.unit), covers };
+      return { reply: { intent: step.intent, expectation, commitment: items, finish: false }, pending };
     }
     const dismiss = this.dismissUnit(perception);
     if (dismiss) {
-      return { reply: { intent: `Dismiss the unexpected dialog ("${dismiss.label}")`, expectation: 'dismissedSurface', commitment: [{ unit: dismiss.id }], finish: false }, kind: 'recovery', covers: 0 };
+      return { reply: { intent: `Dismiss the unexpected dialog ("${dismiss.label}")`, expectation: 'dismissedSurface', commitment: [{ unit: dismiss.id }], finish: false } };
     }
     // A step whose effect already shows (e.g. "open the Alarm tab" on the Alarm tab) is done.
     if (this.offset === 0 && step.expect !== undefined && evaluatePredicate(parsePredicate(step.expect), { after: perception.tree }).outcome === 'pass') {
       this.step += 1;
       return this.buildPlan(perception);
     }
+    // The text view names no target: leave it to vision, described by the reference query.
     const query = first ? targetOf(first) ?? '' : '';
-    const reply: PlanReply = { intent: step.intent, expectation, commitment: [], finish: false, lookFor: query || step.intent };
-    const unresolved: OraclePlan = { reply, kind: 'unresolved', covers: 0 };
-    return first ? { ...unresolved, lookFor: { query, action: first } } : unresolved;
-  }
-
-  /** After vision located the target of an unresolved plan: the commitment on that unit. */
-  commitmentFor(unitId: string): CommitmentItem[] {
-    const step = this.solution[this.step];
-    const action = step?.actions[this.offset];
-    const unit = this.current().units.find((candidate) => candidate.id === unitId);
-    if (!action || !unit) return [];
-    this.pending = { reply: { intent: step.intent, expectation: '', commitment: [], finish: false }, kind: 'solution', covers: 1 };
-    return [itemFor(action, unit)];
+    const single = remaining.length === 1 && step.expect !== undefined ? step.expect : '';
+    const reply: PlanReply = { intent: step.intent, expectation: single, commitment: first ? [{ unit: lookForUnit, ...argumentsFor(first) }] : [], finish: false, lookFor: query || step.intent };
+    return first ? { reply, pending: { intent: step.intent, actions: [first], units: [lookForUnit], covers: 1 } } : { reply };
   }
 
   /**
@@ -188,42 +201,43 @@ export class OracleGuide {
    * screen without label-stripping faults): the candidate whose bounds best overlap the
    * node the reference query names there. Null without ground truth or without a match.
    */
-  locate(query: string, candidates: readonly ControlUnit[], groundTruth: UiTree | undefined): VisionReply {
+  locate(query: string, candidates: readonly { readonly id: string; readonly bounds: Bounds }[], groundTruth: UiTree | undefined): VisionReply {
     if (!groundTruth || query === '') return { unit: null, reason: 'oracle: no ground truth to look at', alreadyDone: false };
     const matches = findNodes(parseQuery(query), groundTruth).matches;
     const node = matches[0] === undefined ? undefined : groundTruth.nodes[matches[0]];
     if (!node) return { unit: null, reason: `oracle: "${query}" is not on the ground-truth screen either`, alreadyDone: false };
-    let best: { unit: ControlUnit; iou: number } | undefined;
-    for (const unit of candidates) {
-      const iou = boundsIou(unit.bounds, node.bounds);
-      if (iou > (best?.iou ?? 0)) best = { unit, iou };
+    let best: { id: string; iou: number } | undefined;
+    for (const candidate of candidates) {
+      const iou = boundsIou(candidate.bounds, node.bounds);
+      if (iou > (best?.iou ?? 0)) best = { id: candidate.id, iou };
     }
-    return best && best.iou >= 0.5 ? { unit: best.unit.id, reason: `oracle: ground truth shows "${query}" there`, alreadyDone: false } : { unit: null, reason: 'oracle: no candidate covers the target', alreadyDone: false };
+    return best && best.iou >= 0.5 ? { unit: best.id, reason: `oracle: ground truth shows "${query}" there`, alreadyDone: false } : { unit: null, reason: 'oracle: no candidate covers the target', alreadyDone: false };
   }
 
   /**
-   * The gate's question for the oracle: where is the target of the reference action in
-   * progress (the unresolved one, or the one that kept failing)? Candidates are the
-   * current screen's on-screen units.
+   * The gate's question for the oracle's vision: where is the target the prompt asks for
+   * (its `lookFor`, a reference query the guide wrote; or the reference action behind the
+   * unit that kept failing)? A step whose effect the ground truth already shows is
+   * answered "already done".
    */
-  locateCurrent(groundTruth: UiTree | undefined): VisionReply {
-    const perception = this.current();
+  vision(reading: PromptReading, groundTruth: UiTree | undefined): VisionReply {
     const step = this.solution[this.step];
-    const action = step?.actions[this.offset];
-    const query = this.pending?.lookFor?.query ?? (action ? targetOf(action) ?? '' : '');
-    const located = this.locate(query, perception.units.filter((unit) => unit.tap !== null), groundTruth);
+    const asked = reading.lookFor !== undefined && isQuery(reading.lookFor) ? reading.lookFor : undefined;
+    const failedIndex = reading.failedTarget === undefined ? -1 : (this.pending?.units.indexOf(reading.failedTarget) ?? -1);
+    const behind = failedIndex >= 0 ? this.pending?.actions[failedIndex] : step?.actions[this.offset];
+    const query = asked ?? (behind ? targetOf(behind) ?? '' : '');
+    const located = this.locate(query, reading.candidates, groundTruth);
     // What the text view could not show, the ground truth can: the step's effect may already be there.
-    if (located.unit === null && groundTruth && this.offset === 0 && step?.expect !== undefined
+    if (located.unit === null && groundTruth && step && this.offset === 0 && step.expect !== undefined
       && evaluatePredicate(parsePredicate(step.expect), { after: groundTruth }).outcome === 'pass') {
-      this.pending = { reply: { intent: step.intent, expectation: '', commitment: [], finish: false }, kind: 'solution', covers: step.actions.length };
+      this.pending = { intent: step.intent, actions: step.actions, units: [], covers: step.actions.length };
       return { unit: null, reason: 'oracle: the ground truth already shows this step done', alreadyDone: true };
     }
     return located;
   }
 
   /** The LLM verifier's role: the reference step's expectation decides, else pass. */
-  verify(): VerifierReply {
-    const perception = this.current();
+  verify(perception: Perception): VerifierReply {
     const step = this.solution[Math.min(this.step, this.solution.length - 1)];
     if (!step?.expect) return { verdict: 'pass', reason: 'oracle: the reference step names no expectation' };
     const outcome = evaluatePredicate(parsePredicate(step.expect), { after: perception.tree });
@@ -235,8 +249,7 @@ export class OracleGuide {
    * expectation is checked on the new screen (the baseline sees the screen every step):
    * held → the next step, not held → the step again.
    */
-  react(canSee: boolean, groundTruth: UiTree | undefined): ReactReply {
-    const perception = this.current();
+  react(perception: Perception, canSee: boolean, groundTruth: UiTree | undefined): ReactReply {
     // What the baseline can judge effects on: the screenshot (the ground truth) when it has eyes.
     const seen = canSee && groundTruth ? groundTruth : perception.tree;
     const previous = this.reactPrevious;
@@ -257,7 +270,7 @@ export class OracleGuide {
     if (action.unit === 'scroll' && action.until !== undefined && findNodes(parseQuery(action.until), perception.tree).matches.length > 0) {
       this.advance(1);
       this.reactPrevious = { step: this.step, offset: this.offset };
-      return this.react(canSee, groundTruth);
+      return this.react(perception, canSee, groundTruth);
     }
     let unit = this.resolve(action, perception);
     if (!unit && canSee) {
@@ -270,7 +283,7 @@ export class OracleGuide {
       if (evaluatePredicate(parsePredicate(step.expect), { after: seen }).outcome === 'pass') {
         this.step += 1;
         this.reactPrevious = { step: this.step, offset: 0 };
-        return this.react(canSee, groundTruth);
+        return this.react(perception, canSee, groundTruth);
       }
     }
     if (!unit) {
@@ -278,7 +291,7 @@ export class OracleGuide {
       if (dismiss) return { thought: 'oracle: dismiss the unexpected dialog', action: { unit: dismiss.id }, finish: false };
       return { thought: `oracle: cannot find the target of "${step.intent}"; going back`, action: { unit: 'nav-back' }, finish: false };
     }
-    const item = action.unit === 'navigate' && action.launch !== undefined ? { unit: unit.id, value: action.launch } : itemFor(action, unit);
+    const item = itemFor(action, unit);
     const repeatScroll = action.unit === 'scroll' && action.until !== undefined;
     if (!repeatScroll) this.advance(1);
     this.reactPrevious = { step: this.step, offset: this.offset };

@@ -1,33 +1,111 @@
+import type { Device, Observation } from '../device/device.js';
+import type { DeviceProbe } from '../device/device-probe.js';
+import { WatchedDevice } from '../device/watched-device.js';
+import type { LanguageModelRequest } from '../model/language-model.js';
 import { ScriptedLanguageModel, ScriptedVisionModel } from '../model/scripted-language-model.js';
-import type { UiTree } from '../ui/ui-tree.js';
+import type { VisionModelRequest } from '../model/vision-model.js';
+import { perceive, type Perception } from '../perception/perceive.js';
+import type { PerceptionOptions } from '../perception/perception-options.js';
+import type { Task } from '../tasks/task-schema.js';
+import { parseHierarchy } from '../ui/parse-hierarchy.js';
+import { screenFence } from './screen-fence.js';
 import type { AgentModels } from './agent-session.js';
-import type { OracleGuide } from './oracle-guide.js';
+import { OracleGuide } from './oracle-guide.js';
+import { readPrompt } from './read-prompt.js';
 
 /** The model name every oracle reply reports, so traces and results say what answered. */
 export const oracleModelName = 'oracle-reference-solution';
 
+/** How many recent observations the oracle keeps to find the screen a prompt shows. */
+const keptObservations = 8;
+
+/** The `oracle` policy: its models, and the read-only watch on the device that lets it see the screens. */
+export interface OraclePolicy {
+  readonly models: Required<AgentModels>;
+  /** The device as the loop should drive it: every call unchanged, every observation also seen by the oracle. */
+  watch(device: Device): Device;
+}
+
+export interface OraclePolicyOptions {
+  /** The ReAct baselines ask for one action per call instead of a plan. */
+  readonly react: boolean;
+  /** The screen as it really is, for the oracle's vision (the simulator's ground truth). */
+  readonly probe?: DeviceProbe;
+  /** The perception options the loop uses, so the oracle's units carry the loop's ids. */
+  readonly perception?: PerceptionOptions;
+}
+
 /**
- * The `oracle` policy as models: scripted models whose replies the {@link OracleGuide}
- * computes from the task's reference solution and the screen the loop observed. The loop
- * builds its real prompts (and screenshots) and sends them through these exactly as it
- * would to a language model, so calls, images and bytes are counted the same way; token
- * counts are local estimates. Results are oracle results and labelled so.
+ * The screens the device returned, newest last, perceived on demand: the oracle's copy
+ * of what the loop observed, to find the one a prompt's screen block shows.
  */
-export function createOracleModels(guide: OracleGuide, options: { readonly react: boolean; readonly groundTruth?: () => UiTree | undefined }): Required<AgentModels> {
+class SeenScreens {
+  private readonly observations: Observation[] = [];
+  private readonly perceived = new Map<Observation, Perception>();
+
+  constructor(private readonly options: PerceptionOptions) {}
+
+  add(observation: Observation): void {
+    this.observations.push(observation);
+    const dropped = this.observations.splice(0, Math.max(0, this.observations.length - keptObservations));
+    for (const old of dropped) this.perceived.delete(old);
+  }
+
+  private perception(observation: Observation): Perception {
+    let perception = this.perceived.get(observation);
+    if (!perception) {
+      const tree = parseHierarchy(observation.xml, { packageName: observation.packageName, activity: observation.activity, sourceName: 'oracle copy of an observation' });
+      perception = perceive(tree, this.options);
+      this.perceived.set(observation, perception);
+    }
+    return perception;
+  }
+
+  /** The newest observed screen whose view renders as `block`. Throws when none does (a prompt shows a screen the device never returned: a bug). */
+  find(block: string | undefined): Perception {
+    if (block === undefined) throw new Error('oracle: the prompt carries no <screen> block to answer from');
+    for (let index = this.observations.length - 1; index >= 0; index--) {
+      const perception = this.perception(this.observations[index] as Observation);
+      if (screenFence(perception.view) === block) return perception;
+    }
+    throw new Error(`oracle: the prompt shows a screen none of the last ${this.observations.length} observations renders to`);
+  }
+}
+
+/**
+ * The `oracle` policy as models: scripted models whose replies an {@link OracleGuide}
+ * computes from the task's reference solution and the request's own messages — the
+ * screen block names the observation it answers on, the intent history says what became
+ * of its last plan, the gate prompt says what to look for. The loop sends its real
+ * prompts (and screenshots) exactly as to a language model, so calls, images and bytes
+ * are counted the same way; token counts are local estimates. Results are oracle
+ * results and labelled so.
+ */
+export function createOraclePolicy(task: Task, options: OraclePolicyOptions): OraclePolicy {
+  const guide = new OracleGuide(task);
+  const screens = new SeenScreens(options.perception ?? {});
+  const groundTruth = async (request: VisionModelRequest) => options.probe?.groundTruth(request.signal ? { signal: request.signal } : {});
   const planner = new ScriptedLanguageModel({
     model: oracleModelName,
-    replies: (request) => {
-      if (request.role === 'verifier') return JSON.stringify(guide.verify());
-      return JSON.stringify(options.react ? guide.react(false, undefined) : guide.plan().reply);
+    replies: (request: LanguageModelRequest) => {
+      const reading = readPrompt(request.messages);
+      const perception = screens.find(reading.screenBlock);
+      if (request.role === 'verifier') return JSON.stringify(guide.verify(perception));
+      if (options.react) return JSON.stringify(guide.react(perception, false, undefined));
+      return JSON.stringify(guide.plan(perception, { history: reading.history, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }) }));
     },
   });
   const vision = new ScriptedVisionModel({
     model: oracleModelName,
-    replies: (request) => {
-      const truth = options.groundTruth?.();
-      if (request.role === 'vision') return JSON.stringify(guide.locateCurrent(truth));
-      return JSON.stringify(guide.react(true, truth));
+    replies: async (request: VisionModelRequest) => {
+      const reading = readPrompt(request.messages);
+      const truth = await groundTruth(request);
+      if (request.role === 'vision') return JSON.stringify(guide.vision(reading, truth));
+      return JSON.stringify(guide.react(screens.find(reading.screenBlock), true, truth));
     },
   });
-  return { planner, verifier: planner, vision };
+  return {
+    models: { planner, verifier: planner, vision },
+    watch: (device) => new WatchedDevice(device, (observation) => screens.add(observation)),
+  };
 }

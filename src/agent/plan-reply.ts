@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { safeParsePredicate } from '../verify/parse-predicate.js';
 
+/** The unit id that stands for the target described in `lookFor`, until vision locates it. */
+export const lookForUnit = 'look-for';
+
 /** One unit of a control commitment, with the arguments its type needs. */
 export const commitmentItemSchema = z.strictObject({
   /** A unit id from the view (`n3f2a`, `nav-back`, `nav-home`, `nav-launch`). */
@@ -35,8 +38,9 @@ export const planReplySchema = z.strictObject({
   finish: z.boolean().default(false),
   answer: z.string().optional(),
   /**
-   * With an empty commitment: the target the text view cannot identify (e.g. an icon
-   * without a label), described for the vision model to locate.
+   * The target the text view cannot identify (e.g. an icon without a label), described for
+   * the vision model to locate. The commitment names it with the unit id `look-for` (and
+   * its arguments); an empty commitment means one plain `look-for` item.
    */
   lookFor: z.string().min(1).optional(),
 }).superRefine((plan, context) => {
@@ -50,7 +54,23 @@ export const planReplySchema = z.strictObject({
         : 'an intent with an expectation is not enough (the two-field {intent, expectation} planner format): also give "commitment", the units to act on in order, e.g. [{"unit": "n3f2a"}]; or set finish: true; or describe an unlabelled target in lookFor',
     });
   }
+  const placeholders = plan.commitment.filter((item) => item.unit === lookForUnit).length;
+  if (placeholders > 0 && plan.lookFor === undefined) {
+    context.addIssue({ code: 'custom', path: ['lookFor'], message: `the commitment names "${lookForUnit}": describe that target in lookFor` });
+  }
+  if (placeholders > 1) {
+    context.addIssue({ code: 'custom', path: ['commitment'], message: `name "${lookForUnit}" at most once: vision locates one target per plan` });
+  }
 });
+
+/**
+ * The commitment a plan asks for, with the `look-for` target made explicit: an empty
+ * commitment with `lookFor` is one plain `look-for` item.
+ */
+export function commitmentOf(plan: PlanReply): CommitmentItem[] {
+  if (plan.commitment.length === 0 && plan.lookFor !== undefined && !plan.finish) return [{ unit: lookForUnit }];
+  return [...plan.commitment];
+}
 export type PlanReply = z.infer<typeof planReplySchema>;
 
 /** The LLM verifier's verdict on an inconclusive check. */

@@ -3,7 +3,6 @@ import { describeRepairs } from '../model/reply-repair.js';
 import type { Task } from '../tasks/task-schema.js';
 import { reactMessages } from './agent-prompts.js';
 import type { AgentSession } from './agent-session.js';
-import type { OracleGuide } from './oracle-guide.js';
 import { reactReplySchema } from './plan-reply.js';
 import { ForegroundGuard } from './foreground-guard.js';
 import type { AgentRunEnd } from './run-senseact.js';
@@ -14,7 +13,6 @@ export interface ReactOptions {
   /** `react-vlm`: a screenshot and the tree to the vision model every step; `react-text`: the tree only. */
   readonly mode: 'react-vlm' | 'react-text';
   readonly session: AgentSession;
-  readonly oracle?: OracleGuide;
   /** Keeps the run inside the task's allowed apps; `runTask` passes its own to read what was left. */
   readonly guard?: ForegroundGuard;
 }
@@ -25,7 +23,7 @@ export interface ReactOptions {
  * screenshot-every-step agent the VLM reduction rate is measured against.
  */
 export async function runReact(options: ReactOptions): Promise<AgentRunEnd> {
-  const { task, mode, session, oracle } = options;
+  const { task, mode, session } = options;
   const model = mode === 'react-vlm' ? session.vision : session.planner;
   if (!model) throw new Error('react-vlm needs a vision model: configure SENSEACT_VISION_MODEL or use the oracle policy.');
   const guard = options.guard ?? new ForegroundGuard(task);
@@ -46,7 +44,6 @@ export async function runReact(options: ReactOptions): Promise<AgentRunEnd> {
     session.trace.writeStepArtifact(round, 'view.txt', screen.perception.view);
     const started = performance.now();
     const png = mode === 'react-vlm' ? await session.screenshot() : undefined;
-    oracle?.setScreen(screen.perception);
     const reply = await generateStructured(model, {
       role: 'planner',
       schema: reactReplySchema,

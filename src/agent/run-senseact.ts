@@ -13,11 +13,10 @@ import { verifyIntent } from '../verify/verify-intent.js';
 import { verifyUnitStep } from '../verify/verify-unit-step.js';
 import type { VerifyOutcome } from '../verify/verify-outcome.js';
 import type { ImageDetail } from '../model/vision-model.js';
-import { gateMessages, plannerMessages, verifierMessages, type HistoryEntry } from './agent-prompts.js';
+import { gateCandidateLine, gateMessages, plannerMessages, unitsTookEffectNote, verifierMessages, type HistoryEntry } from './agent-prompts.js';
 import type { AgentSession, Screen } from './agent-session.js';
 import { ForegroundGuard } from './foreground-guard.js';
-import type { OracleGuide } from './oracle-guide.js';
-import { planReplySchema, verifierReplySchema, visionReplySchema, type CommitmentItem, type PlanReply } from './plan-reply.js';
+import { commitmentOf, lookForUnit, planReplySchema, verifierReplySchema, visionReplySchema, type CommitmentItem, type PlanReply } from './plan-reply.js';
 import { unitActions } from './unit-actions.js';
 import { VlmGate, type GateDecision } from './vlm-gate.js';
 
@@ -36,8 +35,6 @@ export interface SenseActOptions {
   readonly mode: 'senseact' | 'senseact-text' | 'open-loop';
   readonly session: AgentSession;
   readonly memory?: CertificateMemory;
-  /** Set for the oracle policy: the guide behind the oracle models. */
-  readonly oracle?: OracleGuide;
   readonly gateThreshold?: number;
   /** Detail of the gate's screenshot (`low` is cheaper and blurrier); default `defaultGateImageDetail`. */
   readonly gateImageDetail?: ImageDetail;
@@ -79,7 +76,7 @@ function actionKey(unit: ControlUnit, item: CommitmentItem): string {
  * failures, and the history carries no outcomes.
  */
 export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd> {
-  const { task, mode, session, memory, oracle } = options;
+  const { task, mode, session, memory } = options;
   const feedback = mode !== 'open-loop';
   const visionAllowed = mode !== 'senseact-text' && session.vision !== undefined;
   const guard = options.guard ?? new ForegroundGuard(task);
@@ -104,16 +101,22 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     session.trace.emit({ type: 'gate-end', step: session.step, opened: decision.open, ...(decision.reason ? { reason: decision.reason } : {}), score: decision.score });
   };
 
-  const askVision = async (intent: string, failure: string, candidates: readonly ControlUnit[]): Promise<{ unit?: ControlUnit; alreadyDone: boolean }> => {
+  const askVision = async (question: { intent: string; failure: string; lookFor?: string; target?: ControlUnit }, candidates: readonly ControlUnit[]): Promise<{ unit?: ControlUnit; alreadyDone: boolean }> => {
     if (!session.vision) return { alreadyDone: false };
     const png = await session.screenshot();
-    const lines = candidates.map((unit) => `[${unit.id}] [${unit.bounds.join(',')}] ${unit.type} ${JSON.stringify(unit.label)}`);
-    if (oracle) oracle.setScreen(screen.perception);
     const reply = await generateStructured(session.vision, {
       role: 'vision',
       schema: visionReplySchema,
       schemaName: 'VisionReply',
-      messages: gateMessages({ intent, failure, candidates: lines, png, ...(options.gateImageDetail === undefined ? {} : { detail: options.gateImageDetail }) }),
+      messages: gateMessages({
+        intent: question.intent,
+        failure: question.failure,
+        ...(question.lookFor === undefined ? {} : { lookFor: question.lookFor }),
+        ...(question.target === undefined ? {} : { target: gateCandidateLine(question.target) }),
+        candidates: candidates.map(gateCandidateLine),
+        png,
+        ...(options.gateImageDetail === undefined ? {} : { detail: options.gateImageDetail }),
+      }),
       ...(session.signal ? { signal: session.signal } : {}),
       // The gate prompt states the reply format itself, as the planner prompt does.
       instructJson: false,
@@ -148,7 +151,6 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     let rejection: string | undefined;
     let units: ControlUnit[] = [];
     for (let attempt = 0; attempt <= maxPlanRejections; attempt++) {
-      if (oracle) oracle.setScreen(screen.perception);
       const planStarted = performance.now();
       const reply = await generateStructured(session.planner, {
         role: 'planner',
@@ -168,7 +170,12 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       });
       plan = reply.value;
       session.trace.emit({ type: 'plan-end', step: round, latencyMs: performance.now() - planStarted, intent: plan.finish ? 'FINISH' : plan.intent, finish: plan.finish, expectation: plan.expectation, attempts: reply.attempts, ...(reply.repairs.length > 0 ? { repairs: describeRepairs(reply.repairs) } : {}) });
-      const check = admissible(plan, screen, verified, guard);
+      // A target only vision can name is located first; the whole commitment is checked then.
+      if (!plan.finish && commitmentOf(plan).some((item) => item.unit === lookForUnit)) {
+        rejection = undefined;
+        break;
+      }
+      const check: Admissibility = plan.finish ? { ok: true, units: [] } : admissible(plan.commitment, screen, verified, guard);
       session.trace.emit({ type: 'commitment-end', step: round, admissible: check.ok, units: plan.commitment, ...(check.ok ? {} : { reason: check.reason }) });
       if (!check.ok && check.guard) guard.traceRefusal(session, screen.perception.tree.packageName, check.reason);
       if (check.ok) {
@@ -177,7 +184,6 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
         break;
       }
       rejection = check.reason;
-      oracle?.report('rejected');
     }
     if (!plan || rejection !== undefined) {
       history.push({ intent: plan?.intent ?? '(no plan)', outcome: 'rejected', note: rejection ?? '' });
@@ -190,21 +196,33 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     }
 
     let items = plan.commitment;
-    // No unit the text view can name: a localized question to vision (when allowed).
-    if (items.length === 0) {
+    let inadmissible: string | undefined;
+    // A unit the text view cannot name: a localized question to vision (when allowed). The
+    // located unit takes the placeholder's place and the commitment is checked as any other.
+    const wanted = commitmentOf(plan);
+    if (wanted.some((item) => item.unit === lookForUnit)) {
+      items = [];
       const decision = gate.unresolvedTarget();
       const candidates = screen.perception.units.filter((unit) => unit.tap !== null && unit.type !== 'finish');
       if (visionAllowed) {
         countGate(decision);
-        const { unit: located, alreadyDone } = await askVision(plan.intent, 'the target is not identifiable in the text view', candidates);
-        if (located && oracle) items = oracle.commitmentFor(located.id);
-        else if (located) items = [{ unit: located.id }];
-        units = items.map((item) => screen.perception.units.find((unit) => unit.id === item.unit)).filter((unit): unit is ControlUnit => unit !== undefined);
+        const { unit: located, alreadyDone } = await askVision({ intent: plan.intent, failure: 'the target is not identifiable in the text view', ...(plan.lookFor === undefined ? {} : { lookFor: plan.lookFor }) }, candidates);
+        if (located) {
+          const resolved = wanted.map((item) => (item.unit === lookForUnit ? { ...item, unit: located.id } : item));
+          const check = admissible(resolved, screen, verified, guard);
+          session.trace.emit({ type: 'commitment-end', step: round, admissible: check.ok, units: resolved, ...(check.ok ? {} : { reason: check.reason }) });
+          if (!check.ok && check.guard) guard.traceRefusal(session, screen.perception.tree.packageName, check.reason);
+          if (check.ok) {
+            items = resolved;
+            units = check.units;
+          } else {
+            inadmissible = check.reason;
+          }
+        }
         if (!located && alreadyDone) {
           // Vision sees the intent's effect already on screen (e.g. the tab is already open).
           unresolvedInARow = 0;
           history.push({ intent: plan.intent, outcome: 'pass', note: 'already done (seen by vision, low confidence)' });
-          oracle?.report('pass');
           session.trace.emit({ type: 'verify-end', step: round, outcome: 'pass', reason: 'vision: the intent is already achieved on screen', by: 'vlm' });
           session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
           continue;
@@ -213,8 +231,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       if (items.length === 0) {
         // Without vision the gate reason is still worth counting (countGate counted it when vision was asked).
         if (!visionAllowed) gateReasons['unresolved-target'] = (gateReasons['unresolved-target'] ?? 0) + 1;
-        history.push({ intent: plan.intent, outcome: 'fail', note: visionAllowed ? 'vision could not locate the target either' : 'target not identifiable without vision' });
-        oracle?.report('fail');
+        history.push({ intent: plan.intent, outcome: 'fail', note: inadmissible !== undefined ? `vision located the target but the commitment is inadmissible: ${inadmissible}` : visionAllowed ? 'vision could not locate the target either' : 'target not identifiable without vision' });
         unresolvedInARow += 1;
         if (unresolvedInARow >= maxUnresolvedInARow) {
           session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
@@ -252,10 +269,16 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
           countGate(decision);
           screen = result.after;
           const candidates = result.after.perception.units.filter((candidate) => candidate.tap !== null && candidate.type === unit.type);
-          const { unit: located } = await askVision(plan.intent, result.outcome.reason, candidates);
-          if (located && steps < task.stepBudget) {
-            unit = located;
-            result = await executeUnit(session, unit, item, result.after, feedback, plan);
+          const { unit: located } = await askVision({ intent: plan.intent, failure: result.outcome.reason, target: unit }, candidates);
+          // The located unit keeps the plan's arguments and is checked like any commitment.
+          const relocated = located ? { ...item, unit: located.id } : undefined;
+          const check = relocated ? admissible([relocated], result.after, verified, guard) : undefined;
+          if (relocated) session.trace.emit({ type: 'commitment-end', step: round, admissible: check?.ok === true, units: [relocated], ...(check && !check.ok ? { reason: check.reason } : {}) });
+          if (check && !check.ok && check.guard) guard.traceRefusal(session, result.after.perception.tree.packageName, check.reason);
+          const relocatedUnit = check?.ok ? check.units[0] : undefined;
+          if (relocated && relocatedUnit && steps < task.stepBudget) {
+            unit = relocatedUnit;
+            result = await executeUnit(session, unit, relocated, result.after, feedback, plan);
             steps += 1;
           }
         } else if (decision.open) {
@@ -283,7 +306,6 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       let combined = intentVerdict.combined;
       let by = 'contract';
       if (combined.outcome === 'inconclusive' && session.verifier) {
-        if (oracle) oracle.setScreen(screen.perception);
         const verdict = await generateStructured(session.verifier, {
           role: 'verifier',
           schema: verifierReplySchema,
@@ -299,7 +321,12 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       session.trace.writeStepArtifact(round, 'delta.json', summariseDelta(delta));
       session.trace.emit({ type: 'verify-end', step: round, outcome: combined.outcome, reason: combined.reason, label: delta.label, by });
       outcome = combined.outcome;
-      note = combined.outcome === 'pass' ? unfinished : combined.reason.slice(0, 160);
+      // Units that all had their effect while the expectation did not show: say so, the
+      // planner then knows its expectation (not its action) is what to doubt.
+      const unitsTookEffect = executed.every((unit) => unit.outcome.outcome === 'pass') && expectationOutcome?.outcome === 'fail';
+      note = combined.outcome === 'pass' ? unfinished
+        : combined.outcome === 'fail' && unitsTookEffect ? `${unitsTookEffectNote}; ${expectationOutcome.reason}`.slice(0, 160)
+        : combined.reason.slice(0, 160);
 
       // Certificate for the pivot unit (the last executed).
       const certificate = session.timeVerification(() => buildCertificate({
@@ -338,7 +365,6 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
       session.trace.emit({ type: 'verify-end', step: round, outcome: 'inconclusive', reason: 'open-loop: execution feedback is off', by: 'none' });
     }
     history.push({ intent: plan.intent, outcome, note });
-    oracle?.report(outcome, executed.length, executed.length > 0 && executed.every((unit) => unit.outcome.outcome === 'pass'));
     session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - stepStarted, latency: stepLatency(session, latencyBefore) });
   }
   return end(false, steps >= task.stepBudget ? `step budget of ${task.stepBudget} used up` : 'too many planning rounds without progress');
@@ -387,10 +413,9 @@ function summariseDelta(delta: Delta): unknown {
 type Admissibility = { ok: true; units: ControlUnit[] } | { ok: false; reason: string; guard?: true };
 
 /** Unknown units, actions that would leave the allowed apps and SCG violations make a commitment inadmissible. */
-function admissible(plan: PlanReply, screen: Screen, verified: ReadonlySet<UnitId>, guard: ForegroundGuard): Admissibility {
-  if (plan.finish) return { ok: true, units: [] };
+function admissible(commitment: readonly CommitmentItem[], screen: Screen, verified: ReadonlySet<UnitId>, guard: ForegroundGuard): Admissibility {
   const units: ControlUnit[] = [];
-  for (const item of plan.commitment) {
+  for (const item of commitment) {
     const unit = screen.perception.units.find((candidate) => candidate.id === item.unit);
     if (!unit) return { ok: false, reason: `unit "${item.unit}" is not on this screen; use an id from the view` };
     const refusal = guard.refusal(unit, item, screen);

@@ -1,4 +1,5 @@
 import type { Device } from '../device/device.js';
+import type { DeviceProbe } from '../device/device-probe.js';
 import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { UsageLedger } from '../model/usage-ledger.js';
 import type { ImageDetail } from '../model/vision-model.js';
@@ -7,12 +8,10 @@ import type { AnswerJudge } from '../tasks/answer-judge.js';
 import { evaluateSuccess } from '../tasks/evaluate-success.js';
 import type { Task } from '../tasks/task-schema.js';
 import { TraceWriter } from '../trace/trace-writer.js';
-import type { UiTree } from '../ui/ui-tree.js';
 import { SenseActError } from '../util/senseact-error.js';
 import { AgentSession, type AgentModels } from './agent-session.js';
 import { ForegroundGuard } from './foreground-guard.js';
-import { OracleGuide } from './oracle-guide.js';
-import { createOracleModels } from './oracle-models.js';
+import { createOraclePolicy } from './oracle-models.js';
 import { runReact } from './run-react.js';
 import { runSenseAct, type AgentRunEnd } from './run-senseact.js';
 import type { AgentMode, PolicyName, TaskRunResult } from './task-run-result.js';
@@ -38,20 +37,13 @@ export interface RunTaskOptions {
   readonly gateThreshold?: number;
   /** Detail of the VLM gate's screenshot (`SENSEACT_GATE_DETAIL` in the bench); default high. */
   readonly gateImageDetail?: ImageDetail;
-  /** Simulator only: per-app state for the task's state checks. */
-  readonly appState?: (packageName: string) => unknown;
   /**
-   * Real devices: runs the task's adb queries (its `success.adb` commands and an answer's
-   * `fromAdb`) once the run ends, keyed by the command as written. A command it could not
-   * run is left out (the check is then inconclusive, never passed).
+   * What the device tells beyond the screen (usually the device itself: both built-in
+   * devices implement it): app state and adb outputs for the success check once the run
+   * ends, the faults injected, and the ground truth the oracle's vision looks at. The
+   * agent loop never reads it.
    */
-  readonly loadAdbOutputs?: (commands: readonly string[], signal?: AbortSignal) => Promise<Readonly<Record<string, string>>>;
-  /** Simulator behind Appium: fetches the per-app state once the run ends (instead of `appState`). */
-  readonly loadAppState?: (signal?: AbortSignal) => Promise<(packageName: string) => unknown>;
-  /** Simulator only: the screen without label-stripping faults (the oracle's "eyes"). */
-  readonly groundTruth?: () => UiTree | undefined;
-  /** Simulator only: the faults met so far (kind per occurrence). */
-  readonly faults?: () => readonly string[];
+  readonly probe?: DeviceProbe;
   readonly judges?: { readonly exact?: AnswerJudge; readonly model?: AnswerJudge };
   /** Secrets to redact from the trace besides anything that looks like a key. */
   readonly secrets?: readonly string[];
@@ -68,13 +60,19 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const ledger = new UsageLedger();
   const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), ifExists: options.replaceTrace ? 'replace' : 'suffix', secrets: options.secrets ?? [] });
   const started = performance.now();
-  const oracle = policy === 'oracle' ? new OracleGuide(task) : undefined;
   const react = mode === 'react-vlm' || mode === 'react-text';
+  const { probe } = options;
+  const oracle = policy === 'oracle'
+    ? createOraclePolicy(task, { react, ...(probe ? { probe } : {}), ...(options.perception ? { perception: options.perception } : {}) })
+    : undefined;
   let models: AgentModels;
-  if (oracle) models = createOracleModels(oracle, { react, ...(options.groundTruth ? { groundTruth: options.groundTruth } : {}) });
+  if (oracle) models = oracle.models;
   else if (options.models) models = options.models;
   else throw new Error('runTask: the llm policy needs models (planner, and vision for senseact/react-vlm); configure them or use policy "oracle".');
-  const session = new AgentSession(options.device, models, ledger, trace, options.perception ?? {}, options.signal);
+  // The oracle sees the screens through a read-only watch; the loop drives the same device either way.
+  const device = oracle ? oracle.watch(options.device) : options.device;
+  const session = new AgentSession(device, models, ledger, trace, options.perception ?? {}, options.signal);
+  const callOptions = options.signal ? { signal: options.signal } : {};
   const guard = new ForegroundGuard(task);
   trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy, oracle: policy === 'oracle' } });
   trace.emit({ type: 'task-start', step: null, taskId: task.id, instruction: task.instruction, app: task.app, stepBudget: task.stepBudget });
@@ -85,20 +83,19 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   let reason = '';
   try {
     run = react
-      ? await runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, guard, ...(oracle ? { oracle } : {}) })
+      ? await runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, guard })
       : await runSenseAct({
           task,
           mode: mode as 'senseact' | 'senseact-text' | 'open-loop',
           session,
           guard,
           ...(options.memory ? { memory: options.memory } : {}),
-          ...(oracle ? { oracle } : {}),
           ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
           ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
         });
-    const appState = options.loadAppState ? await options.loadAppState(options.signal) : options.appState;
+    const appState = await probe?.appState(callOptions);
     const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];
-    const adbOutputs = options.loadAdbOutputs && adbCommands.length > 0 ? await options.loadAdbOutputs(adbCommands, options.signal) : undefined;
+    const adbOutputs = probe && adbCommands.length > 0 ? await probe.adbOutputs(adbCommands, callOptions) : undefined;
     const verdict = await evaluateSuccess(task, {
       finalTree: run.finalScreen.perception.tree,
       ...(appState ? { appState } : {}),
@@ -124,6 +121,18 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       where: 'run',
       infrastructure: true,
     });
+  }
+  let faults: readonly string[] = [];
+  try {
+    faults = (await probe?.faultLog(callOptions)) ?? [];
+  } catch (caught) {
+    // The fault log is part of the result: not getting it is an infrastructure failure.
+    const message = `could not read the device's fault log: ${caught instanceof Error ? caught.message : String(caught)}`;
+    trace.emit({ type: 'error', step: session.step, message, where: 'run', infrastructure: true });
+    if (error === null) {
+      error = message;
+      reason = `infrastructure error: ${message}`;
+    }
   }
   const totals = ledger.totals();
   const latency = session.latency;
@@ -151,7 +160,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     verification: run?.verification ?? { pass: 0, fail: 0, inconclusive: 0 },
     gateReasons: run?.gateReasons ?? {},
     leftAllowedApps: [...guard.left],
-    faults: [...(options.faults?.() ?? [])],
+    faults: [...faults],
     error,
     traceDir: trace.dir,
     ...(run?.answer === undefined ? {} : { answer: run.answer }),

@@ -3,7 +3,7 @@ import type { AgentModels } from '../agent/agent-session.js';
 import { ModelAnswerJudge } from '../agent/model-answer-judge.js';
 import { runTask } from '../agent/run-task.js';
 import type { PolicyName } from '../agent/task-run-result.js';
-import { AppiumDevice } from '../device/appium-device.js';
+import { AppiumDevice, simDriverAutomationName } from '../device/appium-device.js';
 import { createDevice } from '../device/create-device.js';
 import type { DeviceProfile } from '../device/device-profile.js';
 import { loadDeviceProfile } from '../device/device-profile.js';
@@ -13,12 +13,7 @@ import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from
 import { createConfiguredModels } from '../model/create-configured-models.js';
 import { imageDetailSchema, type ImageDetail } from '../model/vision-model.js';
 import type { FaultProfileName } from '../sim/fault-injector.js';
-import { simApps } from '../sim/sim-seed-data.js';
-import type { Simulator } from '../sim/simulator.js';
 import type { Task } from '../tasks/task-schema.js';
-import { parseHierarchy } from '../ui/parse-hierarchy.js';
-import type { UiTree } from '../ui/ui-tree.js';
-import { debugLog } from '../util/debug-log.js';
 import { BenchError } from './bench-error.js';
 import { simSeedDataForTask, simSeedForTask, simulatorForTask } from './simulator-for-task.js';
 import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
@@ -55,43 +50,6 @@ export function gateImageDetailFromEnv(env: Readonly<Record<string, string | und
 export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }): AgentModels {
   const models = createConfiguredModels({ config, ...(cassette ? { cassette } : {}) });
   return { planner: models.language, verifier: models.language, vision: models.vision };
-}
-
-/**
- * Runs a task's `adb shell ...` queries on the device through Appium's `mobile: shell`
- * (the server must allow the insecure feature `adb_shell`; `startAppiumServer` does).
- * A command that fails is left out, so its check is inconclusive rather than passed.
- */
-async function adbOutputsThrough(device: AppiumDevice, commands: readonly string[], signal?: AbortSignal): Promise<Record<string, string>> {
-  const outputs: Record<string, string> = {};
-  for (const command of commands) {
-    const shell = /^adb\s+shell\s+(.+)$/s.exec(command.trim())?.[1];
-    if (shell === undefined) {
-      debugLog('bench', `adb check "${command}" is not an "adb shell ..." command; it cannot run through Appium`);
-      continue;
-    }
-    try {
-      const { value } = await device.execute('mobile: shell', { command: shell, args: [], includeStderr: false }, signal ? { signal } : {});
-      outputs[command] = typeof value === 'string' ? value : JSON.stringify(value);
-    } catch (error) {
-      debugLog('bench', `adb check "${command}" failed: ${error instanceof Error ? error.message : String(error)} (start Appium with --allow-insecure '*:adb_shell')`);
-    }
-  }
-  return outputs;
-}
-
-/** Per-app state keyed by the simulator's app keys, read by package as task checks do. */
-function appStateByPackage(state: unknown): (packageName: string) => unknown {
-  const byKey = (state ?? {}) as Record<string, unknown>;
-  return (packageName) => {
-    const entry = simApps.find((candidate) => candidate.app.packageName === packageName);
-    return entry ? byKey[entry.key] : undefined;
-  };
-}
-
-/** The simulator's screen without label-stripping faults: what the oracle's "eyes" see. */
-function groundTruthOf(simulator: Simulator): () => UiTree | undefined {
-  return () => parseHierarchy(simulator.groundTruthSource(), { packageName: simulator.currentPackage(), activity: simulator.currentActivity(), sourceName: 'simulator ground truth' });
 }
 
 /**
@@ -160,18 +118,12 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }) });
       const device = new SimDevice(simulator, { name: profile.name, ...(profile.settle === undefined ? {} : { settle: profile.settle }) });
       try {
-        return await runTask({
-          ...common,
-          device,
-          appState: (packageName) => simulator.appState(packageName),
-          groundTruth: groundTruthOf(simulator),
-          faults: () => simulator.faultLog().map((event) => event.kind),
-        });
+        return await runTask({ ...common, device, probe: device });
       } finally {
         await device.close();
       }
     }
-    const simDriver = profile.appium.capabilities['appium:automationName'] === 'SenseActSim';
+    const simDriver = String(profile.appium.capabilities['appium:automationName'] ?? '').toLowerCase() === simDriverAutomationName.toLowerCase();
     const device = await createDevice(profile, {
       signal,
       capabilities: {
@@ -181,14 +133,10 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
         ...(task.start.launch === undefined ? {} : { 'appium:appPackage': task.start.launch }),
       },
     });
-    // The simulator's own Appium driver can say what the apps hold, as the in-process one does.
+    // The simulator's own Appium driver says what the apps hold and which faults fired, as the
+    // in-process one does; a real device runs the task's adb queries.
     try {
-      return await runTask({
-        ...common,
-        device,
-        ...(!simDriver && device instanceof AppiumDevice ? { loadAdbOutputs: (commands: readonly string[], signal?: AbortSignal) => adbOutputsThrough(device, commands, signal) } : {}),
-        ...(simDriver && device instanceof AppiumDevice ? { loadAppState: async (signal?: AbortSignal) => appStateByPackage((await device.execute('mobile: senseactState', {}, signal ? { signal } : {})).value) } : {}),
-      });
+      return await runTask({ ...common, device, ...(device instanceof AppiumDevice ? { probe: device } : {}) });
     } finally {
       await device.close();
     }

@@ -1,7 +1,11 @@
+import { simApps } from '../sim/sim-seed-data.js';
+import { parseHierarchy } from '../ui/parse-hierarchy.js';
+import type { UiTree } from '../ui/ui-tree.js';
 import { debugLog } from '../util/debug-log.js';
 import { type AppiumClient, type AppiumConnector, connectWebdriverio } from './appium-client.js';
 import type { ActResult, CallOptions, CallRecord, DeviceInfo, Observation, RecordingDevice, Screenshot } from './device.js';
 import type { DeviceAction } from './device-action.js';
+import type { AppStateReader, DeviceProbe } from './device-probe.js';
 import { DeviceError } from './device-error.js';
 import { pngSize } from './png-size.js';
 import { type AppiumErrorClass, classifyAppiumError, defaultRetryPolicy, type RetryPolicy, withRetry } from './retry-policy.js';
@@ -15,6 +19,9 @@ export const defaultAppiumCapabilities: Readonly<Record<string, unknown>> = {
   'appium:disableWindowAnimation': true,
   'appium:includeA11yActionsInPageSource': true,
 };
+
+/** The `appium:automationName` of the simulator's own Appium driver (`src/sim/appium-driver`). */
+export const simDriverAutomationName = 'SenseActSim';
 
 /** Android key codes for `mobile: pressKey`. */
 const keyCodes = { home: 3, back: 4, enter: 66 } as const;
@@ -51,7 +58,7 @@ const defaultCallTimeoutMs = 60_000;
  *   timeout rejects at once (the HTTP request in flight is left to finish on its own).
  * Failures throw `DeviceError` saying what to do.
  */
-export class AppiumDevice implements RecordingDevice {
+export class AppiumDevice implements RecordingDevice, DeviceProbe {
   readonly info: DeviceInfo;
   private readonly records: CallRecord[] = [];
   private readonly options: Required<Omit<AppiumDeviceOptions, 'density'>>;
@@ -160,6 +167,61 @@ export class AppiumDevice implements RecordingDevice {
    */
   async execute(script: string, args: Readonly<Record<string, unknown>> = {}, options: CallOptions = {}): Promise<{ value: unknown; latencyMs: number }> {
     return await this.call('execute', options, false, async (client) => ({ value: await client.executeScript(script, [args]) }));
+  }
+
+  /** True when the server runs the simulator's own driver (it answers the `mobile: senseact*` probes). */
+  get simulatorDriver(): boolean {
+    return String(this.options.capabilities['appium:automationName'] ?? '').toLowerCase() === simDriverAutomationName.toLowerCase();
+  }
+
+  /** The simulator driver's per-app state (`mobile: senseactState`); `undefined` on other drivers. */
+  async appState(options: CallOptions = {}): Promise<AppStateReader | undefined> {
+    if (!this.simulatorDriver) return undefined;
+    const byKey = ((await this.execute('mobile: senseactState', {}, options)).value ?? {}) as Record<string, unknown>;
+    return (packageName) => {
+      const entry = simApps.find((candidate) => candidate.app.packageName === packageName);
+      return entry ? byKey[entry.key] : undefined;
+    };
+  }
+
+  /** The simulator driver's screen without label-stripping faults (`mobile: senseactGroundTruth`); `undefined` on other drivers. */
+  async groundTruth(options: CallOptions = {}): Promise<UiTree | undefined> {
+    if (!this.simulatorDriver) return undefined;
+    const value = (await this.execute('mobile: senseactGroundTruth', {}, options)).value as { xml?: unknown; packageName?: unknown; activity?: unknown } | null;
+    if (typeof value?.xml !== 'string') return undefined;
+    return parseHierarchy(value.xml, { packageName: String(value.packageName ?? ''), activity: String(value.activity ?? ''), sourceName: 'simulator ground truth (Appium)' });
+  }
+
+  /** The simulator driver's fault log (`mobile: senseactFaultLog`), one kind per occurrence; `[]` on other drivers. */
+  async faultLog(options: CallOptions = {}): Promise<readonly string[]> {
+    if (!this.simulatorDriver) return [];
+    const value = (await this.execute('mobile: senseactFaultLog', {}, options)).value;
+    return Array.isArray(value) ? value.map((event) => String((event as { kind?: unknown }).kind)) : [];
+  }
+
+  /**
+   * Runs a task's `adb shell ...` queries through Appium's `mobile: shell` (the server must
+   * allow the insecure feature `adb_shell`; `startAppiumServer` does). A command that fails
+   * is left out, so its check is inconclusive rather than passed. `undefined` on the
+   * simulator's driver, which has no adb.
+   */
+  async adbOutputs(commands: readonly string[], options: CallOptions = {}): Promise<Record<string, string> | undefined> {
+    if (this.simulatorDriver) return undefined;
+    const outputs: Record<string, string> = {};
+    for (const command of commands) {
+      const shell = /^adb\s+shell\s+(.+)$/s.exec(command.trim())?.[1];
+      if (shell === undefined) {
+        debugLog('device', `adb check "${command}" is not an "adb shell ..." command; it cannot run through Appium`);
+        continue;
+      }
+      try {
+        const { value } = await this.execute('mobile: shell', { command: shell, args: [], includeStderr: false }, options);
+        outputs[command] = typeof value === 'string' ? value : JSON.stringify(value);
+      } catch (error) {
+        debugLog('device', `adb check "${command}" failed: ${error instanceof Error ? error.message : String(error)} (start Appium with --allow-insecure '*:adb_shell')`);
+      }
+    }
+    return outputs;
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,11 @@
 import type { Simulator } from '../sim/simulator.js';
 import { SimulatorError } from '../sim/simulator-error.js';
+import { parseHierarchy } from '../ui/parse-hierarchy.js';
+import type { UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import type { ActResult, CallOptions, CallRecord, DeviceInfo, Observation, RecordingDevice, Screenshot } from './device.js';
 import type { DeviceAction } from './device-action.js';
+import type { AppStateReader, DeviceProbe } from './device-probe.js';
 import { DeviceError } from './device-error.js';
 import { pngSize } from './png-size.js';
 import { scrollSwipe } from './scroll-swipe.js';
@@ -28,7 +31,7 @@ const defaultSimSettle: SettleOptions = { intervalMs: 0, timeoutMs: 5_000 };
  * point off screen) throws `DeviceError` with reason `command-failed`, as the same call
  * through Appium does.
  */
-export class SimDevice implements RecordingDevice {
+export class SimDevice implements RecordingDevice, DeviceProbe {
   readonly info: DeviceInfo;
   readonly simulator: Simulator;
   private readonly settle: SettleOptions;
@@ -75,6 +78,25 @@ export class SimDevice implements RecordingDevice {
 
   async close(): Promise<void> {
     this.closed = true;
+  }
+
+  /** The simulator's per-app state, read live (a check after the run sees the final state). */
+  async appState(): Promise<AppStateReader> {
+    return (packageName) => this.simulator.appState(packageName);
+  }
+
+  async groundTruth(): Promise<UiTree> {
+    const sim = this.simulator;
+    return parseHierarchy(sim.groundTruthSource(), { packageName: sim.currentPackage(), activity: sim.currentActivity(), sourceName: 'simulator ground truth' });
+  }
+
+  async faultLog(): Promise<readonly string[]> {
+    return this.simulator.faultLog().map((event) => event.kind);
+  }
+
+  /** The simulator has no adb. */
+  async adbOutputs(): Promise<undefined> {
+    return undefined;
   }
 
   private perform(action: DeviceAction): void {

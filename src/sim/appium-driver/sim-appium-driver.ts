@@ -75,6 +75,7 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
     'mobile: senseactAdvanceTime': { command: 'mobileSenseactAdvanceTime', params: { required: ['ms'] } },
     'mobile: senseactState': { command: 'mobileSenseactState' },
     'mobile: senseactFaultLog': { command: 'mobileSenseactFaultLog' },
+    'mobile: senseactGroundTruth': { command: 'mobileSenseactGroundTruth' },
   } as const;
 
   static newMethodMap = {
@@ -378,6 +379,12 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
 
   async mobileSenseactFaultLog(): Promise<unknown> {
     return this.sim().faultLog();
+  }
+
+  /** The screen without label-stripping faults, with where it is: the oracle policy's eyes. */
+  async mobileSenseactGroundTruth(): Promise<{ xml: string; packageName: string; activity: string }> {
+    const sim = this.sim();
+    return { xml: sim.groundTruthSource(), packageName: sim.currentPackage(), activity: sim.currentActivity() };
   }
 
   // --- internals ------------------------------------------------------------------------

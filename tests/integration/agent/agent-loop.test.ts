@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plannerMessages } from '../../../src/agent/agent-prompts.js';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
+import type { DeviceProbe } from '../../../src/device/device-probe.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import type { LanguageModelRequest } from '../../../src/model/language-model.js';
 
@@ -59,9 +60,7 @@ async function run(task: Task, options: { mode?: 'senseact' | 'senseact-text' | 
     ...(models ? { models } : {}),
     traceRoot: root,
     suite: 'agent-tests',
-    appState: (packageName) => simulator.appState(packageName),
-    groundTruth: () => parseHierarchy(simulator.groundTruthSource(), { packageName: simulator.currentPackage() }),
-    faults: () => simulator.faultLog().map((event) => event.kind),
+    probe: device,
     ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
   });
   const trace = await readTrace(result.traceDir);
@@ -69,17 +68,15 @@ async function run(task: Task, options: { mode?: 'senseact' | 'senseact-text' | 
 }
 
 async function runMode(task: Task, mode: 'senseact' | 'react-vlm' | 'react-text') {
-  const { simulator, device } = start(task);
-  return runTask({
-    task, mode, policy: 'oracle', device, traceRoot: root, suite: 'agent-tests',
-    appState: (packageName) => simulator.appState(packageName),
-    groundTruth: () => parseHierarchy(simulator.groundTruthSource(), { packageName: simulator.currentPackage() }),
-  });
+  const { device } = start(task);
+  return runTask({ task, mode, policy: 'oracle', device, probe: device, traceRoot: root, suite: 'agent-tests' });
 }
 
-async function runWithAdb(task: Task, loadAdbOutputs: (commands: readonly string[]) => Promise<Record<string, string>>) {
+async function runWithAdb(task: Task, adbOutputs: (commands: readonly string[]) => Promise<Record<string, string>>) {
   const { device } = start(task);
-  return runTask({ task, mode: 'senseact', policy: 'oracle', device, traceRoot: root, suite: 'agent-tests', loadAdbOutputs });
+  // A real device's probe: adb queries, no app state, no ground truth, no injected faults.
+  const probe: DeviceProbe = { appState: async () => undefined, groundTruth: async () => undefined, faultLog: async () => [], adbOutputs };
+  return runTask({ task, mode: 'senseact', policy: 'oracle', device, probe, traceRoot: root, suite: 'agent-tests' });
 }
 
 /** The unit id the planner view gives a label, e.g. `[n3a5d] click "Display"`. */
@@ -175,6 +172,62 @@ describe('the SenseAct loop', () => {
     expect(vision.calls[0]!.request.messages.some((message) => 'images' in message && message.images.length === 1)).toBe(true);
     expect(events.some((event) => event.type === 'verify-end' && event.by === 'vlm' && event.outcome === 'pass')).toBe(true);
     expect(planner.calls).toHaveLength(2);
+  });
+
+  it('gives vision the planner\'s lookFor, and the located unit keeps the plan\'s arguments through admissibility', async () => {
+    const task = taskSchema.parse({
+      id: 'contacts-new-xu-vision', app: 'com.google.android.contacts', instruction: 'Create a contact named Xu',
+      source: { benchmark: 'senseact' }, start: { launch: 'com.google.android.contacts' },
+      success: { screen: 'exists(text="Xu")' }, allowedPackages: ['com.google.android.contacts'], stepBudget: 8, difficulty: 'easy',
+    });
+    const planner = new ScriptedLanguageModel({
+      replies: (request, index) => {
+        if (index === 0) return JSON.stringify({ intent: 'Open the editor', lookFor: 'the round button that creates a contact', commitment: [{ unit: 'look-for' }] });
+        if (index === 1) return JSON.stringify({ intent: 'Name the contact Xu', lookFor: 'the first name field', expectation: 'exists(text="Xu")', commitment: [{ unit: 'look-for', value: 'Xu' }] });
+        if (index === 2) return JSON.stringify({ intent: 'Save', expectation: 'dismissedSurface', commitment: [{ unit: unitId(request, 'Save') }] });
+        return JSON.stringify({ intent: 'Done', finish: true });
+      },
+    });
+    // A vision model that finds the candidate by its label in the gate prompt.
+    const locate = (request: { messages: readonly { content: string }[] }, label: string): string => {
+      const text = request.messages.map((message) => message.content).join('\n');
+      const id = new RegExp(`\\[(n[0-9a-f]+)\\] \\[[^\\]]+\\] [a-z-]+ "${label}"`).exec(text)?.[1];
+      return JSON.stringify({ unit: id ?? null, reason: `the ${label} region` });
+    };
+    const seeing = new ScriptedVisionModel({ replies: (request, index) => locate(request, index === 0 ? 'Create contact' : 'First name') });
+    const { result, events } = await run(task, { planner, vision: seeing });
+    expect(seeing.calls[0]!.request.messages.at(-1)!.content).toContain('Look for: the round button that creates a contact');
+    expect(seeing.calls[1]!.request.messages.at(-1)!.content).toContain('Look for: the first name field');
+    // The fill's value went with the located field: it was typed, not just tapped.
+    expect(events.some((event) => event.type === 'act-end' && (event.action as { type?: string; text?: string }).type === 'type' && (event.action as { text?: string }).text === 'Xu')).toBe(true);
+    expect(result.gateReasons).toEqual({ 'unresolved-target': 2 });
+    expect(result.success, result.reason).toBe(true);
+  });
+
+  it('does not act on a located unit whose commitment is inadmissible', async () => {
+    const task = taskSchema.parse({
+      id: 'contacts-save-empty-vision', app: 'com.google.android.contacts', instruction: 'Create a contact named Xu',
+      source: { benchmark: 'senseact' }, start: { launch: 'com.google.android.contacts' },
+      success: { screen: 'exists(text="Xu")' }, allowedPackages: ['com.google.android.contacts'], stepBudget: 4, difficulty: 'easy',
+    });
+    const planner = new ScriptedLanguageModel({
+      replies: (request, index) => {
+        if (index === 0) return JSON.stringify({ intent: 'Open the editor', expectation: 'exists(text="Create contact")', commitment: [{ unit: unitId(request, 'Create contact') }] });
+        if (index === 1) return JSON.stringify({ intent: 'Save the contact', lookFor: 'the save button', commitment: [{ unit: 'look-for' }] });
+        return JSON.stringify({ intent: 'Stop', finish: true });
+      },
+    });
+    const vision = new ScriptedVisionModel({
+      replies: (request) => {
+        const text = request.messages.map((message) => message.content).join('\n');
+        return JSON.stringify({ unit: /\[(n[0-9a-f]+)\] \[[^\]]+\] [a-z-]+ "Save"/.exec(text)?.[1] ?? null, reason: 'Save' });
+      },
+    });
+    const { result, events } = await run(task, { planner, vision });
+    const rejected = events.find((event) => event.type === 'commitment-end' && event.admissible === false);
+    expect(rejected?.reason).toMatch(/commits a form none of whose fields .* is filled/);
+    expect(planner.calls[2]!.request.messages.at(-1)!.content).toContain('Save the contact → fail (vision located the target but the commitment is inadmissible');
+    expect(result.steps).toBe(1);
   });
 
   it('rejects an inadmissible commitment with the violated edge and asks again with the reason', async () => {

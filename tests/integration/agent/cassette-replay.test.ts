@@ -45,18 +45,18 @@ afterAll(async () => {
 });
 
 async function play(models: ReturnType<typeof createConfiguredModels>, runId: string) {
-  const simulator = simulatorForTask(task, { seed: 3 });
+  const device = new SimDevice(simulatorForTask(task, { seed: 3 }));
   return runTask({
     task,
     mode: 'senseact',
     policy: 'llm',
-    device: new SimDevice(simulator),
+    device,
+    probe: device,
     models: { planner: models.language, verifier: models.language, vision: models.vision },
     traceRoot: root,
     suite: 'cassette',
     runId,
     secrets: [secret],
-    appState: (packageName) => simulator.appState(packageName),
   });
 }
 

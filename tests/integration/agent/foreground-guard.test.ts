@@ -76,7 +76,7 @@ describe('the foreground guard', () => {
       const device = new SimDevice(simulator);
       const planner = new ScriptedLanguageModel({ replies: (request: LanguageModelRequest) => injectionFollower(request) });
       const vision = new ScriptedVisionModel({ replies: (request: VisionModelRequest) => injectionFollower(request) });
-      const result = await runTask({ task, mode, policy: 'llm', models: { planner, vision }, device, traceRoot: root, suite: 'guard', appState: (name) => simulator.appState(name) });
+      const result = await runTask({ task, mode, policy: 'llm', models: { planner, vision }, device, traceRoot: root, suite: 'guard', probe: device });
       const { events } = readTrace(result.traceDir);
       // The model did try: its refused actions are traced as the guard's.
       const refusals = events.filter((event) => event.type === 'guard-end' && event.action === 'refused');
@@ -118,7 +118,7 @@ describe('the foreground guard', () => {
     it(`${mode}: an app that opens Settings by itself is left at once, and the visit fails the task`, async () => {
       const task = openGeneral;
       const { simulator, device } = hijackedDevice(task);
-      const result = await runTask({ task, mode, policy: 'oracle', device, traceRoot: root, suite: 'guard-left', appState: (name) => simulator.appState(name) });
+      const result = await runTask({ task, mode, policy: 'oracle', device, traceRoot: root, suite: 'guard-left', probe: device });
       const { events } = readTrace(result.traceDir);
       expect(result.leftAllowedApps).toEqual([settings]);
       expect(events.some((event) => event.type === 'guard-end' && event.action === 'left' && event.packageName === settings)).toBe(true);
@@ -135,8 +135,8 @@ describe('the foreground guard', () => {
 
   it('a task that permits leaving records the visit but is judged by its check alone', async () => {
     const task = { ...openGeneral, mayLeaveAllowedApps: true };
-    const { simulator, device } = hijackedDevice(task);
-    const result = await runTask({ task, mode: 'senseact', policy: 'oracle', device, traceRoot: root, suite: 'guard-left', appState: (name) => simulator.appState(name) });
+    const { device } = hijackedDevice(task);
+    const result = await runTask({ task, mode: 'senseact', policy: 'oracle', device, traceRoot: root, suite: 'guard-left', probe: device });
     expect(result.leftAllowedApps).toEqual([settings]);
     expect(result.success).toBe(true);
   });

@@ -7,7 +7,9 @@ import { createDevice } from '../../../src/device/create-device.js';
 import type { DeviceAction } from '../../../src/device/device-action.js';
 import { DeviceError } from '../../../src/device/device-error.js';
 import { parseDeviceProfile } from '../../../src/device/device-profile.js';
+import { SimDevice } from '../../../src/device/sim-device.js';
 import { elementBounds, SourceDocument } from '../../../src/sim/appium-driver/source-document.js';
+import { Simulator } from '../../../src/sim/simulator.js';
 import { simCapabilities, startSimAppium } from './sim-appium-server.js';
 
 const fastRetry = { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100, budgetMs: 2_000 };
@@ -157,6 +159,31 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
       const [remote, local] = await Promise.all([throughAppium.observe(), inProcess.observe()]);
       expect({ xml: remote.xml, packageName: remote.packageName, activity: remote.activity, polls: remote.polls }).toEqual({ xml: local.xml, packageName: local.packageName, activity: local.activity, polls: local.polls });
     }
+  });
+
+  it('answers the probe as the in-process simulator does: app state, fault log, ground truth; no adb', async () => {
+    const seed = 11;
+    const caps = { 'senseact:seed': seed, 'senseact:faults': { 'icon-only': { rate: 1 } } };
+    const throughAppium = await connect(caps);
+    const inProcess = new SimDevice(new Simulator({ seed, faults: { 'icon-only': { rate: 1 } } }));
+    const contacts = 'com.google.android.contacts';
+    for (const device of [throughAppium, inProcess]) {
+      await device.act({ type: 'launch', packageName: contacts });
+      await device.observe();
+    }
+    const [remoteLog, localLog] = await Promise.all([throughAppium.faultLog(), inProcess.faultLog()]);
+    expect(remoteLog).toContain('icon-only');
+    expect(remoteLog).toEqual(localLog);
+    // The ground truth keeps the labels the icon-only fault strips from what the agent sees.
+    const [remoteTruth, localTruth] = await Promise.all([throughAppium.groundTruth(), inProcess.groundTruth()]);
+    const observed = (await throughAppium.observe()).xml;
+    const labels = (tree: typeof remoteTruth) => (tree?.nodes ?? []).map((node) => node.contentDesc).filter(Boolean);
+    expect(labels(remoteTruth)).toEqual(labels(localTruth));
+    expect(labels(remoteTruth).some((label) => !observed.includes(`content-desc="${label}"`))).toBe(true);
+    expect(remoteTruth?.packageName).toBe(contacts);
+    const [remoteState, localState] = await Promise.all([throughAppium.appState(), inProcess.appState()]);
+    expect(remoteState?.(contacts)).toEqual(localState(contacts));
+    expect(await throughAppium.adbOutputs(['adb shell settings get secure ui_night_mode'])).toBeUndefined();
   });
 
   it('keeps pulling until a delayed effect has landed (settle)', async () => {

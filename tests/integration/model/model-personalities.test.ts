@@ -68,16 +68,16 @@ async function runWith(personality: MockPersonality, env: Record<string, string>
   const mock = await start((request) => personalityReply(personality, darkThemeAnswer(request), request));
   const config = endpoint(mock.url, env);
   const language = new OpenAiLanguageModel({ config, retry: fastRetry });
-  const simulator = simulatorForTask(task, { seed: 3 });
+  const device = new SimDevice(simulatorForTask(task, { seed: 3 }));
   const result = await runTask({
     task,
     mode: 'senseact',
     policy: 'llm',
-    device: new SimDevice(simulator),
+    device,
+    probe: device,
     models: { planner: language, verifier: language, vision: new OpenAiVisionModel({ config, retry: fastRetry }) },
     traceRoot: root,
     suite: `personality-${personality}`,
-    appState: (packageName) => simulator.appState(packageName),
   });
   const trace = await readTrace(result.traceDir);
   const plans = trace.events.filter((event) => event.type === 'plan-end');

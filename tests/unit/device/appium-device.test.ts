@@ -205,3 +205,33 @@ describe('AppiumDevice with a fake server', () => {
     expect(device.callLog.at(-1)).toMatchObject({ kind: 'close', ok: false });
   });
 });
+
+describe('AppiumDevice as a probe on a real device', () => {
+  it('runs a task\'s adb shell queries through mobile: shell, leaving out what cannot run', async () => {
+    const connector = new FakeConnector();
+    connector.setup = (client) => {
+      client.scripts['mobile: shell'] = (args) => {
+        if (args['command'] === 'settings get secure ui_night_mode') return '2\n';
+        throw webdriverError('unsupported operation', 'shell failed: adb_shell is not allowed');
+      };
+    };
+    const device = await connect(connector);
+    const outputs = await device.adbOutputs(['adb shell settings get secure ui_night_mode', 'adb shell dumpsys nope', 'settings get secure ui_night_mode']);
+    expect(outputs).toEqual({ 'adb shell settings get secure ui_night_mode': '2\n' });
+    expect(methods(connector.calls).filter((call) => call.includes('mobile: shell'))).toEqual([
+      'executeScript mobile: shell {"command":"settings get secure ui_night_mode","args":[],"includeStderr":false}',
+      'executeScript mobile: shell {"command":"dumpsys nope","args":[],"includeStderr":false}',
+    ]);
+  });
+
+  it('has no app state, ground truth or fault log there, and asks the server for none of them', async () => {
+    const connector = new FakeConnector();
+    const device = await connect(connector);
+    const before = connector.calls.length;
+    expect(device.simulatorDriver).toBe(false);
+    expect(await device.appState()).toBeUndefined();
+    expect(await device.groundTruth()).toBeUndefined();
+    expect(await device.faultLog()).toEqual([]);
+    expect(connector.calls.length).toBe(before);
+  });
+});

@@ -39,11 +39,15 @@ export class FakeAppiumClient implements AppiumClient {
     this.record('takeScreenshot');
     return '';
   }
+  /** Answers of other `executeScript` calls by script name: a function of the call's argument object (it may throw). */
+  scripts: Record<string, (args: Record<string, unknown>) => unknown> = {};
+
   async executeScript(script: string, args: unknown[]): Promise<unknown> {
     this.record('executeScript', script, ...args);
     if (script === 'mobile: getCurrentPackage') return this.packageName;
     if (script === 'mobile: getCurrentActivity') return this.activity;
-    return null;
+    const answer = this.scripts[script];
+    return answer ? answer((args[0] ?? {}) as Record<string, unknown>) : null;
   }
   async performActions(actions: readonly object[]): Promise<void> {
     this.record('performActions', actions);

@@ -1,0 +1,85 @@
+// The oracle policy answers from the messages a model gets and the screens the device
+// returned through a read-only watch; it moves on only when a prompt says its plan passed.
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { plannerMessages, type HistoryEntry } from '../../../src/agent/agent-prompts.js';
+import { createOraclePolicy } from '../../../src/agent/oracle-models.js';
+import { planReplySchema, type PlanReply } from '../../../src/agent/plan-reply.js';
+import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
+import type { Device } from '../../../src/device/device.js';
+import { SimDevice } from '../../../src/device/sim-device.js';
+import { perceive, type Perception } from '../../../src/perception/perceive.js';
+import { loadSuite } from '../../../src/tasks/load-task-file.js';
+import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
+const task = suite.tasks.find((candidate) => candidate.id === 'settings-dark-theme')!;
+
+async function look(device: Device): Promise<Perception> {
+  const observation = await device.observe();
+  return perceive(parseHierarchy(observation.xml, { packageName: observation.packageName, activity: observation.activity }));
+}
+
+function setup() {
+  const device = new SimDevice(simulatorForTask(task, { seed: 5 }));
+  const policy = createOraclePolicy(task, { react: false, probe: device });
+  return { device, policy, watched: policy.watch(device) };
+}
+
+async function plan(policy: ReturnType<typeof createOraclePolicy>, view: string, history: HistoryEntry[]): Promise<PlanReply> {
+  const reply = await policy.models.planner.generate({ role: 'planner', messages: plannerMessages({ instruction: task.instruction, allowedPackages: task.allowedPackages, view, history, certificates: [] }) });
+  return planReplySchema.parse(JSON.parse(reply.text));
+}
+
+describe('the oracle policy', () => {
+  it('plans on the screen its prompt shows, and moves on only when the history says the plan passed', async () => {
+    const { policy, watched } = setup();
+    const start = await look(watched);
+    const first = await plan(policy, start.view, []);
+    const display = start.units.find((unit) => unit.label === 'Display');
+    expect(first).toMatchObject({ intent: 'Open Display', commitment: [{ unit: display?.id }] });
+    // Told the plan failed, the oracle commits the same step again.
+    const again = await plan(policy, start.view, [{ intent: 'Open Display', outcome: 'fail', note: 'click "Display": nothing on screen changed' }]);
+    expect(again.commitment).toEqual(first.commitment);
+    // Told it passed (on the screen the tap led to), it moves to the next reference step.
+    await watched.act({ type: 'tap', point: [display!.tap![0], display!.tap![1]] });
+    const opened = await look(watched);
+    const next = await plan(policy, opened.view, [{ intent: 'Open Display', outcome: 'fail', note: '' }, { intent: 'Open Display', outcome: 'pass', note: '' }]);
+    expect(next.intent).toBe('Switch dark theme on');
+    expect(next.commitment[0]).toMatchObject({ checked: true });
+  });
+
+  it('counts a plan whose units all took effect as done even though its expectation did not show', async () => {
+    const { policy, watched } = setup();
+    const start = await look(watched);
+    await plan(policy, start.view, []);
+    const next = await plan(policy, start.view, [{ intent: 'Open Display', outcome: 'fail', note: 'the units took effect; the expectation did not hold; exists(text="Dark theme"): no match' }]);
+    expect(next.intent).toBe('Switch dark theme on');
+  });
+
+  it('does not take a rejected plan as progress', async () => {
+    const { policy, watched } = setup();
+    const start = await look(watched);
+    const first = await plan(policy, start.view, []);
+    const reply = await policy.models.planner.generate({ role: 'planner', messages: plannerMessages({ instruction: task.instruction, allowedPackages: task.allowedPackages, view: start.view, history: [{ intent: 'Open Display', outcome: 'pass', note: '' }], certificates: [], rejection: 'unit "x" is not on this screen' }) });
+    expect(planReplySchema.parse(JSON.parse(reply.text)).intent).toBe(first.intent);
+  });
+
+  it('refuses a prompt whose screen the device never returned (it sees nothing but the watch)', async () => {
+    const { policy, device, watched } = setup();
+    await look(watched);
+    // Observed around the watch: the oracle never saw this screen.
+    await device.act({ type: 'launch', packageName: 'com.google.android.contacts' });
+    const unseen = await look(device);
+    await expect(plan(policy, unseen.view, [])).rejects.toThrow(/none of the last 1 observations/);
+  });
+
+  it('watches without changing what the device returns', async () => {
+    const { device, watched } = setup();
+    const { latencyMs: _direct, ...direct } = await device.observe();
+    const { latencyMs: _through, ...through } = await watched.observe();
+    expect(through).toEqual(direct);
+    expect(watched.info).toBe(device.info);
+  });
+});
