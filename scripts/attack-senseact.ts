@@ -7,7 +7,7 @@
 //
 // Rows: mutants droidbot yaml predicate secret password injection fence resume transport report bom faults
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runTask } from '../src/agent/run-task.js';
@@ -17,6 +17,7 @@ import { main } from '../src/cli/main.js';
 import { SimDevice } from '../src/device/sim-device.js';
 import { loadDeviceProfile } from '../src/device/device-profile.js';
 import { startMockOpenAiServer } from '../src/model/mock-openai-server.js';
+import { setDebugSpec } from '../src/util/debug-log.js';
 import { OpenAiLanguageModel } from '../src/model/openai-language-model.js';
 import { ScriptedLanguageModel, ScriptedVisionModel } from '../src/model/scripted-language-model.js';
 import type { ModelRequest, TextMessage } from '../src/model/language-model.js';
@@ -27,6 +28,7 @@ import { loadTaskFile, parseTaskFile } from '../src/tasks/load-task-file.js';
 import type { Task } from '../src/tasks/task-schema.js';
 import { parseHierarchy } from '../src/ui/parse-hierarchy.js';
 import { SenseActError } from '../src/util/senseact-error.js';
+import { startEchoingEndpoint } from '../tests/helpers/echoing-endpoint.js';
 import { injectionFollower, injectionNote } from '../tests/helpers/injection-follower.js';
 import { generateMutants, type SeedDump } from '../tests/helpers/mutate-dumps.js';
 import { corpusFolder, repoRoot } from './corpus-option.js';
@@ -227,30 +229,31 @@ async function secretRow(): Promise<void> {
   mkdirSync(suite);
   const task = loadSimTasks().find((candidate) => candidate.id === 'notes-create-text-note')!;
   writeFileSync(path.join(suite, 'tasks.yaml'), JSON.stringify({ tasks: [{ ...task, id: 'echo-reply', solution: undefined }, { ...task, id: 'echo-401', solution: undefined }] }));
-  let calls = 0;
-  const server = await startMockOpenAiServer({
-    reply: (request) => {
-      calls++;
-      const key = (request.headers['authorization'] ?? '').replace(/^Bearer /, '');
-      if (calls > 6) {
-        return { status: 401, body: { error: { message: `Incorrect API key provided: ${key}`, type: 'invalid_request_error' } } };
-      }
-      const react = request.texts[0]?.includes('one action per turn') === true;
-      const first = request.texts.some((text) => text.includes('(none yet)'));
-      // First an action whose intent holds the key (it reaches certificates and history), then FINISH with it as the answer.
-      if (react) return JSON.stringify(first ? { thought: `Use the key ${key}`, action: { unit: 'nav-home' } } : { thought: key, action: null, finish: true, answer: `the key is ${key}` });
-      return JSON.stringify(first ? { intent: `Use the key ${key}`, expectation: 'screenChanged', commitment: [{ unit: 'nav-home' }] } : { intent: 'done', finish: true, answer: `the key is ${key}` });
-    },
-  });
+  const server = await startEchoingEndpoint();
   const out = path.join(folder, 'out');
   const env = { SENSEACT_BASE_URL: server.url, SENSEACT_API_KEY: secret, SENSEACT_MODEL: 'mock-model', SENSEACT_CASSETTE: `record:${path.join(folder, 'cassette', 'cassette.jsonl')}` };
-  const run = await cli(['bench', '--suite', suite, '--mode', 'senseact,react-text', '--device', 'sim', '--policy', 'llm', '--out', out], { cwd: folder, env });
+  // The debug log goes to a file too, as a user redirecting stderr would have it.
+  const log = path.join(folder, 'logs', 'debug.log');
+  mkdirSync(path.dirname(log));
+  setDebugSpec('senseact:*');
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    appendFileSync(log, chunk);
+    return true;
+  }) as typeof process.stderr.write;
+  let run: CliRun;
+  try {
+    run = await cli(['bench', '--suite', suite, '--mode', 'senseact,react-text', '--device', 'sim', '--policy', 'llm', '--out', out], { cwd: folder, env });
+  } finally {
+    process.stderr.write = write;
+    setDebugSpec(process.env['DEBUG']);
+  }
   await server.close();
   if (argv.includes('--verbose')) process.stderr.write(`${run.out}\n${run.err}\n`);
-  // Every file the run wrote: the bench output dir and the cassette.
-  const written = [...filesUnder(out), ...filesUnder(path.join(folder, 'cassette'))];
+  // Every file the run wrote: the bench output dir, the cassette and the debug log.
+  const written = [...filesUnder(out), ...filesUnder(path.join(folder, 'cassette')), log];
   const holding = written.filter((file) => readFileSync(file).includes(secret)).map((file) => path.relative(folder, file));
-  row('an endpoint echoing the API key (reply and 401), bench + cassette', `${run.code === 'crash' ? `crash (${run.crash}); ` : `exit ${run.code}; `}key in ${holding.length} of ${written.length} files${holding.length > 0 ? `: ${holding.slice(0, 8).join(', ')}${holding.length > 8 ? ', …' : ''}` : ''}`);
+  row('an endpoint echoing the API key (reply and 401): bench, cassette, DEBUG log', `${run.code === 'crash' ? `crash (${run.crash}); ` : `exit ${run.code}; `}key in ${holding.length} of ${written.length} files${holding.length > 0 ? `: ${holding.slice(0, 8).join(', ')}${holding.length > 8 ? ', …' : ''}` : ''}`);
   rmSync(folder, { recursive: true, force: true });
 }
 

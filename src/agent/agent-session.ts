@@ -11,6 +11,7 @@ import type { PerceptionOptions } from '../perception/perception-options.js';
 import { join } from 'node:path';
 import { stepFolder, type TraceWriter } from '../trace/trace-writer.js';
 import { parseHierarchy } from '../ui/parse-hierarchy.js';
+import { passwordPlaceholder } from '../util/redactor.js';
 
 /** Latency buckets of DESIGN.md §7, in milliseconds. */
 export interface LatencyTotals {
@@ -46,6 +47,8 @@ export class AgentSession {
   step = 0;
   llmCalls = 0;
   private readonly lastWritten = new Map<string, string>();
+  /** The screen last observed: the one the next action's unit comes from. */
+  private lastScreen: Screen | undefined;
   vlmCalls = 0;
 
   constructor(
@@ -110,7 +113,8 @@ export class AgentSession {
     this.lastWritten.set(key, observation.xml);
     this.trace.emit({ type: 'observe-end', step: this.step, packageName: observation.packageName, activity: observation.activity, latencyMs: observation.latencyMs, polls: observation.polls, settled: observation.settled, artifact: path });
     this.trace.emit({ type: 'perceive-end', step: this.step, latencyMs: perceptionMs, nodes: tree.nodes.length, keptNodes: perception.nodes.length, units: perception.units.length, blocks: perception.blocks.length });
-    return { xml: observation.xml, perception };
+    this.lastScreen = { xml: observation.xml, perception };
+    return this.lastScreen;
   }
 
   /**
@@ -120,11 +124,16 @@ export class AgentSession {
    * instead of throwing. Every other failure throws.
    */
   async act(actions: readonly DeviceAction[], unitId?: string): Promise<string | undefined> {
+    // Text typed into a password field is a secret from here on, in every file of the run
+    // (the planner's reply that held it is rewritten too); the device still gets the value.
+    const password = unitId !== undefined && this.lastScreen?.perception.units.find((unit) => unit.id === unitId)?.state.password === true;
+    if (password) for (const action of actions) if (action.type === 'type') this.trace.redactor.addPassword(action.text);
     for (const action of actions) {
       try {
         const result = await this.device.act(action, this.signal ? { signal: this.signal } : {});
         this.latency.deviceMs += result.latencyMs;
-        this.trace.emit({ type: 'act-end', step: this.step, action: action as unknown as Record<string, unknown>, ...(unitId ? { unitId } : {}), latencyMs: result.latencyMs });
+        const recorded = password && action.type === 'type' ? { ...action, text: passwordPlaceholder } : action;
+        this.trace.emit({ type: 'act-end', step: this.step, action: recorded as unknown as Record<string, unknown>, ...(unitId ? { unitId } : {}), latencyMs: result.latencyMs });
       } catch (error) {
         if (!(DeviceError.isInstance(error) && error.reason === 'command-failed')) throw error;
         this.trace.emit({ type: 'error', step: this.step, message: error.message, name: error.name, code: error.code, where: 'act', infrastructure: false });

@@ -8,6 +8,7 @@ import type { AnswerJudge } from '../tasks/answer-judge.js';
 import { evaluateSuccess } from '../tasks/evaluate-success.js';
 import type { Task } from '../tasks/task-schema.js';
 import { TraceWriter } from '../trace/trace-writer.js';
+import { Redactor } from '../util/redactor.js';
 import { SenseActError } from '../util/senseact-error.js';
 import { AgentSession, type AgentModels } from './agent-session.js';
 import { ForegroundGuard } from './foreground-guard.js';
@@ -45,8 +46,14 @@ export interface RunTaskOptions {
    */
   readonly probe?: DeviceProbe;
   readonly judges?: { readonly exact?: AnswerJudge; readonly model?: AnswerJudge };
-  /** Secrets to redact from the trace besides anything that looks like a key. */
+  /** Secrets to redact from the trace besides anything that looks like a key (ignored when `redactor` is given). */
   readonly secrets?: readonly string[];
+  /**
+   * The redaction pass shared by every file of the run (and of the bench around it): the
+   * trace, the result, and what the caller writes with it. Passwords typed during the run
+   * are added to it. Default: a new one with `secrets`.
+   */
+  readonly redactor?: Redactor;
 }
 
 /**
@@ -58,7 +65,8 @@ export interface RunTaskOptions {
 export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const { task, mode, policy } = options;
   const ledger = new UsageLedger();
-  const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), ifExists: options.replaceTrace ? 'replace' : 'suffix', secrets: options.secrets ?? [] });
+  const redactor = options.redactor ?? new Redactor(options.secrets ?? []);
+  const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), ifExists: options.replaceTrace ? 'replace' : 'suffix', redactor });
   const started = performance.now();
   const react = mode === 'react-vlm' || mode === 'react-text';
   const { probe } = options;
@@ -166,5 +174,6 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     ...(run?.answer === undefined ? {} : { answer: run.answer }),
   };
   trace.writeRunFile('result.json', result);
-  return result;
+  // The result goes on to journals and reports: it leaves redacted, as the trace did.
+  return redactor.deep(result);
 }

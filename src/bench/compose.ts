@@ -14,6 +14,8 @@ import { createConfiguredModels } from '../model/create-configured-models.js';
 import { imageDetailSchema, type ImageDetail } from '../model/vision-model.js';
 import type { FaultProfileName } from '../sim/fault-injector.js';
 import type { Task } from '../tasks/task-schema.js';
+import { setDebugLogRedaction } from '../util/debug-log.js';
+import { Redactor, secretsFromEnv } from '../util/redactor.js';
 import { BenchError } from './bench-error.js';
 import { simSeedDataForTask, simSeedForTask, simulatorForTask } from './simulator-for-task.js';
 import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
@@ -47,8 +49,8 @@ export function gateImageDetailFromEnv(env: Readonly<Record<string, string | und
 }
 
 /** Builds the OpenAI-compatible models for every role (recording or replaying a cassette when asked). */
-export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }): AgentModels {
-  const models = createConfiguredModels({ config, ...(cassette ? { cassette } : {}) });
+export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }, redactor?: Redactor): AgentModels {
+  const models = createConfiguredModels({ config, ...(cassette ? { cassette } : {}), ...(redactor ? { redactor } : {}) });
   return { planner: models.language, verifier: models.language, vision: models.vision };
 }
 
@@ -81,7 +83,11 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
   } else {
     throw new BenchError({ code: 'bench-no-model', message: `--policy llm needs a model: ${config.problems.join('; ')}. Or run with --policy oracle.` });
   }
-  const models = policy === 'llm' ? openAiModels(config, cassette) : undefined;
+  // One redaction pass for every file of the bench: the configured key, secret-named
+  // variables of the environment, key patterns, and passwords typed during the runs.
+  const redactor = new Redactor([...(config.apiKey ? [config.apiKey] : []), ...secretsFromEnv(options.env)]);
+  setDebugLogRedaction((line) => redactor.text(line));
+  const models = policy === 'llm' ? openAiModels(config, cassette, redactor) : undefined;
   const faults = options.faults as FaultProfileName | undefined;
   if (faults !== undefined && profile.kind !== 'sim' && !profile.name.startsWith('sim')) {
     throw new BenchError({ code: 'bench-faults', message: `--faults ${faults}: fault injection needs the simulator; device profile "${profile.name}" is a real device. Drop --faults or use --device sim.` });
@@ -90,12 +96,11 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
   const memoryFor = (mode: string): Promise<CertificateMemory> => {
     let memory = memories.get(mode);
     if (!memory) {
-      memory = CertificateMemory.open(path.join(options.outDir, 'memory', `${mode}.jsonl`));
+      memory = CertificateMemory.open(path.join(options.outDir, 'memory', `${mode}.jsonl`), { redactor });
       memories.set(mode, memory);
     }
     return memory;
   };
-  const secrets = config.apiKey ? [config.apiKey] : [];
 
   const executor: BenchExecutorHandle<Task>['executor'] = async (request) => {
     const { task, mode, repeat, signal } = request;
@@ -109,7 +114,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       replaceTrace: true,
       repeat,
       signal,
-      secrets,
+      redactor,
       ...(models ? { models, judges: { model: new ModelAnswerJudge(models.verifier ?? models.planner) } } : {}),
       ...(mode === 'senseact' || mode === 'senseact-text' ? { memory: await memoryFor(mode) } : {}),
       ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
@@ -146,6 +151,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
     policy,
     notice,
     modelLabel: policy === 'oracle' ? 'none (oracle)' : config.models.planner,
+    redactor,
     close: async () => {
       for (const memory of memories.values()) await (await memory).close();
     },

@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { taskRunResultSchema, type AgentMode, type PolicyName, type TaskRunResult } from '../agent/task-run-result.js';
 import { debugLog } from '../util/debug-log.js';
+import { Redactor } from '../util/redactor.js';
 import { stableHashHex } from '../util/stable-hash.js';
 import { BenchError } from './bench-error.js';
 import { acquireBenchLock, benchLockFileName } from './bench-lock.js';
@@ -54,6 +55,11 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   readonly onProgress?: (progress: BenchProgress) => void;
   /** Cancels the benchmark: no new run starts, in-flight runs are abandoned, results are written as incomplete. */
   readonly signal?: AbortSignal;
+  /**
+   * What every result passes through before it reaches the journal, results.json and the
+   * report (an error message may quote a key the endpoint echoed). Default: key patterns only.
+   */
+  readonly redactor?: Redactor;
 }
 
 interface PlannedRun<Task extends BenchTask> {
@@ -92,7 +98,9 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     const recovered = await readResultsJournal(journalFile);
     if (recovered.skippedLines > 0) debugLog('bench', 'journal had unreadable lines', { skipped: recovered.skippedLines });
     const finished = new Map<string, TaskRunResult>();
-    for (const result of recovered.results) {
+    const redactor = options.redactor ?? new Redactor();
+    for (const recoveredResult of recovered.results) {
+      const result = redactor.deep(recoveredResult);
       const key = runKey(result.id, result.mode, result.repeat);
       if (planned.has(key)) finished.set(key, result);
     }
@@ -152,7 +160,8 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
         const run = pending[next++];
         if (run === undefined) break;
         running++;
-        const result = await executeRun(run, options, outDir, signal);
+        const executed = await executeRun(run, options, outDir, signal);
+        const result = executed === undefined ? undefined : redactor.deep(executed);
         running--;
         // A run cut short by the abort is not a result: --resume will run it again.
         if (result === undefined || closed) continue;

@@ -1,4 +1,5 @@
 import type { AgentMode, PolicyName, TaskRunResult } from '../agent/task-run-result.js';
+import type { Redactor } from '../util/redactor.js';
 
 /** The least the runner needs to know about a task: its id and its app (for per-app metrics). */
 export interface BenchTask {
@@ -57,6 +58,8 @@ export interface BenchExecutorHandle<Task extends BenchTask = BenchTask> {
   readonly policy: PolicyName;
   /** One line for the user: which policy and models, and why. */
   readonly notice: string;
+  /** The redaction pass of every file the runs write; the runner passes results through it too. */
+  readonly redactor?: Redactor;
   close(): Promise<void>;
 }
 

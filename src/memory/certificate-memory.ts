@@ -2,6 +2,7 @@ import { open as openFile, readFile, mkdir, type FileHandle } from 'node:fs/prom
 import { dirname } from 'node:path';
 import MiniSearch from 'minisearch';
 import { debugLog } from '../util/debug-log.js';
+import type { Redactor } from '../util/redactor.js';
 import { certificateSchema, type Certificate } from '../verify/certificate.js';
 import { CertificateMemoryError } from './certificate-memory-error.js';
 
@@ -132,16 +133,17 @@ export class CertificateMemory {
   /** The file's last byte is not a newline (torn write): the next append starts a new line. */
   private needsNewline = false;
 
-  private constructor(path: string) {
+  private constructor(path: string, private readonly redactor: Redactor | undefined) {
     this.path = path;
   }
 
   /**
-   * Opens (or creates on first append) the memory at `path` and loads it.
+   * Opens (or creates on first append) the memory at `path` and loads it. With `redactor`,
+   * every appended certificate goes through it first (an intent may quote a key a model echoed).
    * @throws CertificateMemoryError when the file exists but cannot be read.
    */
-  static async open(path: string): Promise<CertificateMemory> {
-    const memory = new CertificateMemory(path);
+  static async open(path: string, options: { readonly redactor?: Redactor } = {}): Promise<CertificateMemory> {
+    const memory = new CertificateMemory(path, options.redactor);
     let text = '';
     try {
       text = await readFile(path, 'utf8');
@@ -223,7 +225,7 @@ export class CertificateMemory {
   }
 
   private async appendNow(certificate: Certificate): Promise<void> {
-    const parsed = certificateSchema.safeParse(certificate);
+    const parsed = certificateSchema.safeParse(this.redactor ? this.redactor.deep(certificate) : certificate);
     if (!parsed.success) {
       throw new CertificateMemoryError({ message: `Refusing to append an invalid certificate to ${this.path}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}. Build it with buildCertificate.` });
     }

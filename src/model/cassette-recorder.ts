@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { redactSecrets } from '../util/redact-secrets.js';
+import { Redactor } from '../util/redactor.js';
 import { cassetteVersion, readCassette, requestHash, type CassetteEntry } from './cassette.js';
 import type { ModelReply, ModelRequest, TextMessage } from './language-model.js';
 import { recordMessages } from './model-call-record.js';
@@ -12,8 +12,14 @@ export interface RecordingModelOptions {
   readonly path: string;
   /** `overwrite` (default) starts a fresh cassette; `append` continues an existing one. */
   readonly mode?: 'overwrite' | 'append';
-  /** Exact secret values to redact besides anything that looks like a key (e.g. the configured API key). */
+  /** Exact secret values to redact besides anything that looks like a key (e.g. the configured API key); ignored when `redactor` is given. */
   readonly secrets?: readonly string[];
+  /**
+   * The run's redaction pass. When it learns a secret or a typed password, the lines
+   * already recorded are rewritten through it (the reply that held a password was
+   * recorded before the password was typed); a replay then types the placeholder.
+   */
+  readonly redactor?: Redactor;
 }
 
 /**
@@ -25,9 +31,12 @@ export class CassetteRecorder {
   private readonly options: RecordingModelOptions;
   private readonly occurrences = new Map<string, number>();
   private recordedCount = 0;
+  private readonly redactor: Redactor;
 
   constructor(options: RecordingModelOptions) {
     this.options = options;
+    this.redactor = options.redactor ?? new Redactor(options.secrets ?? []);
+    this.redactor.onChange(() => this.redactRecorded());
     mkdirSync(dirname(options.path), { recursive: true });
     if ((options.mode ?? 'overwrite') === 'append' && existsSync(options.path)) {
       for (const entry of readCassette(options.path)) this.occurrences.set(entry.hash, Math.max(this.occurrences.get(entry.hash) ?? 0, entry.occurrence + 1));
@@ -51,7 +60,6 @@ export class CassetteRecorder {
     const reply = await inner.generate(request);
     const occurrence = this.occurrences.get(hash) ?? 0;
     this.occurrences.set(hash, occurrence + 1);
-    const secrets = this.options.secrets ?? [];
     const entry: CassetteEntry = {
       v: cassetteVersion,
       hash,
@@ -61,7 +69,7 @@ export class CassetteRecorder {
       request: {
         messages: recordMessages(request.messages).map((message) => ({
           role: message.role,
-          content: redactSecrets(message.content, secrets),
+          content: this.redactor.text(message.content),
           ...(message.images === undefined ? {} : { images: message.images.map((image) => ({ ...image })) }),
         })),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
@@ -69,7 +77,7 @@ export class CassetteRecorder {
         ...(request.json === undefined ? {} : { json: request.json }),
       },
       reply: {
-        text: redactSecrets(reply.text, secrets),
+        text: this.redactor.text(reply.text),
         usage: { ...reply.usage },
         latencyMs: reply.latencyMs,
         model: reply.model,
@@ -79,5 +87,13 @@ export class CassetteRecorder {
     appendFileSync(this.options.path, `${JSON.stringify(entry)}\n`);
     this.recordedCount += 1;
     return reply;
+  }
+
+  /** Rewrites the cassette through the redactor (synchronously, so no append interleaves). */
+  private redactRecorded(): void {
+    if (!existsSync(this.options.path)) return;
+    const text = readFileSync(this.options.path, 'utf8');
+    const redacted = this.redactor.text(text);
+    if (redacted !== text) writeFileSync(this.options.path, redacted);
   }
 }

@@ -8,6 +8,7 @@ import { OpenAiVisionModel } from './openai-vision-model.js';
 import { RecordingLanguageModel, RecordingVisionModel } from './recording-language-model.js';
 import { ReplayingLanguageModel, ReplayingVisionModel } from './replaying-language-model.js';
 import type { VisionModel } from './vision-model.js';
+import type { Redactor } from '../util/redactor.js';
 
 /** Where model replies come from: the endpoint, the endpoint with recording, or a cassette alone. */
 export type CassetteMode = 'off' | 'record' | 'replay';
@@ -19,6 +20,8 @@ export interface ConfiguredModelsOptions extends Omit<OpenAiModelOptions, 'confi
   readonly cassette?: { readonly mode: CassetteMode; readonly path: string };
   /** Exact secrets to keep out of the cassette besides key-shaped text. Default: the configured key. */
   readonly secrets?: readonly string[];
+  /** The run's redaction pass (secrets and typed passwords); replaces `secrets` when given. */
+  readonly redactor?: Redactor;
 }
 
 /** A text model and a vision model over one endpoint or one cassette; both serve every role. */
@@ -43,12 +46,12 @@ export function createConfiguredModels(options: ConfiguredModelsOptions): Config
     const player = new CassettePlayer({ path });
     return { language: new ReplayingLanguageModel(player), vision: new ReplayingVisionModel(player), description: `replay ${path}` };
   }
-  const { cassette: _cassette, secrets: _secrets, ...openAiOptions } = options;
+  const { cassette: _cassette, secrets: _secrets, redactor: _redactor, ...openAiOptions } = options;
   const language = new OpenAiLanguageModel(openAiOptions);
   const vision = new OpenAiVisionModel(openAiOptions);
   if (mode === 'off') return { language, vision, description: language.provider };
   const secrets = options.secrets ?? (options.config.apiKey === undefined ? [] : [options.config.apiKey]);
-  const recorder = new CassetteRecorder({ path, secrets });
+  const recorder = new CassetteRecorder({ path, ...(options.redactor ? { redactor: options.redactor } : { secrets }) });
   return {
     language: new RecordingLanguageModel(language, recorder),
     vision: new RecordingVisionModel(vision, recorder),

@@ -267,7 +267,8 @@ function place(widget: Widget, box: Box, clip: PixelRect, index: number, drawing
     cls: widget.cls,
     pkg,
     resourceId: resourceIdOf(widget, pkg),
-    text: showingHint && context.hintAsText === true ? (widget.hint ?? '') : (widget.text ?? ''),
+    // A password field shows bullets, as Android reports it to accessibility.
+    text: showingHint && context.hintAsText === true ? (widget.hint ?? '') : flags.password === true ? '•'.repeat([...(widget.text ?? '')].length) : (widget.text ?? ''),
     desc: widget.desc ?? '',
     hint: widget.hint ?? '',
     showingHint,

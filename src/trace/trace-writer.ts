@@ -1,8 +1,8 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { debugLog } from '../util/debug-log.js';
-import { redactSecrets, redactSecretsDeep } from '../util/redact-secrets.js';
+import { Redactor } from '../util/redactor.js';
 import { InvalidTraceEventError } from './invalid-trace-event-error.js';
 import { makeRunId } from './make-run-id.js';
 import { traceEventSchema, traceVersion, type TraceEvent, type TraceEventInput } from './trace-event.js';
@@ -26,8 +26,13 @@ export interface TraceWriterOptions {
   readonly ifExists?: 'suffix' | 'error' | 'replace';
   /** Monotonic clock in milliseconds for `t`. Default `performance.now`. */
   readonly clock?: () => number;
-  /** Exact secret values to redact besides anything that looks like a key. */
+  /** Exact secret values to redact besides anything that looks like a key (ignored when `redactor` is given). */
   readonly secrets?: readonly string[];
+  /**
+   * The run's redaction pass, shared with the other writers of the run. When it learns a
+   * new secret or password, everything this writer already wrote is rewritten through it.
+   */
+  readonly redactor?: Redactor;
   /** fsync after every event (survives power loss, not just a crash). Default false. */
   readonly fsync?: boolean;
 }
@@ -46,7 +51,9 @@ export class TraceWriter {
   readonly runId: string;
   private readonly clock: () => number;
   private readonly startedAt: number;
-  private readonly secrets: readonly string[];
+  /** The redaction every written byte goes through. */
+  readonly redactor: Redactor;
+  private readonly stopListening: () => void;
   private readonly fsync: boolean;
   private fd: number | undefined;
   private readonly modelCallCounts = new Map<string, number>();
@@ -56,7 +63,7 @@ export class TraceWriter {
   constructor(options: TraceWriterOptions) {
     this.clock = options.clock ?? (() => performance.now());
     this.startedAt = this.clock();
-    this.secrets = options.secrets ?? [];
+    this.redactor = options.redactor ?? new Redactor(options.secrets ?? []);
     this.fsync = options.fsync ?? false;
     const parent = join(options.root, ...options.suite.split('/').map(safeSegment), safeSegment(options.task));
     const wanted = safeSegment(options.runId ?? makeRunId());
@@ -75,6 +82,7 @@ export class TraceWriter {
     this.runId = runId;
     this.dir = join(parent, runId);
     this.fd = openSync(join(this.dir, traceFileName), 'a');
+    this.stopListening = this.redactor.onChange(() => this.redactWritten());
     debugLog('trace', 'run folder opened', { dir: this.dir });
   }
 
@@ -91,7 +99,7 @@ export class TraceWriter {
   /** Stamps (`v`, `t`), redacts, validates and appends one event; returns it as written. */
   emit(input: TraceEventInput): TraceEvent {
     if (this.fd === undefined) throw new Error(`TraceWriter for ${this.dir} is closed; emit events before close().`);
-    const stamped = redactSecretsDeep({ ...input, v: traceVersion, t: round(this.elapsed()) }, this.secrets);
+    const stamped = this.redactor.deep({ ...input, v: traceVersion, t: round(this.elapsed()) });
     const parsed = traceEventSchema.safeParse(stamped);
     if (!parsed.success) throw new InvalidTraceEventError({ type: String(input.type), detail: z.prettifyError(parsed.error).replace(/\n/g, ' ') });
     writeSync(this.fd, `${JSON.stringify(parsed.data, binaryReplacer)}\n`);
@@ -139,6 +147,26 @@ export class TraceWriter {
     fsyncSync(this.fd);
     closeSync(this.fd);
     this.fd = undefined;
+    this.stopListening();
+  }
+
+  /**
+   * Rewrites every text file of the run folder through the redactor: a password typed in
+   * step 5 was in the planner's reply recorded in step 4. PNG bytes are left alone.
+   */
+  private redactWritten(): void {
+    const walk = (folder: string): void => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.isFile() && !entry.name.endsWith('.png')) {
+          const text = readFileSync(path, 'utf8');
+          const redacted = this.redactor.text(text);
+          if (redacted !== text) writeFileSync(path, redacted);
+        }
+      }
+    };
+    walk(this.dir);
   }
 
   private writeFile(relative: string, content: unknown): void {
@@ -150,8 +178,8 @@ export class TraceWriter {
       this.folders.add(folder);
     }
     if (content instanceof Uint8Array) writeFileSync(path, content);
-    else if (typeof content === 'string') writeFileSync(path, redactSecrets(content, this.secrets));
-    else writeFileSync(path, `${JSON.stringify(redactSecretsDeep(content, this.secrets), binaryReplacer, 2)}\n`);
+    else if (typeof content === 'string') writeFileSync(path, this.redactor.text(content));
+    else writeFileSync(path, `${JSON.stringify(this.redactor.deep(content), binaryReplacer, 2)}\n`);
   }
 }
 

@@ -1,3 +1,5 @@
+import { redactSecrets } from './redact-secrets.js';
+
 /**
  * Namespaced debug logging, enabled by `DEBUG=senseact:*` or a list such as
  * `DEBUG=senseact:device,senseact:agent`. Writes to stderr only when enabled; outside
@@ -19,8 +21,19 @@ export function setDebugSpec(spec: string | undefined): void {
   isEnabled = enabledSet(spec);
 }
 
+/** Redacts a log line; key patterns alone until a composition root passes its run's redactor. */
+let redactLine: (line: string) => string = (line) => redactSecrets(line);
+
+/**
+ * Sends every later debug line through `redact` (the composition root passes its
+ * `Redactor`), so a log redirected to a file holds no configured key or typed password.
+ */
+export function setDebugLogRedaction(redact: (line: string) => string): void {
+  redactLine = redact;
+}
+
 export function debugLog(namespace: DebugNamespace, message: string, data?: unknown): void {
   if (!isEnabled(namespace)) return;
   const suffix = data === undefined ? '' : ` ${JSON.stringify(data)}`;
-  process.stderr.write(`senseact:${namespace} ${message}${suffix}\n`);
+  process.stderr.write(`${redactLine(`senseact:${namespace} ${message}${suffix}`)}\n`);
 }

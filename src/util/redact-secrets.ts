@@ -56,22 +56,23 @@ export function redactSecrets(text: string, exactSecrets: readonly string[] = []
 }
 
 /**
- * Deep copy of a JSON-like value with every string redacted and every value under a
- * secret-named key (authorization, apiKey, password, ...) replaced when it is a string. Binary data
+ * Deep copy of a JSON-like value with every string redacted (by `redactString`, default
+ * `redactSecrets` with `exactSecrets`) and every value under a secret-named key
+ * (authorization, apiKey, password, ...) replaced when it is a string. Binary data
  * (`Uint8Array`) is kept as is; the caller decides how to serialise it.
  */
-export function redactSecretsDeep<T>(value: T, exactSecrets: readonly string[] = []): T {
-  return redactValue(value, exactSecrets) as T;
+export function redactSecretsDeep<T>(value: T, exactSecrets: readonly string[] = [], redactString: (text: string) => string = (text) => redactSecrets(text, exactSecrets)): T {
+  return redactValue(value, redactString) as T;
 }
 
-function redactValue(value: unknown, exactSecrets: readonly string[]): unknown {
-  if (typeof value === 'string') return redactSecrets(value, exactSecrets);
+function redactValue(value: unknown, redactString: (text: string) => string): unknown {
+  if (typeof value === 'string') return redactString(value);
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Uint8Array) return value;
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, exactSecrets));
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redactString));
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    result[key] = secretKeyPattern.test(key) && typeof item === 'string' && !harmlessValues.has(item.toLowerCase()) ? redactedMarker : redactValue(item, exactSecrets);
+    result[key] = secretKeyPattern.test(key) && typeof item === 'string' && !harmlessValues.has(item.toLowerCase()) ? redactedMarker : redactValue(item, redactString);
   }
   return result;
 }

@@ -180,6 +180,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       modelLabel: handle.modelLabel,
       prices: options.prices,
       onProgress: reporter.onProgress,
+      ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),
       signal: controller.signal,
     });
   } finally {

@@ -64,7 +64,13 @@ type Page =
   | 'app-notifications' | 'notifications' | 'battery' | 'storage' | 'sound' | 'dnd' | 'vibration' | 'display' | 'system' | 'languages'
   | 'date-time' | 'about' | 'android-version' | 'security' | 'location' | 'accessibility' | 'wallpaper';
 
-type SettingsDialog = { kind: 'private-dns'; mode: string; hostname: string } | { kind: 'rename'; target: 'device' | 'bluetooth'; value: string };
+type SettingsDialog =
+  | { kind: 'private-dns'; mode: string; hostname: string }
+  | { kind: 'rename'; target: 'device' | 'bluetooth'; value: string }
+  | { kind: 'wifi-password'; network: string; password: string };
+
+/** A secured network the simulator can join with any WPA2 password (8 characters or more). */
+const securedNetwork = 'CafeNet';
 
 interface SettingsUi {
   page: Page;
@@ -178,6 +184,11 @@ function prefsFor(context: ActivityContext<SettingsState>, ui: SettingsUi): Pref
               { kind: 'link', title: s.network.wifiNetwork, summary: 'Connected', icon: 'wifi', onTap: () => undefined },
               { kind: 'link', title: 'GoogleGuest', summary: 'Open', icon: 'wifi', onTap: () => context.toast('Cannot connect to GoogleGuest') },
               { kind: 'link', title: 'HomeNet-5G', summary: 'Saved', icon: 'wifi', onTap: () => context.toast('Cannot connect to HomeNet-5G') },
+              ...(s.network.wifiNetwork === securedNetwork
+                ? []
+                : [{ kind: 'link', title: securedNetwork, summary: 'Secured', icon: 'wifi', onTap: () => {
+                    ui.dialog = { kind: 'wifi-password', network: securedNetwork, password: '' };
+                  } } satisfies Pref]),
             ] satisfies Pref[])
           : []),
         { kind: 'link', title: 'Network preferences', summary: s.network.wifiAutoOn ? 'Wi‑Fi turns back on automatically' : 'Wi‑Fi doesn’t turn back on automatically', onTap: open('wifi-preferences') },
@@ -370,6 +381,21 @@ function settingsDialog(context: ActivityContext<SettingsState>, ui: SettingsUi)
       ]),
     ]),
   });
+  if (dialog.kind === 'wifi-password') {
+    return [shell(dialog.network, [
+      editText({ key: 'wifi-password', value: dialog.password, onChange: (value) => {
+        dialog.password = value;
+      } }, { id: sid('password'), hint: 'Password', flags: { password: true } }),
+    ], 'Connect', () => {
+      if (dialog.password.length < 8) {
+        context.toast('The password must have at least 8 characters');
+        return;
+      }
+      context.state.network.wifi = true;
+      context.state.network.wifiNetwork = dialog.network;
+      close();
+    })];
+  }
   if (dialog.kind === 'rename') {
     return [shell(dialog.target === 'device' ? 'Device name' : 'Rename this device', [
       editText({ key: 'rename', value: dialog.value, onChange: (value) => {
@@ -464,8 +490,9 @@ const subSettings = defineActivity<SettingsState, SettingsUi>({
 
 /**
  * Android 13 Settings (`com.android.settings`): a homepage of categories and nested
- * pages (`SubSettings`) — Network & internet (Internet with the Wi-Fi switch and network
- * preferences, airplane mode, Private DNS dialog), Connected devices → Connection
+ * pages (`SubSettings`) — Network & internet (Internet with the Wi-Fi switch, networks
+ * (the secured CafeNet asks for a password in a password field) and network preferences,
+ * airplane mode, Private DNS dialog), Connected devices → Connection
  * preferences → Bluetooth (switch, device name), Apps (all apps, app info,
  * per-app notifications, uninstall), Battery (percentage), Storage, Sound & vibration
  * (volume SeekBars 0–100, Do Not Disturb, ring vibration), Display (brightness SeekBar,

@@ -1,0 +1,106 @@
+// No secret in any file a run writes: an endpoint that echoes the API key (in its replies
+// and in a 401) leaves the key in none of the bench's files, the cassette or the debug
+// log; a password typed into a password field leaves its value in none of the run's files,
+// while the device did get it.
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTask } from '../../../src/agent/run-task.js';
+import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
+import { main } from '../../../src/cli/main.js';
+import { SimDevice } from '../../../src/device/sim-device.js';
+import { CertificateMemory } from '../../../src/memory/certificate-memory.js';
+import { loadSuite } from '../../../src/tasks/load-task-file.js';
+import { readTrace } from '../../../src/trace/read-trace.js';
+import { setDebugSpec } from '../../../src/util/debug-log.js';
+import { passwordPlaceholder, Redactor } from '../../../src/util/redactor.js';
+import { startEchoingEndpoint } from '../../helpers/echoing-endpoint.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
+let folder: string;
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'senseact-redaction-'));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+function filesUnder(root: string): string[] {
+  return readdirSync(root, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+describe('redaction of every file a run writes', () => {
+  it('an echoed API key reaches no file: results, journal, report, memory, traces, cassette, debug log', async () => {
+    const key = 'zq-echo-7Hc2LmQ9vX41';
+    const tasksDir = path.join(folder, 'suite');
+    await mkdir(tasksDir);
+    const { solution: _solution, ...task } = suite.tasks.find((candidate) => candidate.id === 'notes-create-text-note')!;
+    await writeFile(path.join(tasksDir, 'tasks.yaml'), JSON.stringify({ tasks: [{ ...task, id: 'echo-a' }, { ...task, id: 'echo-b' }] }));
+    const server = await startEchoingEndpoint();
+    const out = path.join(folder, 'out');
+    const cassette = path.join(folder, 'cassette', 'run.jsonl');
+    const log = path.join(folder, 'debug.log');
+    const env = { SENSEACT_BASE_URL: server.url, SENSEACT_API_KEY: key, SENSEACT_MODEL: 'mock-model', SENSEACT_CASSETTE: `record:${cassette}` };
+    setDebugSpec('senseact:*');
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      appendFileSync(log, chunk);
+      return true;
+    }) as typeof process.stderr.write;
+    let code: number;
+    try {
+      code = await main(['bench', '--suite', tasksDir, '--mode', 'senseact,react-text', '--device', 'sim', '--policy', 'llm', '--out', out], { stdout: () => undefined, stderr: () => undefined, cwd: folder, env });
+    } finally {
+      process.stderr.write = write;
+      setDebugSpec(undefined);
+      await server.close();
+    }
+    expect(code).toBe(0);
+    // The echo happened: the endpoint got the key, answered with it, then refused quoting it.
+    expect(server.requests.every((request) => request.headers['authorization'] === `Bearer ${key}`)).toBe(true);
+    expect(server.requests.length).toBeGreaterThan(6);
+    const written = [...filesUnder(out), cassette, log];
+    for (const expected of ['results.json', 'results.jsonl', 'report.html', 'senseact.jsonl', 'trace.jsonl', 'run.jsonl', 'debug.log']) expect(written.map((file) => path.basename(file))).toContain(expected);
+    expect(written.filter((file) => readFileSync(file).includes(key)).map((file) => path.relative(folder, file))).toEqual([]);
+    // What was redacted is still there as a marker (negative control: the files are not empty of it).
+    expect(readFileSync(path.join(out, 'results.json'), 'utf8')).toContain('[REDACTED]');
+    expect(readFileSync(path.join(out, 'memory', 'senseact.jsonl'), 'utf8')).toContain('Use the key [REDACTED]');
+    expect(readFileSync(log, 'utf8').length).toBeGreaterThan(100);
+  });
+
+  it('a typed password: the device gets it, no file keeps it, the act is recorded with a placeholder', async () => {
+    const password = 'Hunter2-correct-horse';
+    const task = suite.tasks.find((candidate) => candidate.id === 'settings-wifi-join-cafenet')!;
+    expect(task.instruction).toContain(password);
+    for (const mode of ['senseact', 'react-text'] as const) {
+      const simulator = simulatorForTask(task);
+      const device = new SimDevice(simulator);
+      const redactor = new Redactor();
+      const memory = await CertificateMemory.open(path.join(folder, `memory-${mode}.jsonl`), { redactor });
+      const root = path.join(folder, `password-${mode}`);
+      const result = await runTask({ task, mode, policy: 'oracle', device, traceRoot: root, suite: 'password', redactor, memory, probe: device });
+      await memory.close();
+      expect(result.success).toBe(true);
+      expect((simulator.appState('com.android.settings') as { network: { wifiNetwork: string } }).network.wifiNetwork).toBe('CafeNet');
+      const files = [...filesUnder(root), ...(mode === 'senseact' ? [path.join(folder, `memory-${mode}.jsonl`)] : [])];
+      expect(files.length).toBeGreaterThan(10);
+      expect(files.filter((file) => readFileSync(file).includes(password))).toEqual([]);
+      const typed = readTrace(result.traceDir).events.filter((event) => event.type === 'act-end' && (event.action as { type: string }).type === 'type');
+      expect(typed.map((event) => (event.type === 'act-end' ? event.action['text'] : ''))).toEqual([passwordPlaceholder]);
+      expect(readFileSync(path.join(result.traceDir, 'trace.jsonl'), 'utf8')).toContain(`password ${passwordPlaceholder}`);
+    }
+  });
+
+  it('negative control: text typed into an ordinary field stays in the record', async () => {
+    const task = suite.tasks.find((candidate) => candidate.id === 'settings-device-name')!;
+    const device = new SimDevice(simulatorForTask(task));
+    const result = await runTask({ task, mode: 'senseact', policy: 'oracle', device, traceRoot: path.join(folder, 'plain'), suite: 'plain', probe: device });
+    const typed = readTrace(result.traceDir).events.filter((event) => event.type === 'act-end' && (event.action as { type: string }).type === 'type');
+    expect(typed.length).toBeGreaterThan(0);
+    expect(typed.every((event) => event.type === 'act-end' && event.action['text'] !== passwordPlaceholder)).toBe(true);
+  });
+});
