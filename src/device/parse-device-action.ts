@@ -16,11 +16,19 @@ export const deviceActionSyntax = [
 /**
  * Reads one device action from words, as typed on a command line: `tap 540,1200`,
  * `type "hello"`, `key back`, `launch com.android.settings`, `scroll down 0,300,1080,2000`.
+ * The whole action may also come as one quoted word (`'tap 540,1200'`,
+ * `'type "hello world"'`): it is split as a shell would, honouring quotes.
  * Bad input is a value (`success: false` with a message naming the problem and the syntax).
  */
 export function parseDeviceAction(words: readonly string[]): Result<DeviceAction, string> {
-  const [verb, ...rest] = words;
   const fail = (problem: string): Result<DeviceAction, string> => ({ success: false, error: `${problem}. Actions: ${deviceActionSyntax.join(' | ')}` });
+  let tokens = words;
+  if (words.length === 1 && /\s/.test(words[0]?.trim() ?? '')) {
+    const split = splitWords(words[0] ?? '');
+    if (!split.success) return fail(split.error);
+    tokens = split.value;
+  }
+  const [verb, ...rest] = tokens;
   let candidate: unknown;
   switch (verb) {
     case 'tap': {
@@ -75,6 +83,32 @@ export function parseDeviceAction(words: readonly string[]): Result<DeviceAction
   const parsed = deviceActionSchema.safeParse(candidate);
   if (!parsed.success) return fail(`${verb}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'action'} ${issue.message}`).join('; ')}`);
   return { success: true, value: parsed.data };
+}
+
+/** Splits one string into words at whitespace; '...' and "..." group (a backslash escapes inside "..."). */
+function splitWords(text: string): Result<string[], string> {
+  const words: string[] = [];
+  let current: string | undefined;
+  let quote: '"' | "'" | undefined;
+  for (let index = 0; index < text.length; index++) {
+    const character = text[index]!;
+    if (quote !== undefined) {
+      if (character === quote) quote = undefined;
+      else if (character === '\\' && quote === '"' && index + 1 < text.length) current = `${current ?? ''}${text[++index]}`;
+      else current = `${current ?? ''}${character}`;
+    } else if (character === '"' || character === "'") {
+      quote = character;
+      current ??= '';
+    } else if (/\s/.test(character)) {
+      if (current !== undefined) words.push(current);
+      current = undefined;
+    } else {
+      current = `${current ?? ''}${character}`;
+    }
+  }
+  if (quote !== undefined) return { success: false, error: `the action ${JSON.stringify(text)} has an unclosed ${quote} quote` };
+  if (current !== undefined) words.push(current);
+  return { success: true, value: words };
 }
 
 /** `count` comma-separated integers, or undefined. */

@@ -82,6 +82,12 @@ describe('senseact devices / observe / act', () => {
     expect(result.stdout).toContain('after:  com.google.android.apps.nexuslauncher .NexusLauncherActivity');
     expect(result.stdout).toMatch(/delta: new-page, rho [\d.]+, \d+ changes/);
 
+    // The README's form: the whole action as one quoted word.
+    const quoted = await run('act', 'sim', '--launch', 'com.android.settings', 'key back');
+    expect(quoted.code).toBe(0);
+    expect(quoted.stdout).toContain('# key back — ');
+    expect(quoted.stdout).toContain('after:  com.google.android.apps.nexuslauncher .NexusLauncherActivity');
+
     const viaAppium = await run('act', 'sim-appium', '--url', server.url, 'launch', 'com.android.settings');
     expect(viaAppium.code).toBe(0);
     expect(viaAppium.stdout).toContain('after:  com.android.settings .Settings');

@@ -15,6 +15,13 @@ describe('parseDeviceAction', () => {
     [['key', 'back'], { type: 'key', key: 'back' }],
     [['launch', 'com.android.settings'], { type: 'launch', packageName: 'com.android.settings' }],
     [['launch', 'com.android.settings', '.Settings'], { type: 'launch', packageName: 'com.android.settings', activity: '.Settings' }],
+    // The whole action as one quoted shell word, as the README writes it: `senseact act emulator 'tap 540,1200'`.
+    [['tap 540,1200'], { type: 'tap', point: [540, 1200] }],
+    [['  key   back '], { type: 'key', key: 'back' }],
+    [['type "hello world" 5,6'], { type: 'type', text: 'hello world', point: [5, 6] }],
+    [["type 'say \"hi\"'"], { type: 'type', text: 'say "hi"' }],
+    [['type "a \\"b\\" c"'], { type: 'type', text: 'a "b" c' }],
+    [['type ""'], { type: 'type', text: '' }],
   ];
   it.each(valid)('%j', (words, expected) => {
     expect(parseDeviceAction(words)).toEqual({ success: true, value: expected });
@@ -29,6 +36,8 @@ describe('parseDeviceAction', () => {
     [['scroll', 'down', '0,0,10,10', '2'], /percent/],
     [['fly'], /Unknown action 'fly'/],
     [[], /Unknown action ''/],
+    [['type "hello'], /has an unclosed " quote/],
+    [['tap 540 1200'], /tap needs one point X,Y \(got '540 1200'\)/],
   ];
   it.each(invalid)('rejects %j', (words, message) => {
     const result = parseDeviceAction(words);
