@@ -32,6 +32,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 function processIo(): CliIo {
+  // A reader that stops early (`senseact inspect <dir> | head`) closes the pipe: stop
+  // quietly with success, as Unix tools do, instead of dying on an unhandled EPIPE.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(exitCodes.ok);
+    throw error;
+  });
   return {
     stdout: (text) => { process.stdout.write(text); },
     stderr: (text) => { process.stderr.write(text); },
