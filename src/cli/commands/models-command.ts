@@ -128,21 +128,35 @@ async function checkModels(config: ModelConfig, timeoutMs: number): Promise<Mode
   }
   const checks: ModelCheck[] = [];
   for (const [model, roles] of textModels) {
-    checks.push(await probe(model, roles, false, () => language.generate({ role: roles[0] ?? 'planner', messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 5 })));
+    checks.push(await probe(model, roles, false, textAnswer, () => language.generate({ role: roles[0] ?? 'planner', messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 5 })));
   }
   const visionModel = config.roles.vision.model;
   checks.push(
-    await probe(visionModel, ['vision'], true, () =>
+    await probe(visionModel, ['vision'], true, visionAnswer, () =>
       vision.generate({ role: 'vision', messages: [{ role: 'user', content: 'What colour is this image? One word.', images: [{ png: redSquare(), detail: 'low' }] }], maxTokens: 5 }),
     ),
   );
   return checks;
 }
 
-async function probe(model: string, roles: readonly ModelRole[], isVision: boolean, call: () => Promise<{ text: string; latencyMs: number; usage: { promptTokens: number; completionTokens: number } }>): Promise<ModelCheck> {
+/** What a working model answers to the probes: the word OK, and the colour of the red square. */
+const textAnswer = { pattern: /\bok\b/i, description: 'the word OK' };
+const visionAnswer = { pattern: /\b(red|crimson|scarlet)\b/i, description: 'red (the colour of the image sent)' };
+
+/**
+ * One probe: a call that must return, and whose reply must say what was asked — an
+ * endpoint that answers something else (a wrong model behind the name, a vision model
+ * that never saw the image, a reasoning model whose few tokens went to thinking) fails.
+ */
+async function probe(model: string, roles: readonly ModelRole[], isVision: boolean, expected: { readonly pattern: RegExp; readonly description: string }, call: () => Promise<{ text: string; latencyMs: number; usage: { promptTokens: number; completionTokens: number } }>): Promise<ModelCheck> {
   try {
     const reply = await call();
-    return { model, roles, vision: isVision, ok: true, latencyMs: reply.latencyMs, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, reply: reply.text.trim().slice(0, 40) };
+    const text = reply.text.trim();
+    const measured = { latencyMs: reply.latencyMs, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, reply: text.slice(0, 40) };
+    if (!expected.pattern.test(text)) {
+      return { model, roles, vision: isVision, ok: false, ...measured, error: `replied ${JSON.stringify(text.slice(0, 80))}, expected ${expected.description}; check that the model name is right${isVision ? ' and that it accepts images' : ''} (a reasoning model may spend the 5 reply tokens on thinking)` };
+    }
+    return { model, roles, vision: isVision, ok: true, ...measured };
   } catch (error) {
     if (!isModelInfrastructureError(error)) throw error;
     return { model, roles, vision: isVision, ok: false, error: (error as Error).message };

@@ -68,6 +68,16 @@ describe('senseact models', () => {
     expect(io.out()).toMatch(/ok +eyes \(vision, with an image\).*"Red"/);
   });
 
+  it('--check fails a model that answers, but not what was asked', async () => {
+    server = await startMockOpenAiServer({ reply: (request) => (request.images.length > 0 ? 'Blue' : request.model === 'wrong' ? 'Hello! How can I help you today?' : 'OK.') });
+    const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_PLANNER_MODEL: 'wrong', SENSEACT_VERIFIER_MODEL: 'right', SENSEACT_VISION_MODEL: 'blind' });
+    const code = await main(['models', '--check'], io);
+    expect(code).toBe(1);
+    expect(io.out()).toMatch(/FAIL +wrong \(planner, certifier, extractor\): replied "Hello! How can I help you today\?", expected the word OK/);
+    expect(io.out()).toMatch(/ok +right \(verifier, judge\): .*replied "OK\."/);
+    expect(io.out()).toMatch(/FAIL +blind \(vision, with an image\): replied "Blue", expected red .* and that it accepts images/);
+  });
+
   it('--check exits 1 when a model fails', async () => {
     server = await startMockOpenAiServer({ reply: (request) => (request.model === 'eyes' ? { status: 404, body: { error: { message: 'model eyes not found' } } } : 'OK') });
     const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'one', SENSEACT_VISION_MODEL: 'eyes' });
