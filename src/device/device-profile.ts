@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { repoRoot } from './appium-server.js';
 import { parseYamlSafely } from '../util/parse-yaml-safely.js';
 import { DeviceProfileError } from './device-profile-error.js';
+import { interpolateEnv } from './interpolate-env.js';
 import { retryPolicySchema } from './retry-policy.js';
 import { settleOptionsSchema } from './settle-hierarchy.js';
 
@@ -73,10 +74,12 @@ export function parseDeviceProfile(data: unknown, file: string): DeviceProfile {
 
 /**
  * Loads a profile by name (`sim` → `devices/sim.yaml`, looked up in `cwd` and then in
- * the repository) or by path (anything with a `/` or ending in `.yaml`/`.yml`).
- * Throws `DeviceProfileError` for a missing file, bad YAML, or a schema violation.
+ * the repository) or by path (anything with a `/` or ending in `.yaml`/`.yml`). String
+ * values may name environment variables (`${ANDROID_SERIAL}`, `${APPIUM_URL:-http://127.0.0.1:4723}`;
+ * see `interpolateEnv`), read from `env` (default: the process environment).
+ * Throws `DeviceProfileError` for a missing file, bad YAML, an unset variable, or a schema violation.
  */
-export function loadDeviceProfile(nameOrPath: string, options: { readonly cwd?: string } = {}): DeviceProfile {
+export function loadDeviceProfile(nameOrPath: string, options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string | undefined>> } = {}): DeviceProfile {
   const cwd = options.cwd ?? process.cwd();
   const isPath = /[\\/]/.test(nameOrPath) || /\.ya?ml$/i.test(nameOrPath);
   const candidates = isPath
@@ -91,5 +94,9 @@ export function loadDeviceProfile(nameOrPath: string, options: { readonly cwd?: 
     const problems = yaml.problems.map((problem) => `  - ${file}${problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`}: ${problem.message}`);
     throw new DeviceProfileError({ file, message: `Device profile ${file} is not valid YAML:\n${problems.join('\n')}\nFix the file (see devices/sim.yaml and devices/emulator.yaml for examples).` });
   }
-  return parseDeviceProfile(yaml.value.value, file);
+  const interpolated = interpolateEnv(yaml.value.value, options.env ?? process.env);
+  if (!interpolated.success) {
+    throw new DeviceProfileError({ file, message: `Device profile ${file} names environment variables that are not set: ${interpolated.error}. Set them, or give a fallback as \${NAME:-value}.` });
+  }
+  return parseDeviceProfile(interpolated.value, file);
 }

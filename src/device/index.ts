@@ -13,3 +13,4 @@ export * from './scroll-swipe.js';
 export * from './settle-hierarchy.js';
 export * from './sim-device.js';
 export * from './parse-device-action.js';
+export * from './interpolate-env.js';

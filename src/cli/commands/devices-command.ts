@@ -25,7 +25,7 @@ export interface DeviceCommandOptions {
 export async function openCliDevice(command: string, profileName: string, options: DeviceCommandOptions, io: CliIo, setExitCode: (code: number) => void): Promise<{ profile: DeviceProfile; device: RecordingDevice } | undefined> {
   let profile: DeviceProfile;
   try {
-    profile = loadDeviceProfile(profileName, { cwd: io.cwd });
+    profile = loadDeviceProfile(profileName, { cwd: io.cwd, env: io.env });
   } catch (error) {
     if (!DeviceProfileError.isInstance(error)) throw error;
     io.stderr(`senseact ${command}: ${error.message}\n`);
@@ -90,7 +90,7 @@ export const devicesCommand: CommandRegistration = (program: Command, io: CliIo,
           if (seen.has(name)) continue;
           seen.add(name);
           try {
-            const profile = loadDeviceProfile(path.join(folder, file));
+            const profile = loadDeviceProfile(path.join(folder, file), { env: io.env });
             io.stdout(`${name.padEnd(14)} ${profile.kind.padEnd(7)} ${profile.description ?? ''}\n`);
           } catch (error) {
             if (!DeviceProfileError.isInstance(error)) throw error;
@@ -109,7 +109,7 @@ export const devicesCommand: CommandRegistration = (program: Command, io: CliIo,
     .action(async (profileName: string, options: DeviceCommandOptions) => {
       let profile: DeviceProfile;
       try {
-        profile = loadDeviceProfile(profileName, { cwd: io.cwd });
+        profile = loadDeviceProfile(profileName, { cwd: io.cwd, env: io.env });
       } catch (error) {
         if (!DeviceProfileError.isInstance(error)) throw error;
         io.stderr(`senseact devices check: ${error.message}\n`);

@@ -24,7 +24,7 @@ function loadError(text: string): DeviceProfileError {
 
 describe('device profiles', () => {
   it('loads every profile shipped in devices/', () => {
-    expect(loadDeviceProfile('sim')).toMatchObject({ kind: 'sim', name: 'sim', sim: { seed: 1, faults: 'none' } });
+    expect(loadDeviceProfile('sim')).toMatchObject({ kind: 'sim', name: 'sim', sim: { faults: 'none' } });
     expect(loadDeviceProfile('sim-appium')).toMatchObject({ kind: 'appium', appium: { capabilities: { 'appium:automationName': 'SenseActSim' } } });
     expect(loadDeviceProfile('emulator')).toMatchObject({ kind: 'appium', appium: { capabilities: { 'appium:automationName': 'UiAutomator2', 'appium:udid': 'emulator-5554' } } });
     const androidlab = loadDeviceProfile('androidlab');
@@ -57,6 +57,19 @@ describe('device profiles', () => {
 
   it('says where it looked for a missing profile', () => {
     expect(() => loadDeviceProfile('no-such-profile')).toThrow(/No device profile 'no-such-profile'.*devices\/no-such-profile\.yaml/);
+  });
+
+  it('fills ${VAR} and ${VAR:-fallback} from the environment, typed when a value is one reference', () => {
+    const file = writeProfile([
+      'kind: appium', 'name: ${PROFILE_NAME:-phone}', 'appium:', '  url: http://${APPIUM_HOST}:${APPIUM_PORT:-4723}',
+      '  capabilities:', '    platformName: Android', '    appium:automationName: UiAutomator2', '    appium:udid: ${ANDROID_SERIAL}',
+      '    appium:noReset: ${NO_RESET}', '    senseact:note: "costs $${PRICE}"', 'density: ${DENSITY}', '',
+    ].join('\n'));
+    const profile = loadDeviceProfile(file, { env: { APPIUM_HOST: '10.0.0.7', ANDROID_SERIAL: 'R58M12345', NO_RESET: 'true', DENSITY: '420' } });
+    expect(profile).toMatchObject({ name: 'phone', appium: { url: 'http://10.0.0.7:4723', capabilities: { 'appium:udid': 'R58M12345', 'appium:noReset': true, 'senseact:note': 'costs ${PRICE}' } }, density: 420 });
+    // Negative control: an unset variable without a fallback names the field and the variable.
+    expect(() => loadDeviceProfile(file, { env: { APPIUM_HOST: 'h', NO_RESET: 'true', DENSITY: '420' } }))
+      .toThrow(/names environment variables that are not set: appium\.capabilities\.appium:udid: \$\{ANDROID_SERIAL\} is not set\. Set them, or give a fallback/);
   });
 
   it('parses data that did not come from a file', () => {
