@@ -33,7 +33,7 @@ export interface TraceReadResult {
  */
 export function readTrace(dirOrFile: string): TraceReadResult {
   const path = existsSync(dirOrFile) && statSync(dirOrFile).isDirectory() ? join(dirOrFile, traceFileName) : dirOrFile;
-  if (!existsSync(path)) throw new Error(`No trace at ${path}: pass a run folder (runs/<suite>/<task>/<run-id>) or its ${traceFileName}.`);
+  if (!existsSync(path)) throw new Error(`No trace at ${path}: pass a run folder (runs/bench-<suite>-<time>/traces/<task>/<mode>-r<repeat>) or its ${traceFileName}.`);
   const text = readFileSync(path, 'utf8');
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();

@@ -7,7 +7,12 @@ import { createBenchExecutor } from '../../bench/compose.js';
 import { loadSuite } from '../../tasks/load-task-file.js';
 import { formatTraceHeader, formatTraceStep } from '../../report/format-trace-step.js';
 import { readRunArtifacts } from '../../report/read-run-artifacts.js';
+import { faultProfiles } from '../../sim/fault-injector.js';
+import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
+
+/** Where a bench puts one run's folder, as the help and errors name it. */
+const benchRunLayout = 'runs/bench-<suite>-<time>/traces/<task>/<mode>-r<repeat>';
 import type { CommandRegistration } from '../command-registration.js';
 
 /** What `senseact debug` needs from the terminal; tests pass their own. */
@@ -28,7 +33,7 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
   return (program, io, setExitCode) => {
     program
       .command('debug')
-      .description('Replay a recorded run step by step from its trace folder (runs/<suite>/<task>/<run-id>) or trace.jsonl.')
+      .description(`Step through one run: what the agent saw, committed, expected and got. Give a run folder (a bench writes ${benchRunLayout}; debug --device writes runs/debug-<task>-<time>/traces/<task>/<mode>-r0) or its trace.jsonl; or, with --device, a task id to run first.`)
       .argument('<run-dir-or-trace>', 'a run folder holding trace.jsonl, or the trace.jsonl file; with --device, a task id to run first')
       .option('--step <n>', 'show only step n (0-based)')
       .option('--device <profile>', 'run the task <run-dir-or-trace> names on this device profile, then step through its trace')
@@ -39,7 +44,7 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
       .action(async (target: string, options: { step?: string; device?: string; suite: string; mode: string; faults?: string; policy: string }) => {
         if (options.device !== undefined) target = await runOneTask(target, { ...options, device: options.device }, io);
         const resolved = path.resolve(io.cwd, target);
-        if (!existsSync(resolved)) throw new BenchError({ code: 'debug-no-trace', message: `debug: ${resolved} does not exist; pass a run folder (runs/<suite>/<task>/<run-id>) or its trace.jsonl` });
+        if (!existsSync(resolved)) throw new BenchError({ code: 'debug-no-trace', message: `debug: ${resolved} does not exist; pass a run folder (${benchRunLayout}) or its trace.jsonl` });
         const folder = statSync(resolved).isDirectory() ? resolved : path.dirname(resolved);
         if (!existsSync(path.join(folder, 'trace.jsonl'))) {
           const hint = existsSync(path.join(folder, 'results.json')) ? ' (this is a bench output dir: pick one run under its traces/ folder, or run senseact report on it)' : '';
@@ -73,6 +78,9 @@ async function runOneTask(taskId: string, options: { device: string; suite: stri
   if (!mode.success) throw new BenchError({ code: 'debug-option', message: `--mode: unknown mode "${options.mode}"; choose from ${agentModeSchema.options.join(', ')}` });
   const policy = options.policy === 'auto' ? 'auto' : policyNameSchema.safeParse(options.policy).data;
   if (policy === undefined) throw new BenchError({ code: 'debug-option', message: `--policy: unknown policy "${options.policy}"; choose llm, oracle or auto` });
+  if (options.faults !== undefined && !Object.hasOwn(faultProfiles, options.faults)) {
+    throw new BenchError({ code: 'debug-option', message: `--faults: unknown fault profile "${options.faults}"; choose from ${Object.keys(faultProfiles).join(', ')}` });
+  }
   const suite = await loadSuite(options.suite, { tasksRoot: path.resolve(io.cwd, 'tasks') });
   const task = suite.tasks.find((candidate) => candidate.id === taskId);
   if (!task) throw new BenchError({ code: 'debug-no-task', message: `debug: suite "${suite.name}" has no task "${taskId}" (pass a run folder to replay, or a task id of --suite with --device)` });
@@ -80,6 +88,7 @@ async function runOneTask(taskId: string, options: { device: string; suite: stri
   const controller = new AbortController();
   const handle = await createBenchExecutor({ suite: options.suite, device: options.device, faults: options.faults, policy, outDir, cwd: io.cwd, env: io.env, signal: controller.signal });
   try {
+    validateBenchPlan({ suite: suite.name, tasks: [task], modes: [mode.data], ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
     io.stderr(`${handle.notice}\n`);
     const result = await handle.executor({ task, mode: mode.data, repeat: 0, outDir, traceDir: path.join(outDir, 'traces', taskId, `${mode.data}-r0`), signal: controller.signal });
     io.stderr(`${task.id} (${mode.data}): ${result.success ? 'success' : 'failure'} — ${result.reason}${result.error ? ` [error: ${result.error}]` : ''}\n`);

@@ -130,7 +130,7 @@ describe('TraceWriter and readTrace', () => {
   });
 
   it('throws on a missing trace, naming the expected layout', () => {
-    expect(() => readTrace(join(root, 'nothing-here'))).toThrow(/runs\/<suite>\/<task>\/<run-id>/);
+    expect(() => readTrace(join(root, 'nothing-here'))).toThrow(/runs\/bench-<suite>-<time>\/traces\/<task>\/<mode>-r<repeat>/);
   });
 
   it('writes step artifacts and model calls under steps/<nnn>/, redacting secrets but not PNG bytes', () => {
