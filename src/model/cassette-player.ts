@@ -49,7 +49,12 @@ export class CassettePlayer {
   }
 
   modelName(role: ModelRole): string {
-    return this.models[role] ?? this.recordedModels.get(role) ?? `(no ${role} call recorded)`;
+    return this.recordedModel(role) ?? `(no ${role} call recorded)`;
+  }
+
+  /** The model that answered `role` when recording (or as configured in `models`); undefined when the cassette has no call of that role. */
+  recordedModel(role: ModelRole): string | undefined {
+    return this.models[role] ?? this.recordedModels.get(role);
   }
 
   /** The recorded reply; throws {@link CassetteMissError} when the request was not recorded. */

@@ -2,6 +2,7 @@ import { CassettePlayer } from './cassette-player.js';
 import { CassetteRecorder } from './cassette-recorder.js';
 import type { LanguageModel } from './language-model.js';
 import type { ModelEndpointConfig } from './model-config-from-env.js';
+import { modelRoles, type ModelRole } from './model-role.js';
 import { OpenAiLanguageModel } from './openai-language-model.js';
 import type { OpenAiModelOptions } from './openai-chat-client.js';
 import { OpenAiVisionModel } from './openai-vision-model.js';
@@ -30,6 +31,12 @@ export interface ConfiguredModels {
   readonly vision: VisionModel;
   /** One line for logs, e.g. `openai-compatible http://127.0.0.1:8000/v1` or `replay runs/x.jsonl`. */
   readonly description: string;
+  /**
+   * The model that answers each role: the configured one, or when replaying the one the
+   * cassette recorded (whatever the environment names now); a role the cassette never
+   * recorded is absent.
+   */
+  readonly modelNames: Partial<Record<ModelRole, string>>;
 }
 
 /**
@@ -44,17 +51,24 @@ export function createConfiguredModels(options: ConfiguredModelsOptions): Config
   const path = options.cassette?.path ?? '';
   if (mode === 'replay') {
     const player = new CassettePlayer({ path });
-    return { language: new ReplayingLanguageModel(player), vision: new ReplayingVisionModel(player), description: `replay ${path}` };
+    const modelNames: Partial<Record<ModelRole, string>> = {};
+    for (const role of modelRoles) {
+      const model = player.recordedModel(role);
+      if (model !== undefined) modelNames[role] = model;
+    }
+    return { language: new ReplayingLanguageModel(player), vision: new ReplayingVisionModel(player), description: `replay ${path}`, modelNames };
   }
   const { cassette: _cassette, secrets: _secrets, redactor: _redactor, ...openAiOptions } = options;
   const language = new OpenAiLanguageModel(openAiOptions);
   const vision = new OpenAiVisionModel(openAiOptions);
-  if (mode === 'off') return { language, vision, description: language.provider };
+  const modelNames = { ...options.config.models };
+  if (mode === 'off') return { language, vision, description: language.provider, modelNames };
   const secrets = options.secrets ?? (options.config.apiKey === undefined ? [] : [options.config.apiKey]);
   const recorder = new CassetteRecorder({ path, ...(options.redactor ? { redactor: options.redactor } : { secrets }) });
   return {
     language: new RecordingLanguageModel(language, recorder),
     vision: new RecordingVisionModel(vision, recorder),
     description: `${language.provider}, recording to ${path}`,
+    modelNames,
   };
 }
