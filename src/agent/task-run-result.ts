@@ -35,6 +35,22 @@ export const modelUsageShape = {
 };
 
 /**
+ * The conditions a benchmark run ran under (set by the bench, absent on a lone run): a
+ * resumed benchmark may mix runs of several invocations, so each run says its own.
+ */
+export const runConditionsSchema = z.object({
+  suite: z.string(),
+  device: z.string().nullable(),
+  faults: z.string().nullable(),
+  policy: policyNameSchema,
+  /** The model label (`none (oracle)` for the oracle policy). */
+  model: z.string(),
+  /** When the invocation that ran it started (ISO 8601). */
+  startedAt: z.string(),
+});
+export type RunConditions = z.infer<typeof runConditionsSchema>;
+
+/**
  * What one run of one task in one mode produced. The agent fills it; the bench
  * aggregates it. `success` comes from the task's own check, never from the agent.
  * `error` is set for infrastructure failures (device lost, model never valid), which are
@@ -62,5 +78,6 @@ export const taskRunResultSchema = z.object({
   /** Run folder with trace.jsonl and per-step artifacts, relative to the bench output dir. */
   traceDir: z.string(),
   answer: z.string().optional(),
+  conditions: runConditionsSchema.optional(),
 });
 export type TaskRunResult = z.infer<typeof taskRunResultSchema>;

@@ -14,6 +14,8 @@ export const tokenPricesSchema = z.object({
   label: z.string().min(1),
   promptPerMillionUsd: z.number().nonnegative(),
   completionPerMillionUsd: z.number().nonnegative(),
+  /** True when no price is known for the model: costs are then 0 and shown as unknown, never as another model's. */
+  unknown: z.boolean().optional(),
 });
 export type TokenPrices = z.infer<typeof tokenPricesSchema>;
 

@@ -13,11 +13,15 @@ import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from
 import { createConfiguredModels } from '../model/create-configured-models.js';
 import { imageDetailSchema, type ImageDetail } from '../model/vision-model.js';
 import type { FaultProfileName } from '../sim/fault-injector.js';
+import { SimulatorError } from '../sim/simulator-error.js';
+import { simApps } from '../sim/sim-seed-data.js';
+import { Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import type { Task } from '../tasks/task-schema.js';
 import { setDebugLogRedaction } from '../util/debug-log.js';
 import { Redactor, secretsFromEnv } from '../util/redactor.js';
 import { BenchError } from './bench-error.js';
-import { simSeedDataForTask, simSeedForTask, simulatorForTask } from './simulator-for-task.js';
+import { pricesForModels } from './model-prices.js';
+import { simSeedDataForTask, simSeedForTask, simulatorForTask, type SimProfileSection } from './simulator-for-task.js';
 import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
 
 /** The wired executor; `policy` is `llm` only with a configured model, else the oracle plays. */
@@ -48,10 +52,14 @@ export function gateImageDetailFromEnv(env: Readonly<Record<string, string | und
   return parsed.data;
 }
 
-/** Builds the OpenAI-compatible models for every role (recording or replaying a cassette when asked). */
-export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }, redactor?: Redactor): AgentModels {
+/**
+ * Builds the OpenAI-compatible models for every role (recording or replaying a cassette
+ * when asked), with the name of the model behind each role that answers (when replaying,
+ * the recorded one).
+ */
+export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }, redactor?: Redactor): AgentModels & { readonly names: readonly string[] } {
   const models = createConfiguredModels({ config, ...(cassette ? { cassette } : {}), ...(redactor ? { redactor } : {}) });
-  return { planner: models.language, verifier: models.language, vision: models.vision };
+  return { planner: models.language, verifier: models.language, vision: models.vision, names: Object.values(models.modelNames) };
 }
 
 /**
@@ -61,7 +69,7 @@ export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 
  * configured model falls back to the oracle and says so in `notice`.
  */
 export async function createBenchExecutor(options: BenchExecutorOptions): Promise<BenchComposition> {
-  const profile: DeviceProfile = loadDeviceProfile(options.device, { cwd: options.cwd });
+  const profile: DeviceProfile = loadDeviceProfile(options.device, { cwd: options.cwd, env: options.env });
   const config = modelConfigFromEnv(options.env);
   const cassette = cassetteFromEnv(options.env, options.cwd);
   const gateImageDetail = gateImageDetailFromEnv(options.env);
@@ -88,10 +96,18 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
   const redactor = new Redactor([...(config.apiKey ? [config.apiKey] : []), ...secretsFromEnv(options.env)]);
   setDebugLogRedaction((line) => redactor.text(line));
   const models = policy === 'llm' ? openAiModels(config, cassette, redactor) : undefined;
+  // A replayed cassette answers as the models it recorded, whatever the environment names now.
+  const modelNames = models?.names ?? [];
+  const plannerName = models?.planner.modelName('planner');
+  if (cassette?.mode === 'replay' && policy === 'llm') notice += `; recorded with ${[...new Set(modelNames)].join(', ') || 'no model calls'}`;
+  const simDriver = profile.kind === 'appium' && String(profile.appium.capabilities['appium:automationName'] ?? '').toLowerCase() === simDriverAutomationName.toLowerCase();
+  const simSection = profile.kind === 'sim' ? checkedSimSection(profile) : undefined;
   const faults = options.faults as FaultProfileName | undefined;
-  if (faults !== undefined && profile.kind !== 'sim' && !profile.name.startsWith('sim')) {
+  if (faults !== undefined && profile.kind !== 'sim' && !simDriver) {
     throw new BenchError({ code: 'bench-faults', message: `--faults ${faults}: fault injection needs the simulator; device profile "${profile.name}" is a real device. Drop --faults or use --device sim.` });
   }
+  const profileFaults = simSection?.faults ?? (simDriver ? (profile.kind === 'appium' ? profile.appium.capabilities['senseact:faults'] : undefined) : undefined);
+  const effectiveFaults = faults ?? (typeof profileFaults === 'string' ? profileFaults : profileFaults === undefined ? undefined : `the faults of device profile ${profile.name}`);
   const memories = new Map<string, Promise<CertificateMemory>>();
   const memoryFor = (mode: string): Promise<CertificateMemory> => {
     let memory = memories.get(mode);
@@ -120,7 +136,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
     };
     if (profile.kind === 'sim') {
-      const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }) });
+      const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }), ...(simSection === undefined ? {} : { profile: simSection }) });
       const device = new SimDevice(simulator, { name: profile.name, ...(profile.settle === undefined ? {} : { settle: profile.settle }) });
       try {
         return await runTask({ ...common, device, probe: device });
@@ -128,7 +144,6 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
         await device.close();
       }
     }
-    const simDriver = String(profile.appium.capabilities['appium:automationName'] ?? '').toLowerCase() === simDriverAutomationName.toLowerCase();
     const device = await createDevice(profile, {
       signal,
       capabilities: {
@@ -150,10 +165,46 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
     executor,
     policy,
     notice,
-    modelLabel: policy === 'oracle' ? 'none (oracle)' : config.models.planner,
+    modelLabel: policy === 'oracle' ? 'none (oracle)' : plannerName ?? config.models.planner,
     redactor,
+    faults: effectiveFaults === 'none' ? null : effectiveFaults ?? null,
+    prices: pricesForModels(modelNames),
+    checkTask: (task) => whyTaskCannotRun(task, { policy, simulated: profile.kind === 'sim' || simDriver, apps: simSection?.apps, deviceName: profile.name }),
     close: async () => {
       for (const memory of memories.values()) await (await memory).close();
     },
   };
+}
+
+/**
+ * A sim profile's `sim:` section, checked by starting one simulator with it, so a bad
+ * app list, screen, seed data or fault config stops the bench before its first run.
+ */
+function checkedSimSection(profile: Extract<DeviceProfile, { kind: 'sim' }>): SimProfileSection {
+  const section = profile.sim;
+  try {
+    new Simulator(section as SimulatorOptions);
+  } catch (error) {
+    if (!SimulatorError.isInstance(error)) throw error;
+    throw new BenchError({ code: 'bench-device-profile', message: `device profile ${profile.name}: its sim: section does not start a simulator: ${error.message}`, cause: error });
+  }
+  return section;
+}
+
+/** Why the wired device and policy cannot run a task (see `BenchExecutorHandle.checkTask`). */
+export function whyTaskCannotRun(task: Task, context: { readonly policy: PolicyName; readonly simulated: boolean; readonly apps: readonly string[] | undefined; readonly deviceName: string }): string | undefined {
+  if (context.policy === 'oracle' && (task.solution?.length ?? 0) === 0) {
+    return 'no reference solution (solution:) for the oracle policy to play; run them with a model (--policy llm)';
+  }
+  if (context.simulated) {
+    const installed = context.apps ?? simApps.map((entry) => entry.app.packageName);
+    const missing = [task.app, ...Object.keys(task.start.state ?? {}), ...(task.start.launch === undefined ? [] : [task.start.launch])].find((packageName) => !installed.includes(packageName));
+    if (missing !== undefined) return `the simulator of device profile ${context.deviceName} has no app ${missing} (it has ${installed.join(', ')}); run them on a device with that app`;
+    return undefined;
+  }
+  const success = task.success;
+  if (task.answer === undefined && success !== undefined && success.screen === undefined && success.adb === undefined) {
+    return `their success check reads only the simulator's app state (success.state), which device profile ${context.deviceName} cannot give; run them on the simulator`;
+  }
+  return undefined;
 }

@@ -3,7 +3,7 @@ import type { BenchResults, ModeMetrics } from './bench-results.js';
 interface Column {
   readonly header: string;
   readonly align: 'left' | 'right';
-  readonly value: (metrics: ModeMetrics) => string;
+  readonly value: (metrics: ModeMetrics, results: BenchResults) => string;
 }
 
 const columns: readonly Column[] = [
@@ -18,10 +18,10 @@ const columns: readonly Column[] = [
   { header: 'tok in', align: 'right', value: (m) => String(m.promptTokens) },
   { header: 'img tok', align: 'right', value: (m) => String(m.imageTokens) },
   { header: 'tok out', align: 'right', value: (m) => String(m.completionTokens) },
-  { header: 'cost $', align: 'right', value: (m) => m.costUsd.toFixed(4) },
+  { header: 'cost $', align: 'right', value: (m, results) => (results.prices.unknown === true ? '?' : m.costUsd.toFixed(4)) },
   { header: 'steps/run', align: 'right', value: (m) => m.steps.mean.toFixed(1) },
   { header: 'ms/run', align: 'right', value: (m) => m.latency.totalMs.mean.toFixed(0) },
-  { header: 'vlm red. task/agg', align: 'right', value: (m) => (m.vlmReduction === null ? '-' : `${percent(m.vlmReduction.perTaskMean)}/${percent(m.vlmReduction.aggregate)}`) },
+  { header: 'vlm red. task/agg', align: 'right', value: (m) => (m.vlmReduction === null || m.vlmReduction.pairedTasks === 0 ? '-' : `${percent(m.vlmReduction.perTaskMean)}/${percent(m.vlmReduction.aggregate)}`) },
   { header: 'errors', align: 'right', value: (m) => String(m.errors) },
   { header: 'faults ok/met', align: 'right', value: (m) => `${m.faultsSurvived}/${m.faultsMet}` },
 ];
@@ -45,10 +45,10 @@ export function resultsTableModel(results: BenchResults): ResultsTableModel {
     title: `SenseAct bench: suite ${results.options.suite}, ${policy}`,
     headers: columns.map((column) => column.header),
     rightAligned: columns.map((column) => column.align === 'right'),
-    rows: results.modes.map((metrics) => columns.map((column) => column.value(metrics))),
+    rows: results.modes.map((metrics) => columns.map((column) => column.value(metrics, results))),
     notes: [
       ...(results.oracle ? ['oracle: no model was called; llm/vlm calls, images and bytes count what the loop sent to the oracle stand-ins, tokens are local estimates, cost is what a model at these prices would have cost'] : []),
-      `cost at ${results.prices.label}; img tok (part of tok in): each image at its real size and requested detail by OpenAI's tile formula`,
+      `${results.prices.unknown === true ? 'cost:' : 'cost at'} ${results.prices.label}; img tok (part of tok in): each image at its real size and requested detail by OpenAI's tile formula`,
       baselineRan
         ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over tasks where react-vlm sent >= 1 image'
         : 'vlm red.: not measured (react-vlm was not run)',

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { taskRunResultSchema, type AgentMode, type PolicyName, type TaskRunResult } from '../agent/task-run-result.js';
+import { taskRunResultSchema, type AgentMode, type PolicyName, type RunConditions, type TaskRunResult } from '../agent/task-run-result.js';
 import { debugLog } from '../util/debug-log.js';
 import { Redactor } from '../util/redactor.js';
 import { stableHashHex } from '../util/stable-hash.js';
@@ -9,6 +9,7 @@ import { acquireBenchLock, benchLockFileName } from './bench-lock.js';
 import { benchResultsSchema, benchResultsVersion, defaultTokenPrices, type BenchResults, type TokenPrices } from './bench-results.js';
 import { computeModeMetrics } from './compute-mode-metrics.js';
 import { readResultsJournal, ResultsJournal } from './results-journal.js';
+import { resumeMismatches } from './resume-conditions.js';
 import type { BenchTask, TaskExecutor } from './task-executor.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -44,6 +45,8 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   readonly outDir: string;
   /** Finish an interrupted run in `outDir` instead of refusing a non-empty dir. */
   readonly resume: boolean;
+  /** With `resume`: go on even when the recorded run had other conditions (suite, modes, device, faults, policy, model). */
+  readonly force?: boolean;
   readonly executor: TaskExecutor<Task>;
   readonly policy: PolicyName;
   readonly suite: string;
@@ -80,7 +83,8 @@ interface PlannedRun<Task extends BenchTask> {
  * benchmark goes on.
  *
  * Throws `BenchError` for bad options, for a non-empty `outDir` without `resume`, and
- * for resuming a run of another suite or policy. Resolves with `complete: false` when
+ * for resuming a run recorded under other conditions (suite, modes, device, faults,
+ * policy, model) unless `force`. Every run in results.json carries its `conditions`. Resolves with `complete: false` when
  * `signal` aborted it.
  */
 export async function runBenchmark<Task extends BenchTask>(options: RunBenchmarkOptions<Task>): Promise<BenchResults> {
@@ -127,7 +131,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
           device: options.device ?? null,
           faults: options.faults ?? null,
           policy: options.policy,
-          modelLabel: options.modelLabel ?? (options.policy === 'oracle' ? 'none' : 'unknown'),
+          modelLabel: modelLabelOf(options),
           taskIds: options.tasks.map((task) => task.id),
         },
         prices,
@@ -144,6 +148,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     await writer.flush();
 
     const journal = await ResultsJournal.open(journalFile, recovered.completeBytes);
+    const conditions: RunConditions = { suite: options.suite, device: options.device ?? null, faults: options.faults ?? null, policy: options.policy, model: modelLabelOf(options), startedAt: new Date(startedAtMs).toISOString() };
     const signal = options.signal ?? new AbortController().signal;
     let running = 0;
     let successes = [...finished.values()].filter((result) => result.success).length;
@@ -161,10 +166,10 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
         if (run === undefined) break;
         running++;
         const executed = await executeRun(run, options, outDir, signal);
-        const result = executed === undefined ? undefined : redactor.deep(executed);
         running--;
         // A run cut short by the abort is not a result: --resume will run it again.
-        if (result === undefined || closed) continue;
+        if (executed === undefined || closed) continue;
+        const result: TaskRunResult = { ...redactor.deep(executed), conditions };
         await journal.append(result);
         finished.set(run.key, result);
         if (result.success) successes++;
@@ -186,6 +191,10 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
   } finally {
     await releaseLock();
   }
+}
+
+function modelLabelOf<Task extends BenchTask>(options: RunBenchmarkOptions<Task>): string {
+  return options.modelLabel ?? (options.policy === 'oracle' ? 'none' : 'unknown');
 }
 
 function validateOptions<Task extends BenchTask>(options: RunBenchmarkOptions<Task>): void {
@@ -235,12 +244,21 @@ async function prepareOutDir<Task extends BenchTask>(outDir: string, options: Ru
     throw new BenchError({ code: 'bench-resume-bad-results', message: `cannot resume: ${resultsFile} is not a results file of this version (${parsed.error.issues[0]?.message ?? 'schema mismatch'}); choose another --out`, cause: parsed.error });
   }
   const previous = parsed.data;
-  if (previous.policy !== options.policy) {
-    throw new BenchError({ code: 'bench-resume-mismatch', message: `cannot resume: ${outDir} holds a run with --policy ${previous.policy}, not ${options.policy}; pass --policy ${previous.policy} or choose another --out` });
+  const differences = resumeMismatches(previous.options, {
+    suite: options.suite,
+    modes: options.modes,
+    device: options.device ?? null,
+    faults: options.faults ?? null,
+    policy: options.policy,
+    modelLabel: modelLabelOf(options),
+  });
+  if (differences.length > 0 && options.force !== true) {
+    throw new BenchError({
+      code: 'bench-resume-mismatch',
+      message: `cannot resume in ${outDir}: it holds a run under other conditions:\n${differences.map((line) => `  - ${line}`).join('\n')}\nRun with the same options, choose another --out, or pass --force to mix them (every run records its own conditions in results.json).`,
+    });
   }
-  if (previous.options.suite !== options.suite) {
-    throw new BenchError({ code: 'bench-resume-mismatch', message: `cannot resume: ${outDir} holds a run of suite ${previous.options.suite}, not ${options.suite}; pass --suite ${previous.options.suite} or choose another --out` });
-  }
+  if (differences.length > 0) debugLog('bench', 'resuming under other conditions (--force)', { differences });
   return previous;
 }
 

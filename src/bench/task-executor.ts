@@ -1,5 +1,6 @@
 import type { AgentMode, PolicyName, TaskRunResult } from '../agent/task-run-result.js';
 import type { Redactor } from '../util/redactor.js';
+import type { TokenPrices } from './bench-results.js';
 
 /** The least the runner needs to know about a task: its id and its app (for per-app metrics). */
 export interface BenchTask {
@@ -60,6 +61,16 @@ export interface BenchExecutorHandle<Task extends BenchTask = BenchTask> {
   readonly notice: string;
   /** The redaction pass of every file the runs write; the runner passes results through it too. */
   readonly redactor?: Redactor;
+  /** The faults really injected (the --faults profile, else the device profile's), recorded in results; default: the asked --faults. */
+  readonly faults?: string | null;
+  /** Prices for the cost estimate of the models used; default: the bench's. */
+  readonly prices?: TokenPrices;
+  /**
+   * Why this executor cannot run `task` in `mode` at all (no reference solution for the
+   * oracle, an app the device does not have, a check the device cannot decide), or
+   * undefined when it can. Asked for every (task, mode) before the first run.
+   */
+  readonly checkTask?: (task: Task, mode: AgentMode) => string | undefined;
   close(): Promise<void>;
 }
 

@@ -13,4 +13,6 @@ export const exitCodes = {
   failure: 1,
   badInput: 2,
   inconclusive: 3,
+  /** A benchmark finished, but some of its runs ended in an infrastructure error. */
+  infrastructureError: 4,
 } as const;

@@ -1,12 +1,16 @@
 import * as path from 'node:path';
 import { Option } from 'commander';
-import { agentModeSchema, policyNameSchema, type AgentMode, type PolicyName } from '../../agent/task-run-result.js';
+import { agentModeSchema, policyNameSchema, type AgentMode, type PolicyName, type TaskRunResult } from '../../agent/task-run-result.js';
 import { BenchError } from '../../bench/bench-error.js';
 import { createBarProgressReporter, createLineProgressReporter, type BenchProgressReporter } from '../../bench/bench-progress-reporter.js';
-import { defaultTokenPrices, type TokenPrices } from '../../bench/bench-results.js';
+import { defaultTokenPrices, type BenchResults, type TokenPrices } from '../../bench/bench-results.js';
 import { formatResultsTable } from '../../bench/format-results-table.js';
 import { benchFiles, runBenchmark } from '../../bench/run-benchmark.js';
-import type { BenchExecutorFactory } from '../../bench/task-executor.js';
+import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
+import type { BenchExecutorFactory, BenchExecutorHandle } from '../../bench/task-executor.js';
+import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
+import { writeJunit } from '../../bench/write-junit.js';
+import { faultProfiles } from '../../sim/fault-injector.js';
 import { writeBenchReport } from '../../bench/write-bench-report.js';
 import { loadSuite, type LoadSuiteOptions } from '../../tasks/load-task-file.js';
 import type { Suite, Task } from '../../tasks/task-schema.js';
@@ -37,8 +41,14 @@ export interface BenchCommandOptions {
   readonly repeat: number;
   readonly out: string;
   readonly resume: boolean;
+  /** With --resume: go on although the recorded run had other conditions. */
+  readonly force: boolean;
   readonly policy: PolicyName | 'auto';
-  readonly prices: TokenPrices;
+  /** From --price-prompt / --price-completion; undefined: the known price of the models used. */
+  readonly prices: TokenPrices | undefined;
+  readonly selection: TaskSelection;
+  /** Where to write JUnit XML, resolved. */
+  readonly junit: string | undefined;
 }
 
 interface RawOptions {
@@ -50,10 +60,25 @@ interface RawOptions {
   repeat: string;
   out?: string;
   resume?: boolean;
+  force?: boolean;
   policy: string;
   pricePrompt?: string;
   priceCompletion?: string;
+  tasks?: string;
+  tags?: string;
+  junit?: string;
 }
+
+/** `senseact bench`'s exit codes, listed in its --help and the README. */
+export const benchExitCodesHelp = `
+Exit codes:
+  ${exitCodes.ok}  every run finished (task failures are results, not errors)
+  ${exitCodes.failure}  interrupted: some runs did not finish (finish them with --resume)
+  ${exitCodes.badInput}  bad input: an option, the suite, the device profile, or tasks that cannot run
+     under the chosen policy and device; nothing was run
+  ${exitCodes.infrastructureError}  at least one run ended in an infrastructure error (device lost, model
+     never answered validly); the first causes are printed and results.json has them all
+`;
 
 /**
  * `senseact bench`: runs a suite in one or more modes, prints the comparison table and
@@ -68,14 +93,19 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .requiredOption('--suite <suite>', 'suite name under tasks/ (e.g. sim, androidlab) or a folder of task YAML files')
       .requiredOption('--mode <modes>', `comma-separated modes: ${agentModeSchema.options.join(', ')}`)
       .requiredOption('--device <profile>', 'device profile name or path (devices/*.yaml)')
-      .option('--faults <profile>', 'fault profile to inject (simulator only)')
+      .option('--faults <profile>', `fault profile to inject (simulator only): ${Object.keys(faultProfiles).join(', ')}`)
       .option('--concurrency <n>', 'runs in flight at once', '1')
       .option('--repeat <k>', 'runs per task and mode', '1')
       .option('--out <dir>', 'output dir (default runs/bench-<suite>-<timestamp>)')
       .option('--resume', 'finish an interrupted run in --out, skipping runs already done')
+      .option('--force', 'with --resume: go on although the run in --out had another suite, modes, device, faults, policy or model')
+      .option('--tasks <ids>', 'comma-separated task ids or globs to run (e.g. clock-*,notes-create)')
+      .option('--tags <tags>', 'comma-separated tags: run the tasks that have any of them')
+      .option('--junit <file>', 'also write JUnit XML (one testcase per task, mode and repeat)')
       .addOption(new Option('--policy <policy>', 'who decides actions: llm, oracle (reference solutions, no model), or auto (llm when a model is configured, else oracle)').default('auto'))
-      .option('--price-prompt <usd>', `USD per 1M prompt tokens for the cost estimate (default ${defaultTokenPrices.promptPerMillionUsd})`)
-      .option('--price-completion <usd>', `USD per 1M completion tokens (default ${defaultTokenPrices.completionPerMillionUsd})`)
+      .option('--price-prompt <usd>', 'USD per 1M prompt tokens for the cost estimate (default: the list price of the configured model, when known)')
+      .option('--price-completion <usd>', 'USD per 1M completion tokens (default: as --price-prompt)')
+      .addHelpText('after', benchExitCodesHelp)
       .action(async (raw: RawOptions) => {
         const options = parseBenchOptions(raw, io, (dependencies.now ?? (() => new Date()))());
         setExitCode(await runBenchCommand(options, io, dependencies));
@@ -109,11 +139,29 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw bad(option, `expected US dollars per 1M tokens (a number ≥ 0), got "${text}"`);
     return value;
   };
-  const promptPrice = price('--price-prompt', raw.pricePrompt, defaultTokenPrices.promptPerMillionUsd);
-  const completionPrice = price('--price-completion', raw.priceCompletion, defaultTokenPrices.completionPerMillionUsd);
-  const prices: TokenPrices = raw.pricePrompt === undefined && raw.priceCompletion === undefined
-    ? defaultTokenPrices
-    : { label: `prices from the command line: $${promptPrice} prompt / $${completionPrice} completion per 1M tokens`, promptPerMillionUsd: promptPrice, completionPerMillionUsd: completionPrice };
+  if ((raw.pricePrompt === undefined) !== (raw.priceCompletion === undefined)) {
+    throw bad(raw.pricePrompt === undefined ? '--price-prompt' : '--price-completion', 'give both --price-prompt and --price-completion, or neither (then the configured model\'s list price is used when known)');
+  }
+  const prices: TokenPrices | undefined = raw.pricePrompt === undefined || raw.priceCompletion === undefined
+    ? undefined
+    : (() => {
+        const promptPrice = price('--price-prompt', raw.pricePrompt, 0);
+        const completionPrice = price('--price-completion', raw.priceCompletion, 0);
+        return { label: `prices from the command line: $${promptPrice} prompt / $${completionPrice} completion per 1M tokens`, promptPerMillionUsd: promptPrice, completionPerMillionUsd: completionPrice };
+      })();
+  if (raw.faults !== undefined && !Object.hasOwn(faultProfiles, raw.faults)) {
+    throw bad('--faults', `unknown fault profile "${raw.faults}"; choose from ${Object.keys(faultProfiles).join(', ')} (or put a fault config in the device profile's sim: section)`);
+  }
+  const list = (option: string, text: string | undefined): string[] | undefined => {
+    if (text === undefined) return undefined;
+    const items = splitList(text);
+    if (items.length === 0) throw bad(option, 'give at least one value (comma-separated)');
+    return items;
+  };
+  const ids = list('--tasks', raw.tasks);
+  const tags = list('--tags', raw.tags);
+  if (raw.force === true && raw.resume !== true) throw bad('--force', 'only goes with --resume');
+  if (raw.junit !== undefined && raw.junit.trim() === '') throw bad('--junit', 'give a file name for the JUnit XML');
   if (raw.suite.trim() === '') throw bad('--suite', 'give a suite name (e.g. sim) or a folder of task YAML files');
   if (raw.device.trim() === '') throw bad('--device', 'give a device profile name or path (devices/*.yaml)');
   const resume = raw.resume === true;
@@ -127,8 +175,11 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     repeat: positive('--repeat', raw.repeat),
     out: path.resolve(io.cwd, raw.out ?? defaultOutDir(raw.suite, now)),
     resume,
+    force: raw.force === true,
     policy: policy.data,
     prices,
+    selection: { ...(ids === undefined ? {} : { ids }), ...(tags === undefined ? {} : { tags }) },
+    junit: raw.junit === undefined ? undefined : path.resolve(io.cwd, raw.junit),
   };
 }
 
@@ -141,6 +192,7 @@ export function defaultOutDir(suite: string, now: Date): string {
 
 async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependencies: BenchCommandDependencies): Promise<number> {
   const suite = await (dependencies.loadSuite ?? loadSuite)(options.suite, { tasksRoot: path.resolve(io.cwd, 'tasks') });
+  const tasks = selectTasks(suite.tasks, options.selection, suite.name);
   const controller = new AbortController();
   const stopOnSignal = (): void => controller.abort();
   const ownSignals = dependencies.signal === undefined;
@@ -151,58 +203,95 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
     dependencies.signal?.addEventListener('abort', stopOnSignal, { once: true });
   }
   const tty = dependencies.progressTty === undefined ? (process.stderr.isTTY ? process.stderr : null) : dependencies.progressTty;
-  const reporter: BenchProgressReporter = tty === null ? createLineProgressReporter(io.stderr) : createBarProgressReporter(tty);
-  const handle = await dependencies.createExecutor({
-    suite: options.suite,
-    device: options.device,
-    faults: options.faults,
-    policy: options.policy,
-    outDir: options.out,
-    cwd: io.cwd,
-    env: io.env,
-    signal: controller.signal,
-  });
-  io.stderr(`${handle.notice}\n`);
-  let results;
+  let reporter: BenchProgressReporter | undefined;
+  let handle: BenchExecutorHandle<Task> | undefined;
+  let results: BenchResults;
   try {
+    handle = await dependencies.createExecutor({
+      suite: options.suite,
+      device: options.device,
+      faults: options.faults,
+      policy: options.policy,
+      outDir: options.out,
+      cwd: io.cwd,
+      env: io.env,
+      signal: controller.signal,
+    });
+    validateBenchPlan({ suite: suite.name, tasks, modes: options.modes, ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
+    io.stderr(`${handle.notice}\n`);
+    reporter = tty === null ? createLineProgressReporter(io.stderr) : createBarProgressReporter(tty);
     results = await runBenchmark({
-      tasks: suite.tasks,
+      tasks,
       modes: options.modes,
       repeat: options.repeat,
       concurrency: options.concurrency,
       outDir: options.out,
       resume: options.resume,
+      force: options.force,
       executor: handle.executor,
       policy: handle.policy,
       suite: suite.name,
       device: options.device,
-      faults: options.faults ?? null,
+      faults: handle.faults === undefined ? options.faults ?? null : handle.faults,
       modelLabel: handle.modelLabel,
-      prices: options.prices,
+      prices: options.prices ?? handle.prices ?? defaultTokenPrices,
       onProgress: reporter.onProgress,
       ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),
       signal: controller.signal,
     });
   } finally {
-    reporter.stop();
+    reporter?.stop();
     if (ownSignals) {
       process.off('SIGINT', stopOnSignal);
       process.off('SIGTERM', stopOnSignal);
     }
-    await handle.close();
+    await handle?.close();
   }
   io.stdout(formatResultsTable(results));
   io.stdout(`results: ${path.join(options.out, benchFiles.results)}\n`);
+  if (options.junit !== undefined) {
+    await writeJunit(options.junit, results);
+    io.stdout(`junit: ${options.junit}\n`);
+  }
   const writeReport = dependencies.writeReport ?? (async (runDir: string) => (await writeBenchReport(runDir)).htmlFile);
   io.stdout(`report: ${await writeReport(options.out)}\n`);
   if (!results.complete) {
     const again = [
       `--suite ${options.suite}`, `--mode ${options.modes.join(',')}`, `--device ${options.device}`,
       ...(options.faults === undefined ? [] : [`--faults ${options.faults}`]),
-      `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${handle.policy}`, `--out ${options.out}`, '--resume',
+      ...(options.selection.ids === undefined ? [] : [`--tasks ${options.selection.ids.join(',')}`]),
+      ...(options.selection.tags === undefined ? [] : [`--tags ${options.selection.tags.join(',')}`]),
+      `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
     ];
     io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench ${again.join(' ')}\n`);
     return exitCodes.failure;
   }
+  const errored = results.tasks.filter((task) => task.error !== null);
+  if (errored.length > 0) {
+    io.stderr(describeInfrastructureErrors(errored, results.tasks.length, options.out));
+    return exitCodes.infrastructureError;
+  }
   return exitCodes.ok;
+}
+
+/** How many distinct error causes the terminal shows; results.json has every one. */
+const shownCauses = 3;
+
+/**
+ * The summary of runs that ended in an infrastructure error: how many, then the first
+ * few distinct causes with one run each and its trace folder.
+ */
+export function describeInfrastructureErrors(errored: readonly TaskRunResult[], total: number, outDir: string): string {
+  const byCause = new Map<string, TaskRunResult[]>();
+  for (const run of errored) {
+    const cause = run.error ?? '';
+    byCause.set(cause, [...(byCause.get(cause) ?? []), run]);
+  }
+  const lines = [...byCause].slice(0, shownCauses).map(([cause, runs]) => {
+    const first = runs[0]!;
+    const others = runs.length > 1 ? ` (and ${runs.length - 1} more run${runs.length > 2 ? 's' : ''})` : '';
+    return `  - ${first.id} ${first.mode} r${first.repeat}${others}: ${cause}\n    trace: ${path.join(outDir, first.traceDir)}`;
+  });
+  const more = byCause.size > shownCauses ? `\n  … ${byCause.size - shownCauses} more distinct causes in ${path.join(outDir, benchFiles.results)}` : '';
+  return `senseact: ${errored.length} of ${total} runs ended in an infrastructure error (exit ${exitCodes.infrastructureError}); ${byCause.size === 1 ? 'the cause' : 'the first causes'}:\n${lines.join('\n')}${more}\n`;
 }

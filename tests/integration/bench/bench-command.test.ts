@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -20,6 +21,7 @@ ${['alarm-add', 'wifi-toggle', 'note-create'].map((id) => `- id: ${id}
   success: { screen: 'exists(text="Done")' }
   allowedPackages: [com.example.${id.split('-')[0]}]
   stepBudget: 10
+  tags: [${id === 'wifi-toggle' ? 'toggle, quick' : 'create'}]
   difficulty: easy`).join('\n')}
 `;
 
@@ -96,10 +98,10 @@ describe('senseact bench (with a fake executor factory)', () => {
 
   it('passes --faults and --policy oracle through, and labels the table', async () => {
     fake = new FakeTaskExecutor<Task>();
-    const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--faults', 'flaky', '--policy', 'oracle', '--out', 'out/oracle']);
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--faults', 'standard', '--policy', 'oracle', '--out', 'out/oracle']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe('SenseAct bench: suite mini, oracle policy (reference solutions, no model)');
-    expect(factoryCalls[0]).toMatchObject({ faults: 'flaky', policy: 'oracle', outDir: path.join(root, 'out', 'oracle') });
+    expect(factoryCalls[0]).toMatchObject({ faults: 'standard', policy: 'oracle', outDir: path.join(root, 'out', 'oracle') });
   });
 
   it('explains a non-empty --out, and --resume finishes it', async () => {
@@ -119,7 +121,11 @@ describe('senseact bench (with a fake executor factory)', () => {
     [['--mode', 'senseact', '--concurrency', '0'], /--concurrency: expected a whole number ≥ 1, got "0"/],
     [['--mode', 'senseact', '--repeat', 'two'], /--repeat: expected a whole number ≥ 1, got "two"/],
     [['--mode', 'senseact', '--policy', 'human'], /--policy: unknown policy "human"; choose llm, oracle or auto/],
-    [['--mode', 'senseact', '--price-prompt', '-1'], /--price-prompt: expected US dollars per 1M tokens/],
+    [['--mode', 'senseact', '--price-prompt', '-1', '--price-completion', '1'], /--price-prompt: expected US dollars per 1M tokens/],
+    [['--mode', 'senseact', '--price-prompt', '1'], /--price-completion: give both --price-prompt and --price-completion, or neither/],
+    [['--mode', 'senseact', '--faults', 'nonsense'], /--faults: unknown fault profile "nonsense"; choose from none, standard/],
+    [['--mode', 'senseact', '--tasks', ' ,'], /--tasks: give at least one value/],
+    [['--mode', 'senseact', '--out', 'x', '--force'], /--force: only goes with --resume/],
     [['--mode', 'senseact', '--resume'], /--resume: needs --out <dir>/],
   ])('rejects %j naming the option', async (args, message) => {
     const result = await bench(['--suite', 'mini', '--device', 'sim', ...args]);
@@ -149,11 +155,106 @@ describe('senseact bench (with a fake executor factory)', () => {
       }
       return { kind: 'result', result: { policy: 'llm' } };
     });
-    const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--faults', 'flaky', '--out', 'cut'], { signal: controller.signal });
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--faults', 'standard', '--out', 'cut'], { signal: controller.signal });
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('INCOMPLETE: 1 of 3 runs finished');
-    expect(result.stderr).toContain(`finish it with: senseact bench --suite mini --mode senseact --device sim --faults flaky --concurrency 1 --repeat 1 --policy llm --out ${path.join(root, 'cut')} --resume\n`);
+    expect(result.stderr).toContain(`finish it with: senseact bench --suite mini --mode senseact --device sim --faults standard --concurrency 1 --repeat 1 --policy llm --out ${path.join(root, 'cut')} --resume\n`);
     expect(closed).toBe(1);
+  });
+
+  it('exits 2 on --faults nonsense before anything runs', async () => {
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--faults', 'nonsense', '--out', 'never']);
+    expect(result.exitCode).toBe(2);
+    expect(factoryCalls).toHaveLength(0);
+    expect(fake.calls).toHaveLength(0);
+    expect(existsSync(path.join(root, 'never'))).toBe(false);
+  });
+
+  it('selects tasks with --tasks (ids and globs) and --tags, and names a pattern that matches nothing', async () => {
+    const byGlob = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--tasks', '*-add,note-c?eate', '--out', 'glob']);
+    expect(byGlob.exitCode).toBe(0);
+    expect(fake.calls.map((call) => call.task.id).sort()).toEqual(['alarm-add', 'note-create']);
+    const byTag = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--tags', 'quick', '--out', 'tag']);
+    expect(byTag.exitCode).toBe(0);
+    expect(fake.calls.slice(2).map((call) => call.task.id)).toEqual(['wifi-toggle']);
+    const both = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--tags', 'create', '--tasks', 'note-*', '--out', 'both']);
+    expect(fake.calls.slice(3).map((call) => call.task.id)).toEqual(['note-create']);
+    expect(both.exitCode).toBe(0);
+    const typo = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--tasks', 'alarm-add,alarm-dle', '--tags', 'toggel', '--out', 'typo']);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('--tasks alarm-dle, --tags toggel: no task of suite mini matches (its tasks are alarm-add, wifi-toggle, note-create; its tags are create, quick, toggle)');
+    const disjoint = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--tasks', 'alarm-add', '--tags', 'quick', '--out', 'disjoint']);
+    expect(disjoint.exitCode).toBe(2);
+    expect(disjoint.stderr).toContain('no task of suite mini matches all of these together');
+    expect(fake.calls).toHaveLength(4);
+  });
+
+  it('refuses a plan the executor cannot run, listing the reasons and tasks, before the first run', async () => {
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact,react-text', '--device', 'sim', '--out', 'plan'], {
+      createExecutor: async (options) => {
+        factoryCalls.push(options);
+        return {
+          executor: fake.executor, modelLabel: 'none', policy: 'oracle', notice: 'policy: oracle', close: async () => { closed++; },
+          checkTask: (task, mode) => (task.id === 'note-create' ? 'no reference solution' : task.id === 'wifi-toggle' && mode === 'react-text' ? 'no screen for text' : undefined),
+        };
+      },
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('2 of 3 tasks of suite mini cannot run as asked; nothing was run:\n  - no screen for text: wifi-toggle (react-text)\n  - no reference solution: note-create (senseact), note-create (react-text)\nSelect runnable tasks with --tasks / --tags');
+    expect(fake.calls).toHaveLength(0);
+    expect(closed).toBe(1);
+    expect(existsSync(path.join(root, 'plan'))).toBe(false);
+    // Negative control: the same executor runs the tasks it can.
+    const runnable = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--tasks', 'alarm-add', '--out', 'plan'], {
+      createExecutor: async () => ({ executor: fake.executor, modelLabel: 'none', policy: 'llm', notice: '', close: async () => undefined, checkTask: (task) => (task.id === 'note-create' ? 'no reference solution' : undefined) }),
+    });
+    expect(runnable.exitCode).toBe(0);
+  });
+
+  it('exits 4 when runs end in infrastructure errors and prints the first causes with their traces', async () => {
+    fake = new FakeTaskExecutor<Task>((request) => (request.task.id === 'alarm-add'
+      ? { kind: 'result', result: { policy: 'llm' } }
+      : { kind: 'throw', error: new Error(request.task.id === 'wifi-toggle' ? 'connect ECONNREFUSED 127.0.0.1:4723' : 'model never replied validly') }));
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact,react-text', '--device', 'sim', '--out', 'broken']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('senseact: 4 of 6 runs ended in an infrastructure error (exit 4); the first causes:\n');
+    expect(result.stderr).toContain(`  - wifi-toggle senseact r0 (and 1 more run): executor threw: Error: connect ECONNREFUSED 127.0.0.1:4723\n    trace: ${path.join(root, 'broken', 'traces', 'wifi-toggle', 'senseact-r0')}`);
+    expect(result.stderr).toContain('  - note-create senseact r0 (and 1 more run): executor threw: Error: model never replied validly');
+    // Negative control: no error, exit 0 even though a task failed (failures are results).
+    fake = new FakeTaskExecutor<Task>((request) => ({ kind: 'result', result: { policy: 'llm', success: request.task.id !== 'note-create' } }));
+    const clean = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'clean']);
+    expect(clean.exitCode).toBe(0);
+    expect(clean.stderr).not.toContain('infrastructure error');
+  });
+
+  it('writes JUnit XML with one testcase per task, mode and repeat', async () => {
+    fake = new FakeTaskExecutor<Task>((request) => (request.task.id === 'wifi-toggle'
+      ? { kind: 'throw', error: new Error('device <lost> & "gone"') }
+      : { kind: 'result', result: { policy: 'llm', success: request.task.id === 'alarm-add', reason: 'screen exists(text="Done"): no node matches' } }));
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact,react-text', '--device', 'sim', '--repeat', '2', '--out', 'ci', '--junit', 'ci/junit.xml']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toContain(`junit: ${path.join(root, 'ci', 'junit.xml')}\n`);
+    const xml = await readFile(path.join(root, 'ci', 'junit.xml'), 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(12);
+    expect(xml).toContain('<testsuite name="mini senseact" tests="6" failures="2" errors="2" skipped="0"');
+    expect(xml).toMatch(/<testcase classname="mini\.senseact" name="alarm-add r1" time="[\d.]+"\/>/);
+    expect(xml).toContain('<failure message="screen exists(text=&quot;Done&quot;): no node matches" type="task-failed">');
+    expect(xml).toContain('<error message="executor threw: Error: device &lt;lost&gt; &amp; &quot;gone&quot;" type="infrastructure">');
+  });
+
+  it('prices the cost with the executor\'s models, and says when the price is unknown', async () => {
+    const priced = (prices: { label: string; promptPerMillionUsd: number; completionPerMillionUsd: number; unknown?: boolean }) => async () => ({ executor: fake.executor, modelLabel: 'local-llama', policy: 'llm' as const, notice: '', prices, close: async () => undefined });
+    const unknown = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'unknown'], { createExecutor: priced({ label: 'unknown price (no known price for local-llama; set one with --price-prompt and --price-completion)', promptPerMillionUsd: 0, completionPerMillionUsd: 0, unknown: true }) });
+    expect(unknown.stdout).toMatch(/^senseact .* \? /m);
+    expect(unknown.stdout).toContain('cost: unknown price (no known price for local-llama');
+    expect(unknown.stdout).not.toContain('gpt-4o');
+    const flags = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'flags', '--price-prompt', '1', '--price-completion', '2'], { createExecutor: priced({ label: 'ignored', promptPerMillionUsd: 9, completionPerMillionUsd: 9 }) });
+    expect(flags.stdout).toContain('cost at prices from the command line: $1 prompt / $2 completion per 1M tokens');
+  });
+
+  it('lists its exit codes in --help', async () => {
+    const result = await bench(['--help']);
+    expect(result.stdout).toMatch(/Exit codes:\n {2}0 {2}every run finished.*\n {2}1 {2}interrupted.*\n {2}2 {2}bad input.*\n.*\n {2}4 {2}at least one run ended in an infrastructure error/);
   });
 });
 

@@ -106,13 +106,27 @@ describe('runBenchmark with a fake executor', () => {
     expect(fake.calls).toHaveLength(3);
   });
 
-  it('refuses to resume a run of another policy or suite, or a dir that is not a bench dir', async () => {
-    const fake = new FakeTaskExecutor();
-    await runBenchmark({ tasks, modes: ['senseact'], repeat: 1, concurrency: 1, outDir, resume: false, executor: fake.executor, policy: 'oracle', suite: 'sim/test' });
-    await expect(runBenchmark({ tasks, modes: ['senseact'], repeat: 1, concurrency: 1, outDir, resume: true, executor: fake.executor, policy: 'llm', suite: 'sim/test' }))
-      .rejects.toThrow(/holds a run with --policy oracle, not llm/);
-    await expect(runBenchmark({ tasks, modes: ['senseact'], repeat: 1, concurrency: 1, outDir, resume: true, executor: fake.executor, policy: 'oracle', suite: 'sim/other' }))
-      .rejects.toThrow(/holds a run of suite sim\/test, not sim\/other/);
+  it('refuses to resume a run under other conditions, naming each difference, unless forced; or a dir that is not a bench dir', async () => {
+    const fake = new FakeTaskExecutor((request) => ({ kind: 'result', result: { success: request.task.id !== 'wifi-off' } }));
+    const base = { tasks, modes: ['senseact' as const], repeat: 1, concurrency: 1, outDir, executor: fake.executor, policy: 'oracle' as const, suite: 'sim/test', device: 'sim', faults: null, modelLabel: 'none (oracle)' };
+    await runBenchmark({ ...base, resume: false });
+    const resume = { ...base, resume: true };
+    await expect(runBenchmark({ ...resume, policy: 'llm' })).rejects.toThrow(/other conditions:\n {2}- --policy: the run used oracle, this one llm\n.*--force/);
+    await expect(runBenchmark({ ...resume, suite: 'sim/other' })).rejects.toThrow(/--suite: the run used sim\/test, this one sim\/other/);
+    await expect(runBenchmark({ ...resume, modes: ['senseact', 'react-vlm'] })).rejects.toThrow(/--mode: the run used senseact, this one senseact,react-vlm/);
+    await expect(runBenchmark({ ...resume, device: 'sim-appium' })).rejects.toThrow(/--device: the run used sim, this one sim-appium/);
+    await expect(runBenchmark({ ...resume, faults: 'standard' })).rejects.toThrow(/--faults: the run used \(none\), this one standard/);
+    await expect(runBenchmark({ ...resume, modelLabel: 'gpt-4o' })).rejects.toThrow(/model: the run used none \(oracle\), this one gpt-4o/);
+    const twoAtOnce = runBenchmark({ ...resume, device: 'emulator', faults: 'standard' });
+    await expect(twoAtOnce).rejects.toThrow(/--device: .*\n {2}- --faults: /);
+    expect(fake.calls).toHaveLength(3);
+    // The same conditions resume (the errored-free run has nothing left to do); --force mixes them, and each run keeps its own.
+    expect((await runBenchmark(resume)).tasks).toHaveLength(3);
+    expect(fake.calls).toHaveLength(3);
+    const forced = await runBenchmark({ ...resume, faults: 'standard', force: true, tasks: [...tasks, { id: 'extra', app: 'clock' }] });
+    expect(forced.options.faults).toBe('standard');
+    expect(forced.tasks.map((task) => [task.id, task.conditions?.faults])).toEqual([['alarm-set', null], ['wifi-off', null], ['note-new', null], ['extra', 'standard']]);
+    expect(forced.tasks[0]?.conditions).toMatchObject({ suite: 'sim/test', device: 'sim', policy: 'oracle', model: 'none (oracle)' });
     const foreign = path.join(path.dirname(outDir), 'foreign');
     await rm(foreign, { recursive: true, force: true });
     await import('node:fs/promises').then((fs) => fs.mkdir(foreign)).then(() => writeFile(path.join(foreign, 'notes.txt'), 'x'));

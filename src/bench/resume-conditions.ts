@@ -1,0 +1,33 @@
+import type { AgentMode, PolicyName } from '../agent/task-run-result.js';
+import type { BenchRunOptions } from './bench-results.js';
+
+/** The conditions a resumed benchmark must share with the run it finishes. */
+export interface ResumeConditions {
+  readonly suite: string;
+  readonly modes: readonly AgentMode[];
+  readonly device: string | null;
+  readonly faults: string | null;
+  readonly policy: PolicyName;
+  readonly modelLabel: string;
+}
+
+/**
+ * What differs between the run recorded in results.json and the one asked to resume it,
+ * one line per difference naming the option, the recorded value and the asked one. Modes
+ * compare as sets (order does not change what runs). Empty when they match. Pure.
+ */
+export function resumeMismatches(previous: BenchRunOptions, current: ResumeConditions): string[] {
+  const show = (value: string | null): string => value ?? '(none)';
+  const differences: string[] = [];
+  const compare = (option: string, before: string | null, now: string | null): void => {
+    if (before !== now) differences.push(`${option}: the run used ${show(before)}, this one ${show(now)}`);
+  };
+  compare('--suite', previous.suite, current.suite);
+  const sameModes = previous.modes.length === current.modes.length && previous.modes.every((mode) => current.modes.includes(mode));
+  if (!sameModes) differences.push(`--mode: the run used ${previous.modes.join(',')}, this one ${current.modes.join(',')}`);
+  compare('--device', previous.device, current.device);
+  compare('--faults', previous.faults, current.faults);
+  compare('--policy', previous.policy, current.policy);
+  compare('model', previous.modelLabel, current.modelLabel);
+  return differences;
+}

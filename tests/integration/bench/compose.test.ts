@@ -1,0 +1,127 @@
+// The benchmark's composition root on the in-process simulator: the device profile's
+// sim: section reaches the simulator of every task, a section or task that cannot run
+// stops the bench before its first run, and a replayed cassette names the model it
+// recorded.
+import { readdir, readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BenchError } from '../../../src/bench/bench-error.js';
+import { createBenchExecutor, whyTaskCannotRun } from '../../../src/bench/compose.js';
+import type { BenchExecutorOptions } from '../../../src/bench/task-executor.js';
+import { loadSuite } from '../../../src/tasks/load-task-file.js';
+import type { Task } from '../../../src/tasks/task-schema.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+const simSuite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
+const labSuite = await loadSuite('androidlab', { tasksRoot: path.join(repoRoot, 'tasks') });
+const airplane = simSuite.tasks.find((task) => task.id === 'settings-airplane-on')!;
+const clockTask = simSuite.tasks.find((task) => task.app === 'com.google.android.deskclock')!;
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'senseact-compose-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function options(device: string, extra: Partial<BenchExecutorOptions> = {}): BenchExecutorOptions {
+  return { suite: 'sim', device, faults: undefined, policy: 'oracle', outDir: path.join(root, 'out'), cwd: repoRoot, env: {}, signal: new AbortController().signal, ...extra };
+}
+
+async function profile(name: string, simLines: readonly string[]): Promise<string> {
+  const file = path.join(root, `${name}.yaml`);
+  await writeFile(file, ['kind: sim', `name: ${name}`, 'sim:', ...simLines.map((line) => `  ${line}`), 'settle:', '  intervalMs: 0', '  timeoutMs: 5000', ''].join('\n'));
+  return file;
+}
+
+async function run(handle: Awaited<ReturnType<typeof createBenchExecutor>>, task: Task, outDir: string) {
+  const signal = new AbortController().signal;
+  return await handle.executor({ task, mode: 'senseact', repeat: 0, outDir, traceDir: path.join(outDir, 'traces', task.id, 'senseact-r0'), signal });
+}
+
+async function firstScreen(outDir: string, result: { traceDir: string }): Promise<string> {
+  const folder = path.resolve(outDir, result.traceDir);
+  const files = await readdir(folder, { recursive: true });
+  const before = files.filter((file) => file.endsWith('before.xml')).sort()[0];
+  if (before === undefined) throw new Error(`no before.xml in ${folder}: ${files.join(', ')}`);
+  return await readFile(path.join(folder, before), 'utf8');
+}
+
+describe('createBenchExecutor on the simulator', () => {
+  it("honours the device profile's sim: section: apps, screen and faults reach every task's simulator", async () => {
+    const device = await profile('sim-small', ['apps: [com.android.settings]', 'screen: { width: 720, height: 1600, density: 320 }', "faults: { slow-settle: { rate: 1, observations: 1 } }", 'seed: 9']);
+    const handle = await createBenchExecutor(options(device));
+    try {
+      expect(handle.faults).toBe('the faults of device profile sim-small');
+      expect(handle.checkTask?.(clockTask, 'senseact')).toMatch(/^the simulator of device profile sim-small has no app com\.google\.android\.deskclock \(it has com\.android\.settings\)/);
+      expect(handle.checkTask?.(airplane, 'senseact')).toBeUndefined();
+      const outDir = path.join(root, 'small');
+      const result = await run(handle, airplane, outDir);
+      expect(result.error).toBeNull();
+      expect(result.faults).toContain('slow-settle');
+      expect(await firstScreen(outDir, result)).toMatch(/<hierarchy [^>]*width="720"/);
+    } finally {
+      await handle.close();
+    }
+    // Negative control: --faults none overrides the profile's faults, and the default profile keeps the default screen.
+    const plain = await createBenchExecutor(options(device, { faults: 'none' }));
+    try {
+      expect(plain.faults).toBeNull();
+      const result = await run(plain, airplane, path.join(root, 'plain'));
+      expect(result.faults).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+    const standard = await createBenchExecutor(options('sim'));
+    try {
+      const outDir = path.join(root, 'standard');
+      expect(await firstScreen(outDir, await run(standard, airplane, outDir))).toMatch(/<hierarchy [^>]*width="1080"/);
+    } finally {
+      await standard.close();
+    }
+  });
+
+  it('refuses a sim: section that does not start a simulator, before any run', async () => {
+    const device = await profile('sim-broken', ['apps: [com.example.nothere]']);
+    const created = createBenchExecutor(options(device));
+    await expect(created).rejects.toSatisfy((error) => BenchError.isInstance(error));
+    await expect(created).rejects.toThrow(/device profile sim-broken: its sim: section does not start a simulator: .*unknown package "com\.example\.nothere"/);
+  });
+
+  it('says which tasks a policy and device cannot run, and passes those they can', () => {
+    const labTask = labSuite.tasks.find((task) => task.app.includes('bluecoins'))!;
+    const simulated = { policy: 'oracle' as const, simulated: true, apps: undefined, deviceName: 'sim' };
+    expect(whyTaskCannotRun(labTask, simulated)).toMatch(/^no reference solution \(solution:\) for the oracle policy/);
+    expect(whyTaskCannotRun(labTask, { ...simulated, policy: 'llm' })).toMatch(/has no app /);
+    expect(whyTaskCannotRun(airplane, simulated)).toBeUndefined();
+    const phone = { policy: 'llm' as const, simulated: false, apps: undefined, deviceName: 'emulator' };
+    expect(whyTaskCannotRun(labTask, phone)).toBeUndefined();
+    const stateOnly = simSuite.tasks.find((task) => task.success?.state !== undefined && task.success.screen === undefined && task.success.adb === undefined && task.answer === undefined)!;
+    expect(whyTaskCannotRun(stateOnly, phone)).toMatch(/reads only the simulator's app state \(success\.state\), which device profile emulator cannot give/);
+  });
+
+  it('labels a replayed cassette with the model it recorded, not the one the environment names', async () => {
+    const cassette = path.join(root, 'recorded.jsonl');
+    const entry = { v: 1, hash: 'a'.repeat(32), occurrence: 0, role: 'planner', model: 'qwen2.5-7b-instruct', request: { messages: [] }, reply: { text: '{}', usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: 1, model: 'qwen2.5-7b-instruct' } };
+    await writeFile(cassette, `${JSON.stringify(entry)}\n`);
+    const handle = await createBenchExecutor(options('sim', { policy: 'llm', env: { SENSEACT_CASSETTE: `replay:${cassette}`, SENSEACT_MODEL: 'gpt-4o' } }));
+    try {
+      expect(handle.policy).toBe('llm');
+      expect(handle.modelLabel).toBe('qwen2.5-7b-instruct');
+      expect(handle.notice).toContain('recorded with qwen2.5-7b-instruct');
+      expect(handle.prices).toMatchObject({ unknown: true, label: expect.stringContaining('no known price for qwen2.5-7b-instruct') });
+    } finally {
+      await handle.close();
+    }
+    // Negative control: a live configuration is labelled and priced as configured.
+    const live = await createBenchExecutor(options('sim', { policy: 'llm', env: { SENSEACT_BASE_URL: 'http://127.0.0.1:9/v1', SENSEACT_MODEL: 'gpt-4o-mini' } }));
+    try {
+      expect(live.modelLabel).toBe('gpt-4o-mini');
+      expect(live.prices).toMatchObject({ promptPerMillionUsd: 0.15, completionPerMillionUsd: 0.6 });
+    } finally {
+      await live.close();
+    }
+  });
+});
