@@ -59,7 +59,8 @@ describe('redaction of every file a run writes', () => {
       setDebugSpec(undefined);
       await server.close();
     }
-    expect(code).toBe(0);
+    // Every run finished; those the endpoint refused ended in infrastructure errors, which bench reports with exit 4.
+    expect(code).toBe(4);
     // The echo happened: the endpoint got the key, answered with it, then refused quoting it.
     expect(server.requests.every((request) => request.headers['authorization'] === `Bearer ${key}`)).toBe(true);
     expect(server.requests.length).toBeGreaterThan(6);
