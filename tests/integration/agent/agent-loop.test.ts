@@ -64,6 +64,9 @@ async function run(task: Task, options: { mode?: 'senseact' | 'senseact-text' | 
     ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
   });
   const trace = await readTrace(result.traceDir);
+  // Every step the loop starts, it closes exactly once, however the round ended.
+  const steps = (type: string) => trace.events.filter((event) => event.type === type).map((event) => event.step);
+  expect(steps('step-end')).toEqual(steps('step-start'));
   return { result, simulator, events: trace.events };
 }
 

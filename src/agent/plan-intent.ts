@@ -1,0 +1,76 @@
+import { generateStructured } from '../model/generate-structured.js';
+import { describeRepairs } from '../model/reply-repair.js';
+import type { ControlUnit } from '../perception/control-unit.js';
+import { certificateScope, renderCertificate } from '../verify/certificate.js';
+import { admissibleCommitment } from './admissible-commitment.js';
+import { plannerMessages, type HistoryEntry } from './agent-prompts.js';
+import { commitmentOf, lookForUnit, planReplySchema, type CommitmentItem, type PlanReply } from './plan-reply.js';
+import type { SenseActContext, SenseActState } from './senseact-state.js';
+
+/** How many times one plan may be rejected (inadmissible, unknown unit) before the step is given up. */
+export const maxPlanRejections = 2;
+
+/** How many retrieved certificates the planner sees. */
+export const plannedCertificates = 3;
+
+/** What planning ended with. */
+export type PlannedIntent =
+  /** The planner said the task is done. */
+  | { readonly kind: 'finish'; readonly plan: PlanReply }
+  /** An admissible commitment, its units on the current screen. */
+  | { readonly kind: 'commit'; readonly plan: PlanReply; readonly items: readonly CommitmentItem[]; readonly units: readonly ControlUnit[] }
+  /** A commitment naming a target only vision can locate (`look-for`); checked once it is located. */
+  | { readonly kind: 'look-for'; readonly plan: PlanReply }
+  /** Every attempt was inadmissible. */
+  | { readonly kind: 'rejected'; readonly intent: string; readonly reason: string };
+
+/** The history as the planner may see it: without outcomes or notes when execution feedback is off. */
+function visibleHistory(context: SenseActContext, history: readonly HistoryEntry[]): readonly HistoryEntry[] {
+  return context.feedback ? history : history.map((entry) => ({ ...entry, outcome: 'unknown' as const, note: '' }));
+}
+
+/**
+ * The plan phase (DESIGN.md §1.5): asks the planner for one intent, its expectation and
+ * its commitment on the current screen, and checks the commitment's admissibility; a
+ * rejected commitment is asked again with the reason, at most {@link maxPlanRejections}
+ * times. Traces `plan-end` and `commitment-end` per attempt.
+ */
+export async function planIntent(context: SenseActContext, state: SenseActState): Promise<PlannedIntent> {
+  const { task, session, memory } = context;
+  const { screen } = state;
+  const certificates = memory
+    ? memory.retrieve({ packageName: screen.perception.tree.packageName, scope: certificateScope(screen.perception.tree), intent: state.history.at(-1)?.intent ?? task.instruction }, plannedCertificates).map((hit) => renderCertificate(hit.certificate))
+    : [];
+  let rejection: { intent: string; reason: string } | undefined;
+  for (let attempt = 0; attempt <= maxPlanRejections; attempt++) {
+    const started = performance.now();
+    const reply = await generateStructured(session.planner, {
+      role: 'planner',
+      schema: planReplySchema,
+      schemaName: 'PlanReply',
+      messages: plannerMessages({
+        instruction: task.instruction,
+        allowedPackages: task.allowedPackages,
+        view: screen.perception.view,
+        history: visibleHistory(context, state.history),
+        certificates,
+        ...(rejection ? { rejection: rejection.reason } : {}),
+        changeStrategy: context.feedback && state.changeStrategy,
+      }),
+      ...(session.signal ? { signal: session.signal } : {}),
+      instructJson: false,
+    });
+    const plan = reply.value;
+    session.trace.emit({ type: 'plan-end', step: session.step, latencyMs: performance.now() - started, intent: plan.finish ? 'FINISH' : plan.intent, finish: plan.finish, expectation: plan.expectation, attempts: reply.attempts, ...(reply.repairs.length > 0 ? { repairs: describeRepairs(reply.repairs) } : {}) });
+    if (plan.finish) {
+      session.trace.emit({ type: 'commitment-end', step: session.step, admissible: true, units: plan.commitment });
+      return { kind: 'finish', plan };
+    }
+    // A target only vision can name is located first; the whole commitment is checked then.
+    if (commitmentOf(plan).some((item) => item.unit === lookForUnit)) return { kind: 'look-for', plan };
+    const check = admissibleCommitment(context, plan.commitment, screen, state.verified);
+    if (check.ok) return { kind: 'commit', plan, items: plan.commitment, units: check.units };
+    rejection = { intent: plan.intent, reason: check.reason };
+  }
+  return { kind: 'rejected', intent: rejection?.intent ?? '(no plan)', reason: rejection?.reason ?? '' };
+}

@@ -1,0 +1,108 @@
+import type { CertificateMemory } from '../memory/certificate-memory.js';
+import type { ImageDetail } from '../model/vision-model.js';
+import type { ControlUnit, UnitId } from '../perception/control-unit.js';
+import type { Task } from '../tasks/task-schema.js';
+import type { Delta } from '../verify/compute-delta.js';
+import type { ContractArgs } from '../verify/unit-contract.js';
+import type { VerifyOutcome } from '../verify/verify-outcome.js';
+import type { HistoryEntry } from './agent-prompts.js';
+import type { AgentSession, Screen } from './agent-session.js';
+import type { ForegroundGuard } from './foreground-guard.js';
+import type { CommitmentItem } from './plan-reply.js';
+import type { GateDecision, VlmGate } from './vlm-gate.js';
+
+/** What every phase of one SenseAct run reads and never replaces. */
+export interface SenseActContext {
+  readonly task: Task;
+  readonly session: AgentSession;
+  /** Execution feedback on: contracts, expectations, gate on failures, outcomes in the history (off for `open-loop`). */
+  readonly feedback: boolean;
+  /** Vision may be asked (not `senseact-text`, and a vision model is configured). */
+  readonly visionAllowed: boolean;
+  readonly guard: ForegroundGuard;
+  readonly gate: VlmGate;
+  readonly memory?: CertificateMemory;
+  readonly gateImageDetail?: ImageDetail;
+}
+
+/** Verification outcomes counted over a run. */
+export interface VerificationCounts {
+  pass: number;
+  fail: number;
+  inconclusive: number;
+}
+
+/** The last executed action, for the surface rules' repeated-region guard. */
+export interface PreviousAction {
+  readonly bounds: ControlUnit['bounds'];
+  readonly deltaLabel: Delta['label'];
+}
+
+/** What the loop carries from one round to the next; the phases read and update it. */
+export interface SenseActState {
+  /** The screen the next phase acts on (the last observation). */
+  screen: Screen;
+  /** Executed units, against the task's step budget. */
+  steps: number;
+  readonly history: HistoryEntry[];
+  /** Units verified on the current surface (the SCG's done set); cleared when the surface is left. */
+  readonly verified: Set<UnitId>;
+  readonly verification: VerificationCounts;
+  readonly gateReasons: Record<string, number>;
+  /** The last action's key and how many times in a row it was issued (the loop guard). */
+  lastActionKey: string;
+  sameActionRepeats: number;
+  previousAction: PreviousAction | undefined;
+  /** Plans in a row whose target could not be found. */
+  unresolvedInARow: number;
+  /** The last intent had no effect: the next plan is told to change strategy. */
+  changeStrategy: boolean;
+}
+
+/** A fresh state on the first screen. */
+export function newSenseActState(screen: Screen): SenseActState {
+  return {
+    screen,
+    steps: 0,
+    history: [],
+    verified: new Set(),
+    verification: { pass: 0, fail: 0, inconclusive: 0 },
+    gateReasons: {},
+    lastActionKey: '',
+    sameActionRepeats: 0,
+    previousAction: undefined,
+    unresolvedInARow: 0,
+    changeStrategy: false,
+  };
+}
+
+/** One executed unit with the screens around it and its verdict. */
+export interface ExecutedUnit {
+  readonly unit: ControlUnit;
+  readonly item: CommitmentItem;
+  readonly outcome: VerifyOutcome;
+  readonly before: Screen;
+  readonly after: Screen;
+  readonly delta: Delta;
+}
+
+/** Counts a gate decision's reason and traces it (`gate-end`). */
+export function recordGate(context: SenseActContext, state: SenseActState, decision: GateDecision): void {
+  if (decision.reason) state.gateReasons[decision.reason] = (state.gateReasons[decision.reason] ?? 0) + 1;
+  context.session.trace.emit({ type: 'gate-end', step: context.session.step, opened: decision.open, ...(decision.reason ? { reason: decision.reason } : {}), score: decision.score });
+}
+
+/** The contract arguments of a commitment item (`nav-launch`'s value is the package to reach). */
+export function contractArgs(item: CommitmentItem): ContractArgs {
+  return {
+    ...(item.value !== undefined && item.unit !== 'nav-launch' ? { value: item.value } : {}),
+    ...(item.unit === 'nav-launch' && item.value !== undefined ? { package: item.value } : {}),
+    ...(item.checked !== undefined ? { checked: item.checked } : {}),
+  };
+}
+
+/** The stable fingerprint of a unit's first member (its id for pseudo units): the gate's "same target". */
+export function unitFingerprint(unit: ControlUnit, screen: Screen): string {
+  const member = unit.members[0];
+  return member ? (screen.perception.tree.nodes[member.node]?.fingerprint ?? '') : unit.id;
+}

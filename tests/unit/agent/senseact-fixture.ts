@@ -1,0 +1,87 @@
+// A SenseAct context and state on the in-process simulator with scripted models, for the
+// phase tests: one task, one device, one trace folder; events read back from the trace.
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { AgentSession } from '../../../src/agent/agent-session.js';
+import { ForegroundGuard } from '../../../src/agent/foreground-guard.js';
+import { newSenseActState, type SenseActContext, type SenseActState } from '../../../src/agent/senseact-state.js';
+import { VlmGate } from '../../../src/agent/vlm-gate.js';
+import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
+import { SimDevice } from '../../../src/device/sim-device.js';
+import type { CertificateMemory } from '../../../src/memory/certificate-memory.js';
+import type { LanguageModelRequest } from '../../../src/model/language-model.js';
+import { ScriptedLanguageModel, ScriptedVisionModel } from '../../../src/model/scripted-language-model.js';
+import { UsageLedger } from '../../../src/model/usage-ledger.js';
+import type { FaultConfig, Simulator } from '../../../src/sim/index.js';
+import { loadSuite } from '../../../src/tasks/load-task-file.js';
+import type { Task } from '../../../src/tasks/task-schema.js';
+import { TraceWriter } from '../../../src/trace/trace-writer.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
+const root = mkdtempSync(path.join(tmpdir(), 'senseact-phases-'));
+
+/** A task of the sim suite by id. */
+export function suiteTask(id: string): Task {
+  const task = suite.tasks.find((candidate) => candidate.id === id);
+  if (!task) throw new Error(`tasks/sim has no task ${id}`);
+  return task;
+}
+
+export interface PhaseFixture {
+  readonly context: SenseActContext;
+  readonly state: SenseActState;
+  readonly simulator: Simulator;
+  readonly device: SimDevice;
+  /** The trace events written so far. */
+  events(): Array<Record<string, unknown> & { type: string }>;
+}
+
+/** Scripted models that fail the test when called without a script. */
+export interface FixtureModels {
+  readonly planner?: ScriptedLanguageModel;
+  readonly vision?: ScriptedVisionModel;
+  readonly verifier?: ScriptedLanguageModel;
+}
+
+let runs = 0;
+
+/** A context and a fresh state on the task's first screen (observed through the session, step 1). */
+export async function phaseFixture(task: Task, options: { models?: FixtureModels; faults?: FaultConfig; feedback?: boolean; visionAllowed?: boolean; memory?: CertificateMemory; seed?: number } = {}): Promise<PhaseFixture> {
+  const simulator = simulatorForTask(task, { seed: options.seed ?? 7, ...(options.faults ? { faults: options.faults } : {}) });
+  const device = new SimDevice(simulator);
+  const trace = new TraceWriter({ root, suite: 'phases', task: task.id, runId: `run-${runs++}` });
+  const planner = options.models?.planner ?? new ScriptedLanguageModel({ replies: [] });
+  const models = { planner, ...(options.models?.verifier ? { verifier: options.models.verifier } : {}), ...(options.models?.vision ? { vision: options.models.vision } : {}) };
+  const session = new AgentSession(device, models, new UsageLedger(), trace);
+  session.step = 1;
+  const state = newSenseActState(await session.observe('before.xml'));
+  const context: SenseActContext = {
+    task,
+    session,
+    feedback: options.feedback ?? true,
+    visionAllowed: options.visionAllowed ?? options.models?.vision !== undefined,
+    guard: new ForegroundGuard(task),
+    gate: new VlmGate(),
+    ...(options.memory ? { memory: options.memory } : {}),
+  };
+  const events = () => readFileSync(path.join(trace.dir, 'trace.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown> & { type: string });
+  return { context, state, simulator, device, events };
+}
+
+/** The unit id the view gives a label (`[n3a5d] click "Display"`), from a request's messages. */
+export function unitIdIn(request: { messages: readonly { content: string }[] } | LanguageModelRequest, label: string): string {
+  const text = request.messages.map((message) => message.content).join('\n');
+  const match = new RegExp(`\\[(n[0-9a-f]+)\\] [a-z-]+ "${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).exec(text);
+  if (!match?.[1]) throw new Error(`no unit labelled "${label}" in:\n${text}`);
+  return match[1];
+}
+
+/** The unit on the state's screen with this label. */
+export function unitLabelled(state: SenseActState, label: string) {
+  const unit = state.screen.perception.units.find((candidate) => candidate.label === label);
+  if (!unit) throw new Error(`no unit labelled "${label}" on the screen:\n${state.screen.perception.view}`);
+  return unit;
+}
