@@ -1,4 +1,5 @@
 import type { TextMessage } from '../model/language-model.js';
+import { sectionedContent, type PromptPart } from '../model/prompt-section.js';
 import type { ImageDetail, ImageMessage, VisionMessage } from '../model/vision-model.js';
 import { escapeFenceTags, screenFence } from './screen-fence.js';
 import type { ControlUnit } from '../perception/control-unit.js';
@@ -64,16 +65,17 @@ export function plannerMessages(input: {
   readonly rejection?: string;
   readonly changeStrategy?: boolean;
 }): TextMessage[] {
-  const parts = [
-    `Task: ${input.instruction}`,
-    `Allowed apps: ${input.allowedPackages.join(', ')}`,
-    `Intent history:\n${historyText(input.history)}`,
+  // Each part says which section it is, so the token accounting follows the prompt (scripts/bench-prompt-tokens.ts).
+  const parts: PromptPart[] = [
+    { section: 'task', text: `Task: ${input.instruction}` },
+    { section: 'task', text: `Allowed apps: ${input.allowedPackages.join(', ')}` },
+    { section: 'history', text: `Intent history:\n${historyText(input.history)}` },
   ];
-  if (input.certificates.length > 0) parts.push(`What happened before in similar situations:\n${escapeFenceTags(input.certificates.join('\n'))}`);
-  if (input.changeStrategy) parts.push('The last intent had no effect: choose a different unit or approach.');
-  if (input.rejection) parts.push(`Your previous commitment was rejected: ${escapeFenceTags(input.rejection)}`);
-  parts.push(screenFence(input.view));
-  return [{ role: 'system', content: plannerSystem }, { role: 'user', content: parts.join('\n\n') }];
+  if (input.certificates.length > 0) parts.push({ section: 'certificates', text: `What happened before in similar situations:\n${escapeFenceTags(input.certificates.join('\n'))}` });
+  if (input.changeStrategy) parts.push({ section: 'feedback', text: 'The last intent had no effect: choose a different unit or approach.' });
+  if (input.rejection) parts.push({ section: 'feedback', text: `Your previous commitment was rejected: ${escapeFenceTags(input.rejection)}` });
+  parts.push({ section: 'view', text: screenFence(input.view) });
+  return [{ role: 'system', content: plannerSystem }, { role: 'user', ...sectionedContent(parts) }];
 }
 
 const verifierSystem = [
@@ -85,10 +87,15 @@ const verifierSystem = [
 
 /** Messages for the LLM verifier, asked only when the programmatic check was inconclusive. */
 export function verifierMessages(input: { readonly intent: string; readonly expectation: string; readonly reason: string; readonly view: string }): TextMessage[] {
-  return [
-    { role: 'system', content: verifierSystem },
-    { role: 'user', content: `Intent: ${escapeFenceTags(input.intent)}\nExpectation: ${escapeFenceTags(input.expectation) || '(none)'}\nInconclusive because: ${escapeFenceTags(input.reason)}\n\n${screenFence(input.view)}` },
-  ];
+  const user = sectionedContent(
+    [
+      { section: 'task', text: `Intent: ${escapeFenceTags(input.intent)}\nExpectation: ${escapeFenceTags(input.expectation) || '(none)'}` },
+      { section: 'feedback', text: `Inconclusive because: ${escapeFenceTags(input.reason)}` },
+      { section: 'view', text: `\n${screenFence(input.view)}` },
+    ],
+    '\n',
+  );
+  return [{ role: 'system', content: verifierSystem }, { role: 'user', ...user }];
 }
 
 const gateSystem = [
@@ -121,15 +128,15 @@ export function gateMessages(input: {
   /** Default {@link defaultGateImageDetail}. */
   readonly detail?: ImageDetail;
 }): VisionMessage[] {
-  const asked = [
-    ...(input.lookFor === undefined ? [] : [`Look for: ${input.lookFor}`]),
-    ...(input.target === undefined ? [] : [`Failed target: ${input.target}`]),
+  const parts: PromptPart[] = [
+    { section: 'task', text: `Intent: ${input.intent}` },
+    { section: 'feedback', text: `What failed: ${input.failure}` },
+    ...(input.lookFor === undefined ? [] : [{ section: 'task' as const, text: `Look for: ${input.lookFor}` }]),
+    ...(input.target === undefined ? [] : [{ section: 'feedback' as const, text: `Failed target: ${input.target}` }]),
+    { section: 'view', text: `Candidate regions (id [left,top,right,bottom] type label):\n${input.candidates.join('\n')}` },
   ];
-  const image: ImageMessage = {
-    role: 'user',
-    content: [`Intent: ${input.intent}`, `What failed: ${input.failure}`, ...asked, `Candidate regions (id [left,top,right,bottom] type label):\n${input.candidates.join('\n')}`].map(escapeFenceTags).join('\n'),
-    images: [{ png: input.png, detail: input.detail ?? defaultGateImageDetail }],
-  };
+  const text = sectionedContent(parts.map((part) => ({ ...part, text: escapeFenceTags(part.text) })), '\n');
+  const image: ImageMessage = { role: 'user', ...text, images: [{ png: input.png, detail: input.detail ?? defaultGateImageDetail }] };
   return [{ role: 'system', content: gateSystem }, image];
 }
 
@@ -149,12 +156,12 @@ export function reactMessages(input: {
   readonly previous: readonly string[];
   readonly png?: Uint8Array;
 }): VisionMessage[] {
-  const content = [
-    `Task: ${input.instruction}`,
-    `Allowed apps: ${input.allowedPackages.join(', ')}`,
-    `Previous actions:\n${input.previous.length > 0 ? escapeFenceTags(input.previous.slice(-12).join('\n')) : '(none yet)'}`,
-    screenFence(input.view),
-  ].join('\n\n');
-  const user: VisionMessage = input.png ? { role: 'user', content, images: [{ png: input.png, detail: 'high' }] } : { role: 'user', content };
+  const text = sectionedContent([
+    { section: 'task', text: `Task: ${input.instruction}` },
+    { section: 'task', text: `Allowed apps: ${input.allowedPackages.join(', ')}` },
+    { section: 'history', text: `Previous actions:\n${input.previous.length > 0 ? escapeFenceTags(input.previous.slice(-12).join('\n')) : '(none yet)'}` },
+    { section: 'view', text: screenFence(input.view) },
+  ]);
+  const user: VisionMessage = input.png ? { role: 'user', ...text, images: [{ png: input.png, detail: 'high' }] } : { role: 'user', ...text };
   return [{ role: 'system', content: reactSystem }, user];
 }

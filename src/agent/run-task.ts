@@ -162,6 +162,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     imagesUploaded: totals.images,
     imageBytes: totals.imageBytes,
     imageTokens: totals.imageTokens,
+    promptTokensBySection: totals.promptSections,
     promptTokens: totals.promptTokens,
     completionTokens: totals.completionTokens,
     latency: { deviceMs: latency.deviceMs, perceptionMs: latency.perceptionMs, modelMs: latency.modelMs, verificationMs: latency.verificationMs, totalMs },

@@ -32,6 +32,12 @@ export const modelUsageShape = {
    * requested detail by OpenAI's tile formula (0 in results written before it was counted).
    */
   imageTokens: count.default(0),
+  /**
+   * Estimated prompt tokens (o200k) by section: system prompt, task, history,
+   * certificates, feedback, view, images, format, retry, framing ({} in results written
+   * before sections were counted).
+   */
+  promptTokensBySection: z.record(z.string(), z.number().int()).default({}),
 };
 
 /**

@@ -39,6 +39,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     imagesUploaded: sum((run) => run.imagesUploaded),
     imageBytes: sum((run) => run.imageBytes),
     imageTokens: sum((run) => run.imageTokens),
+    promptTokensBySection: countRecords(runs.map((run) => run.promptTokensBySection)),
     promptTokens,
     completionTokens,
     tokensPerTask: ratio(promptTokens + completionTokens, count),

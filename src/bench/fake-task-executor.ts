@@ -69,6 +69,7 @@ export function fakeRunResult<Task extends BenchTask>(request: TaskExecutionRequ
     imagesUploaded: 0,
     imageBytes: 0,
     imageTokens: 0,
+    promptTokensBySection: {},
     promptTokens: 300,
     completionTokens: 30,
     latency: { deviceMs: 30, perceptionMs: 3, modelMs: 60, verificationMs: 3, totalMs: 96 },

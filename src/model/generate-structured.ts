@@ -4,6 +4,7 @@ import { extractJson, readJsonCandidates } from './extract-json.js';
 import { InvalidModelReplyError, type ReplyIssue } from './invalid-model-reply-error.js';
 import type { ModelReply, ModelRequest, ModelUsage, TextMessage } from './language-model.js';
 import { jsonSchemaOf } from './json-schema.js';
+import type { PromptPart } from './prompt-section.js';
 import type { ModelRole } from './model-role.js';
 import { repairToSchema } from './repair-to-schema.js';
 import { describeRepairs, type ReplyRepair } from './reply-repair.js';
@@ -66,7 +67,7 @@ export interface GenerateStructuredResult<T> {
  * error appended as messages. Throws {@link InvalidModelReplyError} when every attempt
  * fails (an infrastructure error); errors of the model call itself propagate unchanged.
  */
-export async function generateStructured<Schema extends z.ZodType, Message extends TextMessage | { role: 'user'; content: string }>(
+export async function generateStructured<Schema extends z.ZodType, Message extends TextMessage | { role: 'user'; content: string; sections?: readonly PromptPart[] }>(
   model: StructuredCapableModel<Message>,
   options: GenerateStructuredOptions<Schema, Message>,
 ): Promise<GenerateStructuredResult<z.infer<Schema>>> {
@@ -76,8 +77,11 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
     // Into the leading system message (some chat templates reject a system turn anywhere else).
     const instruction = jsonInstruction(options.schema, options.schemaName);
     const first = messages[0];
-    if (first?.role === 'system') messages[0] = { role: 'system', content: `${first.content}\n\n${instruction}` } as Message;
-    else messages.unshift({ role: 'system', content: instruction } as Message);
+    const format: PromptPart = { section: 'format', text: instruction };
+    if (first?.role === 'system') {
+      const sections = 'sections' in first && first.sections !== undefined ? first.sections : [{ section: 'system' as const, text: first.content }];
+      messages[0] = turn<Message>('system', `${first.content}\n\n${instruction}`, [...sections, format]);
+    } else messages.unshift(turn<Message>('system', instruction, [format]));
   }
   const replies: ModelReply[] = [];
   let lastIssues: ReplyIssue[] = [];
@@ -106,8 +110,9 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
         ? [{ path: [], message: `The reply was cut off by the token limit${options.maxTokens === undefined ? '' : ` (maxTokens ${options.maxTokens})`}; answer more briefly.` }, ...checked.issues]
         : checked.issues;
     debugLog('model', 'invalid structured reply', { role: options.role, model: reply.model, attempt: attempt + 1, issues: lastIssues });
-    messages.push({ role: 'assistant', content: reply.text } as Message);
-    messages.push({ role: 'user', content: correctionMessage(lastIssues) } as Message);
+    const correction = correctionMessage(lastIssues);
+    messages.push(turn<Message>('assistant', reply.text, [{ section: 'retry', text: reply.text }]));
+    messages.push(turn<Message>('user', correction, [{ section: 'retry', text: correction }]));
   }
 
   const last = replies[replies.length - 1];
@@ -164,6 +169,12 @@ function jsonInstruction(schema: z.ZodType, schemaName: string | undefined): str
   // error on a bad reply still tells the model what is wrong.
   const shown = jsonSchema === undefined ? '(see the instructions above)' : JSON.stringify(jsonSchema);
   return `Reply with a single JSON object${schemaName === undefined ? '' : ` (${schemaName})`} and nothing else. It must validate against this JSON Schema: ${shown}`;
+}
+
+/** A text turn this function adds to the caller's messages (every message type accepts one). */
+function turn<Message>(role: TextMessage['role'], content: string, sections: readonly PromptPart[]): Message {
+  const message: TextMessage = { role, content, sections };
+  return message as unknown as Message;
 }
 
 function correctionMessage(issues: readonly ReplyIssue[]): string {

@@ -22,6 +22,8 @@ export * from './model-call-record.js';
 export * from './model-config-error.js';
 export * from './model-config-from-env.js';
 export * from './model-role.js';
+export * from './prompt-section.js';
+export * from './prompt-tokens-by-section.js';
 export * from './openai-chat-client.js';
 export * from './openai-language-model.js';
 export * from './openai-vision-model.js';

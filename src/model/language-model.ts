@@ -1,10 +1,13 @@
 import type { JsonSchema } from './json-schema.js';
 import type { ModelRole } from './model-role.js';
+import type { PromptPart } from './prompt-section.js';
 
 /** A system or assistant turn, or a user turn without images. */
 export interface TextMessage {
   readonly role: 'system' | 'user' | 'assistant';
   readonly content: string;
+  /** Which part of `content` is which (`sectionedContent`), for the token accounting; never sent. */
+  readonly sections?: readonly PromptPart[];
 }
 
 /** Token counts of one call as the provider reports them. */

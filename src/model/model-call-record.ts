@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ModelReply, ModelRequest, TextMessage } from './language-model.js';
 import { estimateImageTokens } from './image-tokens.js';
 import type { ModelRole } from './model-role.js';
+import type { SectionTokens } from './prompt-section.js';
+import { promptTokensBySection } from './prompt-tokens-by-section.js';
 import { isImageMessage, type ImageDetail, type VisionMessage } from './vision-model.js';
 
 /** An image as it appears in records and cassettes: its hash and size, never its bytes. */
@@ -48,6 +50,12 @@ export interface ModelCallRecord {
    * (OpenAI's tile formula): providers do not report them apart, so this is always ours.
    */
   readonly imageTokens: number;
+  /**
+   * Estimated prompt tokens (o200k) by section: system prompt, task, history,
+   * certificates, feedback, view, images, ... (`promptTokensBySection`). Local estimates
+   * even when the provider reports the total; empty for a call that failed.
+   */
+  readonly promptSections: SectionTokens;
   /** Set when the call threw: the error's name, code and message. */
   readonly error?: { readonly name: string; readonly code?: string; readonly message: string };
 }
@@ -105,6 +113,7 @@ export function buildModelCallRecord(
     const reply = outcome.reply;
     return {
       ...base,
+      promptSections: promptTokensBySection(request.messages),
       reply: { text: reply.text, model: reply.model, ...(reply.finishReason === undefined ? {} : { finishReason: reply.finishReason }) },
       promptTokens: reply.usage.promptTokens,
       completionTokens: reply.usage.completionTokens,
@@ -118,5 +127,5 @@ export function buildModelCallRecord(
     error instanceof Error
       ? { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) }
       : { name: 'NonError', message: String(error) };
-  return { ...base, promptTokens: 0, completionTokens: 0, usageEstimated: false, latencyMs: outcome.latencyMs, error: described };
+  return { ...base, promptSections: {}, promptTokens: 0, completionTokens: 0, usageEstimated: false, latencyMs: outcome.latencyMs, error: described };
 }

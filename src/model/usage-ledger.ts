@@ -1,5 +1,7 @@
 import type { ModelCallRecord } from './model-call-record.js';
 import type { ModelRole } from './model-role.js';
+import type { SectionTokens } from './prompt-section.js';
+import { addSectionTokens } from './prompt-tokens-by-section.js';
 
 /** Summed accounting over a set of calls. */
 export interface UsageTotals {
@@ -12,6 +14,8 @@ export interface UsageTotals {
   readonly imageBytes: number;
   /** Estimated prompt tokens of the images (inside `promptTokens`; see `ModelCallRecord.imageTokens`). */
   readonly imageTokens: number;
+  /** Estimated prompt tokens by section (see `ModelCallRecord.promptSections`). */
+  readonly promptSections: SectionTokens;
   /** Calls whose token counts were estimated locally (the provider sent none). */
   readonly estimatedCalls: number;
 }
@@ -27,11 +31,12 @@ export interface LedgerEntry {
   readonly images: number;
   readonly imageBytes: number;
   readonly imageTokens: number;
+  readonly promptSections: SectionTokens;
   readonly estimated: boolean;
   readonly failed: boolean;
 }
 
-const emptyTotals: UsageTotals = { calls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, estimatedCalls: 0 };
+const emptyTotals: UsageTotals = { calls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, promptSections: {}, estimatedCalls: 0 };
 
 /**
  * Per-call accounting (DESIGN.md §7): prompt and completion tokens, latency, images and
@@ -57,6 +62,7 @@ export class UsageLedger {
       images: record.images,
       imageBytes: record.imageBytes,
       imageTokens: record.imageTokens,
+      promptSections: record.promptSections,
       estimated: record.usageEstimated,
       failed: record.error !== undefined,
     };
@@ -108,6 +114,7 @@ function add(totals: UsageTotals, entry: LedgerEntry): UsageTotals {
     images: totals.images + entry.images,
     imageBytes: totals.imageBytes + entry.imageBytes,
     imageTokens: totals.imageTokens + entry.imageTokens,
+    promptSections: addSectionTokens(totals.promptSections, entry.promptSections),
     estimatedCalls: totals.estimatedCalls + (entry.estimated ? 1 : 0),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ModelReply, ModelRequest, TextMessage } from './language-model.js';
 import type { ModelRole } from './model-role.js';
+import type { PromptPart } from './prompt-section.js';
 
 /**
  * How closely a vision model should look at an image (OpenAI's `detail`): `low` sends a
@@ -20,6 +21,8 @@ export interface ModelImage {
 export interface ImageMessage {
   readonly role: 'user';
   readonly content: string;
+  /** Which part of `content` is which (`sectionedContent`), for the token accounting; never sent. */
+  readonly sections?: readonly PromptPart[];
   readonly images: readonly ModelImage[];
 }
 

@@ -35,6 +35,8 @@ const modelCall = {
   imageBytes: count,
   /** Estimated prompt tokens of the images (real size and detail, OpenAI's tile formula); absent in older traces. */
   imageTokens: count.optional(),
+  /** Estimated prompt tokens (o200k) by section (system, task, history, certificates, feedback, view, images, ...); absent in older traces. */
+  promptSections: z.record(z.string(), z.number().int()).optional(),
   /** The artifact with the full prompt and reply, relative to the run folder. */
   artifact: z.string().optional(),
   /** Set when the call failed: the error's message. */

@@ -319,6 +319,20 @@ describe('the SenseAct loop', () => {
     expect(prompt[1]!.content).toContain(`<screen>\n${injected}\n</screen>`);
   });
 
+  it('records prompt tokens by section for every mode; with local estimates they add up to the prompt tokens', async () => {
+    const task = suiteTask('clock-alarm-1030-once');
+    for (const mode of ['senseact', 'react-text', 'react-vlm'] as const) {
+      const result = await runMode(task, mode);
+      const sections = result.promptTokensBySection;
+      expect(Object.values(sections).reduce((total, tokens) => total + tokens, 0), mode).toBe(result.promptTokens);
+      expect(sections['system'], mode).toBeGreaterThan(0);
+      expect(sections['view'], mode).toBeGreaterThan(0);
+      expect(sections['task'], mode).toBeGreaterThan(0);
+      expect(sections['images'] ?? 0, mode).toBe(result.imageTokens);
+      expect(sections['other'], mode).toBeUndefined();
+    }
+  });
+
   it('runs the ReAct baselines: react-vlm sends a screenshot every step, react-text none', async () => {
     const task = suiteTask('clock-alarm-1030-once');
     const vlm = await runMode(task, 'react-vlm');

@@ -67,6 +67,7 @@ export function writeSyntheticTrace(request: TaskExecutionRequest, options: { sc
       images: 0,
       imageBytes: 0,
       imageTokens: 0,
+      promptSections: { system: 890, framing: 10 },
     };
     const artifact = writer.writeModelCall(step, record);
     writer.emit({ type: 'model-call-end', step, role: 'planner', model: 'scripted', promptTokens: 900, completionTokens: 40, latencyMs: 300, images: 0, imageBytes: 0, artifact });
