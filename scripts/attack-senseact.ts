@@ -402,10 +402,11 @@ async function resumeRow(): Promise<void> {
     });
     await wait(child).catch(() => undefined);
     const strayCertificates = lineCount(memory);
+    const runsAtKill = lineCount(journal);
     const resumed = await wait(spawnBench(out, suite, modes, true));
     const sameResults = comparableResults(out) === comparableResults(reference);
     const sameMemory = memoryText(out) === memoryText(reference);
-    lines.push(`${moment}${killed ? '' : ' (missed)'}: ${lineCount(journal)} runs, ${strayCertificates} certificates at the kill; resume exit ${resumed}, results ${sameResults ? 'identical' : 'DIFFER'}, memory ${sameMemory ? 'identical' : `DIFFERS (${lineCount(memory)} vs ${lineCount(path.join(reference, 'memory', `${modes}.jsonl`))} lines)`}`);
+    lines.push(`${moment}${killed ? '' : ' (missed)'}: ${runsAtKill} runs done, ${strayCertificates} certificates at the kill; resume exit ${resumed}, results ${sameResults ? 'identical' : 'DIFFER'}, memory ${sameMemory ? 'identical' : `DIFFERS (${lineCount(memory)} vs ${lineCount(path.join(reference, 'memory', `${modes}.jsonl`))} lines)`}`);
   }
   rmSync(folder, { recursive: true, force: true });
   row(`kill -9 of a ${ids.length}-task senseact bench, then --resume`, lines.join('; '));

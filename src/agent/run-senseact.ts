@@ -1,4 +1,4 @@
-import type { CertificateMemory } from '../memory/certificate-memory.js';
+import type { CertificateStore } from '../memory/certificate-memory.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import type { Task } from '../tasks/task-schema.js';
 import type { HistoryEntry } from './agent-prompts.js';
@@ -20,7 +20,7 @@ export interface SenseActOptions {
   /** `senseact` (vision behind the gate), `senseact-text` (never vision), `open-loop` (no execution feedback). */
   readonly mode: 'senseact' | 'senseact-text' | 'open-loop';
   readonly session: AgentSession;
-  readonly memory?: CertificateMemory;
+  readonly memory?: CertificateStore;
   readonly gateThreshold?: number;
   /** Detail of the gate's screenshot (`low` is cheaper and blurrier); default `defaultGateImageDetail`. */
   readonly gateImageDetail?: ImageDetail;

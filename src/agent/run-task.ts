@@ -26,6 +26,8 @@ export interface RunTaskOptions {
   /** Required for the `llm` policy; ignored for `oracle` (its models come from the reference solution). */
   readonly models?: AgentModels;
   readonly memory?: CertificateMemory;
+  /** The run the memory's new certificates are stamped with; default `<task>/<run-id>`. */
+  readonly memoryRun?: string;
   /** Where run folders go (`<traceRoot>/<suite>/<task>/<run-id>/`). */
   readonly traceRoot: string;
   readonly suite: string;
@@ -97,7 +99,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
           mode: mode as 'senseact' | 'senseact-text' | 'open-loop',
           session,
           guard,
-          ...(options.memory ? { memory: options.memory } : {}),
+          ...(options.memory ? { memory: options.memory.forRun(options.memoryRun ?? `${task.id}/${trace.runId}`) } : {}),
           ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
           ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
         });

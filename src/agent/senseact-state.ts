@@ -1,4 +1,4 @@
-import type { CertificateMemory } from '../memory/certificate-memory.js';
+import type { CertificateStore } from '../memory/certificate-memory.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import type { ControlUnit, UnitId } from '../perception/control-unit.js';
 import type { Task } from '../tasks/task-schema.js';
@@ -21,7 +21,7 @@ export interface SenseActContext {
   readonly visionAllowed: boolean;
   readonly guard: ForegroundGuard;
   readonly gate: VlmGate;
-  readonly memory?: CertificateMemory;
+  readonly memory?: CertificateStore;
   readonly gateImageDetail?: ImageDetail;
 }
 

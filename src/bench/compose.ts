@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentModels } from '../agent/agent-session.js';
 import { ModelAnswerJudge } from '../agent/model-answer-judge.js';
@@ -17,7 +18,7 @@ import { SimulatorError } from '../sim/simulator-error.js';
 import { simApps } from '../sim/sim-seed-data.js';
 import { Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import type { Task } from '../tasks/task-schema.js';
-import { setDebugLogRedaction } from '../util/debug-log.js';
+import { debugLog, setDebugLogRedaction } from '../util/debug-log.js';
 import { Redactor, secretsFromEnv } from '../util/redactor.js';
 import { BenchError } from './bench-error.js';
 import { pricesForModels } from './model-prices.js';
@@ -118,6 +119,18 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
     return memory;
   };
 
+  // Certificates carry the run that wrote them, so a resumed bench can drop those of unfinished runs.
+  const memoryRun = (taskId: string, mode: string, repeat: number): string => `${taskId}/${mode}-r${repeat}`;
+  const retainRuns = async (kept: readonly { id: string; mode: string; repeat: number }[]): Promise<void> => {
+    const keep = new Set(kept.map((run) => memoryRun(run.id, run.mode, run.repeat)));
+    const folder = path.join(options.outDir, 'memory');
+    const files = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.jsonl')) : [];
+    for (const file of files) {
+      const dropped = await (await memoryFor(file.replace(/\.jsonl$/, ''))).retainRuns((run) => keep.has(run));
+      if (dropped > 0) debugLog('bench', `memory ${file}: dropped ${dropped} certificate(s) of runs that did not finish`);
+    }
+  };
+
   const executor: BenchExecutorHandle<Task>['executor'] = async (request) => {
     const { task, mode, repeat, signal } = request;
     const common = {
@@ -132,7 +145,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       signal,
       redactor,
       ...(models ? { models, judges: { model: new ModelAnswerJudge(models.verifier ?? models.planner) } } : {}),
-      ...(mode === 'senseact' || mode === 'senseact-text' ? { memory: await memoryFor(mode) } : {}),
+      ...(mode === 'senseact' || mode === 'senseact-text' ? { memory: await memoryFor(mode), memoryRun: memoryRun(task.id, mode, repeat) } : {}),
       ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
     };
     if (profile.kind === 'sim') {
@@ -170,6 +183,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
     faults: effectiveFaults === 'none' ? null : effectiveFaults ?? null,
     prices: pricesForModels(modelNames),
     checkTask: (task) => whyTaskCannotRun(task, { policy, simulated: profile.kind === 'sim' || simDriver, apps: simSection?.apps, deviceName: profile.name }),
+    retainRuns,
     close: async () => {
       for (const memory of memories.values()) await (await memory).close();
     },

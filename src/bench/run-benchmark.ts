@@ -59,6 +59,13 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   /** Cancels the benchmark: no new run starts, in-flight runs are abandoned, results are written as incomplete. */
   readonly signal?: AbortSignal;
   /**
+   * Called once before the first run starts with the results kept from the journal (none
+   * on a fresh start): the runs whose effects may stay. State shared between runs (the
+   * certificate memory) drops what other runs left, so a resumed benchmark continues from
+   * exactly what an uninterrupted one would have had.
+   */
+  readonly beforeRuns?: (kept: readonly TaskRunResult[]) => Promise<void>;
+  /**
    * What every result passes through before it reaches the journal, results.json and the
    * report (an error message may quote a key the endpoint echoed). Default: key patterns only.
    */
@@ -111,6 +118,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     for (const [key, result] of finished) if (result.error !== null) finished.delete(key);
     const resumed = finished.size;
     const pending = plan.filter((run) => !finished.has(run.key));
+    await options.beforeRuns?.([...finished.values()]);
 
     const startedAt = previous?.startedAt ?? new Date(startedAtMs).toISOString();
     const priorWallMs = previous?.wallTimeMs ?? 0;

@@ -71,6 +71,12 @@ export interface BenchExecutorHandle<Task extends BenchTask = BenchTask> {
    * undefined when it can. Asked for every (task, mode) before the first run.
    */
   readonly checkTask?: (task: Task, mode: AgentMode) => string | undefined;
+  /**
+   * Before the first run: drops from shared state (the certificate memory) what runs other
+   * than `kept` wrote — the runs a killed benchmark had in flight, and those about to run
+   * again — so that resuming gives what an uninterrupted benchmark would have.
+   */
+  retainRuns?(kept: readonly Pick<TaskRunResult, 'id' | 'mode' | 'repeat'>[]): Promise<void>;
   close(): Promise<void>;
 }
 

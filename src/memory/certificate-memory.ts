@@ -1,10 +1,25 @@
-import { open as openFile, readFile, mkdir, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open as openFile, readFile, mkdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
 import MiniSearch from 'minisearch';
 import { debugLog } from '../util/debug-log.js';
 import type { Redactor } from '../util/redactor.js';
 import { certificateSchema, type Certificate } from '../verify/certificate.js';
 import { CertificateMemoryError } from './certificate-memory-error.js';
+
+/**
+ * One line of the memory file: a certificate and, when a benchmark wrote it, the run it
+ * came from (`<task>/<mode>-r<repeat>`), so that resuming a killed benchmark can drop what
+ * its unfinished runs wrote.
+ */
+export const memoryRecordSchema = certificateSchema.extend({ run: z.string().min(1).optional() });
+export type MemoryRecord = z.infer<typeof memoryRecordSchema>;
+
+/** What the agent loop needs of a memory: retrieval, and appending under the run it is in. */
+export interface CertificateStore {
+  retrieve(query: RetrievalQuery, k?: number): RetrievedCertificate[];
+  append(certificate: Certificate): Promise<void>;
+}
 
 /** A line of the memory file that was skipped on load, and why. */
 export interface MemoryWarning {
@@ -125,7 +140,7 @@ function addToAppIndex(index: AppIndex, position: number, certificate: Certifica
  */
 export class CertificateMemory {
   readonly path: string;
-  private readonly certificates: Certificate[] = [];
+  private readonly certificates: MemoryRecord[] = [];
   private readonly indexes = new Map<string, AppIndex>();
   private readonly loadWarnings: MemoryWarning[] = [];
   private handle: FileHandle | undefined;
@@ -171,15 +186,13 @@ export class CertificateMemory {
         this.warn({ line: index + 1, problem: torn ? 'torn last line (an interrupted write), skipped' : `not JSON (${(error as Error).message}), skipped` });
         continue;
       }
-      const parsed = certificateSchema.safeParse(value);
+      const parsed = memoryRecordSchema.safeParse(value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         this.warn({ line: index + 1, problem: `not a certificate (${issue ? `${issue.path.join('.') || 'record'}: ${issue.message}` : 'invalid'}), skipped` });
         continue;
       }
-      const position = this.certificates.length;
-      this.certificates.push(parsed.data);
-      addToAppIndex(this.appIndex(parsed.data.package), position, parsed.data);
+      this.remember(parsed.data);
     }
     debugLog('memory', `loaded ${this.certificates.length} certificate(s) from ${this.path}`, { skipped: this.loadWarnings.length });
   }
@@ -208,24 +221,78 @@ export class CertificateMemory {
     return this.certificates.length;
   }
 
-  /** All certificates, in file order. */
-  all(): readonly Certificate[] {
+  /** All records (certificates with their run), in file order. */
+  all(): readonly MemoryRecord[] {
     return this.certificates;
   }
 
   /**
-   * Validates and appends one certificate: one JSON line, then fsync.
+   * Validates and appends one certificate, stamped with `run` when given: one JSON line,
+   * then fsync.
    * @throws CertificateMemoryError when the certificate is invalid or the write fails.
    */
-  append(certificate: Certificate): Promise<void> {
+  append(certificate: Certificate, options: { readonly run?: string } = {}): Promise<void> {
     // Appends run one at a time (concurrent runs share a memory): one file handle, whole lines in order.
-    const next = this.appending.then(() => this.appendNow(certificate));
+    const record = options.run === undefined ? certificate : { ...certificate, run: options.run };
+    const next = this.appending.then(() => this.appendNow(record));
     this.appending = next.catch(() => undefined);
     return next;
   }
 
-  private async appendNow(certificate: Certificate): Promise<void> {
-    const parsed = certificateSchema.safeParse(this.redactor ? this.redactor.deep(certificate) : certificate);
+  /** This memory as one run sees it: retrieval over everything, appends stamped with `run`. */
+  forRun(run: string): CertificateStore {
+    return {
+      retrieve: (query, k) => this.retrieve(query, k),
+      append: (certificate) => this.append(certificate, { run }),
+    };
+  }
+
+  /**
+   * Keeps only the records whose run `keep` accepts (records without a run are always
+   * kept) and rewrites the file atomically in the same order. Resuming a benchmark calls
+   * it with the runs its journal holds, so certificates of a run killed in flight vanish
+   * and the memory is the one an uninterrupted run would have. Returns how many records
+   * were dropped (torn and invalid lines are dropped too).
+   * @throws CertificateMemoryError when the file cannot be rewritten.
+   */
+  async retainRuns(keep: (run: string) => boolean): Promise<number> {
+    await this.appending;
+    const kept = this.certificates.filter((record) => record.run === undefined || keep(record.run));
+    const dropped = this.certificates.length - kept.length;
+    if (dropped === 0 && this.loadWarnings.length === 0) return 0;
+    const temporary = join(dirname(this.path), `.${basename(this.path)}.${process.pid}.tmp`);
+    try {
+      await this.handle?.close();
+      this.handle = undefined;
+      await mkdir(dirname(this.path), { recursive: true });
+      const handle = await openFile(temporary, 'w');
+      try {
+        await handle.writeFile(kept.map((record) => `${JSON.stringify(record)}\n`).join(''), 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, this.path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw new CertificateMemoryError({ message: `Cannot rewrite the certificate memory ${this.path}: ${(error as Error).message}. Check free space and permissions.`, cause: error });
+    }
+    this.certificates.length = 0;
+    this.indexes.clear();
+    this.needsNewline = false;
+    for (const record of kept) this.remember(record);
+    debugLog('memory', `kept ${kept.length} certificate(s) of ${this.path}, dropped ${dropped} of runs not kept`);
+    return dropped;
+  }
+
+  private remember(record: MemoryRecord): void {
+    const position = this.certificates.length;
+    this.certificates.push(record);
+    addToAppIndex(this.appIndex(record.package), position, record);
+  }
+
+  private async appendNow(certificate: Certificate | MemoryRecord): Promise<void> {
+    const parsed = memoryRecordSchema.safeParse(this.redactor ? this.redactor.deep(certificate) : certificate);
     if (!parsed.success) {
       throw new CertificateMemoryError({ message: `Refusing to append an invalid certificate to ${this.path}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}. Build it with buildCertificate.` });
     }
@@ -241,9 +308,7 @@ export class CertificateMemory {
     } catch (error) {
       throw new CertificateMemoryError({ message: `Cannot append to the certificate memory ${this.path}: ${(error as Error).message}. Check free space and permissions.`, cause: error });
     }
-    const position = this.certificates.length;
-    this.certificates.push(parsed.data);
-    addToAppIndex(this.appIndex(parsed.data.package), position, parsed.data);
+    this.remember(parsed.data);
   }
 
   /**

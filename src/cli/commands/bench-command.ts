@@ -237,6 +237,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       prices: options.prices ?? handle.prices ?? defaultTokenPrices,
       onProgress: reporter.onProgress,
       ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),
+      ...(handle.retainRuns === undefined ? {} : { beforeRuns: handle.retainRuns.bind(handle) }),
       signal: controller.signal,
     });
   } finally {
