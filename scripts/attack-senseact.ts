@@ -431,6 +431,21 @@ async function transportRow(): Promise<void> {
     }
     await server.close();
   }
+  // A run whose one planner call needed three requests: what its result says.
+  {
+    const task = loadSimTasks().find((candidate) => candidate.id === 'settings-open')!;
+    let requests = 0;
+    const answers = [cases[0]![1](), cases[1]![1](), JSON.stringify({ intent: 'done', finish: true })];
+    const server = await startMockOpenAiServer({ reply: () => answers[Math.min(requests++, 2)] as never });
+    const model = new OpenAiLanguageModel({ config: { baseUrl: server.url, apiKey: 'k', models: { planner: 'm', verifier: 'm', vision: 'm', certifier: 'm', judge: 'm', extractor: 'm' } } as never, retry: { initialDelayMs: 1, maxDelayMs: 2 } });
+    const device = new SimDevice(simulatorForTask(task));
+    const folder = temporaryDir('transport');
+    const result = await runTask({ task, mode: 'senseact-text', policy: 'llm', models: { planner: model }, device, traceRoot: folder, suite: 'transport' } as never);
+    await server.close();
+    rmSync(folder, { recursive: true, force: true });
+    const counts = result as unknown as Record<string, unknown>;
+    lines.push(`one call answered on the 3rd request: error ${result.error === null ? 'none' : JSON.stringify(result.error.slice(0, 60))}, llmCalls ${counts['llmCalls']}, modelAttempts ${counts['modelAttempts'] ?? '(not recorded)'}, ${requests} requests`);
+  }
   row('model endpoint returning non-JSON / no choices', lines.join('; '));
 }
 

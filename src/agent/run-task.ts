@@ -165,6 +165,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     imageBytes: totals.imageBytes,
     imageTokens: totals.imageTokens,
     promptTokensBySection: totals.promptSections,
+    modelAttempts: totals.attempts,
     promptTokens: totals.promptTokens,
     completionTokens: totals.completionTokens,
     latency: { deviceMs: latency.deviceMs, perceptionMs: latency.perceptionMs, modelMs: latency.modelMs, verificationMs: latency.verificationMs, totalMs },

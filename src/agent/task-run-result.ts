@@ -38,6 +38,11 @@ export const modelUsageShape = {
    * before sections were counted).
    */
   promptTokensBySection: z.record(z.string(), z.number().int()).default({}),
+  /**
+   * Requests sent to model endpoints, retries included: `llmCalls + vlmCalls` counts a call
+   * retried four times once, this counts it four times (0 in results written before it was counted).
+   */
+  modelAttempts: count.default(0),
 };
 
 /**

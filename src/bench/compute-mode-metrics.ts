@@ -40,6 +40,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     imageBytes: sum((run) => run.imageBytes),
     imageTokens: sum((run) => run.imageTokens),
     promptTokensBySection: countRecords(runs.map((run) => run.promptTokensBySection)),
+    modelAttempts: sum((run) => run.modelAttempts),
     promptTokens,
     completionTokens,
     tokensPerTask: ratio(promptTokens + completionTokens, count),

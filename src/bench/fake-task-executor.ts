@@ -70,6 +70,7 @@ export function fakeRunResult<Task extends BenchTask>(request: TaskExecutionRequ
     imageBytes: 0,
     imageTokens: 0,
     promptTokensBySection: {},
+    modelAttempts: 3,
     promptTokens: 300,
     completionTokens: 30,
     latency: { deviceMs: 30, perceptionMs: 3, modelMs: 60, verificationMs: 3, totalMs: 96 },

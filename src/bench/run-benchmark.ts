@@ -338,6 +338,7 @@ function errorResult<Task extends BenchTask>(run: PlannedRun<Task>, policy: Poli
     imageBytes: 0,
     imageTokens: 0,
     promptTokensBySection: {},
+    modelAttempts: 0,
     promptTokens: 0,
     completionTokens: 0,
     latency: { deviceMs: 0, perceptionMs: 0, modelMs: 0, verificationMs: 0, totalMs: elapsedMs },

@@ -82,6 +82,7 @@ function runFacts(task: TaskRunResult): [string, string][] {
     ['policy', task.policy],
     ['steps', String(task.steps)],
     ['llm calls', String(task.llmCalls)],
+    ['model requests', `${task.modelAttempts} (retries included)`],
     ['vlm calls', String(task.vlmCalls)],
     ['images', `${task.imagesUploaded} (${task.imageBytes} B, ${task.imageTokens} tokens)`],
     ['tokens', `${task.promptTokens} + ${task.completionTokens}`],

@@ -51,6 +51,8 @@ export interface ModelReply {
   readonly model: string;
   /** Why generation stopped (`stop`, `length`, ...) when the provider says. */
   readonly finishReason?: string;
+  /** Requests sent for this reply, retries included; absent means one. */
+  readonly attempts?: number;
 }
 
 /** A request to a text-only model. */

@@ -38,6 +38,7 @@ export type MockReply =
     }
   | {
       readonly status: number;
+      /** Sent as JSON; a string with a non-JSON `content-type` header is sent as is. */
       readonly body: unknown;
       readonly headers?: Readonly<Record<string, string>>;
       readonly delayMs?: number;
@@ -189,7 +190,9 @@ function waitUnlessClosed(ms: number, response: ServerResponse, pending: Set<Nod
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
-  const text = JSON.stringify(body);
+  // A string body with a content-type of its own goes out as is (an HTML error page); anything else as JSON.
+  const raw = typeof body === 'string' && Object.entries(headers).some(([name, value]) => name.toLowerCase() === 'content-type' && !value.includes('json'));
+  const text = raw ? body : JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   response.end(text);
 }

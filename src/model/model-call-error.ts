@@ -11,7 +11,9 @@ export type ModelCallFailure =
   | 'connection'
   | 'aborted'
   | 'client-error'
-  | 'empty-reply';
+  | 'empty-reply'
+  /** Status 200 but no chat completion: an HTML page, JSON without `choices`. */
+  | 'invalid-response';
 
 /**
  * A model endpoint failed (after our retries where retrying makes sense). An

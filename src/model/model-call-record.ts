@@ -43,6 +43,8 @@ export interface ModelCallRecord {
   readonly completionTokens: number;
   readonly usageEstimated: boolean;
   readonly latencyMs: number;
+  /** Requests sent to the endpoint for this call, retries included; absent means one. */
+  readonly attempts?: number;
   readonly images: number;
   readonly imageBytes: number;
   /**
@@ -119,6 +121,7 @@ export function buildModelCallRecord(
       completionTokens: reply.usage.completionTokens,
       usageEstimated: reply.usage.estimated === true,
       latencyMs: reply.latencyMs,
+      attempts: reply.attempts ?? 1,
     };
   }
   const error = outcome.error;
@@ -127,5 +130,6 @@ export function buildModelCallRecord(
     error instanceof Error
       ? { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) }
       : { name: 'NonError', message: String(error) };
-  return { ...base, promptSections: {}, promptTokens: 0, completionTokens: 0, usageEstimated: false, latencyMs: outcome.latencyMs, error: described };
+  const attempts: unknown = typeof error === 'object' && error !== null && 'attempts' in error ? error.attempts : undefined;
+  return { ...base, promptSections: {}, promptTokens: 0, completionTokens: 0, usageEstimated: false, latencyMs: outcome.latencyMs, attempts: typeof attempts === 'number' ? attempts : 1, error: described };
 }

@@ -98,6 +98,9 @@ export class OpenAiChatClient {
           ...(request.signal === undefined ? {} : { signal: request.signal }),
           timeout: this.timeoutMs,
         });
+        // A proxy's login page or a server's error page can come with status 200: check the shape.
+        const shapeProblem = completionShapeProblem(completion as unknown);
+        if (shapeProblem !== undefined) throw new UnusableResponse(shapeProblem);
         const choice = completion.choices[0];
         const content = choice?.message.content;
         if (choice === undefined || content === null || content === undefined) {
@@ -116,6 +119,7 @@ export class OpenAiChatClient {
           latencyMs: performance.now() - started,
           model: completion.model || model,
           ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
+          attempts: attempt,
         };
       } catch (error) {
         if (ModelCallError.isInstance(error)) throw error;
@@ -197,7 +201,32 @@ interface Classified {
   hint: string;
 }
 
+/**
+ * A 200 response that is no chat completion (an HTML page, a JSON without `choices`) or
+ * one with an empty `choices` list: named, and retried like a server error.
+ */
+class UnusableResponse extends Error {
+  constructor(readonly problem: { readonly failure: 'invalid-response' | 'empty-reply'; readonly detail: string }) {
+    super(problem.detail);
+  }
+}
+
+/** What is wrong with a 200 body that should be a chat completion, or undefined when it is one with choices. */
+function completionShapeProblem(body: unknown): UnusableResponse['problem'] | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    const text = typeof body === 'string' ? body.replace(/\s+/g, ' ').trim() : JSON.stringify(body) ?? String(body);
+    return { failure: 'invalid-response', detail: `the endpoint answered status 200 with ${typeof body === 'string' ? 'a non-JSON body' : 'JSON that is no object'} instead of a chat completion (${JSON.stringify(text.slice(0, 80))}${text.length > 80 ? '…' : ''})` };
+  }
+  const choices = (body as { choices?: unknown }).choices;
+  if (!Array.isArray(choices)) return { failure: 'invalid-response', detail: 'the endpoint answered status 200 with JSON that has no `choices` list: not a chat completion' };
+  if (choices.length === 0) return { failure: 'empty-reply', detail: 'the response has an empty `choices` list' };
+  return undefined;
+}
+
 function classify(error: unknown, signal: AbortSignal | undefined): Classified {
+  if (error instanceof UnusableResponse) {
+    return { failure: error.problem.failure, retryable: true, detail: error.problem.detail, hint: 'Check SENSEACT_BASE_URL: it must reach the OpenAI-compatible API itself (with its /v1 suffix), not a login page or a proxy; a server that keeps answering so is failing.' };
+  }
   const message = error instanceof Error ? error.message : String(error);
   if (signal?.aborted === true || error instanceof OpenAI.APIUserAbortError) {
     return { failure: 'aborted', retryable: false, detail: 'the call was aborted', hint: 'The caller cancelled the call.' };

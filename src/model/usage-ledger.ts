@@ -6,6 +6,8 @@ import { addSectionTokens } from './prompt-tokens-by-section.js';
 /** Summed accounting over a set of calls. */
 export interface UsageTotals {
   readonly calls: number;
+  /** Requests sent for those calls, retries included: more than `calls` when an endpoint had to be asked again. */
+  readonly attempts: number;
   readonly failedCalls: number;
   readonly promptTokens: number;
   readonly completionTokens: number;
@@ -34,9 +36,11 @@ export interface LedgerEntry {
   readonly promptSections: SectionTokens;
   readonly estimated: boolean;
   readonly failed: boolean;
+  /** Requests sent for the call, retries included. */
+  readonly attempts: number;
 }
 
-const emptyTotals: UsageTotals = { calls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, promptSections: {}, estimatedCalls: 0 };
+const emptyTotals: UsageTotals = { calls: 0, attempts: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, promptSections: {}, estimatedCalls: 0 };
 
 /**
  * Per-call accounting (DESIGN.md §7): prompt and completion tokens, latency, images and
@@ -65,6 +69,7 @@ export class UsageLedger {
       promptSections: record.promptSections,
       estimated: record.usageEstimated,
       failed: record.error !== undefined,
+      attempts: record.attempts ?? 1,
     };
     this.record(entry);
     return entry;
@@ -107,6 +112,7 @@ function sum(entries: readonly LedgerEntry[]): UsageTotals {
 function add(totals: UsageTotals, entry: LedgerEntry): UsageTotals {
   return {
     calls: totals.calls + 1,
+    attempts: totals.attempts + entry.attempts,
     failedCalls: totals.failedCalls + (entry.failed ? 1 : 0),
     promptTokens: totals.promptTokens + entry.promptTokens,
     completionTokens: totals.completionTokens + entry.completionTokens,

@@ -15,6 +15,7 @@ export function runResult(overrides: Partial<TaskRunResult> & Pick<TaskRunResult
     imageBytes: 0,
     imageTokens: 0,
     promptTokensBySection: {},
+    modelAttempts: 4,
     promptTokens: 1000,
     completionTokens: 100,
     latency: { deviceMs: 40, perceptionMs: 4, modelMs: 400, verificationMs: 8, totalMs: 452 },
