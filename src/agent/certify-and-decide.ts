@@ -24,6 +24,7 @@ export async function certifyAndDecide(context: SenseActContext, state: SenseAct
     args: contractArgs(last.item),
     delta: last.delta,
     outcome: judgement.outcome,
+    ...(judgement.strength ? { strength: judgement.strength } : {}),
     verifiedProgrammatically: judgement.by === 'contract',
   }));
   if (memory) await memory.append(certificate);

@@ -1,6 +1,7 @@
 import type { ControlUnit } from '../perception/control-unit.js';
 import { parsePredicate } from '../verify/parse-predicate.js';
 import type { Predicate } from '../verify/predicate.js';
+import { pixelOnlyCode } from '../verify/verify-unit-step.js';
 import { admissibleCommitment } from './admissible-commitment.js';
 import type { Screen } from './agent-session.js';
 import { askVision } from './ask-vision.js';
@@ -45,9 +46,11 @@ export async function executeCommitment(context: SenseActContext, state: SenseAc
     let result = await executeUnit(context, current, item, state.screen, expectation);
     state.steps += 1;
     if (feedback) {
-      const decision = gate.recordOutcome({ fingerprint: unitFingerprint(current, state.screen), bounds: current.bounds }, result.outcome.outcome);
+      // No change on an icon whose effect may be pixels only (a star): tapping again may undo it, so vision looks at once.
+      const pixelOnly = result.outcome.code === pixelOnlyCode;
+      const decision = pixelOnly ? gate.pixelOnly() : gate.recordOutcome({ fingerprint: unitFingerprint(current, state.screen), bounds: current.bounds }, result.outcome.outcome);
       if (decision.open) recordGate(context, state, decision);
-      if (decision.open && context.visionAllowed) result = await relocateByVision(context, state, plan, result, expectation);
+      if (decision.open && context.visionAllowed) result = await relocateByVision(context, state, plan, result, expectation, pixelOnly);
       state.verification[result.outcome.outcome] += 1;
       if (result.outcome.outcome === 'pass') state.verified.add(result.unit.id);
     }
@@ -64,11 +67,17 @@ export async function executeCommitment(context: SenseActContext, state: SenseAc
  * screen the failure left, and runs the plan's item on the located unit when that is
  * admissible and the budget allows; otherwise the failed result stands.
  */
-async function relocateByVision(context: SenseActContext, state: SenseActState, plan: PlanReply, failed: ExecutedUnit, expectation: Predicate | undefined): Promise<ExecutedUnit> {
+async function relocateByVision(context: SenseActContext, state: SenseActState, plan: PlanReply, failed: ExecutedUnit, expectation: Predicate | undefined, pixelOnly: boolean): Promise<ExecutedUnit> {
   const after = failed.after;
   state.screen = after;
   const candidates = after.perception.units.filter((candidate) => candidate.tap !== null && candidate.type === failed.unit.type);
-  const { unit: located } = await askVision(context, { intent: plan.intent, failure: failed.outcome.reason, target: failed.unit }, candidates);
+  const { unit: located, alreadyDone } = await askVision(context, { intent: plan.intent, failure: failed.outcome.reason, target: failed.unit }, candidates);
+  if (!located && pixelOnly && alreadyDone) {
+    // The effect shows only in the pixels: vision saw it, so the unit passed, weakly.
+    const reason = `vision: the effect of ${failed.unit.type} "${failed.unit.label}" shows in the pixels`;
+    context.session.trace.emit({ type: 'verify-end', step: context.session.step, outcome: 'pass', reason, by: 'vlm' });
+    return { ...failed, outcome: { outcome: 'pass', reason, evidence: [], strength: 'weak' } };
+  }
   if (!located) return failed;
   const item = { ...failed.item, unit: located.id };
   const check = admissibleCommitment(context, [item], after, state.verified);

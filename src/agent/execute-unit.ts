@@ -36,6 +36,6 @@ export async function executeUnit(context: SenseActContext, unit: ControlUnit, i
   const outcome: VerifyOutcome = refused !== undefined
     ? { outcome: 'fail', reason: `${unit.type} "${unit.label}": the device refused the action (${refused})`, evidence: [] }
     : session.timeVerification(() => verifyUnitStep({ unit, args: contractArgs(item), ...(expectation ? { expectation } : {}), before: before.perception.tree, after: after.perception.tree, delta }));
-  session.trace.emit({ type: 'verify-end', step: session.step, outcome: outcome.outcome, reason: outcome.reason, label: delta.label, by: 'contract' });
+  session.trace.emit({ type: 'verify-end', step: session.step, outcome: outcome.outcome, reason: outcome.reason, label: delta.label, by: 'contract', ...(outcome.strength ? { strength: outcome.strength } : {}) });
   return executed(outcome);
 }

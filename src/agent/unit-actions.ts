@@ -53,6 +53,8 @@ export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceActi
         const to = Math.round(left + ((right - left - 1) * percent) / 100);
         return [{ type: 'swipe', from: [Math.round((left + right) / 2), y], to: [to, y] }];
       }
+      // A field that already holds the value needs no typing (the same shortcut verify-replay counts as settled).
+      if (alreadyInWantedState(unit, { value: item.value })) return [];
       // One tap to focus: the keyboard it opens may move the field, so clear and type go to the focused field.
       return [{ type: 'tap', point: point(unit) }, { type: 'clear' }, { type: 'type', text: item.value }];
     }

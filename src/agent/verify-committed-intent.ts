@@ -21,6 +21,8 @@ export interface IntentJudgement {
   readonly by: 'contract' | 'llm-verifier';
   /** The change over the whole commitment. */
   readonly delta: Delta;
+  /** How strongly the evidence ties the change to the intent, when the verdict says. */
+  readonly strength?: VerifyOutcome['strength'];
 }
 
 /**
@@ -53,14 +55,16 @@ export async function verifyCommittedIntent(context: SenseActContext, plan: Plan
   }
   session.trace.writeStepArtifact(session.step, 'predicates.json', { expectation: plan.expectation, expectationOutcome, units: run.executed.map((unit) => ({ unit: unit.unit.id, outcome: unit.outcome })), combined: verdict });
   session.trace.writeStepArtifact(session.step, 'delta.json', summariseDelta(delta));
-  session.trace.emit({ type: 'verify-end', step: session.step, outcome: verdict.outcome, reason: verdict.reason, label: delta.label, by });
+  session.trace.emit({ type: 'verify-end', step: session.step, outcome: verdict.outcome, reason: verdict.reason, label: delta.label, by, ...(verdict.strength ? { strength: verdict.strength } : {}) });
   // Units that all had their effect while the expectation did not show: the planner then
   // knows its expectation (not its action) is what to doubt.
   const unitsTookEffect = unitOutcomes.every((outcome) => outcome.outcome === 'pass') && expectationOutcome?.outcome === 'fail';
-  const note = verdict.outcome === 'pass' ? run.unfinished
+  // A weak pass is still a pass, but the planner sees that nothing tied the change to the intent.
+  const weakNote = verdict.outcome === 'pass' && verdict.strength === 'weak' ? 'weak evidence: the screen changed, nothing ties it to the intent' : '';
+  const note = verdict.outcome === 'pass' ? [run.unfinished, weakNote].filter(Boolean).join('; ')
     : verdict.outcome === 'fail' && unitsTookEffect ? `${unitsTookEffectNote}; ${expectationOutcome.reason}`.slice(0, maxNoteLength)
     : verdict.reason.slice(0, maxNoteLength);
-  return { outcome: verdict.outcome, reason: verdict.reason, note, by, delta };
+  return { outcome: verdict.outcome, reason: verdict.reason, note, by, delta, ...(verdict.strength ? { strength: verdict.strength } : {}) };
 }
 
 function summariseDelta(delta: Delta): unknown {

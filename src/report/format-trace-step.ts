@@ -71,7 +71,7 @@ function describe(event: TraceEvent): string {
     case 'act-end':
       return `act: ${oneLine(event.action)}${event.unitId === undefined ? '' : ` on ${event.unitId}`}`;
     case 'verify-end':
-      return `verify: ${event.outcome.toUpperCase()}${event.reason === undefined ? '' : ` — ${event.reason}`}${event.label === undefined ? '' : ` [delta ${event.label}]`}${event.by === undefined ? '' : ` by ${event.by}`}`;
+      return `verify: ${event.outcome.toUpperCase()}${event.reason === undefined ? '' : ` — ${event.reason}`}${event.label === undefined ? '' : ` [delta ${event.label}]`}${event.by === undefined ? '' : ` by ${event.by}`}${event.strength === undefined ? '' : ` (${event.strength} evidence)`}`;
     case 'guard-end':
       return `guard: ${event.action === 'left' ? 'LEFT' : 'REFUSED on'} ${event.packageName}${event.detail === undefined ? '' : ` — ${event.detail}`}`;
     case 'gate-end':

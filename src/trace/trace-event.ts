@@ -104,6 +104,8 @@ export const verifyEndEventSchema = event('verify-end', {
   label: z.string().optional(),
   /** Who decided: `contract`, `expectation`, `llm-verifier`. */
   by: z.string().optional(),
+  /** For a pass: `strong` when the change was tied to the unit or intent, `weak` when only "something changed". */
+  strength: z.enum(['strong', 'weak']).optional(),
   latencyMs: milliseconds.optional(),
 });
 export const gateEndEventSchema = event('gate-end', {

@@ -3,9 +3,10 @@ import { unitTypeSchema, type ControlUnit } from '../perception/control-unit.js'
 import type { UiNode, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import { stableHashHex } from '../util/stable-hash.js';
+import { pageTitle } from './page-title.js';
 import type { AtomicChange, Delta } from './compute-delta.js';
 import type { ContractArgs } from './unit-contract.js';
-import type { Outcome } from './verify-outcome.js';
+import type { EvidenceStrength, Outcome } from './verify-outcome.js';
 
 /** Version of the certificate record; bump when fields change meaning. */
 export const certificateVersion = 1;
@@ -40,6 +41,8 @@ export const certificateSchema = z.object({
     summary: z.string(),
     errors: z.array(z.string()),
     outcome: z.enum(['pass', 'fail', 'inconclusive']),
+    /** For a pass: `strong` when the change was tied to the unit, `weak` when only "something changed". */
+    strength: z.enum(['strong', 'weak']).optional(),
   }).strict(),
   /** `high` when verified programmatically, `low` when inferred (e.g. by an LLM verifier). */
   confidence: z.enum(['high', 'low']),
@@ -55,6 +58,8 @@ export interface CertificateInput {
   readonly args?: ContractArgs;
   readonly delta: Delta;
   readonly outcome: Outcome;
+  /** How firmly a pass was tied to the unit (DESIGN.md §1.6); recorded so planners and reports see weak passes. */
+  readonly strength?: EvidenceStrength;
   /** True when the outcome came from the contracts / predicates, false when a model inferred it. */
   readonly verifiedProgrammatically: boolean;
 }
@@ -77,22 +82,6 @@ function quote(text: string): string {
 function nodeLabel(node: UiNode | undefined): string {
   if (!node) return '?';
   return node.text || node.contentDesc || node.hint || node.resourceId.slice(node.resourceId.indexOf('/') + 1) || node.className.slice(node.className.lastIndexOf('.') + 1);
-}
-
-/**
- * The page title: the text or content-desc of a toolbar / action bar / app bar (or a
- * title inside one), else the first text near the top of the app's window.
- */
-export function pageTitle(tree: UiTree): string {
-  const barPattern = /toolbar|action_bar|app_bar|appbar|ActionBar|Toolbar/;
-  for (const node of tree.nodes) {
-    const label = node.text || node.contentDesc;
-    if (label === '') continue;
-    const parent = tree.nodes[node.parent];
-    if (barPattern.test(`${node.resourceId} ${node.className}`) || (parent && barPattern.test(`${parent.resourceId} ${parent.className}`) && node.text !== '')) return label;
-  }
-  const top = tree.nodes.find((node) => node.text !== '' && node.packageName === tree.packageName && node.bounds[1] < tree.height * 0.2);
-  return top?.text ?? '';
 }
 
 /** The scope string: activity (short) and page title. */
@@ -185,6 +174,7 @@ export function buildCertificate(input: CertificateInput): Certificate {
       summary: summariseDelta(delta, before, after),
       errors: delta.errorsOrBlocks.filter((blocker) => blocker.isNew).map((blocker) => `${blocker.kind}: ${blocker.text}`),
       outcome: input.outcome,
+      ...(input.outcome === 'pass' && input.strength ? { strength: input.strength } : {}),
     },
     confidence: input.verifiedProgrammatically ? 'high' as const : 'low' as const,
   };
@@ -206,7 +196,7 @@ export function renderCertificate(certificate: Certificate): string {
     `  state: ${certificate.state.join('; ') || '-'}`,
     `  prereq: ${certificate.prereq.join('; ') || '-'}`,
     `  action: ${action}`,
-    `  effect: ${certificate.effect.label}: ${certificate.effect.summary}${errors}`,
+    `  effect: ${certificate.effect.label}: ${certificate.effect.summary}${errors}${certificate.effect.strength ? ` (${certificate.effect.strength} evidence)` : ''}`,
     `  confidence: ${certificate.confidence}`,
   ].join('\n');
 }

@@ -1,29 +1,42 @@
 import { boundsIou } from '../ui/bounds.js';
 import type { ControlUnit } from '../perception/control-unit.js';
-import type { UiNode, UiTree } from '../ui/ui-tree.js';
+import type { NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import { isComparedNode, matchIouThreshold, type Delta } from './compute-delta.js';
-import { evaluatePredicate } from './evaluate-predicate.js';
 import { digitsOnly, matchString, subtreeEnd } from './find-nodes.js';
-import type { Predicate } from './predicate.js';
-import { describeNode, nodeRef, type NodeRef, type Outcome, type VerifyOutcome } from './verify-outcome.js';
+import { looseText, tiedEvidence, unitIndices, unitLabels } from './tied-evidence.js';
+import { describeNode, nodeRef, type EvidenceStrength, type NodeRef, type Outcome, type VerifyOutcome } from './verify-outcome.js';
 
 /** Arguments a commitment gives a unit, as far as its contract needs them. */
 export interface ContractArgs {
   /** `fill`: the text typed. `select`: the option chosen. */
   readonly value?: string;
+  /**
+   * `fill`: the text was typed at the cursor without clearing the field first (as `adb
+   * shell input text` does in recorded demonstrations), so the field may hold this text
+   * followed by `value`. The loop clears a field before typing and never sets it.
+   */
+  readonly priorText?: string;
+  /**
+   * `fill`: the typing was followed by Enter / Search (a recorded demonstration that did
+   * both in one step), so the page may have moved on: a results page showing the value
+   * counts. The loop types without submitting and never sets it.
+   */
+  readonly submitted?: boolean;
   /** `toggle`: the wanted final state; without it the contract wants a flip. */
   readonly checked?: boolean;
   /** `navigate` / `click`: the package the action should lead to. */
   readonly package?: string;
   /** `navigate` / `click`: the activity (contains) the action should lead to. */
   readonly activity?: string;
-  /** `click`: the page the expectation names, checked instead of "some change". */
-  readonly expectation?: Predicate;
 }
 
 function outcome(value: Outcome, reason: string, evidence: readonly NodeRef[] = [], code?: string): VerifyOutcome {
   return code === undefined ? { outcome: value, reason, evidence } : { outcome: value, reason, evidence, code };
+}
+
+function pass(reason: string, strength: EvidenceStrength, evidence: readonly NodeRef[] = [], code?: string): VerifyOutcome {
+  return { outcome: 'pass', reason, evidence, strength, ...(code === undefined ? {} : { code }) };
 }
 
 /** Text normalised for comparing a typed value: NFKC, trimmed, inner whitespace collapsed. */
@@ -71,9 +84,33 @@ function memberWith(unit: ControlUnit, before: UiTree, test: (node: UiNode) => b
   return undefined;
 }
 
-function someChange(delta: Delta, what: string): VerifyOutcome {
+/** Whether a node shows as chosen: `checked` and `selected` mean the same to a user (a radio is checked, a tab selected). */
+export function isChosen(node: UiNode): boolean {
+  return node.checked || node.selected;
+}
+
+/**
+ * True when the only thing that changed is the reported activity: the hierarchy is the
+ * same (a trampoline activity, or a dump taken before the new window drew).
+ */
+export function activityOnly(delta: Delta): boolean {
+  return delta.activityChanged && !delta.packageChanged && delta.changes.length === 0 && delta.rho >= 0.95;
+}
+
+const activityOnlyCode = 'activity-only';
+
+/**
+ * Verdict for a unit whose effect is "something changed" (click, long-press, a field
+ * tapped without a value): no change fails; a change with evidence tied to the unit is a
+ * strong pass, any other change a weak one.
+ */
+function changeContract(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta, what: string): VerifyOutcome {
   if (delta.label === 'no-change') return outcome('fail', `${what}: nothing on screen changed (ρ=${delta.rho.toFixed(2)})`, [], 'no-change');
-  return outcome('pass', `${what}: the screen changed (${delta.label}, ρ=${delta.rho.toFixed(2)}, ${delta.changes.length} change(s))`);
+  if (activityOnly(delta)) return outcome('inconclusive', `${what}: the activity changed (${after.activity}) but nothing on screen did`, [], activityOnlyCode);
+  const tied = tiedEvidence(unit, before, after, delta);
+  return tied !== undefined
+    ? pass(`${what}: ${tied}`, 'strong')
+    : pass(`${what}: the screen changed (${delta.label}, ρ=${delta.rho.toFixed(2)}, ${delta.changes.length} change(s)); nothing ties it to the unit`, 'weak');
 }
 
 function pageCheck(args: ContractArgs, after: UiTree): VerifyOutcome | undefined {
@@ -86,75 +123,242 @@ function pageCheck(args: ContractArgs, after: UiTree): VerifyOutcome | undefined
     if (after.activity === '') return outcome('inconclusive', `wanted activity ${args.activity} but the screen does not report its activity`);
     if (!after.activity.includes(args.activity)) return outcome('fail', `wanted activity ${args.activity}, the screen shows ${after.activity}`, [], 'wrong-page');
   }
-  return outcome('pass', `on ${after.packageName}${after.activity ? `/${after.activity}` : ''} as asked`);
+  return pass(`on ${after.packageName}${after.activity ? `/${after.activity}` : ''} as asked`, 'strong');
+}
+
+/** What a page shows for a typed value: the value, or for a web address its host (a browser's address bar shows "uci.edu"). */
+function shownForms(value: string): string[] {
+  const forms = [looseText(value)];
+  const host = /^\s*(?:https?:\/\/)?(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)/i.exec(value)?.[1];
+  if (host && /[./]/.test(value)) forms.push(host.toLowerCase());
+  return forms.filter((form) => form.length >= 2);
+}
+
+/** True when `text` holds `form` as a whole: not as the tail of a longer word or host name ("uci.edu" is not in "ics.uci.edu"). */
+function holdsWhole(text: string, form: string): boolean {
+  const loose = looseText(text);
+  for (let at = loose.indexOf(form); at >= 0; at = loose.indexOf(form, at + 1)) {
+    const before = loose[at - 1];
+    if (before === undefined || /[\s/:"'(]/.test(before)) return true;
+  }
+  return false;
+}
+
+/** A node of the after screen that shows `value` (text or description, case- and space-insensitive). */
+function showsValue(after: UiTree, value: string): UiNode | undefined {
+  const forms = shownForms(value);
+  if (forms.length === 0) return undefined;
+  const shows = (text: string): boolean => text !== '' && forms.some((form) => holdsWhole(text, form));
+  return after.nodes.find((node) => shows(node.text) || shows(node.contentDesc));
+}
+
+/** Equal once the whitespace is ignored: text typed at the cursor joins what the field held with or without a space. */
+function sameIgnoringSpaces(left: string, right: string): boolean {
+  return left.replace(/\s+/g, '') === right.replace(/\s+/g, '');
 }
 
 function fillContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const field = memberWith(unit, before, (node) => node.editable);
   if (!field) return outcome('inconclusive', `fill "${unit.label}": the unit has no editable node`);
+  // A field tapped without a value is a tap to focus it or to open its picker.
+  if (args.value === undefined) {
+    const focused = locateAfter(field, after, delta);
+    if (focused?.focused && !field.focused) return pass(`fill "${unit.label}": the field took the focus`, 'strong', [nodeRef(focused)]);
+    if (delta.newSurface && !delta.packageChanged) return pass(`fill "${unit.label}": its picker opened`, 'strong');
+    // A search box that is only a button opens the search page, with its own field focused.
+    const input = delta.label === 'new-page' ? after.nodes.find((node) => node.editable && node.focused) : undefined;
+    if (input) return pass(`fill "${unit.label}": it opened a page whose field ${describeNode(input)} has the focus`, 'strong', [nodeRef(input)]);
+    const changed = changeContract(unit, before, after, delta, `fill "${unit.label}" (tapped, no value)`);
+    // Tapping a field does not turn the page by itself: without a focused field there, the tap's effect is unproven.
+    if (changed.outcome === 'pass' && changed.strength === 'weak' && delta.label === 'new-page') {
+      return outcome('inconclusive', `fill "${unit.label}" (tapped, no value): the page turned and no field has the focus`, [], 'page-turned');
+    }
+    return changed;
+  }
   const now = locateAfter(field, after, delta);
-  if (!now) return outcome('inconclusive', `fill "${unit.label}": the field ${describeNode(field)} is not on the after screen`, [nodeRef(field, 'before')]);
+  if (!now || (args.submitted === true && normaliseValue(now.text) !== normaliseValue(args.value))) {
+    // Typing that was submitted (Enter / Search) leaves the page; the results page often shows what was typed.
+    const shown = args.submitted === true ? showsValue(after, args.value) : undefined;
+    if (shown && delta.label !== 'no-change') return pass(`fill "${unit.label}": the typing was submitted and ${describeNode(shown)} shows the typed value`, 'strong', [nodeRef(shown)], 'value-shown-elsewhere');
+    if (!now) return outcome('inconclusive', `fill "${unit.label}": the field ${describeNode(field)} is not on the after screen`, [nodeRef(field, 'before')]);
+  }
   const evidence = [nodeRef(now)];
   if (now.password || field.password || unit.state.password) {
     return outcome('inconclusive', `fill "${unit.label}": password field, its text is masked and cannot be compared`, evidence, 'password');
   }
-  if (args.value === undefined) return outcome('inconclusive', `fill "${unit.label}": no value given to compare with`, evidence);
   const wanted = normaliseValue(args.value);
   const shown = normaliseValue(now.text);
   const hint = normaliseValue(now.hint || field.hint || unit.state.hint || '');
   if (shown === wanted && wanted !== '' && wanted === hint) {
     return outcome('inconclusive', `fill "${unit.label}": the value equals the field's hint ${JSON.stringify(hint)}; typed text and hint look the same`, evidence, 'value-is-hint');
   }
-  if (shown === wanted) return outcome('pass', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)}`, evidence);
+  const holds = shown === wanted || (args.priorText !== undefined && sameIgnoringSpaces(shown, normaliseValue(args.priorText + args.value)));
+  // Typing changes a field, not the page: a page that turned while the field shows the value is another page's field.
+  if (holds && (delta.packageChanged || delta.activityChanged) && args.submitted !== true) {
+    return outcome('inconclusive', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)} but the page turned (${delta.packageChanged ? 'another app' : 'another activity'}); typing does not turn pages`, evidence, 'page-turned');
+  }
+  if (shown === wanted) return pass(`fill "${unit.label}": the field holds ${JSON.stringify(now.text)}`, 'strong', evidence);
+  if (holds) {
+    return pass(`fill "${unit.label}": the field holds ${JSON.stringify(now.text)} (typed after ${JSON.stringify(args.priorText)}, not cleared)`, 'strong', evidence);
+  }
   if (shown !== '' && shown === hint) return outcome('fail', `fill "${unit.label}": the field shows its hint ${JSON.stringify(now.hint || hint)}, not ${JSON.stringify(args.value)}`, evidence, 'shows-hint');
   // Fields that format what was typed (phone numbers, card numbers) keep the digits.
   const wantedDigits = digitsOnly(wanted);
   if (wantedDigits.length >= 3 && wantedDigits.length >= wanted.replace(/[\s()+\-.]/g, '').length && digitsOnly(shown) === wantedDigits) {
-    return outcome('pass', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)} (same digits as ${JSON.stringify(args.value)})`, evidence);
+    return pass(`fill "${unit.label}": the field holds ${JSON.stringify(now.text)} (same digits as ${JSON.stringify(args.value)})`, 'strong', evidence);
   }
   return outcome('fail', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)}, expected ${JSON.stringify(args.value)}`, evidence, 'value-mismatch');
+}
+
+/** The texts of a surface that appeared, for "does the prompt name the unit". */
+function addedSurfaceTexts(after: UiTree, delta: Delta): string[] {
+  const texts: string[] = [];
+  for (const surface of delta.surfacesAdded) {
+    const end = subtreeEnd(after, surface.root);
+    for (let index = surface.root; index < end; index++) {
+      const node = after.nodes[index];
+      if (node && (node.text || node.contentDesc)) texts.push(node.text || node.contentDesc);
+    }
+  }
+  return texts;
 }
 
 function toggleContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const toggle = memberWith(unit, before, (node) => node.checkable);
   if (!toggle) return outcome('inconclusive', `toggle "${unit.label}": the unit has no checkable node`);
   const now = locateAfter(toggle, after, delta);
-  if (!now) return outcome('inconclusive', `toggle "${unit.label}": ${describeNode(toggle)} is not on the after screen`, [nodeRef(toggle, 'before')]);
+  if (!now) {
+    // A switch that asks first ("Turn off …?", "Enable this keyboard?") shows a confirmation instead of flipping,
+    // in its own app and activity (a dialog of another window is not the switch's question).
+    const confirmation = delta.packageChanged || delta.activityChanged ? undefined : delta.surfacesAdded.find((surface) => isConfirmation(after, surface.root));
+    if (confirmation) {
+      const labels = unitLabels(unit, before).map(looseText);
+      const named = addedSurfaceTexts(after, delta).some((text) => labels.some((label) => label.length >= 2 && looseText(text).includes(label)));
+      return pass(`toggle "${unit.label}": it asked for confirmation (a ${named ? 'dialog naming it' : 'confirmation dialog'} opened); the surface rules take it from here`, named ? 'strong' : 'weak', [], 'raised-prompt');
+    }
+    // A section of a picker (the minutes of a time input) turns into the active field in its place.
+    const inPlace = after.nodes.find((node) => boundsIou(node.bounds, toggle.bounds) >= matchIouThreshold && (node.focused || isChosen(node)));
+    if (inPlace && !toggle.focused) return pass(`toggle "${unit.label}": ${describeNode(inPlace)} in its place is now ${inPlace.focused ? 'focused' : 'chosen'}`, 'strong', [nodeRef(inPlace)]);
+    return outcome('inconclusive', `toggle "${unit.label}": ${describeNode(toggle)} is not on the after screen`, [nodeRef(toggle, 'before')]);
+  }
   const evidence = [nodeRef(toggle, 'before'), nodeRef(now)];
   if (args.checked !== undefined) {
     return now.checked === args.checked
-      ? outcome('pass', `toggle "${unit.label}": ${args.checked ? 'checked' : 'unchecked'} as wanted`, evidence)
+      ? pass(`toggle "${unit.label}": ${args.checked ? 'checked' : 'unchecked'} as wanted`, 'strong', evidence)
       : outcome('fail', `toggle "${unit.label}": still ${now.checked ? 'checked' : 'unchecked'}, wanted ${args.checked ? 'checked' : 'unchecked'}`, evidence, 'not-toggled');
   }
   return now.checked !== toggle.checked
-    ? outcome('pass', `toggle "${unit.label}": flipped ${toggle.checked ? 'on → off' : 'off → on'}`, evidence)
+    ? pass(`toggle "${unit.label}": flipped ${toggle.checked ? 'on → off' : 'off → on'}`, 'strong', evidence)
     : outcome('fail', `toggle "${unit.label}": did not flip (still ${now.checked ? 'checked' : 'unchecked'})`, evidence, 'not-toggled');
 }
 
+/** Button captions that decline: a confirmation offers one of them beside the button that goes ahead. */
+const negativeCaption = /^(cancel|no|not now|don['’]?t allow|never|取消|否|キャンセル|abbrechen|annuler)$/i;
+
+/** A confirmation dialog: two or three buttons, one of them declining, and no options to choose from. */
+function isConfirmation(tree: UiTree, root: NodeIndex): boolean {
+  const end = subtreeEnd(tree, root);
+  const buttons: UiNode[] = [];
+  for (let index = root; index < end; index++) {
+    const node = tree.nodes[index];
+    if (!node) continue;
+    if (node.checkable) return false;
+    if (node.clickable && (node.text || node.contentDesc)) buttons.push(node);
+  }
+  return buttons.length >= 2 && buttons.length <= 3 && buttons.some((button) => negativeCaption.test((button.text || button.contentDesc).trim()));
+}
+
+const optionClass = /RadioButton$|CheckedTextView$/;
+
+function isOptionLike(node: UiNode): boolean {
+  return node.checkable || optionClass.test(node.className);
+}
+
+/**
+ * The other options of the option's group: the option-like nodes (or same-class nodes)
+ * under the nearest ancestor that holds more than one of them, outside the option itself.
+ */
+function groupSiblings(option: UiNode, before: UiTree): UiNode[] {
+  const alike = (node: UiNode): boolean => node.index !== option.index && (isOptionLike(option) ? isOptionLike(node) : node.className === option.className && node.clickable === option.clickable);
+  for (let ancestor = option.parent; ancestor >= 0; ancestor = before.nodes[ancestor]?.parent ?? -1) {
+    const end = subtreeEnd(before, ancestor);
+    const optionEnd = subtreeEnd(before, option.index);
+    const siblings: UiNode[] = [];
+    for (let index = ancestor + 1; index < end; index++) {
+      if (index >= option.index && index < optionEnd) continue;
+      const node = before.nodes[index];
+      if (node && alike(node)) siblings.push(node);
+    }
+    if (siblings.length > 0) return siblings;
+  }
+  return [];
+}
+
+/** The label an option goes by: the value asked for, else the option's own text. */
+function optionLabel(unit: ControlUnit, option: UiNode, args: ContractArgs): string {
+  return args.value ?? (option.text || option.contentDesc || unit.label);
+}
+
 function selectContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
-  const located = memberNodes(unit, before).map((node) => locateAfter(node, after, delta)).filter((node): node is UiNode => node !== undefined);
-  if (args.value !== undefined) {
-    const wanted = { op: 'equals', value: normaliseValue(args.value), ignoreCase: true } as const;
-    // The spinner (or the option row) now shows the value, or a node with that text is selected / checked.
-    for (const node of located) {
-      const end = subtreeEnd(after, node.index);
-      for (let index = node.index; index < end; index++) {
-        const candidate = after.nodes[index];
-        if (candidate && matchString(wanted, normaliseValue(candidate.text))) {
-          return outcome('pass', `select "${unit.label}": shows ${JSON.stringify(candidate.text)}`, [nodeRef(candidate)]);
-        }
+  const primary = memberNodes(unit, before)[0];
+  if (!primary) return outcome('inconclusive', `select "${unit.label}": the unit has no node`);
+  if (/Spinner$/.test(primary.className)) return spinnerContract(unit, primary, args, before, after, delta);
+  const option = memberWith(unit, before, isOptionLike) ?? primary;
+  const label = optionLabel(unit, option, args);
+  const now = locateAfter(option, after, delta);
+  if (now) {
+    if (isChosen(now) && !isChosen(option)) {
+      return pass(`select "${unit.label}": ${describeNode(now)} is ${now.checked ? 'checked' : 'selected'}`, 'strong', [nodeRef(now)]);
+    }
+    // Only the unit's own group counts: another option of it that became chosen means the wrong one was taken.
+    for (const sibling of groupSiblings(option, before)) {
+      const later = locateAfter(sibling, after, delta);
+      if (later && isChosen(later) && !isChosen(sibling)) {
+        return outcome('fail', `select "${unit.label}": another option of its group became chosen: ${describeNode(later)}`, [nodeRef(later)], 'other-option');
       }
     }
-    const chosen = after.nodes.find((node) => (node.selected || node.checked) && matchString(wanted, normaliseValue(node.text || node.contentDesc)));
-    if (chosen) return outcome('pass', `select "${unit.label}": ${describeNode(chosen)} is selected`, [nodeRef(chosen)]);
-    if (delta.newSurface) return outcome('inconclusive', `select "${unit.label}": a picker opened; ${JSON.stringify(args.value)} is not chosen yet`, [], 'picker-open');
-    return outcome('fail', `select "${unit.label}": ${JSON.stringify(args.value)} is neither shown nor selected`, located.map((node) => nodeRef(node)), 'value-mismatch');
+    if (delta.label === 'no-change') return outcome('fail', `select "${unit.label}": nothing changed`, [], 'no-change');
+    if (isChosen(now)) return pass(`select "${unit.label}": ${describeNode(now)} is still chosen`, 'weak', [nodeRef(now)]);
+    return outcome('inconclusive', `select "${unit.label}": the screen changed but ${describeNode(now)} is not shown as chosen`, [nodeRef(now)]);
   }
-  const nowSelected = located.find((node) => node.selected || node.checked);
-  if (nowSelected) return outcome('pass', `select "${unit.label}": ${describeNode(nowSelected)} is selected`, [nodeRef(nowSelected)]);
-  if (delta.selectionChanges.length > 0 || delta.valueChanges.length > 0) return outcome('pass', `select "${unit.label}": the selection changed`);
+  // The option is gone: a single-choice dialog or menu closes on the choice, and the page shows it (a row summary "Light").
+  const shown = choiceShown(label, before, after, delta);
+  if (shown) return pass(`select "${unit.label}": its list closed and ${describeNode(shown)} shows the choice`, 'strong', [nodeRef(shown)], 'choice-shown');
   if (delta.label === 'no-change') return outcome('fail', `select "${unit.label}": nothing changed`, [], 'no-change');
-  return outcome('inconclusive', `select "${unit.label}": the screen changed but no selection is visible`);
+  return outcome('inconclusive', `select "${unit.label}": its list closed but ${JSON.stringify(label)} is not shown on the screen`, [], 'choice-not-shown');
+}
+
+/** A node of the after screen whose text is the chosen label and that was not already on the before screen as it is. */
+function choiceShown(label: string, before: UiTree, after: UiTree, delta: Delta): UiNode | undefined {
+  const wanted = looseText(label);
+  if (wanted === '') return undefined;
+  const unchanged = new Set<NodeIndex>();
+  const edited = new Set<NodeIndex>();
+  for (const change of delta.changes) if (change.kind === 'text') edited.add(change.after);
+  for (const [beforeIndex, afterIndex] of delta.matches) {
+    if (!edited.has(afterIndex) && looseText(before.nodes[beforeIndex]?.text ?? '') === wanted) unchanged.add(afterIndex);
+  }
+  return after.nodes.find((node) => !unchanged.has(node.index) && (looseText(node.text) === wanted || looseText(node.contentDesc) === wanted));
+}
+
+function spinnerContract(unit: ControlUnit, spinner: UiNode, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
+  if (args.value !== undefined) {
+    const wanted = { op: 'equals', value: normaliseValue(args.value), ignoreCase: true } as const;
+    const now = locateAfter(spinner, after, delta);
+    if (now) {
+      const end = subtreeEnd(after, now.index);
+      for (let index = now.index; index < end; index++) {
+        const candidate = after.nodes[index];
+        if (candidate && matchString(wanted, normaliseValue(candidate.text))) return pass(`select "${unit.label}": shows ${JSON.stringify(candidate.text)}`, 'strong', [nodeRef(candidate)]);
+      }
+    }
+    if (delta.newSurface) return outcome('inconclusive', `select "${unit.label}": a picker opened; ${JSON.stringify(args.value)} is not chosen yet`, [], 'picker-open');
+    if (delta.label === 'no-change') return outcome('fail', `select "${unit.label}": nothing changed`, [], 'no-change');
+    return outcome('fail', `select "${unit.label}": ${JSON.stringify(args.value)} is not shown`, now ? [nodeRef(now)] : [], 'value-mismatch');
+  }
+  // A spinner tapped without a value opens its list: that is its effect.
+  if (delta.newSurface) return pass(`select "${unit.label}": its list opened`, 'strong');
+  return changeContract(unit, before, after, delta, `select "${unit.label}"`);
 }
 
 function descendantKeys(tree: UiTree, root: UiNode): Set<string> {
@@ -169,7 +373,7 @@ function descendantKeys(tree: UiTree, root: UiNode): Set<string> {
 
 function scrollContract(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const container = memberWith(unit, before, (node) => node.scrollable);
-  if (!container) return someChange(delta, `scroll "${unit.label}"`);
+  if (!container) return changeContract(unit, before, after, delta, `scroll "${unit.label}"`);
   const now = locateAfter(container, after, delta);
   if (!now) {
     return delta.label === 'new-page'
@@ -181,32 +385,59 @@ function scrollContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   let moved = keysBefore.size !== keysAfter.size;
   if (!moved) for (const key of keysAfter) if (!keysBefore.has(key)) { moved = true; break; }
   return moved
-    ? outcome('pass', `scroll "${unit.label}": the container's content moved`, [nodeRef(now)])
+    ? pass(`scroll "${unit.label}": the container's content moved`, 'strong', [nodeRef(now)])
     : outcome('fail', `scroll "${unit.label}": end of list, the container's content did not move`, [nodeRef(now)], 'end-of-list');
 }
 
-function commitContract(unit: ControlUnit, delta: Delta): VerifyOutcome {
-  const newErrors = delta.errorsOrBlocks.filter((blocker) => blocker.isNew);
-  if (newErrors.length > 0) return outcome('fail', `commit "${unit.label}": ${newErrors[0]?.kind} "${newErrors[0]?.text}"`, [], 'blocked');
-  if (delta.label === 'new-page') return outcome('pass', `commit "${unit.label}": moved to a new page`);
-  if (delta.dismissedSurface) return outcome('pass', `commit "${unit.label}": the surface was dismissed`);
-  if (delta.label === 'no-change') return outcome('fail', `commit "${unit.label}": nothing changed`, [], 'no-change');
-  return outcome('inconclusive', `commit "${unit.label}": the page changed in part but stayed (${delta.changes.length} change(s)); not sealed`);
+function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
+  const what = `commit "${unit.label}"`;
+  if (delta.label === 'no-change') return outcome('fail', `${what}: nothing changed`, [], 'no-change');
+  const newBlockers = delta.errorsOrBlocks.filter((blocker) => blocker.isNew);
+  const error = newBlockers.find((blocker) => blocker.kind !== 'permission');
+  if (error) return outcome('fail', `${what}: ${error.kind} "${error.text}"`, [], 'blocked');
+  // A prompt the commit itself raised (a permission request, a confirmation) is a new surface, not a failure.
+  const permission = newBlockers.find((blocker) => blocker.kind === 'permission');
+  if (permission) return pass(`${what}: it raised a permission prompt ${JSON.stringify(permission.text)}; the surface rules take it from here`, 'weak', [], 'raised-prompt');
+  if (activityOnly(delta)) return outcome('inconclusive', `${what}: the activity changed (${after.activity}) but nothing on screen did`, [], activityOnlyCode);
+  const own = unitIndices(unit, before);
+  const sealed = delta.surfacesRemoved.find((surface) => own.has(surface.root) || [...own].some((index) => index > surface.root && index < subtreeEnd(before, surface.root)));
+  if (sealed) return pass(`${what}: its ${sealed.kind} was dismissed`, 'strong');
+  const tied = tiedEvidence(unit, before, after, delta);
+  if (tied !== undefined) return pass(`${what}: ${tied}`, 'strong');
+  const primary = before.nodes[unit.members[0]?.node ?? -1];
+  const stayed = delta.label === 'partial-change';
+  if (stayed && primary && delta.changes.some((change) => change.kind === 'removed' && change.before === primary.index)) {
+    return pass(`${what}: the page left edit mode (its ${describeNode(primary)} is gone)`, 'strong', [nodeRef(primary, 'before')], 'sealed');
+  }
+  if (delta.label === 'new-page') return pass(`${what}: moved to a new page`, 'weak');
+  if (delta.dismissedSurface) return pass(`${what}: a surface was dismissed`, 'weak');
+  if (delta.newSurface) return pass(`${what}: a new surface opened; the surface rules take it from here`, 'weak', [], 'raised-prompt');
+  return outcome('inconclusive', `${what}: the page changed in part but stayed (${delta.changes.length} change(s)); not sealed`);
 }
 
-function navigateContract(unit: ControlUnit, args: ContractArgs, after: UiTree, delta: Delta): VerifyOutcome {
-  return pageCheck(args, after) ?? someChange(delta, `navigate ${unit.label}`);
+function navigateContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
+  return pageCheck(args, after) ?? changeContract(unit, before, after, delta, `navigate ${unit.label}`);
 }
 
 /**
- * The contract Δτ of a unit's type (DESIGN.md §1.4), checked on the observed change:
- * fill → the field holds the value (normalised; password fields inconclusive; never
- * the hint); toggle → checked flipped or equals `args.checked`; select → selected, or
- * the spinner shows the value; click → some change, or the page / expectation asked
- * for; scroll → the container's content changed (`code: 'end-of-list'` when not);
- * commit → new page or dismissed surface; navigate → package/activity as asked (else
- * some change); long-press → some change; finish → pass. Unit members are indices into
- * `before`; they are found again in `after` through the delta's matches.
+ * The contract Δτ of a unit's type (DESIGN.md §1.4), checked on the observed change.
+ * Every pass says how strong its evidence is (`strength`):
+ * - fill → the field holds the value (normalised; password fields inconclusive; never the
+ *   hint); a field that left the screen passes when the typed value shows on the new one;
+ *   a field tapped without a value passes when it took the focus or a picker opened;
+ * - toggle → checked flipped or equals `args.checked`; a confirmation dialog instead of
+ *   the switch is a new surface (`code: 'raised-prompt'`);
+ * - select → the option is checked or selected (the same to a user), or its list closed
+ *   and the page shows the choice; another option of the same group chosen fails
+ *   (`other-option`); a spinner shows the value, or opens its list when none was given;
+ * - click, long-press → some change, strong when tied to the unit (`tiedEvidence`); an
+ *   activity change with an identical hierarchy is inconclusive (`activity-only`);
+ * - commit → dismissed its surface, left edit mode, a new page or a raised prompt (a
+ *   permission request is a new surface, not a failure); error toasts fail (`blocked`);
+ * - scroll → the container's content changed (`code: 'end-of-list'` when not);
+ * - navigate → package/activity as asked (else some change); finish → pass.
+ * Unit members are indices into `before`; they are found again in `after` through the
+ * delta's matches.
  */
 export function unitContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   switch (unit.type) {
@@ -216,23 +447,18 @@ export function unitContract(unit: ControlUnit, args: ContractArgs, before: UiTr
       return toggleContract(unit, args, before, after, delta);
     case 'select':
       return selectContract(unit, args, before, after, delta);
-    case 'click': {
-      if (args.expectation) {
-        const expected = evaluatePredicate(args.expectation, { after, before, delta });
-        return { ...expected, reason: `click "${unit.label}": ${expected.reason}` };
-      }
-      return pageCheck(args, after) ?? someChange(delta, `click "${unit.label}"`);
-    }
+    case 'click':
+      return pageCheck(args, after) ?? changeContract(unit, before, after, delta, `click "${unit.label}"`);
     case 'scroll':
       return scrollContract(unit, before, after, delta);
     case 'commit':
-      return commitContract(unit, delta);
+      return commitContract(unit, before, after, delta);
     case 'navigate':
-      return navigateContract(unit, args, after, delta);
+      return navigateContract(unit, args, before, after, delta);
     case 'long-press':
-      return someChange(delta, `long-press "${unit.label}"`);
+      return changeContract(unit, before, after, delta, `long-press "${unit.label}"`);
     case 'finish':
-      return outcome('pass', 'finish: nothing to check here (the task\'s own success check decides)');
+      return pass('finish: nothing to check here (the task\'s own success check decides)', 'weak');
     default:
       return assertNever(unit.type, 'unit type');
   }
@@ -241,7 +467,8 @@ export function unitContract(unit: ControlUnit, args: ContractArgs, before: UiTr
 /**
  * Combines the unit outcomes of a commitment and the intent's expectation: any fail →
  * fail, else any inconclusive → inconclusive, else pass. The reason names the first
- * deciding outcome.
+ * deciding outcome; a pass is strong when the expectation or the last unit gave strong
+ * evidence.
  */
 export function verifyCommitment(unitOutcomes: readonly VerifyOutcome[], expectationOutcome?: VerifyOutcome): VerifyOutcome {
   const all = expectationOutcome ? [...unitOutcomes, expectationOutcome] : [...unitOutcomes];
@@ -249,5 +476,12 @@ export function verifyCommitment(unitOutcomes: readonly VerifyOutcome[], expecta
   if (failed) return { ...failed, reason: `commitment failed: ${failed.reason}` };
   const unsure = all.find((item) => item.outcome === 'inconclusive');
   if (unsure) return { ...unsure, reason: `commitment inconclusive: ${unsure.reason}` };
-  return { outcome: 'pass', reason: all.length === 0 ? 'commitment passed (nothing to check)' : `commitment passed: ${all.map((item) => item.reason).join('; ')}`, evidence: all.flatMap((item) => item.evidence) };
+  const strong = expectationOutcome?.strength === 'strong' || unitOutcomes.at(-1)?.strength === 'strong';
+  const strength: EvidenceStrength | undefined = all.length === 0 ? undefined : strong ? 'strong' : 'weak';
+  return {
+    outcome: 'pass',
+    reason: all.length === 0 ? 'commitment passed (nothing to check)' : `commitment passed: ${all.map((item) => item.reason).join('; ')}`,
+    evidence: all.flatMap((item) => item.evidence),
+    ...(strength === undefined ? {} : { strength }),
+  };
 }

@@ -1,6 +1,6 @@
 import type { UiTree } from '../ui/ui-tree.js';
 import type { Delta } from './compute-delta.js';
-import { evaluatePredicate } from './evaluate-predicate.js';
+import { evaluateExpectation, staleExpectationCode } from './evaluate-expectation.js';
 import type { Predicate } from './predicate.js';
 import { verifyCommitment } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
@@ -26,12 +26,18 @@ export interface IntentVerdict {
 }
 
 /**
- * Verifies an executed intent (DESIGN.md §1.6): the expectation over the whole
- * commitment's change, combined with the unit verdicts (any fail → fail, else any
- * inconclusive → inconclusive, else pass). Pure; the loop and verify-replay share it.
+ * Verifies an executed intent (DESIGN.md §1.5-§1.6): the expectation over the whole
+ * commitment's change, judged as evidence of change (`evaluateExpectation`), combined
+ * with the unit verdicts (any fail → fail, else any inconclusive → inconclusive, else
+ * pass). An expectation that already held before the commitment verifies nothing: the
+ * units decide, and the reason says so. Pure; the loop and verify-replay share it.
  */
 export function verifyIntent(input: IntentInput): IntentVerdict {
-  const expectationOutcome = input.expectation === undefined ? undefined : evaluatePredicate(input.expectation, { after: input.after, before: input.before, delta: input.delta });
-  const combined = verifyCommitment(input.unitOutcomes, expectationOutcome);
-  return expectationOutcome === undefined ? { combined } : { combined, expectationOutcome };
+  if (input.expectation === undefined) return { combined: verifyCommitment(input.unitOutcomes) };
+  const expectationOutcome = evaluateExpectation(input.expectation, { before: input.before, after: input.after, delta: input.delta });
+  if (expectationOutcome.code === staleExpectationCode) {
+    const combined = verifyCommitment(input.unitOutcomes);
+    return { combined: { ...combined, reason: `${combined.reason}; ${expectationOutcome.reason}` }, expectationOutcome };
+  }
+  return { combined: verifyCommitment(input.unitOutcomes, expectationOutcome), expectationOutcome };
 }

@@ -1,8 +1,10 @@
 import type { ControlUnit } from '../perception/control-unit.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { computeDelta, type Delta } from './compute-delta.js';
+import { evaluateExpectation, staleExpectationCode } from './evaluate-expectation.js';
+import { subtreeEnd } from './find-nodes.js';
 import type { Predicate } from './predicate.js';
-import { unitContract, type ContractArgs } from './unit-contract.js';
+import { normaliseValue, unitContract, type ContractArgs } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
 
 /** What one executed unit is verified on: the unit as perceived before, its arguments, both screens. */
@@ -22,35 +24,109 @@ export interface UnitStepInput {
   readonly delta?: Delta;
 }
 
-/** The verdict on one executed unit (a `VerifyOutcome` the loop, skills and verify-replay share). */
+/**
+ * The verdict on one executed unit (a `VerifyOutcome` the loop, skills and verify-replay
+ * share). Codes callers act on: `pixel-only` (no change on a unit whose effect may show
+ * only in pixels: ask vision at once, do not tap again), `already-selected` (a tap on
+ * what was already chosen changed nothing, as it should).
+ */
 export type UnitStepVerdict = VerifyOutcome;
+
+/** The code of a no-change verdict on a unit whose effect may show only in pixels. */
+export const pixelOnlyCode = 'pixel-only';
+/** The code of a pass on a tap at what was already chosen. */
+export const alreadySelectedCode = 'already-selected';
 
 /**
  * True when the unit already shows what the commitment wants, so acting would change
- * nothing and the loop does not act: a select whose option is already chosen, a toggle
- * already in the wanted `checked` state.
+ * nothing and the loop does not act: a select whose option is already chosen (checked
+ * or selected: the same to a user), a toggle already in the wanted `checked` state, a
+ * field that already holds the value.
  */
 export function alreadyInWantedState(unit: ControlUnit, args: ContractArgs): boolean {
-  if (unit.type === 'select') return unit.state.selected === true;
-  if (unit.type === 'toggle') return args.checked !== undefined && unit.state.checked === args.checked;
-  return false;
+  switch (unit.type) {
+    case 'select':
+      return args.value === undefined && (unit.state.selected === true || unit.state.checked === true);
+    case 'toggle':
+      return args.checked !== undefined && unit.state.checked === args.checked;
+    case 'fill':
+      return args.value !== undefined && args.priorText === undefined && unit.state.password !== true
+        && normaliseValue(unit.state.value ?? '') === normaliseValue(args.value);
+    default:
+      return false;
+  }
 }
 
 /**
- * Verifies one executed unit (DESIGN.md §1.6) from the screens before and after it:
- * the unit type's contract Δτ, with the intent's expectation in place of "something
- * changed" for a single click, and a tap on what was already selected (the current
- * tab) passing when nothing changed. Pure: the control loop, skills and
- * `senseact verify-replay` all call this one function, so they cannot drift apart.
+ * True for a unit whose effect may show only in pixels: a tap target (click, long-press,
+ * commit) with no text anywhere in it and no checkable or editable state (an icon: a
+ * star, a shutter, a like).
+ * Its description may name it; its state is not in the hierarchy.
+ */
+export function isPixelOnlyUnit(unit: ControlUnit, before: UiTree): boolean {
+  if (unit.type !== 'click' && unit.type !== 'long-press' && unit.type !== 'commit') return false;
+  if (unit.affordances.includes('checkable') || unit.affordances.includes('editable')) return false;
+  for (const member of unit.members) {
+    const end = subtreeEnd(before, member.node);
+    for (let index = member.node; index < end; index++) {
+      const node = before.nodes[index];
+      if (!node || node.text.trim() !== '' || node.checkable || node.editable || node.selected) return false;
+    }
+  }
+  return unit.members.length > 0;
+}
+
+/** A unit that shows as chosen (a selected tab, a checked radio): tapping it again changes nothing, and that is right. */
+function shownAsChosen(unit: ControlUnit): boolean {
+  return (unit.type === 'click' || unit.type === 'select') && (unit.state.selected === true || unit.state.checked === true);
+}
+
+/** The contract verdict with the expectation's evidence taken into account (see `verifyUnitStep`). */
+function withExpectation(unit: ControlUnit, contract: VerifyOutcome, expected: VerifyOutcome): VerifyOutcome {
+  if (expected.code === staleExpectationCode) return { ...contract, reason: `${contract.reason}; ${expected.reason}` };
+  if (expected.outcome === 'fail') return { ...expected, reason: `${unit.type} "${unit.label}": expectation failed: ${expected.reason}`, code: 'expectation-failed' };
+  if (expected.outcome === 'inconclusive') {
+    return contract.outcome === 'fail' ? contract : { ...expected, reason: `${unit.type} "${unit.label}": expectation inconclusive: ${expected.reason}` };
+  }
+  // The expectation holds with new evidence: it is what the change was meant to be.
+  return { outcome: 'pass', reason: `${unit.type} "${unit.label}": ${expected.reason}`, evidence: [...contract.evidence, ...expected.evidence], strength: 'strong' };
+}
+
+/**
+ * Units whose contract is only "something changed": the expectation says what should
+ * have changed, so it is judged with the unit. The typed units (fill, toggle, select,
+ * scroll, commit) have contracts of their own; their intent's expectation is judged over
+ * the whole commitment (`verifyIntent`).
+ */
+function expectationJudgedWithUnit(unit: ControlUnit): boolean {
+  return unit.type === 'click' || unit.type === 'long-press' || unit.type === 'navigate';
+}
+
+/**
+ * Verifies one executed unit (DESIGN.md §1.6) from the screens before and after it: the
+ * unit type's contract Δτ (`unitContract`), then
+ * - for a click, long-press or navigate, the intent's expectation, judged as evidence of
+ *   change (`evaluateExpectation`): one that held before the action verifies nothing, so
+ *   a tap that changed nothing still fails; one that fails fails the unit (its expected
+ *   effect did not appear); one with fresh evidence makes the pass strong;
+ * - a tap on what was already chosen (the current tab, a checked radio) that changed
+ *   nothing passes (`code: 'already-selected'`);
+ * - no change on a pixel-only unit (`isPixelOnlyUnit`) fails with `code: 'pixel-only'`:
+ *   its effect may be in pixels only, and tapping again may undo it.
+ * Pure: the control loop, skills and `senseact verify-replay` all call this one function,
+ * so they cannot drift apart.
  */
 export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
   const { unit, before, after } = input;
   const delta = input.delta ?? computeDelta(before, after);
-  const args = unit.type === 'click' && input.expectation ? { ...input.args, expectation: input.expectation } : input.args;
-  const outcome = unitContract(unit, args, before, after, delta);
-  // Tapping what is already selected (a clock-face number, the current tab) changes nothing, and that is its effect.
-  if (outcome.outcome === 'fail' && delta.label === 'no-change' && unit.state.selected === true) {
-    return { outcome: 'pass', reason: `${unit.type} "${unit.label}" was already selected and still is`, evidence: outcome.evidence };
+  const contract = unitContract(unit, input.args, before, after, delta);
+  let verdict = input.expectation && expectationJudgedWithUnit(unit) ? withExpectation(unit, contract, evaluateExpectation(input.expectation, { before, after, delta })) : contract;
+  if (verdict.outcome === 'fail' && delta.label === 'no-change') {
+    if (shownAsChosen(unit)) {
+      verdict = { outcome: 'pass', reason: `${unit.type} "${unit.label}" was already chosen and still is`, evidence: verdict.evidence, code: alreadySelectedCode, strength: 'strong' };
+    } else if (verdict.code === 'no-change' && isPixelOnlyUnit(unit, before)) {
+      verdict = { ...verdict, reason: `${verdict.reason}; it is an icon without text or state, so its effect may show only in pixels`, code: pixelOnlyCode };
+    }
   }
-  return outcome;
+  return verdict;
 }

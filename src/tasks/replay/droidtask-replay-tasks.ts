@@ -11,7 +11,7 @@ function actionOf(step: DroidTaskStep): ReplayAction | undefined {
     ? { element: { bounds: droidBotBounds(view), className: view.class ?? '', resourceId: view.resource_id ?? '', text: view.text ?? '', contentDesc: view.content_description ?? '' } }
     : {};
   // DroidBot sets the text of the view (it replaces what the field held).
-  if (truth.kind === 'input') return { kind: 'set-text', text: truth.text ?? '', append: false, ...element };
+  if (truth.kind === 'input') return { kind: 'set-text', text: truth.text ?? '', append: false, submitted: false, ...element };
   return { kind: step.event?.type === 'long_touch' ? 'long-press' : 'tap', ...element };
 }
 

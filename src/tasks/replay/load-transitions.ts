@@ -26,6 +26,15 @@ function elementOf(action: TransitionRecord['action']): ReplayElement | undefine
 /** Recorders that type with `adb shell input text` at the cursor, without clearing the field. */
 const appendingRecorders = /^(appagent_|navi_agent)/;
 
+/**
+ * What `adb shell input text` types for a recorded argument: AppAgent-style recorders
+ * drop single quotes, and the device shell eats a backslash before a character
+ * (`Alligatoah\n` types `Alligatoahn`).
+ */
+export function typedByAdbShell(text: string): string {
+  return text.replace(/'/g, '').replace(/\\(.)/g, '$1');
+}
+
 function actionOf(action: TransitionRecord['action'], sourceFormat: string | undefined): ReplayAction {
   const element = elementOf(action);
   const withElement = element ? { element } : {};
@@ -34,7 +43,9 @@ function actionOf(action: TransitionRecord['action'], sourceFormat: string | und
     case 'long_press': return { kind: 'long-press', ...withElement };
     case 'set_text': {
       const append = action.typing === undefined ? appendingRecorders.test(sourceFormat ?? '') : action.typing === 'append';
-      return { kind: 'set-text', text: action.typed_text ?? '', append, ...withElement };
+      const submitted = (action.followed_by?.keys ?? []).some((key) => /^(ENTER|SEARCH)$/i.test(key));
+      const typed = action.typed_text ?? '';
+      return { kind: 'set-text', text: append ? typedByAdbShell(typed) : typed, append, submitted, ...withElement };
     }
     case 'scroll': return { kind: 'scroll', ...withElement };
     case 'key': return { kind: 'key', key: action.key ?? '' };

@@ -17,7 +17,8 @@ export interface ReplayElement {
 export type ReplayAction =
   | { readonly kind: 'tap' | 'long-press'; readonly element?: ReplayElement }
   /** `append`: the text was typed at the cursor without clearing the field first. */
-  | { readonly kind: 'set-text'; readonly text: string; readonly append: boolean; readonly element?: ReplayElement }
+  /** `submitted`: the recorder pressed Enter / Search right after typing, in the same step. */
+  | { readonly kind: 'set-text'; readonly text: string; readonly append: boolean; readonly submitted: boolean; readonly element?: ReplayElement }
   | { readonly kind: 'key'; readonly key: string }
   | { readonly kind: 'scroll'; readonly element?: ReplayElement };
 

@@ -27,6 +27,8 @@ export const transitionRecordSchema = z.object({
     /** `replace`: the field was cleared first; `append`: typed at the cursor (`adb shell input text`). */
     typing: z.enum(['replace', 'append']).optional(),
     key: z.string().nullish(),
+    /** For `set_text`: keys the recorder pressed after typing (LC990512/llm presses ENTER and SEARCH). */
+    followed_by: z.object({ keys: z.array(z.string()).default([]) }).passthrough().nullish(),
   }),
   /** True when before and after are identical. */
   no_visible_effect: z.boolean().default(false),

@@ -8,6 +8,8 @@ import { plannerMessages } from '../../../src/agent/agent-prompts.js';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import type { DeviceProbe } from '../../../src/device/device-probe.js';
+import type { ActResult, CallOptions } from '../../../src/device/device.js';
+import type { DeviceAction } from '../../../src/device/device-action.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import type { LanguageModelRequest } from '../../../src/model/language-model.js';
 
@@ -40,6 +42,16 @@ function suiteTask(id: string): Task {
 function start(task: Task, faults: FaultConfig = {}): { simulator: Simulator; device: SimDevice } {
   const simulator = simulatorForTask(task, { seed: 7, faults });
   return { simulator, device: new SimDevice(simulator) };
+}
+
+/** A simulator device that notes the simulator step at which each tap lands. */
+class TapSteps extends SimDevice {
+  readonly steps: number[] = [];
+
+  override async act(action: DeviceAction, options?: CallOptions): Promise<ActResult> {
+    if (action.type === 'tap') this.steps.push(this.simulator.stepCount() + 1);
+    return super.act(action, options);
+  }
 }
 
 /** The simulator step at which the agent's first tap lands: its first observation settles first. */
@@ -118,6 +130,27 @@ describe('the SenseAct loop', () => {
     const { result } = await run(task, { mode: 'open-loop', faults });
     expect(result.success).toBe(false);
     expect(result.verification).toEqual({ pass: 0, fail: 0, inconclusive: 0 });
+  });
+
+  it('asks vision at once when an icon shows no change, instead of tapping it again (pixel-only)', async () => {
+    // The star of Bob's contact page is an icon without text: a dropped tap on it looks like an effect shown
+    // only in pixels, and a second blind tap could undo a first one that did land.
+    const task = suiteTask('contacts-bob-favorite');
+    const dry = start(task);
+    const taps = new TapSteps(dry.simulator);
+    await runTask({ task, mode: 'senseact', policy: 'oracle', device: taps, probe: taps, traceRoot: root, suite: 'agent-tests' });
+    const starTap = taps.steps[1];
+    expect(starTap).toBeDefined();
+    const { result, events } = await run(task, { faults: { 'dropped-tap': { atSteps: [starTap!] } } });
+    expect(result.success, result.reason).toBe(true);
+    expect(result.gateReasons).toEqual({ 'pixel-only': 1 });
+    expect(result.vlmCalls).toBe(1);
+    const failed = events.findIndex((event) => event.type === 'verify-end' && event.outcome === 'fail');
+    expect(events[failed + 1]).toMatchObject({ type: 'gate-end', opened: true, reason: 'pixel-only' });
+    // Without vision the reason is still counted, and the loop does not see a second failure first.
+    const text = await run(task, { mode: 'senseact-text', faults: { 'dropped-tap': { atSteps: [starTap!] } } });
+    expect(text.result.vlmCalls).toBe(0);
+    expect(text.result.gateReasons).toEqual({ 'pixel-only': 1 });
   });
 
   it('waits out a delayed effect instead of acting twice', async () => {

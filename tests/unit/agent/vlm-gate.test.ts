@@ -40,4 +40,10 @@ describe('VlmGate', () => {
     expect(gate.recordOutcome(button, 'fail').open).toBe(false);
     expect(gate.recordOutcome(button, 'fail').open).toBe(true);
   });
+
+  it('opens at once for a pixel-only unit, with its own reason, without touching the failure counts', () => {
+    const gate = new VlmGate({ threshold: 2 });
+    expect(gate.pixelOnly()).toMatchObject({ open: true, reason: 'pixel-only' });
+    expect(gate.recordOutcome(button, 'fail')).toMatchObject({ open: false, score: 1 });
+  });
 });

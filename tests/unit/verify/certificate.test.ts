@@ -57,6 +57,13 @@ describe('buildCertificate', () => {
     expect(JSON.stringify(fromDelta)).not.toContain('hunter2');
   });
 
+  it('records how strong the evidence of a pass was, and shows it', () => {
+    expect(buildCertificate({ ...input, strength: 'strong' }).effect.strength).toBe('strong');
+    expect(renderCertificate(buildCertificate({ ...input, strength: 'weak' }))).toMatch(/effect: .*\(weak evidence\)$/m);
+    // A failed intent has no evidence strength.
+    expect(buildCertificate({ ...input, outcome: 'fail', strength: 'weak' }).effect.strength).toBeUndefined();
+  });
+
   it('renders the DSL text', () => {
     const text = renderCertificate(buildCertificate(input));
     expect(text.split('\n')).toEqual([

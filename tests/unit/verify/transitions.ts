@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTransitions } from '../../../src/tasks/replay/load-transitions.js';
@@ -23,4 +24,9 @@ export async function transition(id: string): Promise<ReplayStep> {
   const step = source.tasks.flatMap((task) => task.steps).find((candidate) => candidate.id === id);
   if (!step) throw new Error(`transition ${id} is not in ${transitionsFile}`);
   return step;
+}
+
+/** The XML text of a fixture screen (a step's `beforeFile` / `afterFile`), to edit it the way an action would. */
+export function screenXml(file: string): string {
+  return readFileSync(path.join(path.dirname(transitionsFile), file), 'utf8');
 }

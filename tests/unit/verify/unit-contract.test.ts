@@ -5,6 +5,7 @@ import { computeDelta } from '../../../src/verify/compute-delta.js';
 import { parsePredicate } from '../../../src/verify/parse-predicate.js';
 import { unitContract, verifyCommitment, type ContractArgs } from '../../../src/verify/unit-contract.js';
 import type { VerifyOutcome } from '../../../src/verify/verify-outcome.js';
+import { verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
 import { alertDialog, appendChild, hierarchy, node, nodeWhere, readDump, removeElement, screen, setAttribute } from './screens.js';
 
 /** A control unit over nodes of `tree`, as perception would build it (members by index). */
@@ -131,7 +132,7 @@ describe('click, long-press, navigate, commit, finish contracts', () => {
 
   it('click checks the page or expectation it was given instead', () => {
     expect(check(click, { package: 'com.android.settings' }, settings, clock)).toMatchObject({ outcome: 'fail', code: 'wrong-page' });
-    expect(check(click, { expectation: parsePredicate('package ~ "deskclock"') }, settings, clock).outcome).toBe('pass');
+    expect(verifyUnitStep({ unit: click, args: {}, expectation: parsePredicate('package ~ "deskclock"'), before: settings, after: clock })).toMatchObject({ outcome: 'pass', strength: 'strong' });
     expect(check(click, { activity: 'Alarm' }, settings, clock).outcome).toBe('inconclusive');
   });
 

@@ -1,48 +1,182 @@
+// verifyUnitStep on real transitions (tests/fixtures/transitions): what really happened
+// passes, and the same step with a changed-nothing or a wrong after screen does not.
 import { describe, expect, it } from 'vitest';
 import type { ControlUnit } from '../../../src/perception/control-unit.js';
 import { perceive } from '../../../src/perception/perceive.js';
+import { mapDroidTaskTarget } from '../../../src/tasks/droidtask/map-droidtask-target.js';
 import type { ReplayStep } from '../../../src/tasks/replay/replay-task.js';
-import { boundsIou } from '../../../src/ui/bounds.js';
+import type { UiTree } from '../../../src/ui/ui-tree.js';
+import { parsePredicate } from '../../../src/verify/parse-predicate.js';
 import type { ContractArgs } from '../../../src/verify/unit-contract.js';
-import { alreadyInWantedState, verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
-import { transition } from './transitions.js';
+import type { VerifyOutcome } from '../../../src/verify/verify-outcome.js';
+import { alreadyInWantedState, isPixelOnlyUnit, verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
+import { screen, setAttribute } from './screens.js';
+import { screenXml, transition } from './transitions.js';
 
-/** The unit whose member has the recorded element's bounds (the replay's mapping, in short). */
-function actedUnit(step: ReplayStep): ControlUnit {
+/** The unit the recorded element stands for (the replay's mapping). */
+function actedUnit(step: ReplayStep, tree: UiTree = step.before): ControlUnit {
   const element = step.action.kind === 'key' ? undefined : step.action.element;
   if (!element) throw new Error(`${step.id} names no element`);
-  const units = perceive(step.before).units.filter((unit) => unit.primary !== null);
-  const unit = units.find((candidate) => candidate.members.some((member) => boundsIou(member.bounds, element.bounds) === 1))
-    ?? units.find((candidate) => candidate.members.some((member) => boundsIou(member.bounds, element.bounds) > 0.5));
-  if (!unit) throw new Error(`no unit for the element of ${step.id}`);
+  const perception = perceive(tree);
+  const [left, top, right, bottom] = element.bounds;
+  const match = mapDroidTaskTarget(perception, { bounds: [[left, top], [right, bottom]], class: element.className, resource_id: element.resourceId, text: element.text, content_description: element.contentDesc });
+  const unit = perception.units.find((candidate) => candidate.id === match.unitIds[0]);
+  if (!unit) throw new Error(`no unit for the element of ${step.id}: ${match.reason}`);
   return unit;
 }
 
-async function verify(id: string, args: ContractArgs = {}, afterIsBefore = false): Promise<ReturnType<typeof verifyUnitStep>> {
+async function verify(id: string, options: { args?: ContractArgs; after?: 'before' | UiTree; expectation?: string } = {}): Promise<VerifyOutcome> {
   const step = await transition(id);
-  return verifyUnitStep({ unit: actedUnit(step), args, before: step.before, after: afterIsBefore ? step.before : step.after });
+  const after = options.after === 'before' ? step.before : options.after ?? step.after;
+  return verifyUnitStep({
+    unit: actedUnit(step),
+    args: options.args ?? {},
+    before: step.before,
+    after,
+    ...(options.expectation === undefined ? {} : { expectation: parsePredicate(options.expectation) }),
+  });
 }
 
-describe('verifyUnitStep on real transitions', () => {
-  it('passes a launcher tap that opened the app drawer, and fails the same tap when nothing changed', async () => {
-    expect((await verify('lc-lc-2023-12-27_173450')).outcome).toBe('pass');
-    const noOp = await verify('lc-lc-2023-12-27_173450', {}, true);
-    expect(noOp).toMatchObject({ outcome: 'fail', code: 'no-change' });
+const launcherApps = 'lc-lc-2023-12-27_173450';
+
+describe('verifyUnitStep: clicks and their evidence', () => {
+  it('passes a launcher tap that opened the app drawer, tied to its label; the same tap changing nothing fails', async () => {
+    expect(await verify(launcherApps)).toMatchObject({ outcome: 'pass', strength: 'strong' });
+    // "Apps" is an icon without text: no change may mean an effect in pixels only, so vision is due at once.
+    expect(await verify(launcherApps, { after: 'before' })).toMatchObject({ outcome: 'fail', code: 'pixel-only' });
+    // A text button that changed nothing is an ordinary no-change.
+    expect(await verify('lc-lc-2023-12-31_212707', { after: 'before' })).toMatchObject({ outcome: 'fail', code: 'no-change' });
   });
 
-  it('passes a tap on the tab that is already selected when nothing changed (its effect is already there)', async () => {
-    const step = await transition('lc-lc-2023-12-31_144714');
+  it('records strong evidence when the change is tied to the control, weak when only something changed', async () => {
+    expect(await verify('lc-lc-2023-12-31_212707')).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('became selected') });
+    expect(await verify('lc-lc-2023-12-27_174610')).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('com.thomsonreuters.reuters') });
+    expect(await verify('lc-lc-2024-01-24_183113')).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('lists') });
+    expect(await verify('lc-lc-2024-01-30_154547')).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('editor') });
+    // The Calendar icon led to an account screen of another app: a change, nothing tying it to "Calendar".
+    expect(await verify('lc-lc-2023-12-27_173454')).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    // Wrong effect: the Reuters icon's step judged on the Calendar icon's after screen is no strong pass.
+    const reutersOnCalendar = await verify('lc-lc-2023-12-27_174610', { after: (await transition('lc-lc-2023-12-27_173454')).after });
+    expect(reutersOnCalendar).toMatchObject({ outcome: 'pass', strength: 'weak' });
+  });
+
+  it('passes a tap on the tab that is already selected when nothing changed, as settled', async () => {
+    expect(await verify('lc-lc-2023-12-31_144714')).toMatchObject({ outcome: 'pass', code: 'already-selected' });
+  });
+
+  it('is inconclusive when only the reported activity changed and the hierarchy is the same', async () => {
+    expect(await verify('lc-lc-2023-12-27_191358')).toMatchObject({ outcome: 'inconclusive', code: 'activity-only' });
+  });
+
+  it('fails a tap on an icon that changed nothing as pixel-only (the gate opens at once)', async () => {
+    const step = await transition('lc-lc-2024-01-30_155336');
+    expect(step.noVisibleEffect).toBe(true);
+    expect(isPixelOnlyUnit(actedUnit(step), step.before)).toBe(true);
+    expect(await verify(step.id)).toMatchObject({ outcome: 'fail', code: 'pixel-only' });
+    expect(isPixelOnlyUnit(actedUnit(await transition('lc-lc-2023-12-31_212707')), (await transition('lc-lc-2023-12-31_212707')).before)).toBe(false);
+  });
+});
+
+describe('verifyUnitStep: an expectation must be evidence of change', () => {
+  const drawerShown = 'exists(desc="Search Apps")';
+  const homeShown = 'exists(desc="Apps")';
+
+  it('a stale expectation (it held before the tap) does not verify a tap that changed nothing', async () => {
+    const step = await transition(launcherApps);
+    // Both screens show the home screen's "Apps" icon: the expectation holds before and after.
+    const stale = await verify(launcherApps, { after: 'before', expectation: homeShown });
+    expect(stale.outcome).toBe('fail');
+    expect(stale.reason).toContain('already held before the action');
+    expect(perceive(step.before).units.some((unit) => unit.label === 'Apps')).toBe(true);
+    // A text tab likewise: "Sellers" is on screen before and after a tap that changed nothing.
+    expect(await verify('lc-lc-2023-12-31_212707', { after: 'before', expectation: 'exists(text="Sellers")' })).toMatchObject({ outcome: 'fail', code: 'no-change' });
+  });
+
+  it('an expectation that became true passes the tap strongly; one that fails fails it', async () => {
+    expect(await verify(launcherApps, { expectation: drawerShown })).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('newly true') });
+    expect(await verify(launcherApps, { expectation: 'exists(text="No such app")' })).toMatchObject({ outcome: 'fail', code: 'expectation-failed' });
+  });
+
+  it('a stale expectation leaves a real change to the contract, and says so', async () => {
+    const verdict = await verify(launcherApps, { expectation: 'package = "com.android.launcher3"' });
+    expect(verdict.outcome).toBe('pass');
+    expect(verdict.reason).toContain('already held before the action');
+  });
+});
+
+describe('verifyUnitStep: select, checked and selected alike', () => {
+  const extraLarge = 'lc-lc-2024-01-14_004038';
+
+  it('passes a choice in a dialog that closed when the page shows the chosen label', async () => {
+    expect(await verify(extraLarge)).toMatchObject({ outcome: 'pass', code: 'choice-shown', strength: 'strong' });
+    expect(await verify('lc-lc-2024-01-25_175352')).toMatchObject({ outcome: 'pass', code: 'choice-shown' });
+  });
+
+  it('does not pass another option of the same dialog on that screen', async () => {
+    const step = await transition(extraLarge);
+    const large = perceive(step.before).units.find((unit) => unit.label === 'Large');
+    if (!large) throw new Error('no "Large" option in the ABC News dialog');
+    const verdict = verifyUnitStep({ unit: large, args: {}, before: step.before, after: step.after });
+    expect(verdict.outcome).not.toBe('pass');
+  });
+
+  it('passes the option that became checked and fails when another option of its group did', async () => {
+    const step = await transition(extraLarge);
+    const xml = screenXml(step.beforeFile);
+    const chosen = screen(setAttribute(setAttribute(xml, 'text="Extra Large"', 'checked', 'true'), 'text="Normal"', 'checked', 'false'));
+    const other = screen(setAttribute(setAttribute(xml, 'text="Large"', 'checked', 'true'), 'text="Normal"', 'checked', 'false'));
     const unit = actedUnit(step);
-    expect(unit.state.selected).toBe(true);
-    expect(verifyUnitStep({ unit, args: {}, before: step.before, after: step.after }).outcome).toBe('pass');
+    expect(verifyUnitStep({ unit, args: {}, before: step.before, after: chosen })).toMatchObject({ outcome: 'pass', strength: 'strong' });
+    expect(verifyUnitStep({ unit, args: {}, before: step.before, after: other })).toMatchObject({ outcome: 'fail', code: 'other-option' });
   });
 
-  it('says a unit is already in the wanted state only when acting would change nothing', async () => {
-    const step = await transition('ug-task_system_2024-05-20_19-52-52-4');
-    const toggle = actedUnit(step);
-    expect(toggle.type).toBe('toggle');
-    expect(alreadyInWantedState(toggle, { checked: toggle.state.checked ?? false })).toBe(true);
-    expect(alreadyInWantedState(toggle, { checked: !(toggle.state.checked ?? false) })).toBe(false);
-    expect(alreadyInWantedState(toggle, {})).toBe(false);
+  it('treats a checked radio as chosen: the loop does not tap it again', async () => {
+    const step = await transition('hrx-task_Calendar_2025-08-14_14-15-55-5');
+    const pm = actedUnit(step);
+    expect(pm.type).toBe('select');
+    expect(pm.state.checked).toBe(true);
+    expect(pm.state.selected).toBe(false);
+    expect(alreadyInWantedState(pm, {})).toBe(true);
+  });
+});
+
+describe('verifyUnitStep: commits, toggles and fills on real screens', () => {
+  it('a permission prompt the commit raised is a new surface, not a failure', async () => {
+    expect(await verify('lc-lc-2024-01-11_153632')).toMatchObject({ outcome: 'pass', code: 'raised-prompt' });
+    expect(await verify('drme-ScreenShotAnalyser_samples2_a2dp.Vol_137.apk_Nexus_One_API_25-2018-06-05_105841')).toMatchObject({ outcome: 'pass', code: 'raised-prompt' });
+    expect(await verify('lc-lc-2024-01-11_153632', { after: 'before' })).toMatchObject({ outcome: 'fail', code: 'no-change' });
+  });
+
+  it('a "Done" that leaves edit mode on the same page passes, tied to its own button', async () => {
+    expect(await verify('hzx-task_A_2025-03-24_10-51-01-6')).toMatchObject({ outcome: 'pass', code: 'sealed', strength: 'strong' });
+  });
+
+  it('a switch that asks for confirmation passes as a raised prompt; in another app the dialog is not its question', async () => {
+    expect(await verify('gp-mal-2021-12-14_021609')).toMatchObject({ outcome: 'pass', code: 'raised-prompt', strength: 'strong' });
+    expect(await verify('gp-multi-2021-12-13_094710')).toMatchObject({ outcome: 'pass', code: 'raised-prompt', strength: 'weak' });
+    // The system's "built for an older version of Android" dialog, after Continue on the same screen.
+    const systemDialog = (await transition('gp-multi-2021-12-13_094726')).after;
+    expect((await verify('gp-multi-2021-12-13_094710', { after: systemDialog })).outcome).not.toBe('pass');
+  });
+
+  it('text typed without clearing passes only when the field holds what it had followed by the text', async () => {
+    const id = 'navi-com_android_chrome-task_driven_2025-05-16_12-03-06-6';
+    const step = await transition(id);
+    if (step.action.kind !== 'set-text') throw new Error(`${id} is not a set_text`);
+    const prior = actedUnit(step).state.value ?? '';
+    expect(prior).not.toBe('');
+    expect(await verify(id, { args: { value: step.action.text, priorText: prior } })).toMatchObject({ outcome: 'pass', strength: 'strong' });
+    expect(await verify(id, { args: { value: step.action.text } })).toMatchObject({ outcome: 'fail', code: 'value-mismatch' });
+  });
+
+  it('a submitted search whose field left the screen passes when the results show the typed text', async () => {
+    const id = 'lc-lc-2024-01-24_171644';
+    const step = await transition(id);
+    if (step.action.kind !== 'set-text') throw new Error(`${id} is not a set_text`);
+    expect(step.action.submitted).toBe(true);
+    expect(await verify(id, { args: { value: step.action.text, submitted: true } })).toMatchObject({ outcome: 'pass', code: 'value-shown-elsewhere' });
+    // The loop types without submitting: the same screens then prove nothing.
+    expect((await verify(id, { args: { value: step.action.text } })).outcome).not.toBe('pass');
+    expect((await verify(id, { args: { value: 'something else', submitted: true } })).outcome).not.toBe('pass');
   });
 });

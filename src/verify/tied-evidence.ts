@@ -1,0 +1,278 @@
+import { boundsArea, intersectBounds } from '../ui/bounds.js';
+import type { ControlUnit } from '../perception/control-unit.js';
+import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
+import { pageTitle } from './page-title.js';
+import type { Delta } from './compute-delta.js';
+import { subtreeEnd } from './find-nodes.js';
+import type { Surface } from './find-surfaces.js';
+
+/** A heading counts when it sits in this top share of the screen. */
+export const headingAreaShare = 0.3;
+/** A new surface this close (px) to the tapped control counts as opened from it (a popup menu anchored at an overflow icon). */
+export const anchorSlackPx = 48;
+/** Labels shorter than this match only exactly (no "contains"). */
+const minContainedLabel = 4;
+
+/** Text compared loosely: NFKC, lower case, whitespace collapsed, a trailing ellipsis dropped. */
+export function looseText(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').replace(/(…|\.\.\.)$/, '').trim();
+}
+
+/** True when two labels name the same thing: equal, or one contains the other and covers half of it. */
+export function sameLabel(left: string, right: string): boolean {
+  const a = looseText(left);
+  const b = looseText(right);
+  if (a === '' || b === '') return false;
+  if (a === b) return true;
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
+  return shorter.length >= minContainedLabel && longer.includes(shorter) && shorter.length * 2 >= longer.length;
+}
+
+/** The before-tree indices of the unit's members and everything under them. */
+export function unitIndices(unit: ControlUnit, before: UiTree): Set<NodeIndex> {
+  const indices = new Set<NodeIndex>();
+  for (const member of unit.members) {
+    const end = subtreeEnd(before, member.node);
+    for (let index = member.node; index < end; index++) indices.add(index);
+  }
+  return indices;
+}
+
+/** The names the unit goes by on screen: its label and its members' texts and descriptions. */
+export function unitLabels(unit: ControlUnit, before: UiTree): string[] {
+  const labels = new Set<string>();
+  const add = (text: string): void => {
+    const trimmed = text.trim();
+    if (trimmed.length >= 2 && trimmed.length <= 120) labels.add(trimmed);
+  };
+  add(unit.label);
+  for (const index of unitIndices(unit, before)) {
+    const node = before.nodes[index];
+    if (node) {
+      add(node.text);
+      add(node.contentDesc);
+    }
+  }
+  return [...labels];
+}
+
+function near(surface: Bounds, control: Bounds): boolean {
+  const grown: Bounds = [control[0] - anchorSlackPx, control[1] - anchorSlackPx, control[2] + anchorSlackPx, control[3] + anchorSlackPx];
+  return boundsArea(intersectBounds(surface, grown)) > 0;
+}
+
+/** The title and message texts of a surface (its buttons and options left out: "Cancel" names no subject). */
+/** A window dropped from (or up from) the control: an edge of it meets the control's, and a side lines up with the control's. */
+function anchored(window: Bounds, control: Bounds): boolean {
+  const close = (a: number, b: number): boolean => Math.abs(a - b) <= anchorSlackPx;
+  const vertical = close(window[1], control[1]) || close(window[1], control[3]) || close(window[3], control[1]);
+  const horizontal = close(window[0], control[0]) || close(window[2], control[2]);
+  return vertical && horizontal;
+}
+
+function surfaceTexts(tree: UiTree, surface: Surface): string[] {
+  const texts: string[] = [];
+  const end = subtreeEnd(tree, surface.root);
+  for (let index = surface.root; index < end; index++) {
+    const node = tree.nodes[index];
+    if (node && (node.text || node.contentDesc) && !clickableNearby(tree, node, 1)) texts.push(node.text || node.contentDesc);
+  }
+  return texts;
+}
+
+function clickableNearby(tree: UiTree, node: UiNode, levels: number): boolean {
+  let current: UiNode | undefined = node;
+  for (let level = 0; current && level <= levels; level++) {
+    if (current.clickable || current.selected) return true;
+    current = current.parent >= 0 ? tree.nodes[current.parent] : undefined;
+  }
+  return false;
+}
+
+/** Short texts (a heading, a field hint) that name the label with a few more words: "Search Apps" names "Apps". */
+const maxNamingWords = 4;
+
+/** True when `text` names `label`: the same label, or a short text holding the label as whole words. */
+export function namesLabel(text: string, label: string): boolean {
+  const loose = looseText(text);
+  const wanted = looseText(label);
+  if (wanted === '' || loose === '') return false;
+  if (loose === wanted) return true;
+  const words = loose.split(' ');
+  if (wanted.length < 3 || words.length > maxNamingWords) return false;
+  return ` ${loose} `.includes(` ${wanted} `);
+}
+
+const digitWords = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+
+/** Single digits spelled out, as package names spell them ("5miles" is com.thirdrock.fivemiles). */
+function spellDigits(text: string): string {
+  return text.replace(/(?<!\d)\d(?!\d)/g, (digit) => digitWords[Number(digit)] ?? digit);
+}
+
+/** The words of the unit's label and of its primary node's resource-id name (`addToDoItemFAB` → add to do item fab). */
+function unitWords(unit: ControlUnit, before: UiTree): string {
+  const primary = before.nodes[unit.members[0]?.node ?? -1];
+  const id = primary ? primary.resourceId.slice(primary.resourceId.indexOf('/') + 1) : '';
+  return `${unit.label} ${primary?.contentDesc ?? ''} ${id}`.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-]+/g, ' ').toLowerCase();
+}
+
+/** Words of resource-id names that say what a control is, not what it does. */
+const genericIdWords = new Set(['button', 'image', 'view', 'layout', 'root', 'container', 'item', 'text', 'icon', 'action', 'menu', 'main', 'content', 'frame', 'holder', 'title', 'label', 'widget', 'wrapper', 'panel', 'bar', 'toolbar', 'list']);
+
+/** The telling words (5+ letters, not generic) of the resource-id name of the unit's primary node. */
+function idWords(unit: ControlUnit, before: UiTree): string[] {
+  const primary = before.nodes[unit.members[0]?.node ?? -1];
+  const id = primary ? primary.resourceId.slice(primary.resourceId.indexOf('/') + 1) : '';
+  return id.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((word) => word.length >= 5 && !genericIdWords.has(word));
+}
+
+const backWords = /^(navigate up|back|go back|up|向上瀏覽|向上导航|返回|戻る|zurück)$/;
+const addWords = /\b(add|new|create|compose|write|plus)\b|新建|添加|新增/;
+
+function backLike(unit: ControlUnit, before: UiTree): boolean {
+  const primary = before.nodes[unit.members[0]?.node ?? -1];
+  return [unit.label, primary?.contentDesc ?? ''].some((text) => backWords.test(text.trim().toLowerCase()));
+}
+
+function addLike(unit: ControlUnit, before: UiTree): boolean {
+  return addWords.test(unitWords(unit, before));
+}
+
+/** Same text at nearly the same place on the before screen: a carry-over, not something the action brought. */
+function carriedOver(node: UiNode, before: UiTree): boolean {
+  const text = looseText(node.text || node.contentDesc);
+  return before.nodes.some((old) => looseText(old.text || old.contentDesc) === text && boundsArea(intersectBounds(old.bounds, node.bounds)) * 2 >= Math.max(boundsArea(node.bounds), 1));
+}
+
+/** Text edits on the before nodes that share `parent`: many of them are a re-render (a clock face switching to minutes), not one control answering. */
+function siblingEdits(delta: Delta, before: UiTree, parent: NodeIndex): number {
+  let count = 0;
+  for (const change of delta.changes) if (change.kind === 'text' && before.nodes[change.before]?.parent === parent) count += 1;
+  return count;
+}
+
+/** Sibling text edits beyond which the unit's own edit is part of a re-render. */
+const maxSiblingEdits = 2;
+
+function mentions(texts: readonly string[], labels: readonly string[]): string | undefined {
+  for (const label of labels) {
+    const wanted = looseText(label);
+    if (wanted.length < 2) continue;
+    if (texts.some((text) => sameLabel(text, label) || (wanted.length >= minContainedLabel && looseText(text).includes(wanted)))) return label;
+  }
+  return undefined;
+}
+
+/**
+ * Evidence that ties an observed change to the tapped unit (DESIGN.md §1.6 `strong`),
+ * or undefined when only "something changed": the unit's own text or state changed; a
+ * node named like it became selected (its tab); the new page's title is its label, or
+ * the new page is headed by it (a list row opening its item); a dialog or menu opened at
+ * it or naming it; the app it names was opened. Returns the reason.
+ */
+export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): string | undefined {
+  const own = unitIndices(unit, before);
+  const labels = unitLabels(unit, before);
+  // The unit's own name: its label and its primary node's text and description (not texts of what it contains).
+  const primaryNode = before.nodes[unit.members[0]?.node ?? -1];
+  const ownLabels = new Set([unit.label, primaryNode?.text ?? '', primaryNode?.contentDesc ?? ''].map((text) => text.trim()).filter((text) => text !== ''));
+  // On a page that turned, a node matched at the unit's place is another page's node, not the unit.
+  if (delta.label === 'partial-change') {
+    for (const change of delta.changes) {
+      if (change.kind === 'text' || change.kind === 'checked' || change.kind === 'selected') {
+        if (!own.has(change.before)) continue;
+        // A count inside the label ("Show 415 results") ticks with whatever else changed.
+        if (change.kind === 'text' && change.from.replace(/\d+/g, '#') === change.to.replace(/\d+/g, '#')) continue;
+        // Losing the selection is what tapping a neighbour does; the unit's own answer is to become chosen.
+        if (change.kind !== 'text' && !change.to) continue;
+        if (change.kind === 'text' && siblingEdits(delta, before, before.nodes[change.before]?.parent ?? -1) > maxSiblingEdits) continue;
+        return `its own ${change.kind === 'text' ? (change.field === 'text' ? 'text' : 'description') : change.kind} changed`;
+      }
+    }
+  }
+  for (const change of delta.changes) {
+    if (change.kind === 'selected' && change.to) {
+      const node = after.nodes[change.after];
+      const label = node ? mentions([node.text, node.contentDesc], labels) : undefined;
+      if (label !== undefined) return `${JSON.stringify(label)} became selected`;
+    }
+  }
+  const titleAfter = pageTitle(after);
+  if (titleAfter !== '' && looseText(titleAfter) !== looseText(pageTitle(before))) {
+    const label = labels.find((candidate) => sameLabel(candidate, titleAfter));
+    if (label !== undefined) return `the new page is titled ${JSON.stringify(titleAfter)}`;
+  }
+  for (const surface of delta.surfacesAdded) {
+    const root = after.nodes[surface.root];
+    if (!root) continue;
+    const label = mentions(surfaceTexts(after, surface), labels);
+    if (label !== undefined) return `a ${surface.kind} naming ${JSON.stringify(label)} opened`;
+    // A menu drops from the control that opened it; a dialog is centred and says nothing of where it came from.
+    // A menu drops from the control that opened it (as a popup, or a small window of its own); a dialog is
+    // centred and says nothing of where it came from.
+    if ((surface.kind === 'popup' && near(root.bounds, unit.bounds)) || (surface.kind === 'window' && anchored(root.bounds, unit.bounds))) return `a ${surface.kind} opened at it`;
+  }
+  // A display that now reads the unit's label (the hour of a clock face, the chosen date).
+  for (const change of delta.changes) {
+    if (change.kind !== 'text' || own.has(change.before)) continue;
+    const label = labels.find((candidate) => looseText(change.to) === looseText(candidate) && looseText(change.from) !== looseText(candidate));
+    if (label !== undefined) return `${JSON.stringify(change.from)} now reads ${JSON.stringify(change.to)}`;
+  }
+  if (delta.label !== 'no-change') {
+    const newNodes = new Set<NodeIndex>();
+    for (const change of delta.changes) if (change.kind === 'added' || change.kind === 'text') newNodes.add(change.after);
+    for (const index of newNodes) {
+      const node = after.nodes[index];
+      const text = node ? node.text || node.contentDesc || node.hint : '';
+      if (!node || text === '' || carriedOver(node, before)) continue;
+      const heading = node.bounds[1] < after.height * headingAreaShare && !clickableNearby(after, node, 3);
+      // A row "Have an account? Sign in" opens the page headed "Sign in".
+      // (Two words at least: one word of a label, "Internet" of "Network & internet", names something else.)
+      if (heading && looseText(text).split(' ').length >= 2 && labels.some((candidate) => looseText(candidate).endsWith(looseText(text)))) return `the new screen is headed by ${JSON.stringify(text)}, the end of its label`;
+      const label = labels.find((candidate) => namesLabel(text, candidate));
+      if (label === undefined) continue;
+      // A field that took the focus and is named like the control ("Search" → "Search YouTube").
+      if (node.editable && node.focused) return `a field named ${JSON.stringify(text)} took the focus`;
+      if (heading) return `the new screen is headed by ${JSON.stringify(text)}`;
+      // Elsewhere only the unit's own worded label counts (a number, or a container's text, shows up on too
+      // many screens), and not as one more entry of a list: as a static text, a field, or the button of a form.
+      const worded = /\p{L}.*\p{L}/u.test(label) && looseText(label).length >= 3 && ownLabels.has(label);
+      const standing = process.env['I11_V'] === 'strict' ? (!clickableNearby(after, node, 3) || node.editable || after.nodes.some((candidate) => candidate.editable)) : true;
+      if (worded && standing) return `the new screen shows ${JSON.stringify(text)} where it was not`;
+    }
+  }
+  // "Navigate up" / "Back": the page it leads to lists the page it left (Settings lists "Network & internet").
+  const leftTitle = pageTitle(before);
+  if (backLike(unit, before) && leftTitle.trim().length >= 3 && looseText(pageTitle(after)) !== looseText(leftTitle)) {
+    const entry = after.nodes.find((node) => node.text !== '' && sameLabel(node.text, leftTitle) && node.bounds[1] >= after.height * 0.1);
+    if (entry) return `it went back to the page that lists ${JSON.stringify(entry.text)}`;
+  }
+  // "Add" / "New note": a fresh editor, its empty field taking the typing.
+  if (addLike(unit, before)) {
+    const field = after.nodes.find((node) => node.editable && node.focused && (node.text === '' || node.text === node.hint));
+    if (field && (delta.label === 'new-page' || delta.newSurface)) return `it opened an editor with the focus in an empty field (${field.hint || field.resourceId || field.className})`;
+  }
+  if (delta.activityChanged) {
+    // "Activity" is in every activity's name: it names nothing.
+    const simple = after.activity.slice(after.activity.lastIndexOf('.') + 1).toLowerCase().replace(/activity/g, '');
+    const label = labels.find((candidate) => {
+      const word = candidate.toLowerCase().replace(/[^a-z0-9]/g, '');
+      return word.length >= 4 && simple.includes(word);
+    });
+    if (label !== undefined) return `it opened ${after.activity}, named like it`;
+    // The control's resource-id names it too: settingButton opens SettingActivity, menu_user_profile_root ProfileActivity.
+    const word = idWords(unit, before).find((candidate) => simple.includes(candidate));
+    if (word !== undefined) return `it opened ${after.activity}, named like its id (${word})`;
+  }
+  if (delta.packageChanged) {
+    // The app's own name is the package's last part (com.google.android.youtube): "google" names the vendor.
+    const packageWords = [after.packageName.toLowerCase().split('.').at(-1) ?? ''];
+    const label = labels.find((candidate) => {
+      const word = spellDigits(candidate.toLowerCase()).replace(/[^a-z0-9]/g, '');
+      return word.length >= 3 && packageWords.some((part) => part === word || (part.length >= 4 && (word.includes(part) || part.includes(word))));
+    });
+    if (label !== undefined) return `it opened ${after.packageName}, the app its label names`;
+  }
+  return undefined;
+}

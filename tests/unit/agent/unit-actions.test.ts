@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { unitActions } from '../../../src/agent/unit-actions.js';
+import type { BlockId, ControlUnit, UnitId, UnitType } from '../../../src/perception/control-unit.js';
+
+function unit(type: UnitType, state: ControlUnit['state']): ControlUnit {
+  return { id: 'n1' as UnitId, type, label: 'PM', primary: null, members: [], bounds: [0, 0, 100, 50], tap: [50, 25], affordances: [], block: 'b1' as BlockId, state };
+}
+
+describe('unitActions: what is already in the wanted state is not acted on', () => {
+  it('a select whose option is checked (a radio) or selected (a tab) needs no tap; an unchosen one does', () => {
+    expect(unitActions(unit('select', { enabled: true, checked: true, selected: false }), { unit: 'n1' })).toEqual([]);
+    expect(unitActions(unit('select', { enabled: true, selected: true }), { unit: 'n1' })).toEqual([]);
+    expect(unitActions(unit('select', { enabled: true, checked: false, selected: false }), { unit: 'n1' })).toEqual([{ type: 'tap', point: [50, 25] }]);
+  });
+
+  it('a toggle already in the wanted state needs none; a flip always taps', () => {
+    expect(unitActions(unit('toggle', { enabled: true, checked: true }), { unit: 'n1', checked: true })).toEqual([]);
+    expect(unitActions(unit('toggle', { enabled: true, checked: true }), { unit: 'n1', checked: false })).toHaveLength(1);
+    expect(unitActions(unit('toggle', { enabled: true, checked: true }), { unit: 'n1' })).toHaveLength(1);
+  });
+
+  it('a field that already holds the value is not typed into again; another value is', () => {
+    expect(unitActions(unit('fill', { enabled: true, value: 'Xu' }), { unit: 'n1', value: ' Xu' })).toEqual([]);
+    expect(unitActions(unit('fill', { enabled: true, value: 'Xu' }), { unit: 'n1', value: 'Li' })).toEqual([{ type: 'tap', point: [50, 25] }, { type: 'clear' }, { type: 'type', text: 'Li' }]);
+    // A masked password field cannot be compared: it is always typed.
+    expect(unitActions(unit('fill', { enabled: true, value: '•••', password: true }), { unit: 'n1', value: '•••' })).toHaveLength(3);
+  });
+});
