@@ -19,11 +19,12 @@ function row(name: string, counts: OutcomeCounts): string {
     cell(counts.inconclusive, counts.total).padStart(14),
     cell(counts.strong, counts.pass).padStart(14),
     cell(counts.weak, counts.pass).padStart(14),
+    String(counts.settled).padStart(8),
   ].join(' ');
 }
 
 function renderTable(title: string, data: VerdictTable, reasonOutcomes: readonly string[], reasonLimit: number): string[] {
-  const lines = [title, `${'unit type'.padEnd(10)} ${'n'.padStart(5)} ${'pass'.padStart(14)} ${'fail'.padStart(14)} ${'inconclusive'.padStart(14)} ${'strong/pass'.padStart(14)} ${'weak/pass'.padStart(14)}`];
+  const lines = [title, `${'unit type'.padEnd(10)} ${'n'.padStart(5)} ${'pass'.padStart(14)} ${'fail'.padStart(14)} ${'inconclusive'.padStart(14)} ${'strong/pass'.padStart(14)} ${'weak/pass'.padStart(14)} ${'settled'.padStart(8)}`];
   const types = Object.keys(data.byType).sort((left, right) => typeOrder.indexOf(left) - typeOrder.indexOf(right));
   for (const type of types) lines.push(row(type, data.byType[type]!));
   lines.push(row('all', data.all));
@@ -33,6 +34,11 @@ function renderTable(title: string, data: VerdictTable, reasonOutcomes: readonly
     for (const reason of reasons) lines.push(`    ${reason.unitType} ${reason.outcome} ×${reason.count}: ${reason.reason}\n      e.g. ${reason.example}: ${reason.exampleReason}`);
   }
   return lines;
+}
+
+function falsePassLine(counts: OutcomeCounts): string {
+  const falsePasses = counts.pass - counts.settled;
+  return `  false pass: ${cell(falsePasses, counts.total)} (strong ${counts.strong - counts.settled}, weak ${counts.weak}); settled taps on what was already chosen: ${counts.settled}`;
 }
 
 /**
@@ -51,11 +57,14 @@ export function formatReplayReport(report: VerifyReplayReport, options: { reason
     '',
     ...renderTable('What really happened: steps with a visible effect (a pass is a true pass)', report.visibleEffect, ['fail', 'inconclusive'], limit),
     '',
-    ...renderTable('Steps marked as changing nothing (a pass is a false pass)', report.noVisibleEffect, ['pass', 'inconclusive'], limit),
+    ...renderTable('Steps marked as changing nothing (a pass is a false pass, unless settled: a tap on what was already chosen)', report.noVisibleEffect, ['pass', 'inconclusive'], limit),
+    falsePassLine(report.noVisibleEffect.all),
     '',
-    ...renderTable('Negative control, no-op: after = before (a pass is a false pass)', report.noOp, ['pass'], limit),
+    ...renderTable('Negative control, no-op: after = before (a pass is a false pass, unless settled)', report.noOp, ['pass'], limit),
+    falsePassLine(report.noOp.all),
     '',
     ...renderTable('Negative control, wrong effect: the after screen of another step of the same app, from the most similar before screen (a pass is a false pass)', report.wrongEffect, ['pass'], limit),
+    falsePassLine(report.wrongEffect.all),
     '',
     `tasks: ${report.tasks.total}; every step verified programmatically: ${cell(report.tasks.verified, report.tasks.total)}; ${report.tasks.withLeftOutSteps} have steps not replayed (keys, swipes)`,
     `vision calls implied (incl. ${report.vision.unresolved} unresolved targets): one screenshot per step ${report.vision.screenshotPerStep}; gate on every non-pass ${report.vision.everyNonPass}; on every fail ${report.vision.everyFail}; the loop's gate (τ=${report.vision.threshold}) ${report.vision.gate} (pixel-only at once: ${report.vision.gatePixelOnly})`,

@@ -7,7 +7,7 @@ import type { ReplayElement, ReplaySource, ReplayStep } from '../tasks/replay/re
 import type { UiTree } from '../ui/ui-tree.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
 import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
-import { alreadyInWantedState, verifyUnitStep } from '../verify/verify-unit-step.js';
+import { alreadyInWantedState, alreadySelectedCode, verifyUnitStep } from '../verify/verify-unit-step.js';
 
 /**
  * What happened to one recorded step in the replay:
@@ -38,7 +38,11 @@ export interface StepReplay {
   readonly wrongEffect?: { readonly verdict: VerifyOutcome; readonly donor: string };
 }
 
-/** Pass / fail / inconclusive counts, with the strong and weak passes among the passes. */
+/**
+ * Pass / fail / inconclusive counts, with the strong and weak passes among the passes,
+ * and `settled`: passes on a tap at what was already chosen (`already-selected`), which
+ * the loop settles as done — not a false pass where nothing was meant to change.
+ */
 export interface OutcomeCounts {
   total: number;
   pass: number;
@@ -46,6 +50,7 @@ export interface OutcomeCounts {
   inconclusive: number;
   strong: number;
   weak: number;
+  settled: number;
 }
 
 /** A frequent reason among the verdicts of one unit type and outcome, with one example step. */
@@ -114,7 +119,7 @@ export interface ReplayOptions {
 }
 
 function emptyCounts(): OutcomeCounts {
-  return { total: 0, pass: 0, fail: 0, inconclusive: 0, strong: 0, weak: 0 };
+  return { total: 0, pass: 0, fail: 0, inconclusive: 0, strong: 0, weak: 0, settled: 0 };
 }
 
 function add(counts: OutcomeCounts, verdict: VerifyOutcome): void {
@@ -122,6 +127,7 @@ function add(counts: OutcomeCounts, verdict: VerifyOutcome): void {
   counts[verdict.outcome] += 1;
   if (verdict.outcome === 'pass' && verdict.strength === 'strong') counts.strong += 1;
   if (verdict.outcome === 'pass' && verdict.strength === 'weak') counts.weak += 1;
+  if (verdict.outcome === 'pass' && verdict.code === alreadySelectedCode) counts.settled += 1;
 }
 
 /** A reason with its particulars (quoted labels, numbers, node positions) blanked, so equal causes group. */
@@ -182,10 +188,21 @@ function chooseUnit(perception: Perception, step: ReplayStep, element: ReplayEle
   return unit ? { unit, note: match.reason } : { note: match.reason };
 }
 
-function argsOf(step: ReplayStep): ContractArgs {
+function argsOf(step: ReplayStep, unit: ControlUnit): ContractArgs {
   // Demonstrations record what was done, not what was wanted: a fill wants the typed
-  // text, a toggle wants a flip, a select wants the tapped option — as a planner would commit them.
-  return step.action.kind === 'set-text' ? { value: step.action.text } : {};
+  // text, a toggle wants a flip, a select wants the tapped option — as a planner would
+  // commit them. Text typed at the cursor (recorders using `adb shell input text`) lands
+  // after what the field held.
+  if (step.action.kind !== 'set-text') return {};
+  // Typing nothing is a tap on the field (DroidBot taps the view, then types the empty text);
+  // followed by Enter / Search it stays a fill of nothing, whose after screen shows the keys' effect.
+  if (step.action.text === '' && !step.action.submitted) return {};
+  const prior = unit.state.value ?? '';
+  return {
+    value: step.action.text,
+    ...(step.action.append && prior !== '' ? { priorText: prior } : {}),
+    ...(step.action.submitted ? { submitted: true } : {}),
+  };
 }
 
 function fingerprints(tree: UiTree): Set<string> {
@@ -199,24 +216,61 @@ function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>): numb
   return union === 0 ? 1 : shared / union;
 }
 
+/**
+ * The same control, or one that asks for the same thing: the same bounds and
+ * resource-id; the same class, resource-id, text and description (another run of the
+ * same step); or the same visible label ("Sign In" as a button and as a link).
+ */
 function sameElement(left: ReplayElement | undefined, right: ReplayElement | undefined): boolean {
   if (!left || !right) return false;
-  return left.bounds.every((value, index) => value === right.bounds[index]) && left.resourceId === right.resourceId;
+  if (left.bounds.every((value, index) => value === right.bounds[index]) && left.resourceId === right.resourceId) return true;
+  const named = left.resourceId !== '' || left.text !== '' || left.contentDesc !== '';
+  if (named && left.className === right.className && left.resourceId === right.resourceId && left.text === right.text && left.contentDesc === right.contentDesc) return true;
+  const label = (element: ReplayElement): string => (element.text || element.contentDesc).trim().toLowerCase();
+  return label(left) !== '' && label(left) === label(right);
+}
+
+/** The same action: the same control, or the same text typed into a field with the same resource-id. */
+function sameAction(left: ReplayStep, right: ReplayStep): boolean {
+  if (sameElement(replayedElement(left), replayedElement(right))) return true;
+  if (left.action.kind !== 'set-text' || right.action.kind !== 'set-text') return false;
+  const [a, b] = [replayedElement(left), replayedElement(right)];
+  return a !== undefined && b !== undefined && a.resourceId !== '' && a.resourceId === b.resourceId && left.action.text.trim().toLowerCase() === right.action.text.trim().toLowerCase();
+}
+
+/** After screens this alike (Jaccard over node fingerprints) show the same effect: no wrong effect. */
+const sameEffectSimilarity = 0.9;
+
+/** What donor selection needs besides the steps: fingerprint sets, each step's unit and its successor. */
+interface DonorContext {
+  readonly prints: (file: string, tree: UiTree) => Set<string>;
+  readonly unitIdOf: (step: ReplayStep) => string | undefined;
+  readonly nextOf: (step: ReplayStep) => ReplayStep | undefined;
 }
 
 /**
  * The donor of a wrong effect: another replayable step of the same app whose before
- * screen is most like this step's (Jaccard over node fingerprints), that acted on a
- * different element and whose after screen is neither this step's after nor its before.
+ * screen is most like this step's (Jaccard over node fingerprints), that acted on
+ * another control (not the same one in another run) and whose after screen is neither
+ * this step's before nor alike to its after.
  */
-function findDonor(step: ReplayStep, candidates: readonly ReplayStep[], prints: (file: string, tree: UiTree) => Set<string>): ReplayStep | undefined {
+function findDonor(step: ReplayStep, candidates: readonly ReplayStep[], context: DonorContext): ReplayStep | undefined {
+  const { prints } = context;
   const mine = prints(step.beforeFile, step.before);
+  const myAfter = prints(step.afterFile, step.after);
+  const myUnit = context.unitIdOf(step);
+  const next = context.nextOf(step);
   let best: ReplayStep | undefined;
   let bestScore = -1;
   for (const other of candidates) {
     if (other === step || other.app !== step.app || other.noVisibleEffect) continue;
     if (other.afterFile === step.afterFile || other.afterFile === step.beforeFile) continue;
-    if (other.beforeFile === step.beforeFile && sameElement(replayedElement(other), replayedElement(step))) continue;
+    // The step that continues this one starts from its effect: its after screen descends from this step's.
+    if (other === next || other.beforeFile === step.afterFile) continue;
+    if (sameAction(other, step)) continue;
+    // The same unit (ids come from stable fingerprints) on a screen like this one: the same action, not a wrong one.
+    if (myUnit !== undefined && context.unitIdOf(other) === myUnit) continue;
+    if (similarity(myAfter, prints(other.afterFile, other.after)) >= sameEffectSimilarity) continue;
     const score = similarity(mine, prints(other.beforeFile, other.before));
     if (score > bestScore) {
       best = other;
@@ -256,6 +310,19 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
   };
   const allSteps = source.tasks.flatMap((task) => task.steps);
   const donorPool = allSteps.filter((step) => replayedElement(step) !== undefined && step.action.kind !== 'scroll');
+  const chosenUnits = new Map<ReplayStep, { unit?: ControlUnit; note: string }>();
+  const chosenUnit = (step: ReplayStep): { unit?: ControlUnit; note: string } => {
+    let found = chosenUnits.get(step);
+    const element = replayedElement(step);
+    if (!found) {
+      found = element ? chooseUnit(perceptionOf(step.beforeFile, step.before), step, element) : { note: 'no element' };
+      chosenUnits.set(step, found);
+    }
+    return found;
+  };
+  const successors = new Map<ReplayStep, ReplayStep>();
+  for (const task of source.tasks) task.steps.forEach((step, index) => { const next = task.steps[index + 1]; if (next) successors.set(step, next); });
+  const donorContext: DonorContext = { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, nextOf: (step) => successors.get(step) };
 
   const perStep: StepReplay[] = [];
   const leftOut: Record<string, number> = {};
@@ -281,8 +348,7 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
         continue;
       }
       vision.screenshotPerStep += 1;
-      const perception = perceptionOf(step.beforeFile, step.before);
-      const chosen = chooseUnit(perception, step, element);
+      const chosen = chosenUnit(step);
       if (!chosen.unit) {
         const note = step.action.kind === 'set-text' ? 'typed text into no field' : 'element maps to no unit';
         leftOut[note] = (leftOut[note] ?? 0) + 1;
@@ -293,7 +359,7 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
         continue;
       }
       const unit = chosen.unit;
-      const args = argsOf(step);
+      const args = argsOf(step, unit);
       const unitBase = { ...base, unitType: unit.type, unitLabel: unit.label };
       if (alreadyInWantedState(unit, args)) {
         categories.settled += 1;
@@ -316,7 +382,7 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
       let controls: Pick<StepReplay, 'noOp' | 'wrongEffect'> = {};
       if (!step.noVisibleEffect) {
         const noOp = verifyUnitStep({ unit, args, before: step.before, after: step.before });
-        const donor = findDonor(step, donorPool, prints);
+        const donor = findDonor(step, donorPool, donorContext);
         controls = donor
           ? { noOp, wrongEffect: { verdict: verifyUnitStep({ unit, args, before: step.before, after: donor.after }), donor: donor.id } }
           : { noOp };
