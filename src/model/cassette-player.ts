@@ -84,6 +84,7 @@ export class CassettePlayer {
       latencyMs: reply.latencyMs,
       model: reply.model,
       ...(reply.finishReason === undefined ? {} : { finishReason: reply.finishReason }),
+      ...(reply.attempts === undefined ? {} : { attempts: reply.attempts }),
     };
   }
 }

@@ -82,6 +82,7 @@ export class CassetteRecorder {
         latencyMs: reply.latencyMs,
         model: reply.model,
         ...(reply.finishReason === undefined ? {} : { finishReason: reply.finishReason }),
+        ...(reply.attempts === undefined ? {} : { attempts: reply.attempts }),
       },
     };
     appendFileSync(this.options.path, `${JSON.stringify(entry)}\n`);

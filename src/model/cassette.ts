@@ -40,6 +40,8 @@ export const cassetteEntrySchema = z.object({
     latencyMs: z.number(),
     model: z.string(),
     finishReason: z.string().optional(),
+    /** Requests the recorded call took, retries included (absent in cassettes recorded before it was counted). */
+    attempts: z.number().int().positive().optional(),
   }),
 });
 export type CassetteEntry = z.infer<typeof cassetteEntrySchema>;

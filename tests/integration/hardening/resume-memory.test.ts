@@ -34,7 +34,7 @@ async function bench(out: string, resume = false): Promise<number> {
 /** What two benches of the same runs must agree on: everything but times and trace paths. */
 function comparable(out: string): unknown {
   const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as { tasks: Record<string, unknown>[]; complete: boolean };
-  return { complete: results.complete, tasks: results.tasks.map(({ latency: _latency, traceDir: _traceDir, ...rest }) => rest) };
+  return { complete: results.complete, tasks: results.tasks.map(({ latency: _latency, traceDir: _traceDir, conditions, ...rest }) => ({ ...rest, conditions: { ...(conditions as object), startedAt: 'each invocation' } })) };
 }
 
 const memoryFile = (out: string): string => path.join(out, 'memory', 'senseact.jsonl');
