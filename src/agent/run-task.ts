@@ -176,6 +176,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     error,
     traceDir: trace.dir,
     ...(run?.answer === undefined ? {} : { answer: run.answer }),
+    ...(run === undefined ? {} : { stopReason: run.stopReason, agentFinished: run.finished }),
   };
   trace.writeRunFile('result.json', result);
   // The result goes on to journals and reports: it leaves redacted, as the trace did.

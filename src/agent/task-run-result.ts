@@ -89,6 +89,10 @@ export const taskRunResultSchema = z.object({
   /** Run folder with trace.jsonl and per-step artifacts, relative to the bench output dir. */
   traceDir: z.string(),
   answer: z.string().optional(),
+  /** Why the agent stopped (it said FINISH, a guard stopped it); absent when the run ended in an error. */
+  stopReason: z.string().optional(),
+  /** True when the agent itself said the task was done (never the verdict: `success` is). */
+  agentFinished: z.boolean().optional(),
   conditions: runConditionsSchema.optional(),
 });
 export type TaskRunResult = z.infer<typeof taskRunResultSchema>;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,9 +57,9 @@ export async function startAppiumServer(options: AppiumServerOptions = {}): Prom
   const appiumHome = options.appiumHome ?? path.join(root, '.appium');
   const host = options.host ?? '127.0.0.1';
   const port = options.port !== undefined && options.port > 0 ? options.port : await freePort(host);
-  const appiumMain = path.join(root, 'node_modules', 'appium', 'index.js');
-  if (!existsSync(appiumMain)) {
-    throw new DeviceError({ reason: 'unreachable', call: 'start-appium', message: `Appium is not installed at ${appiumMain}: run \`npm ci\` in ${root}.` });
+  const appiumMain = findAppiumMain(root);
+  if (appiumMain === undefined) {
+    throw new DeviceError({ reason: 'unreachable', call: 'start-appium', message: `Appium is not installed: run \`npm ci\` in ${root} (a project that installed senseact: \`npm install appium\`, an optional peer dependency).` });
   }
   // Appium writes its extension manifest while starting; servers started at once on a
   // home without one (a fresh clone, parallel test files) would read each other's
@@ -112,6 +113,17 @@ export async function startAppiumServer(options: AppiumServerOptions = {}): Prom
     });
   }
   return handle;
+}
+
+/** Appium's entry script: the project's own, else wherever Node resolves the package from here (an installed senseact's peer). */
+function findAppiumMain(root: string): string | undefined {
+  const own = path.join(root, 'node_modules', 'appium', 'index.js');
+  if (existsSync(own)) return own;
+  try {
+    return path.join(path.dirname(createRequire(import.meta.url).resolve('appium/package.json')), 'index.js');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -115,6 +115,8 @@ export async function evaluateSuccess(task: Task, evidence: SuccessEvidence): Pr
   }
   const answer = await answerCheck(task, evidence);
   if (answer !== undefined) checks.push(answer);
+  // A task built in code may carry no check at all: nothing then says it succeeded.
+  if (checks.length === 0) return { success: false, outcome: 'inconclusive', reason: 'the task has no success check (success: or answer:), so success is not decided', checks };
   const outcome = combine(checks);
   const deciding = checks.filter((check) => check.outcome === outcome);
   const reason = outcome === 'pass' ? `all ${checks.length} check(s) pass` : deciding.map((check) => `${check.kind} ${check.check}: ${check.reason}`).join('; ');

@@ -16,6 +16,7 @@ import { loadSuite, type LoadSuiteOptions } from '../../tasks/load-task-file.js'
 import type { Suite, Task } from '../../tasks/task-schema.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
 import type { CommandRegistration } from '../command-registration.js';
+import { tasksRootFor } from '../tasks-root.js';
 
 /** What `senseact bench` needs from outside: the real executor, and (for tests) the rest. */
 export interface BenchCommandDependencies {
@@ -191,7 +192,7 @@ export function defaultOutDir(suite: string, now: Date): string {
 }
 
 async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependencies: BenchCommandDependencies): Promise<number> {
-  const suite = await (dependencies.loadSuite ?? loadSuite)(options.suite, { tasksRoot: path.resolve(io.cwd, 'tasks') });
+  const suite = await (dependencies.loadSuite ?? loadSuite)(options.suite, { tasksRoot: tasksRootFor(io.cwd, options.suite) });
   const tasks = selectTasks(suite.tasks, options.selection, suite.name);
   const controller = new AbortController();
   const stopOnSignal = (): void => controller.abort();

@@ -10,10 +10,11 @@ import { readRunArtifacts } from '../../report/read-run-artifacts.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
+import type { CommandRegistration } from '../command-registration.js';
+import { tasksRootFor } from '../tasks-root.js';
 
 /** Where a bench puts one run's folder, as the help and errors name it. */
 const benchRunLayout = 'runs/bench-<suite>-<time>/traces/<task>/<mode>-r<repeat>';
-import type { CommandRegistration } from '../command-registration.js';
 
 /** What `senseact debug` needs from the terminal; tests pass their own. */
 export interface DebugCommandDependencies {
@@ -81,7 +82,7 @@ async function runOneTask(taskId: string, options: { device: string; suite: stri
   if (options.faults !== undefined && !Object.hasOwn(faultProfiles, options.faults)) {
     throw new BenchError({ code: 'debug-option', message: `--faults: unknown fault profile "${options.faults}"; choose from ${Object.keys(faultProfiles).join(', ')}` });
   }
-  const suite = await loadSuite(options.suite, { tasksRoot: path.resolve(io.cwd, 'tasks') });
+  const suite = await loadSuite(options.suite, { tasksRoot: tasksRootFor(io.cwd, options.suite) });
   const task = suite.tasks.find((candidate) => candidate.id === taskId);
   if (!task) throw new BenchError({ code: 'debug-no-task', message: `debug: suite "${suite.name}" has no task "${taskId}" (pass a run folder to replay, or a task id of --suite with --device)` });
   const outDir = path.resolve(io.cwd, 'runs', `debug-${taskId}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`);

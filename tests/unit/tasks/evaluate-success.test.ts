@@ -102,3 +102,21 @@ describe('evaluateSuccess', () => {
     expect((await evaluateSuccess(queryTask, { finalTree, answer: 'open' })).outcome).toBe('inconclusive');
   });
 });
+
+const doneTree = parseHierarchy('<hierarchy rotation="0"><node index="0" text="Done" class="android.widget.TextView" package="com.example.app" bounds="[0,0][100,100]" /></hierarchy>');
+const taskInCode: Task = {
+  id: 'built-in-code', app: 'com.example.app', instruction: 'do it', source: { benchmark: 'senseact' }, start: {},
+  allowedPackages: ['com.example.app'], stepBudget: 3, tags: [], difficulty: 'easy',
+};
+
+describe('evaluateSuccess of a task built in code', () => {
+  it('does not call a task without any check a success (a task built in code may have none)', async () => {
+    const verdict = await evaluateSuccess(taskInCode, { finalTree: doneTree });
+    expect(verdict).toMatchObject({ success: false, outcome: 'inconclusive', checks: [] });
+    expect(verdict.reason).toContain('no success check');
+  });
+
+  it('control: the same task with a check that holds succeeds', async () => {
+    expect((await evaluateSuccess({ ...taskInCode, success: { screen: 'exists(text="Done")' } }, { finalTree: doneTree })).success).toBe(true);
+  });
+});
