@@ -14,8 +14,10 @@ export const reportFileName = 'report.html';
 /**
  * Builds the HTML report of a bench output dir from that dir alone: `results.json` for
  * the summary and the run list, each run's trace folder for the step timelines. Writes
- * `<runDir>/report.html` and `<runDir>/report-assets/`. Throws `BenchError` when
- * results.json is missing or invalid, saying which file and what to do.
+ * `<runDir>/report.html` and `<runDir>/report-assets/`. Reads nothing outside `runDir`:
+ * a run whose `traceDir` leads elsewhere is shown without its steps, and said so
+ * (`refusedRuns`). Throws `BenchError` when results.json is missing or invalid, saying
+ * which file and what to do.
  */
 export async function writeBenchReport(runDir: string, options: { now?: () => Date } = {}): Promise<WrittenReport> {
   const results = await readBenchResults(runDir);
@@ -37,7 +39,7 @@ export async function writeBenchReport(runDir: string, options: { now?: () => Da
     summary: { title: 'Modes compared', headers: table.headers, rows: table.rows, notes: table.notes },
     tables: [perAppTable(results)],
     runs,
-  }, path.join(runDir, reportFileName));
+  }, path.join(runDir, reportFileName), { readOnlyInside: runDir });
 }
 
 /** Reads and validates `<runDir>/results.json`. Throws `BenchError` naming the file. */

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { readTrace } from '../trace/read-trace.js';
@@ -44,20 +44,45 @@ export interface RunArtifacts {
   /** False when the folder has no trace.jsonl (e.g. the run failed before it started). */
   readonly hasTrace: boolean;
   readonly events: readonly TraceEvent[];
-  /** Lines of trace.jsonl that were skipped, and artifacts that could not be read, as sentences. */
+  /**
+   * Lines of trace.jsonl that were skipped, artifacts that could not be read, and paths
+   * that were not followed because they lead outside the folder the reader was confined to.
+   */
   readonly problems: readonly string[];
   /** Steps in order, from the events and the step folders together. */
   readonly steps: readonly StepArtifacts[];
+  /** Why the folder was not read at all (it lies outside the confinement), when it was not. */
+  readonly refused?: string;
+}
+
+/** Where `readRunArtifacts` may read. */
+export interface ReadRunArtifactsOptions {
+  /**
+   * Read nothing outside this folder: a trace folder elsewhere (a `traceDir` of
+   * `../../etc` in an edited results.json) and links leading out of it become `problems`
+   * lines instead of being read.
+   */
+  readonly within?: string;
 }
 
 /**
  * Reads a run folder (`trace.jsonl` plus `steps/<nnn>/…`) for the report. Never throws
  * for a missing or damaged trace: what could not be read becomes a `problems` line.
  */
-export async function readRunArtifacts(traceDir: string): Promise<RunArtifacts> {
+export async function readRunArtifacts(traceDir: string, options: ReadRunArtifactsOptions = {}): Promise<RunArtifacts> {
   const problems: string[] = [];
+  const confinement = options.within === undefined ? undefined : confinedTo(options.within);
+  // A link inside the run folder may point anywhere: compare real paths, not spellings.
+  const escapes = (file: string, name: string): boolean => {
+    const outside = confinement?.(file) ?? false;
+    if (outside) problems.push(`${name} leads outside the run folder ${options.within}: not read.`);
+    return outside;
+  };
+  if (confinement?.(traceDir) === true) {
+    return { traceDir, hasTrace: false, events: [], problems, steps: [], refused: `the trace folder ${traceDir} lies outside the run folder ${options.within}: not read (results.json names a traceDir outside its own folder; re-run the bench, or put the trace folder back under the run folder).` };
+  }
   let events: readonly TraceEvent[] = [];
-  const hasTrace = existsSync(path.join(traceDir, traceFileName));
+  const hasTrace = existsSync(path.join(traceDir, traceFileName)) && !escapes(path.join(traceDir, traceFileName), traceFileName);
   if (hasTrace) {
     const trace = readTrace(traceDir);
     events = trace.events;
@@ -67,7 +92,7 @@ export async function readRunArtifacts(traceDir: string): Promise<RunArtifacts> 
   for (const event of events) if (event.step !== null) stepNumbers.add(event.step);
   const stepsDir = path.join(traceDir, 'steps');
   const folders = new Map<number, string>();
-  if (existsSync(stepsDir)) {
+  if (existsSync(stepsDir) && !escapes(stepsDir, 'steps/')) {
     for (const entry of await readdir(stepsDir, { withFileTypes: true })) {
       if (!entry.isDirectory() || !/^\d+$/.test(entry.name)) continue;
       const step = Number(entry.name);
@@ -80,20 +105,38 @@ export async function readRunArtifacts(traceDir: string): Promise<RunArtifacts> 
     const folderName = folders.get(step);
     steps.push(folderName === undefined
       ? { step, folder: `steps/${String(step).padStart(3, '0')}`, files: [], modelCalls: [] }
-      : await readStep(traceDir, step, folderName, problems));
+      : await readStep(traceDir, step, folderName, problems, escapes));
   }
   return { traceDir, hasTrace, events, problems, steps };
 }
 
-async function readStep(traceDir: string, step: number, folderName: string, problems: string[]): Promise<StepArtifacts> {
+/** A test of whether a path's real location lies outside `folder` (a missing path by its spelling). */
+function confinedTo(folder: string): (file: string) => boolean {
+  const real = (file: string): string => {
+    try {
+      return realpathSync(file);
+    } catch {
+      return path.resolve(file);
+    }
+  };
+  const root = real(folder);
+  return (file) => {
+    const relative = path.relative(root, real(file));
+    return relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  };
+}
+
+async function readStep(traceDir: string, step: number, folderName: string, problems: string[], escapes: (file: string, name: string) => boolean): Promise<StepArtifacts> {
   const folder = `steps/${folderName}`;
   const absolute = path.join(traceDir, 'steps', folderName);
   const entries = await readdir(absolute, { withFileTypes: true });
+  // Links are not files here (Dirent.isFile is false for them): a link is never read.
   const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
   const read = async (name: string, limit = maxEmbeddedChars): Promise<TextArtifact | undefined> => (files.includes(name) ? readText(path.join(absolute, name), `${folder}/${name}`, problems, limit) : undefined);
   const modelCalls: TextArtifact[] = [];
   if (entries.some((entry) => entry.isDirectory() && entry.name === 'model-calls')) {
-    const names = (await readdir(path.join(absolute, 'model-calls'))).filter((name) => name.endsWith('.json')).sort();
+    const calls = await readdir(path.join(absolute, 'model-calls'), { withFileTypes: true });
+    const names = calls.filter((entry) => entry.name.endsWith('.json') && (entry.isFile() || !escapes(path.join(absolute, 'model-calls', entry.name), `${folder}/model-calls/${entry.name}`))).map((entry) => entry.name).sort();
     for (const name of names) modelCalls.push(await readText(path.join(absolute, 'model-calls', name), `${folder}/model-calls/${name}`, problems));
   }
   const view = await read('view.txt');

@@ -78,7 +78,7 @@ function renderRun(rendered: RenderedRun, index: number): SafeHtml {
 ${run.error === null ? '' : html`<div class="problems">infrastructure error: ${run.error}</div>`}
 <dl class="facts"><dt>app</dt><dd>${run.app}</dd>${run.facts.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>
 <div class="notes">trace folder: <a href="${`${rendered.folderHref}/`}">${rendered.folderHref}</a></div>
-${artifacts.hasTrace ? '' : html`<div class="problems">no trace.jsonl in this run folder: the run produced no trace (see the error above).</div>`}
+${artifacts.refused !== undefined ? html`<div class="problems">${artifacts.refused}</div>` : artifacts.hasTrace ? '' : html`<div class="problems">no trace.jsonl in this run folder: the run produced no trace (see the error above).</div>`}
 ${artifacts.problems.length === 0 ? '' : html`<ul class="problems">${artifacts.problems.map((problem) => html`<li>${problem}</li>`)}</ul>`}
 ${outside.length === 0 ? '' : html`<ul class="events">${outside.map(renderEvent)}</ul>`}
 ${artifacts.steps.map((step) => renderStep(rendered, step))}

@@ -15,6 +15,7 @@ export const reportCommand: CommandRegistration = (program, io, setExitCode) => 
     .action(async (runDir: string) => {
       const report = await writeBenchReport(path.resolve(io.cwd, runDir));
       io.stdout(`report: ${report.htmlFile}\n`);
+      for (const refused of report.refusedRuns) io.stderr(`senseact report: ${refused}\n`);
       io.stdout(`${report.htmlBytes} bytes of HTML, ${report.assetFiles} images (${report.assetBytes} bytes) in ${report.assetsDir}\n`);
       setExitCode(exitCodes.ok);
     });

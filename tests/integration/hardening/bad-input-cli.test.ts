@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
+import { writeSyntheticBench } from '../report/synthetic-run-folder.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const aliasBomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdefgh'[index]}`).join(',')}]`)].join('\n');
@@ -90,5 +91,29 @@ describe('bad input at the command line', () => {
     const run = await cli('inspect', '--json', utf16);
     expect(run.code).toBe(0);
     expect(run.out).toContain('"label": "OK"');
+  });
+
+  it('report reads nothing outside the run folder: a traceDir of ../../.. is named, not read; the real one is read (control)', async () => {
+    const bench = path.join(folder, 'report-bench');
+    await writeSyntheticBench(bench, 1, { screenshots: false, hostile: false });
+    const resultsFile = path.join(bench, 'results.json');
+    const results = JSON.parse(await readFile(resultsFile, 'utf8')) as { tasks: { traceDir: string }[] };
+    const control = await cli('report', bench);
+    expect(control.code).toBe(0);
+    expect(control.err).toBe('');
+    expect(await readFile(path.join(bench, 'report.html'), 'utf8')).toContain('open a new note');
+    // The same run folder moved outside the bench dir, results.json pointing at it.
+    const outside = path.join(folder, 'outside-run');
+    await mkdir(outside);
+    await writeFile(path.join(outside, 'trace.jsonl'), await readFile(path.join(bench, results.tasks[0]!.traceDir, 'trace.jsonl')));
+    results.tasks[0]!.traceDir = path.relative(bench, outside);
+    expect(results.tasks[0]!.traceDir).toMatch(/^\.\.\//);
+    await writeFile(resultsFile, JSON.stringify(results));
+    const run = await cli('report', bench);
+    expect(run.code).toBe(0);
+    expect(run.err).toMatch(/^senseact report: note-0 senseact r0: the trace folder .*outside-run lies outside the run folder .*report-bench: not read/);
+    const page = await readFile(path.join(bench, 'report.html'), 'utf8');
+    expect(page).toContain('lies outside the run folder');
+    expect(page).not.toContain('open a new note');
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,67 @@ describe('readRunArtifacts (synthetic run folders)', () => {
       expect.stringMatching(/^trace\.jsonl: Line 3 is cut off/),
       expect.stringMatching(/^steps\/000\/predicates\.json is not valid JSON/),
     ]);
+  });
+});
+
+describe('readRunArtifacts confined to a run folder (within)', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'senseact-confined-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function runFolder(dir: string, secret: string): Promise<void> {
+    const writer = new TraceWriter({ root: dir, suite: 's', task: 't', runId: 'r' });
+    writer.emit({ type: 'step-start', step: 0 });
+    writer.writeStepArtifact(0, 'view.txt', secret);
+    writer.writeModelCall(0, { role: 'planner', note: secret });
+    writer.close();
+  }
+
+  it('refuses a trace folder outside the run folder, and reads the same folder inside it (control)', async () => {
+    await runFolder(path.join(root, 'elsewhere'), 'OUTSIDE');
+    const elsewhere = path.join(root, 'elsewhere', 's', 't', 'r');
+    const bench = path.join(root, 'bench');
+    await mkdir(bench);
+    const refused = await readRunArtifacts(path.resolve(bench, '../elsewhere/s/t/r'), { within: bench });
+    expect(refused.refused).toMatch(/lies outside the run folder .*bench: not read/);
+    expect(refused.steps).toEqual([]);
+    expect(refused.events).toEqual([]);
+    const control = await readRunArtifacts(elsewhere, { within: root });
+    expect(control.refused).toBeUndefined();
+    expect(control.steps[0]?.view?.text).toBe('OUTSIDE');
+  });
+
+  it('does not follow links out of the run folder (trace folder, steps/, model calls, step files)', async () => {
+    await runFolder(path.join(root, 'elsewhere'), 'OUTSIDE');
+    const outside = path.join(root, 'elsewhere', 's', 't', 'r');
+    const bench = path.join(root, 'bench');
+    await runFolder(bench, 'INSIDE');
+    const inside = path.join(bench, 's', 't', 'r');
+    await symlink(outside, path.join(bench, 'linked'));
+    expect((await readRunArtifacts(path.join(bench, 'linked'), { within: bench })).refused).toMatch(/outside the run folder/);
+    await symlink(path.join(outside, 'steps', '000', 'model-calls', '000.json'), path.join(inside, 'steps', '000', 'model-calls', '001.json'));
+    await symlink(path.join(outside, 'steps', '000', 'view.txt'), path.join(inside, 'steps', '000', 'delta.json'));
+    const artifacts = await readRunArtifacts(inside, { within: bench });
+    expect(artifacts.steps[0]?.view?.text).toBe('INSIDE');
+    expect(artifacts.steps[0]?.delta).toBeUndefined();
+    expect(artifacts.steps[0]?.modelCalls.map((call) => call.name)).toEqual(['steps/000/model-calls/000.json']);
+    expect(artifacts.problems).toEqual([expect.stringMatching(/^steps\/000\/model-calls\/001\.json leads outside the run folder/)]);
+    expect(JSON.stringify(artifacts)).not.toContain('OUTSIDE');
+    // Control: unconfined, the same link is followed.
+    const unconfined = await readRunArtifacts(inside);
+    expect(JSON.stringify(unconfined.steps[0]?.modelCalls)).toContain('OUTSIDE');
+    // A steps/ folder that is a link out of the run folder.
+    const hollow = path.join(bench, 'hollow');
+    await mkdir(hollow);
+    await symlink(path.join(outside, 'steps'), path.join(hollow, 'steps'));
+    const linkedSteps = await readRunArtifacts(hollow, { within: bench });
+    expect(linkedSteps.steps).toEqual([]);
+    expect(linkedSteps.problems).toEqual([expect.stringMatching(/^steps\/ leads outside the run folder/)]);
+    expect((await readRunArtifacts(hollow)).steps[0]?.view?.text).toBe('OUTSIDE');
   });
 });
 
