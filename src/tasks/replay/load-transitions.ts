@@ -85,21 +85,22 @@ export function transitionRunOf(record: Pick<TransitionRecord, 'id' | 'source'>)
 export async function loadTransitions(file: string): Promise<ReplaySource> {
   const folder = path.dirname(file);
   const text = await readText(file);
-  const screens = new Map<string, string>();
-  const readScreen = async (relative: string, line: number): Promise<string> => {
+  const screens = new Map<string, Uint8Array>();
+  // Bytes, not text: parseHierarchy decodes UTF-16 and byte-order marks.
+  const readScreen = async (relative: string, line: number): Promise<Uint8Array> => {
     const full = path.resolve(folder, relative);
     const cached = screens.get(full);
     if (cached !== undefined) return cached;
-    let xml: string;
+    let xml: Uint8Array;
     try {
-      xml = await readFile(full, 'utf8');
+      xml = await readFile(full);
     } catch (error) {
       throw new ReplayLoadError({ file, line, problem: `screen ${relative} cannot be read (${(error as Error).message})`, cause: error });
     }
     screens.set(full, xml);
     return xml;
   };
-  const parse = (xml: string, relative: string, activity: string | undefined, line: number): UiTree => {
+  const parse = (xml: Uint8Array, relative: string, activity: string | undefined, line: number): UiTree => {
     try {
       return parseHierarchy(xml, { sourceName: relative, ...(activity ? { activity } : {}) });
     } catch (error) {
