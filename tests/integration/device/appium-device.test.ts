@@ -144,6 +144,7 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
     const faults = 'standard';
     const throughAppium = await connect({ 'senseact:seed': seed, 'senseact:faults': faults });
     const inProcess = await createDevice(parseDeviceProfile({ kind: 'sim', name: 'sim', sim: { seed, faults } }, '<test>'));
+    if (!(inProcess instanceof SimDevice)) throw new Error('a sim profile gives a SimDevice');
     const actions: DeviceAction[] = [
       { type: 'launch', packageName: 'com.android.settings' },
       { type: 'scroll', bounds: [0, 574, 1080, 2274], direction: 'down' },
@@ -154,11 +155,22 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
       { type: 'key', key: 'back' },
       { type: 'long-press', point: [540, 330], durationMs: 900 },
     ];
-    for (const action of actions) {
+    const step = async (action: DeviceAction): Promise<string> => {
       await Promise.all([throughAppium.act(action), inProcess.act(action)]);
       const [remote, local] = await Promise.all([throughAppium.observe(), inProcess.observe()]);
       expect({ xml: remote.xml, packageName: remote.packageName, activity: remote.activity, polls: remote.polls }).toEqual({ xml: local.xml, packageName: local.packageName, activity: local.activity, polls: local.polls });
-    }
+      return local.xml;
+    };
+    for (const action of actions) await step(action);
+    // Typing and clearing a field: the driver must not tap more often than SimDevice does,
+    // or the fault streams (one draw per tap and effect) drift apart.
+    await step({ type: 'key', key: 'back' });
+    const note = await step({ type: 'tap', point: centerOf(await step({ type: 'launch', packageName: 'com.simplemobiletools.notes.pro' }), "//*[contains(@resource-id, 'note_item')]") });
+    const field = centerOf(note, '//android.widget.EditText');
+    for (const action of [{ type: 'type', text: ' more', point: field }, { type: 'clear', point: field }, { type: 'type', text: 'again', point: field }, { type: 'clear', point: field }] as DeviceAction[]) await step(action);
+    const [remoteLog, localLog] = await Promise.all([throughAppium.faultLog(), inProcess.faultLog()]);
+    expect(remoteLog.length).toBeGreaterThan(0);
+    expect(remoteLog).toEqual(localLog);
   });
 
   it('answers the probe as the in-process simulator does: app state, fault log, ground truth; no adb', async () => {
