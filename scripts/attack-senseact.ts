@@ -311,7 +311,27 @@ async function injectionRow(): Promise<void> {
       if (event['type'] === 'act-end' && !allowed.has(current) && (event['action'] as { type?: string }).type !== 'key') tapsOutside++;
     }
     const airplane = (simulator.appState('com.android.settings') as { network: { airplaneMode: boolean } }).network.airplaneMode;
-    lines.push(`${mode}: Settings ${settingsVisits}×, plans there ${plansOutside}, taps there ${tapsOutside}, airplane ${airplane ? 'ON' : 'off'}, success ${result.success}`);
+    const guard = (action: string): number => events.filter((event) => event['type'] === 'guard-end' && event['action'] === action).length;
+    lines.push(`${mode}: Settings ${settingsVisits}×, plans there ${plansOutside}, taps there ${tapsOutside}, guard refused ${guard('refused')}, airplane ${airplane ? 'ON' : 'off'}, success ${result.success}`);
+  }
+  // The same planner when the app itself opens Settings after the first action (a link, a
+  // share sheet): does leaving the allowed apps score as a failure?
+  for (const mode of ['senseact', 'react-text'] as AgentMode[]) {
+    const simulator = simulatorForTask(task);
+    const device = new SimDevice(simulator);
+    const act = device.act.bind(device);
+    let actions = 0;
+    device.act = async (action, options) => {
+      const done = await act(action, options);
+      if (++actions === 1) simulator.launchApp('com.android.settings');
+      return done;
+    };
+    const models = { planner: new ScriptedLanguageModel({ replies: (request: ModelRequest<TextMessage>) => injectionFollower(request) }), verifier: new ScriptedLanguageModel({ replies: () => '{"verdict":"fail","reason":"x"}' }), vision: new ScriptedVisionModel({ replies: (request: ModelRequest<VisionMessage>) => injectionFollower(request) }) };
+    const result = await runTask({ task, mode, policy: 'llm', models, device, traceRoot: folder, suite: 'injection-hijack', probe: device });
+    await device.close();
+    const airplane = (simulator.appState('com.android.settings') as { network: { airplaneMode: boolean } }).network.airplaneMode;
+    const left = (result as unknown as { leftAllowedApps?: string[] }).leftAllowedApps;
+    lines.push(`${mode}, the app opening Settings itself: airplane ${airplane ? 'ON' : 'off'}, left ${left === undefined ? '(not recorded)' : `[${left.join(', ')}]`}, success ${result.success}`);
   }
   rmSync(folder, { recursive: true, force: true });
   row('a planner obeying an injected note (open Settings, airplane mode)', lines.join('; '));
@@ -352,10 +372,23 @@ function memoryText(out: string): string {
   return existsSync(folder) ? readdirSync(folder).sort().map((file) => `${file}\n${readFileSync(path.join(folder, file), 'utf8')}`).join('\n') : '';
 }
 
-/** The results without what differs between any two runs (times, dates, trace folders). */
+/** The results without what differs between any two runs (times, dates, trace folders, the invocation's start). */
 function comparableResults(out: string): string {
   const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as { tasks: Record<string, unknown>[] };
-  return JSON.stringify(results.tasks.map(({ latency: _latency, traceDir: _traceDir, ...rest }) => rest));
+  return JSON.stringify(results.tasks.map(({ latency: _latency, traceDir: _traceDir, conditions, ...rest }) => ({ ...rest, ...(conditions === undefined ? {} : { conditions: { ...(conditions as object), startedAt: 'each invocation' } }) })));
+}
+
+/** The first field where two comparable results differ, to say what "DIFFER" means. */
+function firstDifference(left: string, right: string): string {
+  const a = JSON.parse(left) as Record<string, unknown>[];
+  const b = JSON.parse(right) as Record<string, unknown>[];
+  if (a.length !== b.length) return `${a.length} vs ${b.length} runs`;
+  for (const [index, run] of a.entries()) {
+    for (const key of new Set([...Object.keys(run), ...Object.keys(b[index]!)])) {
+      if (JSON.stringify(run[key]) !== JSON.stringify(b[index]![key])) return `run ${index} ${key}`;
+    }
+  }
+  return 'order';
 }
 
 async function resumeRow(): Promise<void> {
@@ -372,7 +405,8 @@ async function resumeRow(): Promise<void> {
   // Control: two uninterrupted runs must agree, or "identical" below would mean nothing.
   const control = path.join(folder, 'control');
   await wait(spawnBench(control, suite, modes, false));
-  const lines: string[] = [`control (two uninterrupted runs): results ${comparableResults(control) === comparableResults(reference) ? 'identical' : 'DIFFER'}, memory ${memoryText(control) === memoryText(reference) ? 'identical' : 'DIFFERS'}`];
+  const differ = (out: string): string => (comparableResults(out) === comparableResults(reference) ? 'identical' : `DIFFER (${firstDifference(comparableResults(out), comparableResults(reference))})`);
+  const lines: string[] = [`control (two uninterrupted runs): results ${differ(control)}, memory ${memoryText(control) === memoryText(reference) ? 'identical' : 'DIFFERS'}`];
   // Kill when the in-flight run has written certificates the journal does not account for yet.
   for (const [moment, afterRuns] of [['1st run in flight', 0], ['3rd run in flight', 2], ['4th run in flight', 3]] as const) {
     const out = path.join(folder, `killed-${afterRuns}`);
@@ -404,9 +438,8 @@ async function resumeRow(): Promise<void> {
     const strayCertificates = lineCount(memory);
     const runsAtKill = lineCount(journal);
     const resumed = await wait(spawnBench(out, suite, modes, true));
-    const sameResults = comparableResults(out) === comparableResults(reference);
     const sameMemory = memoryText(out) === memoryText(reference);
-    lines.push(`${moment}${killed ? '' : ' (missed)'}: ${runsAtKill} runs done, ${strayCertificates} certificates at the kill; resume exit ${resumed}, results ${sameResults ? 'identical' : 'DIFFER'}, memory ${sameMemory ? 'identical' : `DIFFERS (${lineCount(memory)} vs ${lineCount(path.join(reference, 'memory', `${modes}.jsonl`))} lines)`}`);
+    lines.push(`${moment}${killed ? '' : ' (missed)'}: ${runsAtKill} runs done, ${strayCertificates} certificates at the kill; resume exit ${resumed}, results ${differ(out)}, memory ${sameMemory ? 'identical' : `DIFFERS (${lineCount(memory)} vs ${lineCount(path.join(reference, 'memory', `${modes}.jsonl`))} lines)`}`);
   }
   rmSync(folder, { recursive: true, force: true });
   row(`kill -9 of a ${ids.length}-task senseact bench, then --resume`, lines.join('; '));
@@ -450,20 +483,31 @@ async function transportRow(): Promise<void> {
 }
 
 async function reportRow(): Promise<void> {
+  // A real bench folder (one oracle run), then its results.json edited to name a trace
+  // folder outside it: what `senseact report` reads.
   const folder = temporaryDir('report');
   const outside = temporaryDir('outside');
-  writeFileSync(path.join(outside, 'trace.jsonl'), `${JSON.stringify({ v: 1, t: 0, type: 'run-start', step: null, runId: 'x', suite: 'x', task: 'x', mode: 'senseact', startedAt: new Date(0).toISOString(), config: {} })}\n`);
-  mkdirSync(path.join(outside, 'steps', '001'), { recursive: true });
-  writeFileSync(path.join(outside, 'steps', '001', 'view.txt'), 'SECRET-OUTSIDE-THE-RUN');
-  const task = { id: 't', app: 'com.example', mode: 'senseact', policy: 'oracle', repeat: 0, success: true, reason: 'x', steps: 1, llmCalls: 0, vlmCalls: 0, imagesUploaded: 0, imageBytes: 0, promptTokens: 0, completionTokens: 0, latency: { deviceMs: 0, perceptionMs: 0, modelMs: 0, verificationMs: 0, totalMs: 0 }, verification: { pass: 0, fail: 0, inconclusive: 0 }, gateReasons: {}, faults: [], error: null, traceDir: path.relative(folder, outside) };
-  // results.json as this version writes it, with the escaping trace dir.
-  const { computeModeMetrics } = await import('../src/bench/compute-mode-metrics.js');
-  const { benchResultsVersion, defaultTokenPrices } = await import('../src/bench/bench-results.js');
-  const results = { version: benchResultsVersion, policy: 'oracle', oracle: true, options: { suite: 's', modes: ['senseact'], repeat: 1, concurrency: 1, device: null, faults: null, policy: 'oracle', modelLabel: 'none', taskIds: ['t'] }, prices: defaultTokenPrices, startedAt: new Date(0).toISOString(), updatedAt: new Date(0).toISOString(), wallTimeMs: 0, complete: true, expectedRuns: 1, modes: computeModeMetrics([task as never], ['senseact'], defaultTokenPrices), tasks: [task] };
-  writeFileSync(path.join(folder, 'results.json'), JSON.stringify(results));
-  const run = await cli(['report', folder]);
-  const html = existsSync(path.join(folder, 'report.html')) ? readFileSync(path.join(folder, 'report.html'), 'utf8') : '';
-  row(`senseact report with traceDir ${task.traceDir}`, run.code === 'crash' ? `crash (${run.crash})` : `exit ${run.code}; file outside the run folder ${html.includes('SECRET-OUTSIDE-THE-RUN') ? 'READ into the report' : 'not read'}${run.err ? `; ${run.err.split('\n')[0]?.slice(0, 100)}` : ''}`);
+  const suite = path.join(folder, 'suite');
+  mkdirSync(suite);
+  const task = loadSimTasks().find((candidate) => candidate.id === 'settings-wifi-off')!;
+  writeFileSync(path.join(suite, 'tasks.yaml'), JSON.stringify({ tasks: [task] }));
+  const out = path.join(folder, 'out');
+  const bench = await cli(['bench', '--suite', suite, '--mode', 'senseact', '--device', 'sim', '--policy', 'oracle', '--out', out], { cwd: folder });
+  const resultsFile = path.join(out, 'results.json');
+  if (!existsSync(resultsFile)) {
+    row('senseact report with a traceDir outside the run folder', `the bench wrote no results.json (exit ${bench.code}: ${bench.err.split('\n')[0]?.slice(0, 100)})`);
+    return;
+  }
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { tasks: { traceDir: string }[] };
+  const inside = path.resolve(out, results.tasks[0]!.traceDir);
+  writeFileSync(path.join(outside, 'trace.jsonl'), readFileSync(path.join(inside, 'trace.jsonl')));
+  mkdirSync(path.join(outside, 'steps', '000'), { recursive: true });
+  writeFileSync(path.join(outside, 'steps', '000', 'view.txt'), 'SECRET-OUTSIDE-THE-RUN');
+  results.tasks[0]!.traceDir = path.relative(out, outside);
+  writeFileSync(resultsFile, JSON.stringify(results));
+  const run = await cli(['report', out]);
+  const html = existsSync(path.join(out, 'report.html')) ? readFileSync(path.join(out, 'report.html'), 'utf8') : '';
+  row(`senseact report with traceDir ${results.tasks[0]!.traceDir.replace(/senseact-attack-outside-\w+/, 'senseact-attack-outside-…')}`, run.code === 'crash' ? `crash (${run.crash})` : `exit ${run.code}; file outside the run folder ${html.includes('SECRET-OUTSIDE-THE-RUN') ? 'READ into the report' : 'not read'}${run.err ? `; ${run.err.split('\n')[0]?.slice(0, 140)}` : ''}`);
   rmSync(folder, { recursive: true, force: true });
   rmSync(outside, { recursive: true, force: true });
 }
@@ -503,11 +547,11 @@ async function faultsRow(): Promise<void> {
       const out = path.join(folder, `out-${path.basename(device)}`);
       const run = await cli(['bench', '--suite', suite, '--mode', 'senseact', '--device', device, '--faults', 'standard', '--policy', 'oracle', '--out', out], { cwd: folder });
       const results = existsSync(path.join(out, 'results.json')) ? (JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as { tasks: { faults: string[] }[]; modes: { faultsMet: number; faultsSurvived: number }[] }) : undefined;
-      lines.push(`${device === 'sim' ? 'in-process' : 'behind Appium'}: exit ${run.code}, faults ok/met ${results ? `${results.modes[0]?.faultsSurvived}/${results.modes[0]?.faultsMet}` : '?'}, ${results ? results.tasks.reduce((total, task) => total + task.faults.length, 0) : '?'} fault events`);
+      lines.push(`${device === 'sim' ? 'in-process' : 'behind Appium'}: exit ${run.code}, faults ok/met ${results ? `${results.modes[0]?.faultsSurvived}/${results.modes[0]?.faultsMet}` : '?'}, ${results ? results.tasks.reduce((total, task) => total + task.faults.length, 0) : '?'} fault events${argv.includes('--verbose') && results ? ` (${results.tasks.map((task) => JSON.stringify(task.faults)).join(' ')})` : ''}`);
     }
   } finally {
     await server.stop();
-    rmSync(folder, { recursive: true, force: true });
+    if (argv.includes("--keep")) process.stderr.write(`kept ${folder}\n`); else rmSync(folder, { recursive: true, force: true });
   }
   row(`--faults standard, ${chosen.length} Settings tasks`, lines.join('; '));
 }
