@@ -3,7 +3,7 @@
 // table (timings aside). Heavy on purpose (thousands of mutants, benches, kill -9): it is a
 // measurement, not a test; tests/integration/hardening covers the same ground in seconds.
 //
-//   npx tsx scripts/attack-senseact.ts [--rows mutants,droidbot,...] [--mutants 1028] [--seed 14] [--corpus <dir>]
+//   npx tsx scripts/attack-senseact.ts [--rows mutants,droidbot,...] [--mutants 1028] [--seed 14] [--corpus <dir>] [--verbose] [--keep]
 //
 // Rows: mutants droidbot yaml predicate secret password injection fence resume transport report bom faults
 import { spawn } from 'node:child_process';
@@ -551,7 +551,7 @@ async function faultsRow(): Promise<void> {
     }
   } finally {
     await server.stop();
-    if (argv.includes("--keep")) process.stderr.write(`kept ${folder}\n`); else rmSync(folder, { recursive: true, force: true });
+    if (argv.includes('--keep')) process.stderr.write(`kept ${folder}\n`); else rmSync(folder, { recursive: true, force: true });
   }
   row(`--faults standard, ${chosen.length} Settings tasks`, lines.join('; '));
 }
