@@ -195,8 +195,8 @@ function argsOf(step: ReplayStep, unit: ControlUnit): ContractArgs {
   // after what the field held.
   if (step.action.kind !== 'set-text') return {};
   // Typing nothing is a tap on the field (DroidBot taps the view, then types the empty text);
-  // followed by Enter / Search it stays a fill of nothing, whose after screen shows the keys' effect.
-  if (step.action.text === '' && !step.action.submitted) return {};
+  // followed by Enter / Search it is a key press, left out before this (see replayVerification).
+  if (step.action.text === '') return {};
   const prior = unit.state.value ?? '';
   return {
     value: step.action.text,
@@ -339,8 +339,10 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
     for (const step of task.steps) {
       const base = { id: step.id, task: task.id, app: step.app, actionKind: step.action.kind, noVisibleEffect: step.noVisibleEffect };
       const element = replayedElement(step);
-      if (step.action.kind === 'key' || step.action.kind === 'scroll' || !element) {
-        const note = step.action.kind === 'key' ? 'key press (not replayed)' : step.action.kind === 'scroll' ? 'swipe / scroll (not replayed)' : `${step.action.kind} without an element (not replayed)`;
+      // Typing nothing and then Enter / Search is those keys pressed in the field: nothing was typed to verify.
+      const keysOnly = step.action.kind === 'set-text' && step.action.text === '' && step.action.submitted;
+      if (step.action.kind === 'key' || step.action.kind === 'scroll' || !element || keysOnly) {
+        const note = step.action.kind === 'key' || keysOnly ? 'key press (not replayed)' : step.action.kind === 'scroll' ? 'swipe / scroll (not replayed)' : `${step.action.kind} without an element (not replayed)`;
         leftOut[note] = (leftOut[note] ?? 0) + 1;
         categories['not-replayed'] += 1;
         anyLeftOut = true;

@@ -127,6 +127,22 @@ function idWords(unit: ControlUnit, before: UiTree): string[] {
   return id.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((word) => word.length >= 5 && !genericIdWords.has(word));
 }
 
+/** True when `text` holds `label` as whole words (not inside a longer word). */
+function holdsWord(text: string, label: string): boolean {
+  const loose = looseText(text);
+  const wanted = looseText(label);
+  for (let at = loose.indexOf(wanted); at >= 0; at = loose.indexOf(wanted, at + 1)) {
+    const previous = loose[at - 1];
+    const next = loose[at + wanted.length];
+    if ((previous === undefined || !/[\p{L}\p{N}]/u.test(previous)) && (next === undefined || !/[\p{L}\p{N}]/u.test(next))) return true;
+  }
+  return false;
+}
+
+const settingsPackage = 'com.android.settings';
+/** "Settings" as labels say it ("Enable in Settings", "在設定中啟用"): the control names the system Settings app. */
+const settingsWords = /\bsettings\b|設定|设置|einstellungen|paramètres|ajustes|impostazioni|configurações/i;
+
 const backWords = /^(navigate up|back|go back|up|向上瀏覽|向上导航|返回|戻る|zurück)$/;
 const addWords = /\b(add|new|create|compose|write|plus)\b|新建|添加|新增/;
 
@@ -169,7 +185,9 @@ function mentions(texts: readonly string[], labels: readonly string[]): string |
  * or undefined when only "something changed": the unit's own text or state changed; a
  * node named like it became selected (its tab); the new page's title is its label, or
  * the new page is headed by it (a list row opening its item); a dialog or menu opened at
- * it or naming it; the app it names was opened. Returns the reason.
+ * it or naming it; a heading or summary that now names it (a filter "Women" → "T-shirt -
+ * Women"); the app it names was opened (the Settings app for "Enable in Settings").
+ * Returns the reason.
  */
 export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): string | undefined {
   const own = unitIndices(unit, before);
@@ -219,6 +237,12 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
     const label = labels.find((candidate) => looseText(change.to) === looseText(candidate) && looseText(change.from) !== looseText(candidate));
     if (label !== undefined) return `${JSON.stringify(change.from)} now reads ${JSON.stringify(change.to)}`;
   }
+  // A heading or summary that now names the choice ("Amazon.com: T-shirt" → "Amazon.com: T-shirt - Women").
+  for (const change of delta.changes) {
+    if (change.kind !== 'text' || own.has(change.before)) continue;
+    const label = [...ownLabels].find((candidate) => /\p{L}.*\p{L}/u.test(candidate) && looseText(candidate).length >= 3 && holdsWord(change.to, candidate) && !holdsWord(change.from, candidate));
+    if (label !== undefined) return `${JSON.stringify(change.from)} now reads ${JSON.stringify(change.to)}, naming it`;
+  }
   if (delta.label !== 'no-change') {
     const newNodes = new Set<NodeIndex>();
     for (const change of delta.changes) if (change.kind === 'added' || change.kind === 'text') newNodes.add(change.after);
@@ -238,8 +262,7 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
       // Elsewhere only the unit's own worded label counts (a number, or a container's text, shows up on too
       // many screens), and not as one more entry of a list: as a static text, a field, or the button of a form.
       const worded = /\p{L}.*\p{L}/u.test(label) && looseText(label).length >= 3 && ownLabels.has(label);
-      const standing = process.env['I11_V'] === 'strict' ? (!clickableNearby(after, node, 3) || node.editable || after.nodes.some((candidate) => candidate.editable)) : true;
-      if (worded && standing) return `the new screen shows ${JSON.stringify(text)} where it was not`;
+      if (worded) return `the new screen shows ${JSON.stringify(text)} where it was not`;
     }
   }
   // "Navigate up" / "Back": the page it leads to lists the page it left (Settings lists "Network & internet").
@@ -264,6 +287,9 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
     // The control's resource-id names it too: settingButton opens SettingActivity, menu_user_profile_root ProfileActivity.
     const word = idWords(unit, before).find((candidate) => simple.includes(candidate));
     if (word !== undefined) return `it opened ${after.activity}, named like its id (${word})`;
+  }
+  if (delta.packageChanged && after.packageName === settingsPackage && unitLabels(unit, before).some((text) => settingsWords.test(text))) {
+    return `it opened the Settings app, which its label names`;
   }
   if (delta.packageChanged) {
     // The app's own name is the package's last part (com.google.android.youtube): "google" names the vendor.

@@ -389,6 +389,23 @@ function scrollContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
     : outcome('fail', `scroll "${unit.label}": end of list, the container's content did not move`, [nodeRef(now)], 'end-of-list');
 }
 
+/** Of the page a surface covered (the compared nodes outside it), at least this share is still on the after screen. */
+const coveredPageKeptShare = 0.5;
+
+/** True when the before screen shows the page under the surface at `root` and most of it is still there after. */
+function coveredPageKept(root: NodeIndex, before: UiTree, delta: Delta): boolean {
+  const end = subtreeEnd(before, root);
+  const matched = new Set(delta.matches.map(([beforeIndex]) => beforeIndex));
+  let covered = 0;
+  let kept = 0;
+  for (const node of before.nodes) {
+    if ((node.index >= root && node.index < end) || !isComparedNode(node, before)) continue;
+    covered += 1;
+    if (matched.has(node.index)) kept += 1;
+  }
+  return covered > 0 && kept >= covered * coveredPageKeptShare;
+}
+
 function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const what = `commit "${unit.label}"`;
   if (delta.label === 'no-change') return outcome('fail', `${what}: nothing changed`, [], 'no-change');
@@ -401,7 +418,13 @@ function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   if (activityOnly(delta)) return outcome('inconclusive', `${what}: the activity changed (${after.activity}) but nothing on screen did`, [], activityOnlyCode);
   const own = unitIndices(unit, before);
   const sealed = delta.surfacesRemoved.find((surface) => own.has(surface.root) || [...own].some((index) => index > surface.root && index < subtreeEnd(before, surface.root)));
-  if (sealed) return pass(`${what}: its ${sealed.kind} was dismissed`, 'strong');
+  if (sealed) {
+    // The surface going away is tied to it; that the commit (and not "Cancel", or a jump elsewhere) closed it
+    // shows only when the page it covered is back. A dump of the surface's window alone does not show that page.
+    return coveredPageKept(sealed.root, before, delta)
+      ? pass(`${what}: its ${sealed.kind} was dismissed, back to the page it covered`, 'strong')
+      : pass(`${what}: its ${sealed.kind} was dismissed (the page it covered was not in the dump, so nothing shows where it led)`, 'weak');
+  }
   const tied = tiedEvidence(unit, before, after, delta);
   if (tied !== undefined) return pass(`${what}: ${tied}`, 'strong');
   const primary = before.nodes[unit.members[0]?.node ?? -1];
@@ -432,7 +455,8 @@ function navigateContract(unit: ControlUnit, args: ContractArgs, before: UiTree,
  *   (`other-option`); a spinner shows the value, or opens its list when none was given;
  * - click, long-press → some change, strong when tied to the unit (`tiedEvidence`); an
  *   activity change with an identical hierarchy is inconclusive (`activity-only`);
- * - commit → dismissed its surface, left edit mode, a new page or a raised prompt (a
+ * - commit → dismissed its surface (strong when the page it covered is back, weak when
+ *   the dump held the surface alone), left edit mode, a new page or a raised prompt (a
  *   permission request is a new surface, not a failure); error toasts fail (`blocked`);
  * - scroll → the container's content changed (`code: 'end-of-list'` when not);
  * - navigate → package/activity as asked (else some change); finish → pass.

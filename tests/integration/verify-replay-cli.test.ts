@@ -38,7 +38,7 @@ interface ReportJson {
   wrongEffect: { all: Counts };
   tasks: { total: number; verified: number };
   vision: { screenshotPerStep: number; everyNonPass: number; everyFail: number; gate: number; gatePixelOnly: number };
-  perStep: { id: string; category: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string } }[];
+  perStep: { id: string; category: string; note?: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string } }[];
 }
 
 describe('senseact verify-replay on real transitions', () => {
@@ -46,20 +46,20 @@ describe('senseact verify-replay on real transitions', () => {
     const { code, out, err } = await run('verify-replay', 'tests/fixtures/transitions');
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out).toContain('43 steps in 12 tasks');
+    expect(out).toContain('47 steps in 14 tasks');
     expect(out).toMatch(/false pass: /);
     expect(out).toContain('What really happened');
     expect(out).toContain('Negative control, no-op');
     expect(out).toContain('Negative control, wrong effect');
-    expect(out).toMatch(/vision calls implied .*one screenshot per step 43/);
+    expect(out).toMatch(/vision calls implied .*one screenshot per step 46/);
   });
 
   it('--json gives every step its verdict and both controls, and the counts add up', async () => {
     const { code, out } = await run('verify-replay', fixture, '--json');
     expect(code).toBe(0);
     const report = JSON.parse(out) as ReportJson;
-    expect(report.steps).toBe(43);
-    expect(report.perStep).toHaveLength(43);
+    expect(report.steps).toBe(47);
+    expect(report.perStep).toHaveLength(47);
     const replayed = report.perStep.filter((step) => step.category === 'replayed');
     expect(report.visibleEffect.all.total + report.noVisibleEffect.all.total).toBe(replayed.length);
     const { all } = report.visibleEffect;
@@ -74,6 +74,8 @@ describe('senseact verify-replay on real transitions', () => {
     expect(step('lc-lc-2023-12-27_174610')).toMatchObject({ verdict: { outcome: 'pass', strength: 'strong' }, wrongEffect: { donor: 'lc-lc-2023-12-27_173454', verdict: { strength: 'weak' } } });
     // The radio already checked is settled: the loop does not tap it.
     expect(step('hrx-task_Calendar_2025-08-14_14-15-55-5')?.category).toBe('settled');
+    // Nothing typed, then Enter and Search (the recorder's keys): a key press, not a fill to verify.
+    expect(step('lc-lc-2024-01-31_225059')).toMatchObject({ category: 'not-replayed', note: 'key press (not replayed)' });
     expect(report.vision.gatePixelOnly).toBe(2);
     expect(report.vision.everyFail).toBeLessThanOrEqual(report.vision.everyNonPass);
   });

@@ -60,6 +60,25 @@ describe('verifyUnitStep: clicks and their evidence', () => {
     expect(reutersOnCalendar).toMatchObject({ outcome: 'pass', strength: 'weak' });
   });
 
+  it('a filter whose page heading now names it ("T-shirt" → "T-shirt - Women") is tied to it; another page is not', async () => {
+    const women = 'hzx-demo_Amazon4_2025-04-09_20-43-38-6';
+    expect(await verify(women)).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('naming it') });
+    expect(await verify(women, { after: 'before' })).toMatchObject({ outcome: 'fail' });
+    // The same filter page changing in the same way, but with a heading that does not name "Women": nothing ties it.
+    const step = await transition(women);
+    const unnamed = screen(screenXml(step.afterFile).replace('T-shirt - Women: Clothing', 'T-shirt - Men: Clothing'));
+    expect(await verify(women, { after: unnamed })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+  });
+
+  it('"Enable in Settings" (在設定中啟用) that opened the Settings app is tied to it; the Settings app from another control is not', async () => {
+    const enable = 'gp-testing_repeat-2022-02-05_102533';
+    expect(await verify(enable)).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('Settings app') });
+    expect((await verify(enable, { after: 'before' })).outcome).toBe('fail');
+    // Settings' "Apps" list opened by "Continue" in another app is no Settings button's doing.
+    const settingsElsewhere = await verify('gp-multi-2021-12-13_094726', { after: (await transition(enable)).after });
+    expect(settingsElsewhere).not.toMatchObject({ strength: 'strong' });
+  });
+
   it('passes a tap on the tab that is already selected when nothing changed, as settled', async () => {
     expect(await verify('lc-lc-2023-12-31_144714')).toMatchObject({ outcome: 'pass', code: 'already-selected' });
   });
@@ -145,6 +164,14 @@ describe('verifyUnitStep: commits, toggles and fills on real screens', () => {
     expect(await verify('lc-lc-2024-01-11_153632')).toMatchObject({ outcome: 'pass', code: 'raised-prompt' });
     expect(await verify('drme-ScreenShotAnalyser_samples2_a2dp.Vol_137.apk_Nexus_One_API_25-2018-06-05_105841')).toMatchObject({ outcome: 'pass', code: 'raised-prompt' });
     expect(await verify('lc-lc-2024-01-11_153632', { after: 'before' })).toMatchObject({ outcome: 'fail', code: 'no-change' });
+  });
+
+  it('a dialog dismissed back to the page it covered is strong; a window whose dump hides what it covered is weak', async () => {
+    // "Add to cart" in a sheet over the product page: the sheet is gone and the page under it is still there.
+    expect(await verify('hzx-demo_Amazon4_2025-04-09_20-43-38-12')).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('back to the page it covered') });
+    // "Allow" in the permission window: its dump is the window alone, so any other page after it would look the same.
+    expect(await verify('lc-lc-2023-12-27_224638')).toMatchObject({ outcome: 'pass', strength: 'weak', reason: expect.stringContaining('not in the dump') });
+    expect(await verify('lc-lc-2023-12-27_224638', { after: 'before' })).toMatchObject({ outcome: 'fail' });
   });
 
   it('a "Done" that leaves edit mode on the same page passes, tied to its own button', async () => {
