@@ -36,9 +36,18 @@ function renderTable(title: string, data: VerdictTable, reasonOutcomes: readonly
   return lines;
 }
 
-function falsePassLine(counts: OutcomeCounts): string {
+function falsePassLine(data: VerdictTable): string {
+  const counts = data.all;
   const falsePasses = counts.pass - counts.settled;
-  return `  false pass: ${cell(falsePasses, counts.total)} (strong ${counts.strong - counts.settled}, weak ${counts.weak}); settled taps on what was already chosen: ${counts.settled}`;
+  // Strong false passes per unit type, over all its steps: how often the evidence a planner trusts most was wrong.
+  const strongByType = Object.keys(data.byType)
+    .sort((left, right) => typeOrder.indexOf(left) - typeOrder.indexOf(right))
+    .map((type) => {
+      const typed = data.byType[type]!;
+      return `${type} ${cell(typed.strong - typed.settled, typed.total)}`;
+    })
+    .join(', ');
+  return `  false pass: ${cell(falsePasses, counts.total)} (strong ${counts.strong - counts.settled}, weak ${counts.weak}); settled taps on what was already chosen: ${counts.settled}\n  strong false pass by type (of all its steps): ${strongByType}`;
 }
 
 /**
@@ -58,13 +67,13 @@ export function formatReplayReport(report: VerifyReplayReport, options: { reason
     ...renderTable('What really happened: steps with a visible effect (a pass is a true pass)', report.visibleEffect, ['fail', 'inconclusive'], limit),
     '',
     ...renderTable('Steps marked as changing nothing (a pass is a false pass, unless settled: a tap on what was already chosen)', report.noVisibleEffect, ['pass', 'inconclusive'], limit),
-    falsePassLine(report.noVisibleEffect.all),
+    falsePassLine(report.noVisibleEffect),
     '',
     ...renderTable('Negative control, no-op: after = before (a pass is a false pass, unless settled)', report.noOp, ['pass'], limit),
-    falsePassLine(report.noOp.all),
+    falsePassLine(report.noOp),
     '',
     ...renderTable('Negative control, wrong effect: the after screen of another step of the same app, from the most similar before screen (a pass is a false pass)', report.wrongEffect, ['pass'], limit),
-    falsePassLine(report.wrongEffect.all),
+    falsePassLine(report.wrongEffect),
     '',
     `tasks: ${report.tasks.total}; every step verified programmatically: ${cell(report.tasks.verified, report.tasks.total)}; ${report.tasks.withLeftOutSteps} have steps not replayed (keys, swipes)`,
     `vision calls implied (incl. ${report.vision.unresolved} unresolved targets): one screenshot per step ${report.vision.screenshotPerStep}; gate on every non-pass ${report.vision.everyNonPass}; on every fail ${report.vision.everyFail}; the loop's gate (τ=${report.vision.threshold}) ${report.vision.gate} (pixel-only at once: ${report.vision.gatePixelOnly})`,

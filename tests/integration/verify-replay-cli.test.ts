@@ -48,6 +48,7 @@ describe('senseact verify-replay on real transitions', () => {
     expect(code).toBe(0);
     expect(out).toContain('47 steps in 14 tasks');
     expect(out).toMatch(/false pass: /);
+    expect(out).toMatch(/strong false pass by type \(of all its steps\): click \d+\.\d% \(\d+\), commit /);
     expect(out).toContain('What really happened');
     expect(out).toContain('Negative control, no-op');
     expect(out).toContain('Negative control, wrong effect');
