@@ -84,7 +84,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const session = new AgentSession(device, models, ledger, trace, options.perception ?? {}, options.signal);
   const callOptions = options.signal ? { signal: options.signal } : {};
   const guard = new ForegroundGuard(task);
-  trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy, oracle: policy === 'oracle' } });
+  trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy, oracle: policy === 'oracle', device: options.device.info.name, ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }) } });
   trace.emit({ type: 'task-start', step: null, taskId: task.id, instruction: task.instruction, app: task.app, stepBudget: task.stepBudget });
 
   let run: AgentRunEnd | undefined;
@@ -175,6 +175,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     faults: [...faults],
     error,
     traceDir: trace.dir,
+    ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }),
     ...(run?.answer === undefined ? {} : { answer: run.answer }),
     ...(run === undefined ? {} : { stopReason: run.stopReason, agentFinished: run.finished }),
   };

@@ -88,6 +88,8 @@ export const taskRunResultSchema = z.object({
   error: z.string().nullable(),
   /** Run folder with trace.jsonl and per-step artifacts, relative to the bench output dir. */
   traceDir: z.string(),
+  /** Which device served the run when the server said (a grid node, a serial); absent in-process. */
+  servedBy: z.string().optional(),
   answer: z.string().optional(),
   /** Why the agent stopped (it said FINISH, a guard stopped it); absent when the run ended in an error. */
   stopReason: z.string().optional(),

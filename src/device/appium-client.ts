@@ -35,6 +35,19 @@ export interface ConnectRequest {
 /** Creates a session; throws what the client library throws. */
 export type AppiumConnector = (request: ConnectRequest) => Promise<AppiumClient>;
 
+/** The URL with any `user:key@` removed, for messages and traces. */
+export function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === '' && parsed.password === '') return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString().replace(/\/+$/, '');
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, '//');
+  }
+}
+
 /**
  * Opens a session through WebdriverIO `remote()` with its own retries off
  * (`connectionRetryCount: 0`): `AppiumDevice` decides what is retried.
@@ -46,6 +59,8 @@ export const connectWebdriverio: AppiumConnector = async (request) => {
     hostname: url.hostname,
     port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
     path: url.pathname === '' ? '/' : url.pathname,
+    // Cloud grids take their credentials in the URL (https://user:key@hub.example.com/wd/hub).
+    ...(url.username === '' ? {} : { user: decodeURIComponent(url.username), key: decodeURIComponent(url.password) }),
     capabilities: { ...request.capabilities } as WebdriverIO.Capabilities,
     connectionRetryCount: 0,
     connectionRetryTimeout: request.requestTimeoutMs,

@@ -2,7 +2,7 @@ import { simApps } from '../sim/sim-seed-data.js';
 import { parseHierarchy } from '../ui/parse-hierarchy.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { debugLog } from '../util/debug-log.js';
-import { type AppiumClient, type AppiumConnector, connectWebdriverio } from './appium-client.js';
+import { type AppiumClient, type AppiumConnector, connectWebdriverio, withoutCredentials } from './appium-client.js';
 import type { ActResult, CallOptions, CallRecord, DeviceInfo, Observation, RecordingDevice, Screenshot } from './device.js';
 import type { DeviceAction } from './device-action.js';
 import type { AppStateReader, DeviceProbe } from './device-probe.js';
@@ -37,6 +37,13 @@ export interface AppiumDeviceOptions {
   readonly retry?: RetryPolicy;
   /** Deadline of one device call, retries and settling included. */
   readonly callTimeoutMs?: number;
+  /** Deadline of opening a session (default `callTimeoutMs`): behind a busy grid the request queues. */
+  readonly connectTimeoutMs?: number;
+  /**
+   * Sessions are routed to any matching device (a Selenium Grid, a device farm): a lost
+   * session is re-created only when the new one names the same device.
+   */
+  readonly routed?: boolean;
   /** Screen density when the server does not report it (`deviceScreenDensity`). */
   readonly density?: number;
   /** How sessions are opened; defaults to WebdriverIO `remote()`. Tests pass a fake. */
@@ -61,14 +68,14 @@ const defaultCallTimeoutMs = 60_000;
 export class AppiumDevice implements RecordingDevice, DeviceProbe {
   readonly info: DeviceInfo;
   private readonly records: CallRecord[] = [];
-  private readonly options: Required<Omit<AppiumDeviceOptions, 'density'>>;
+  private readonly options: ResolvedOptions;
   private client: AppiumClient | undefined;
   private closed = false;
   private recoveries = 0;
   /** The last observation's hierarchy and where it was, per session: unchanged hierarchies reuse package and activity. */
   private lastObservation: { sessionId: string; xml: string; packageName: string; activity: string } | undefined;
 
-  private constructor(options: Required<Omit<AppiumDeviceOptions, 'density'>>, client: AppiumClient, info: DeviceInfo) {
+  private constructor(options: ResolvedOptions, client: AppiumClient, info: DeviceInfo) {
     this.options = options;
     this.client = client;
     this.info = info;
@@ -83,15 +90,18 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
       settle: options.settle ?? defaultSettle,
       retry: options.retry ?? defaultRetryPolicy,
       callTimeoutMs: options.callTimeoutMs ?? defaultCallTimeoutMs,
+      connectTimeoutMs: options.connectTimeoutMs ?? options.callTimeoutMs ?? defaultCallTimeoutMs,
+      routed: options.routed ?? false,
       connector: options.connector ?? connectWebdriverio,
     };
     const start = performance.now();
-    const signal = deadlineSignal(callOptions.signal, resolved.callTimeoutMs);
+    const signal = deadlineSignal(callOptions.signal, resolved.connectTimeoutMs);
     try {
       const client = await openSession(resolved, signal);
       const rect = await raceSignal(client.getWindowRect(), signal);
       const density = Number(client.capabilities['deviceScreenDensity'] ?? options.density ?? 0);
-      const device = new AppiumDevice(resolved, client, { name: resolved.name, kind: 'appium', width: rect.width, height: rect.height, density });
+      const servedBy = sessionDevice(client.capabilities);
+      const device = new AppiumDevice(resolved, client, { name: resolved.name, kind: 'appium', width: rect.width, height: rect.height, density, ...(servedBy === undefined ? {} : { servedBy }) });
       device.records.push({ kind: 'connect', latencyMs: performance.now() - start, ok: true });
       return device;
     } catch (error) {
@@ -262,6 +272,7 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
             debugLog('device', `${kind}: session ${client.sessionId} lost; re-creating it`);
             this.client = undefined;
             const fresh = await this.currentClient(signal);
+            await this.requireSameDevice(fresh, kind);
             this.recoveries++;
             return await raceSignal(run(fresh, signal), signal);
           }
@@ -285,6 +296,31 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
   }
 
   /**
+   * A re-created session must run on the device the task started on. Behind a grid or a
+   * device farm a new session may land on any device that matches the capabilities, where
+   * the task's state is not: the new session is deleted and the loss reported, so the
+   * run ends as an infrastructure error (and `--resume` reruns it) instead of going on
+   * somewhere else.
+   */
+  private async requireSameDevice(client: AppiumClient, kind: string): Promise<void> {
+    const wanted = this.info.servedBy;
+    const got = sessionDevice(client.capabilities);
+    // Unnamed devices are the same only when nothing routes sessions between devices.
+    if (wanted === got && (wanted !== undefined || !this.options.routed)) return;
+    this.client = undefined;
+    try {
+      await raceSignal(client.deleteSession(), AbortSignal.timeout(10_000));
+    } catch (error) {
+      debugLog('device', 'deleting the session on the wrong device failed', { message: error instanceof Error ? error.message : String(error) });
+    }
+    throw new DeviceError({
+      reason: 'session-lost',
+      call: kind,
+      message: `The Appium session of device '${this.options.name}' at ${withoutCredentials(this.options.url)} was lost, and a new one opened on ${got === undefined ? 'a device that does not say which it is' : `'${got}'`} instead of '${wanted ?? 'the first device'}': the task's state is not there, so the run stops here (an infrastructure error; senseact bench --resume runs it again).`,
+    });
+  }
+
+  /**
    * The session to use, opened anew after a loss. A refused connection alone keeps the
    * session: when the server comes back without it, the next call sees `invalid session
    * id` and re-creates it.
@@ -301,10 +337,23 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
   }
 }
 
+/**
+ * Which device a session runs on, from the capabilities the server returned: a grid
+ * node's `senseact:node` (see `startLocalSimGrid`), else the serial Appium reports.
+ */
+export function sessionDevice(capabilities: Readonly<Record<string, unknown>>): string | undefined {
+  for (const name of ['senseact:node', 'appium:udid', 'udid', 'deviceUDID']) {
+    const value = capabilities[name];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
 function isRetryable(errorClass: AppiumErrorClass, idempotent: boolean): boolean {
   switch (errorClass) {
     case 'connection-refused':
     case 'server-error':
+    case 'node-unreachable':
       return true;
     case 'connection-reset':
     case 'timeout':
@@ -390,13 +439,13 @@ type ResolvedOptions = Required<Omit<AppiumDeviceOptions, 'density'>>;
 /** Opens a session, retrying only while the server is unreachable or failing with 5xx. */
 async function openSession(options: ResolvedOptions, signal: AbortSignal): Promise<AppiumClient> {
   return await withRetry(
-    () => raceSignal(options.connector({ url: options.url, capabilities: options.capabilities, requestTimeoutMs: options.callTimeoutMs }), signal),
+    () => raceSignal(options.connector({ url: options.url, capabilities: options.capabilities, requestTimeoutMs: Math.max(options.callTimeoutMs, options.connectTimeoutMs) }), signal),
     {
       policy: options.retry,
       signal,
       shouldRetry: (error) => {
         const errorClass = classifyAppiumError(error);
-        return errorClass === 'connection-refused' || errorClass === 'server-error';
+        return errorClass === 'connection-refused' || errorClass === 'server-error' || errorClass === 'node-unreachable';
       },
     },
   );
@@ -436,7 +485,8 @@ function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function toDeviceError(error: unknown, call: string, options: Pick<ResolvedOptions, 'name' | 'url' | 'callTimeoutMs' | 'capabilities'>, signal: AbortSignal, callerSignal: AbortSignal | undefined): DeviceError {
   if (DeviceError.isInstance(error)) return error;
-  const where = `device '${options.name}' (Appium at ${options.url})`;
+  const url = withoutCredentials(options.url);
+  const where = `device '${options.name}' (Appium at ${url})`;
   const detail = error instanceof Error ? error.message : String(error);
   if (callerSignal?.aborted) {
     return new DeviceError({ reason: 'aborted', call, message: `${call} on ${where} was aborted by the caller.`, cause: error });
@@ -448,13 +498,18 @@ function toDeviceError(error: unknown, call: string, options: Pick<ResolvedOptio
   switch (errorClass) {
     case 'connection-refused':
     case 'connection-reset':
-      return new DeviceError({ reason: 'unreachable', call, message: `Appium not reachable at ${options.url} (${call} on device '${options.name}': ${detail}): start it with \`npm run sim:appium\` or \`npx tsx scripts/start-appium.ts\`, or pass the right URL.`, cause: error });
+      return new DeviceError({ reason: 'unreachable', call, message: `Appium not reachable at ${url} (${call} on device '${options.name}': ${detail}): start it with \`npm run sim:appium\` or \`npx tsx scripts/start-appium.ts\`, or pass the right URL.`, cause: error });
     case 'session-not-created': {
+      if (/No nodes support the capabilities/i.test(detail)) {
+        return new DeviceError({ reason: 'session-not-created', call, message: `The grid at ${url} has no node whose stereotype accepts the capabilities of device '${options.name}' (${detail.split('\n')[0] ?? detail}): \`senseact devices check ${options.name}\` lists the nodes and what they offer; fix the profile's capabilities or the nodes' stereotypes.`, cause: error });
+      }
       const automation = String(options.capabilities['appium:automationName'] ?? '');
-      return new DeviceError({ reason: 'session-not-created', call, message: `Appium at ${options.url} refused a session for device '${options.name}': ${detail}. Check that the ${automation || 'required'} driver is installed in the Appium home (scripts/setup-emulator.sh installs UiAutomator2; \`npm run sim:appium\` provides SenseActSim) and that the device is online (\`adb devices\`).`, cause: error });
+      return new DeviceError({ reason: 'session-not-created', call, message: `Appium at ${url} refused a session for device '${options.name}': ${detail}. Check that the ${automation || 'required'} driver is installed in the Appium home (scripts/setup-emulator.sh installs UiAutomator2; \`npm run sim:appium\` provides SenseActSim) and that the device is online (\`adb devices\`).`, cause: error });
     }
+    case 'node-unreachable':
+      return new DeviceError({ reason: 'unreachable', call, message: `The grid at ${url} could not reach the device it chose for a session of '${options.name}' (${detail}): that node is down. The hub stops choosing it after its next health check; give the profile's retry.budgetMs more time than that, or restart the node.`, cause: error });
     case 'session-lost':
-      return new DeviceError({ reason: 'session-lost', call, message: `The Appium session of device '${options.name}' at ${options.url} was lost and could not be re-created (${detail}): check the server log, then reconnect.`, cause: error });
+      return new DeviceError({ reason: 'session-lost', call, message: `The Appium session of device '${options.name}' at ${url} was lost and could not be re-created (${detail}): check the server log, then reconnect.`, cause: error });
     case 'timeout':
       return new DeviceError({ reason: 'timeout', call, message: `${call} on ${where} timed out: ${detail}. Check the device, or raise callTimeoutMs in the profile.`, cause: error });
     case 'server-error':

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { DeviceError } from './device-error.js';
 import { abortableSleep } from './retry-policy.js';
+import { pipeLines, stopChild } from './child-process-lines.js';
 
 /** Name of the simulator driver in the Appium manifest (`appium driver list`). */
 export const simDriverName = 'senseact-sim';
@@ -308,23 +309,4 @@ async function waitForStatus(url: string, exited: Promise<number | null>, timeou
     await abortableSleep(100);
   }
   throw new Error(`no answer from ${url}/status within ${timeoutMs} ms`);
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-function pipeLines(child: ChildProcess, onLine: (line: string) => void): void {
-  for (const stream of [child.stdout, child.stderr]) {
-    let rest = '';
-    stream?.on('data', (chunk: Buffer) => {
-      const lines = (rest + chunk.toString()).split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) if (line.trim() !== '') onLine(line);
-    });
-  }
 }

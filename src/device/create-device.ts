@@ -46,6 +46,8 @@ export async function createDevice(profile: DeviceProfile, options: CreateDevice
           ...(profile.settle === undefined ? {} : { settle: profile.settle }),
           ...(profile.retry === undefined ? {} : { retry: profile.retry }),
           ...(profile.callTimeoutMs === undefined ? {} : { callTimeoutMs: profile.callTimeoutMs }),
+          ...(profile.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: profile.connectTimeoutMs }),
+          ...(profile.appium.grid === true ? { routed: true } : {}),
           ...(profile.density === undefined ? {} : { density: profile.density }),
           ...(options.connector === undefined ? {} : { connector: options.connector }),
         },

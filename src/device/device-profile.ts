@@ -37,6 +37,13 @@ export const appiumDeviceProfileSchema = z.strictObject({
   appium: z.strictObject({
     /** Server URL; `--url` on the CLI overrides it. */
     url: z.url({ protocol: /^https?$/ }),
+    /**
+     * The URL is a Selenium Grid 4 hub (or another router of sessions to many devices:
+     * appium-device-farm, a cloud farm): a session lands on any device whose stereotype
+     * matches the capabilities. `devices check` then reads the hub's nodes, and a lost
+     * session is re-created only when the new one names the same device.
+     */
+    grid: z.boolean().optional(),
     /** W3C capabilities; `platformName` and `appium:automationName` are required. */
     capabilities: z
       .record(z.string(), z.unknown())
@@ -47,6 +54,12 @@ export const appiumDeviceProfileSchema = z.strictObject({
   retry: retryPolicySchema.optional(),
   /** Deadline of one device call, retries and settling included. */
   callTimeoutMs: z.number().int().positive().optional(),
+  /**
+   * Deadline of opening a session (default `callTimeoutMs`). Behind a grid a request waits
+   * in the hub's queue while every node is busy: raise it when bench --concurrency is
+   * larger than the number of devices.
+   */
+  connectTimeoutMs: z.number().int().positive().optional(),
   /** Screen density when the server does not report it. */
   density: z.number().int().positive().optional(),
 });

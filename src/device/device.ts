@@ -38,6 +38,11 @@ export interface DeviceInfo {
   readonly width: number;
   readonly height: number;
   readonly density: number;
+  /**
+   * Which device served the session, when the server says: a grid node's
+   * `senseact:node`, else the session's `appium:udid` / `udid`. Absent in-process.
+   */
+  readonly servedBy?: string;
 }
 
 /**

@@ -11,6 +11,8 @@ export * from './png-size.js';
 export * from './retry-policy.js';
 export * from './scroll-swipe.js';
 export * from './settle-hierarchy.js';
+export * from './local-sim-grid.js';
+export * from './selenium-grid.js';
 export * from './sim-device.js';
 export * from './parse-device-action.js';
 export * from './interpolate-env.js';

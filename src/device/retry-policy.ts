@@ -19,11 +19,14 @@ export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 10
  * - `connection-reset`: the connection broke mid-request — the command may or may not have run;
  * - `timeout`: no answer in time — the command may or may not have run;
  * - `server-error`: the server answered `unknown error` (HTTP 500) or another 5xx;
- * - `session-lost`: `invalid session id` — the session was deleted, timed out or the server restarted;
+ * - `session-lost`: `invalid session id` — the session was deleted, timed out or the server restarted
+ *   (or a grid cannot reach the node that holds it);
  * - `session-not-created`: the server refused to create a session;
+ * - `node-unreachable`: a Selenium Grid chose a node for a new session and could not reach
+ *   it (a device that went away; the hub marks it DOWN at its next health check);
  * - `other`: a command error that retrying cannot fix (no such element, invalid argument, ...).
  */
-export type AppiumErrorClass = 'connection-refused' | 'connection-reset' | 'timeout' | 'server-error' | 'session-lost' | 'session-not-created' | 'other';
+export type AppiumErrorClass = 'connection-refused' | 'connection-reset' | 'timeout' | 'server-error' | 'session-lost' | 'session-not-created' | 'node-unreachable' | 'other';
 
 const resetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
 const refusedCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ENETUNREACH', 'EHOSTUNREACH', 'EAI_AGAIN', 'EADDRNOTAVAIL']);
@@ -42,8 +45,12 @@ export function classifyAppiumError(error: unknown): AppiumErrorClass {
   // WebdriverIO's session creation reports a refused connection only in words.
   if (/Unable to connect to "|fetch failed|Failed to fetch \[/i.test(message)) return 'connection-refused';
   if (name === 'invalid session id' || /invalid session id|session is either terminated or not started|no such session/i.test(message)) return 'session-lost';
+  // Grid 4 words it so when the node it picked does not answer: another try may pick a live one.
+  if (/Could not start a new session\. (Connection error|Failed to execute request)/i.test(message)) return 'node-unreachable';
+  // ...and so when the node holding our session does not answer: the session is out of reach.
+  if (/Unable to execute request for an existing session/i.test(message)) return 'session-lost';
   // Appium answers a missing driver with a 500 `unknown error`; retrying cannot install it.
-  if (name === 'session not created' || /session not created|could not find a driver for automationName/i.test(message)) return 'session-not-created';
+  if (name === 'session not created' || /session not created|could not find a driver for automationName|Could not start a new session/i.test(message)) return 'session-not-created';
   if (name === 'TimeoutError' || /timed out|timeout/i.test(name)) return 'timeout';
   if (name === 'unknown error' || /\b5\d\d\b.*(internal|server|gateway|unavailable)/i.test(message)) return 'server-error';
   const statusCode = typeof error === 'object' && error !== null && 'statusCode' in error ? Number((error as { statusCode: unknown }).statusCode) : NaN;

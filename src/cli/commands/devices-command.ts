@@ -6,6 +6,7 @@ import { createDevice, type CreateDeviceOptions } from '../../device/create-devi
 import type { RecordingDevice } from '../../device/device.js';
 import { DeviceError } from '../../device/device-error.js';
 import { loadDeviceProfile, type DeviceProfile } from '../../device/device-profile.js';
+import { readGridStatus, stereotypeAccepts } from '../../device/selenium-grid.js';
 import { DeviceProfileError } from '../../device/device-profile-error.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
 import type { CommandRegistration } from '../command-registration.js';
@@ -124,7 +125,11 @@ export const devicesCommand: CommandRegistration = (program: Command, io: CliIo,
 
 async function checkProfile(profile: DeviceProfile, options: DeviceCommandOptions): Promise<CheckLine[]> {
   const lines: CheckLine[] = [];
-  if (profile.kind === 'appium') {
+  if (profile.kind === 'appium' && profile.appium.grid === true) {
+    const gridLines = await checkGrid((options.url ?? profile.appium.url).replace(/\/+$/, ''), profile.appium.capabilities);
+    lines.push(...gridLines);
+    if (gridLines.some((line) => !line.ok)) return lines;
+  } else if (profile.kind === 'appium') {
     const url = (options.url ?? profile.appium.url).replace(/\/+$/, '');
     try {
       const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(5_000) });
@@ -145,7 +150,7 @@ async function checkProfile(profile: DeviceProfile, options: DeviceCommandOption
   }
   if (profile.kind === 'appium') {
     lines.push({ ok: true, what: `driver for ${String(profile.appium.capabilities['appium:automationName'])} installed` });
-    lines.push({ ok: true, what: `device online: session created (${device.info.width}×${device.info.height}, ${device.info.density} dpi)` });
+    lines.push({ ok: true, what: `device online: session created (${device.info.width}×${device.info.height}, ${device.info.density} dpi${device.info.servedBy === undefined ? '' : `, on ${device.info.servedBy}`})` });
   } else {
     lines.push({ ok: true, what: `simulator started (${device.info.width}×${device.info.height}, ${device.info.density} dpi)` });
   }
@@ -159,6 +164,29 @@ async function checkProfile(profile: DeviceProfile, options: DeviceCommandOption
   } finally {
     await device.close();
   }
+  return lines;
+}
+
+/** The hub answers, and at least one UP node offers a stereotype the profile's capabilities fit. */
+async function checkGrid(url: string, capabilities: Readonly<Record<string, unknown>>): Promise<CheckLine[]> {
+  let status;
+  try {
+    status = await readGridStatus(url);
+  } catch (error) {
+    if (!DeviceError.isInstance(error)) throw error;
+    return [{ ok: false, what: error.message, todo: 'start the grid (`npx tsx scripts/start-grid.ts` for simulator nodes; docs/grid.md for emulators), or fix appium.url' }];
+  }
+  const lines: CheckLine[] = [{ ok: true, what: `Selenium Grid reachable at ${url}: ${status.message || (status.ready ? 'ready' : 'not ready')}, ${status.nodes.length} node(s)` }];
+  let usable = 0;
+  for (const node of status.nodes) {
+    const fitting = node.stereotypes.filter((stereotype) => stereotypeAccepts(stereotype, capabilities)).length;
+    const fits = fitting > 0;
+    if (node.availability === 'UP') usable += fitting;
+    lines.push({ ok: true, what: `  node ${node.uri}: ${node.availability}, ${node.busy}/${node.stereotypes.length} slot(s) busy, ${fits ? 'fits' : 'does not fit'} this profile: ${node.stereotypes.map((stereotype) => JSON.stringify(stereotype)).join(' ')}` });
+  }
+  lines.push(usable > 0
+    ? { ok: true, what: `${usable} slot(s) on nodes that are up fit the profile's capabilities: bench --concurrency up to ${usable} runs without queueing` }
+    : { ok: false, what: 'no node that is UP fits the profile\'s capabilities', todo: 'start or fix the nodes (their stereotypes are above), or change appium.capabilities in the profile' });
   return lines;
 }
 

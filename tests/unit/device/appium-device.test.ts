@@ -187,6 +187,69 @@ describe('AppiumDevice with a fake server', () => {
     expect(connector.clients).toHaveLength(2);
   });
 
+  it('keeps the credentials of a cloud URL out of its messages', async () => {
+    const connector = new FakeConnector();
+    connector.connectFailures = [webdriverError('session not created', 'Could not find a driver for automationName')];
+    const error = await AppiumDevice.connect({ name: 'cloud', url: 'https://alice:s3cr3t-key@hub.example.com/wd/hub', capabilities: { platformName: 'Android', 'appium:automationName': 'UiAutomator2' }, retry: fastRetry, connector: connector.connect }).catch((caught: unknown) => caught);
+    expect(connector.requests[0]?.url).toBe('https://alice:s3cr3t-key@hub.example.com/wd/hub');
+    expect((error as Error).message).toContain('https://hub.example.com/wd/hub');
+    expect((error as Error).message).not.toContain('s3cr3t-key');
+  });
+
+  describe('behind a grid (sessions routed to any matching device)', () => {
+    const onNodes = (connector: FakeConnector, nodes: (string | undefined)[]): void => {
+      connector.setup = (client) => {
+        const node = nodes[connector.clients.length];
+        if (node !== undefined) client.capabilities['senseact:node'] = node;
+      };
+    };
+    const connectRouted = (connector: FakeConnector): Promise<AppiumDevice> =>
+      AppiumDevice.connect({ name: 'grid', url: 'http://127.0.0.1:4444', capabilities: { platformName: 'Android', 'appium:automationName': 'SenseActSim' }, retry: fastRetry, settle: { intervalMs: 0, timeoutMs: 1_000 }, routed: true, connector: connector.connect });
+
+    it('names the device that served the session', async () => {
+      const connector = new FakeConnector();
+      onNodes(connector, ['sim-2']);
+      expect((await connectRouted(connector)).info.servedBy).toBe('sim-2');
+      const direct = new FakeConnector();
+      direct.setup = (client) => {
+        client.capabilities['appium:udid'] = 'emulator-5556';
+      };
+      expect((await connect(direct)).info.servedBy).toBe('emulator-5556');
+    });
+
+    it('re-creates a lost session when the new one is on the same device', async () => {
+      const connector = new FakeConnector();
+      onNodes(connector, ['sim-1', 'sim-1']);
+      const device = await connectRouted(connector);
+      (connector.clients[0] as FakeAppiumClient).failures = [webdriverError('invalid session id')];
+      await device.act({ type: 'key', key: 'back' });
+      expect(connector.calls.filter((call) => call.method === 'back').map((call) => call.session)).toEqual(['session-1', 'session-2']);
+      expect(device.sessionRecoveries).toBe(1);
+    });
+
+    it('refuses a re-created session on another device: deletes it and reports the loss without acting there', async () => {
+      const connector = new FakeConnector();
+      onNodes(connector, ['sim-1', 'sim-2']);
+      const device = await connectRouted(connector);
+      (connector.clients[0] as FakeAppiumClient).failures = [webdriverError('invalid session id')];
+      const error = await device.act({ type: 'key', key: 'back' }).catch((caught: unknown) => caught);
+      expect(DeviceError.isInstance(error) && error.reason).toBe('session-lost');
+      expect((error as Error).message).toContain("opened on 'sim-2' instead of 'sim-1'");
+      expect(connector.calls.filter((call) => call.method === 'back').map((call) => call.session)).toEqual(['session-1']);
+      expect(connector.calls.filter((call) => call.session === 'session-2').map((call) => call.method)).toEqual(['deleteSession']);
+      expect(device.sessionRecoveries).toBe(0);
+    });
+
+    it('refuses to re-create a session when the grid does not say which device it is', async () => {
+      const connector = new FakeConnector();
+      const device = await connectRouted(connector);
+      (connector.clients[0] as FakeAppiumClient).failures = [webdriverError('invalid session id')];
+      const error = await device.act({ type: 'key', key: 'back' }).catch((caught: unknown) => caught);
+      expect(DeviceError.isInstance(error) && error.reason).toBe('session-lost');
+      expect((error as Error).message).toContain('a device that does not say which it is');
+    });
+  });
+
   it('explains a refused session: driver missing or device offline', async () => {
     const connector = new FakeConnector();
     connector.connectFailures = [webdriverError('session not created', "Could not find a driver for automationName 'UiAutomator2'")];

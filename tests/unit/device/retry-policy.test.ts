@@ -17,6 +17,11 @@ describe('classifyAppiumError', () => {
     ['terminated session in words', new Error('A session is either terminated or not started'), 'session-lost'],
     ['session not created', webdriverError('session not created', 'Could not find a driver'), 'session-not-created'],
     ['driver missing (Appium says unknown error)', webdriverError('unknown error', "Could not find a driver for automationName 'UiAutomator2' and platformName 'Android'."), 'session-not-created'],
+    // Selenium Grid 4.48 after a relay node was killed (messages as the hub sent them in tests/integration/bench/bench-grid.test.ts).
+    ['grid node gone at session creation (connection error)', webdriverError('session not created', 'WebDriverError: Could not start a new session. Connection error (POST http://127.0.0.1:38197/se/grid/node/session) \nHost info: host: \'vm\', ip: \'127.0.0.1\''), 'node-unreachable'],
+    ['grid node gone at session creation (request failed)', webdriverError('session not created', 'WebDriverError: Could not start a new session. Failed to execute request (POST http://127.0.0.1:34125/se/grid/node/session)'), 'node-unreachable'],
+    ['grid: no node offers the capabilities', webdriverError('WebDriverError', 'WebDriverError: Could not start a new session. No nodes support the capabilities in the request \nHost info: host: \'vm\''), 'session-not-created'],
+    ['grid node gone under a running session', webdriverError('unknown error', 'WebDriverError: Unable to execute request for an existing session: Connection error (GET http://127.0.0.1:44671/session/b585a0f0/source) when running "source" with method "GET"'), 'session-lost'],
     ['no such element', webdriverError('no such element'), 'other'],
     ['invalid argument', webdriverError('invalid argument'), 'other'],
     ['a string', 'boom', 'other'],
