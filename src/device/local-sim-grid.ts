@@ -76,6 +76,9 @@ export async function startLocalSimGrid(options: LocalSimGridOptions): Promise<L
   try {
     // The hub's JVM starts while the Appium servers do. The relay nodes come after both:
     // a node checks its server's /status before it registers.
+    // One budget for the whole start: Appium servers and JVMs started together on a busy
+    // machine can each take longer than a lone server's default.
+    const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
     const [hubPort, publishPort, subscribePort] = [options.port !== undefined && options.port > 0 ? options.port : await freePort(host), await freePort(host), await freePort(host)];
     const hubUrl = `http://${host}:${hubPort}`;
     const hub = startGridProcess('hub', {
@@ -88,7 +91,7 @@ export async function startLocalSimGrid(options: LocalSimGridOptions): Promise<L
       maxHeap: '256m',
     });
     started.push(hub);
-    const servers = await Promise.allSettled(Array.from({ length: options.nodes }, (_, index) => startAppiumServer({ host, onOutput: outputCollector(`sim-${index + 1}`, recent, options.onOutput), logLevel: options.appiumLogLevel ?? 'error' })));
+    const servers = await Promise.allSettled(Array.from({ length: options.nodes }, (_, index) => startAppiumServer({ host, onOutput: outputCollector(`sim-${index + 1}`, recent, options.onOutput), logLevel: options.appiumLogLevel ?? 'error', readyTimeoutMs })));
     const appiumServers: AppiumServerHandle[] = [];
     for (const server of servers) if (server.status === 'fulfilled') appiumServers.push(server.value);
     started.push(...appiumServers);
@@ -121,7 +124,7 @@ export async function startLocalSimGrid(options: LocalSimGridOptions): Promise<L
       });
     }
     const failed = Promise.race(started.filter((part): part is GridProcessHandle => 'exited' in part).map((part) => part.exited.then((code) => `${part.configFile} exited with code ${String(code)}`)));
-    await waitForGrid(hubUrl, nodes.length, { timeoutMs: options.readyTimeoutMs ?? 90_000, failed, describe: () => `Last output:\n${recent.text()}` });
+    await waitForGrid(hubUrl, nodes.length, { timeoutMs: readyTimeoutMs, failed, describe: () => `Last output:\n${recent.text()}` });
     return { url: hubUrl, hub, nodes, workDir, stop: stopAll };
   } catch (error) {
     await stopAll();

@@ -46,6 +46,7 @@ if (!java.ok) {
     let profile: string;
     let tasks: Task[];
     const sessionsCreated = new Map<string, number>();
+    const sessionCommands = new Map<string, number>();
 
     beforeAll(async () => {
       root = await mkdtemp(path.join(tmpdir(), 'senseact-bench-grid-'));
@@ -63,6 +64,9 @@ if (!java.ok) {
         onOutput: (line) => {
           const server = /^\[(sim-\d+)\] .*Session created with session id/.exec(line)?.[1];
           if (server !== undefined) sessionsCreated.set(server, (sessionsCreated.get(server) ?? 0) + 1);
+          // A command inside a session (not its deletion): the client holds that session.
+          const commanded = /^\[(sim-\d+)\] .*--> (?:GET|POST) \/session\/[^/\s]+\/\S/.exec(line)?.[1];
+          if (commanded !== undefined) sessionCommands.set(commanded, (sessionCommands.get(commanded) ?? 0) + 1);
         },
       });
       profile = path.join(root, 'sim-grid.yaml');
@@ -150,17 +154,20 @@ if (!java.ok) {
       const created = (): number => sessionsCreated.get(victim.name) ?? 0;
       let doneSoFar = 0;
       let sessionsThen: number | undefined;
-      // Kill the victim while a run is on it: once two runs are done, at its next new
-      // session, a moment after it opened (a run takes over a second through the grid).
+      // Kill the victim while a run is on it: once two runs are done, at the first command
+      // its server logs in a session opened after that. Killing at the session's creation
+      // raced the reply through the hub: the hub then saw a failed new-session request,
+      // which the client retries on the other node, and no run was hit.
+      let commandsThen: number | undefined;
       const watcher = setInterval(() => {
         if (killed || doneSoFar < 2) return;
         sessionsThen ??= created();
         if (created() === sessionsThen) return;
+        commandsThen ??= sessionCommands.get(victim.name) ?? 0;
+        if ((sessionCommands.get(victim.name) ?? 0) === commandsThen) return;
         killed = true;
-        setTimeout(() => {
-          victim.relay.kill();
-          process.kill(victim.appium.pid, 'SIGKILL');
-        }, 150);
+        victim.relay.kill();
+        process.kill(victim.appium.pid, 'SIGKILL');
       }, 20);
       let first;
       try {
