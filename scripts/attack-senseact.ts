@@ -537,8 +537,10 @@ async function faultsRow(): Promise<void> {
   const chosen = loadSimTasks().filter((task) => task.app === 'com.android.settings').slice(0, 4);
   writeFileSync(path.join(suite, 'tasks.yaml'), JSON.stringify({ tasks: chosen }));
   const lines: string[] = [];
-  const server = await startAppiumServer({ withSimDriver: true });
+  let server: Awaited<ReturnType<typeof startAppiumServer>> | undefined;
   try {
+    // Inside the try: an Appium that does not start (a loaded machine) still removes the folder.
+    server = await startAppiumServer({ withSimDriver: true });
     const profile = loadDeviceProfile('sim-appium');
     const url = server.url;
     const profileFile = path.join(folder, 'sim-appium.yaml');
@@ -550,7 +552,7 @@ async function faultsRow(): Promise<void> {
       lines.push(`${device === 'sim' ? 'in-process' : 'behind Appium'}: exit ${run.code}, faults ok/met ${results ? `${results.modes[0]?.faultsSurvived}/${results.modes[0]?.faultsMet}` : '?'}, ${results ? results.tasks.reduce((total, task) => total + task.faults.length, 0) : '?'} fault events${argv.includes('--verbose') && results ? ` (${results.tasks.map((task) => JSON.stringify(task.faults)).join(' ')})` : ''}`);
     }
   } finally {
-    await server.stop();
+    await server?.stop();
     if (argv.includes('--keep')) process.stderr.write(`kept ${folder}\n`); else rmSync(folder, { recursive: true, force: true });
   }
   row(`--faults standard, ${chosen.length} Settings tasks`, lines.join('; '));
