@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { stepFolder, type TraceWriter } from '../trace/trace-writer.js';
 import { parseHierarchy } from '../ui/parse-hierarchy.js';
 import { passwordPlaceholder } from '../util/redactor.js';
+import { OperationCounter } from './operation-counter.js';
 
 /** Latency buckets of DESIGN.md §7, in milliseconds. */
 export interface LatencyTotals {
@@ -50,6 +51,8 @@ export class AgentSession {
   /** The screen last observed: the one the next action's unit comes from. */
   private lastScreen: Screen | undefined;
   vlmCalls = 0;
+  /** The agent's own operations and how many changed the screen (the guard's recoveries are not the agent's). */
+  readonly operations = new OperationCounter();
 
   constructor(
     readonly device: Device,
@@ -114,6 +117,7 @@ export class AgentSession {
     this.trace.emit({ type: 'observe-end', step: this.step, packageName: observation.packageName, activity: observation.activity, latencyMs: observation.latencyMs, polls: observation.polls, settled: observation.settled, artifact: path });
     this.trace.emit({ type: 'perceive-end', step: this.step, latencyMs: perceptionMs, nodes: tree.nodes.length, keptNodes: perception.nodes.length, units: perception.units.length, blocks: perception.blocks.length });
     this.lastScreen = { xml: observation.xml, perception };
+    this.operations.observed(tree);
     return this.lastScreen;
   }
 
@@ -128,6 +132,8 @@ export class AgentSession {
     // (the planner's reply that held it is rewritten too); the device still gets the value.
     const password = unitId !== undefined && this.lastScreen?.perception.units.find((unit) => unit.id === unitId)?.state.password === true;
     if (password) for (const action of actions) if (action.type === 'type') this.trace.redactor.addPassword(action.text);
+    // An action on a unit is the agent's operation; actions without one are the guard's.
+    if (unitId !== undefined && actions.length > 0 && this.lastScreen) this.operations.acted(this.lastScreen.perception.tree);
     for (const action of actions) {
       try {
         const result = await this.device.act(action, this.signal ? { signal: this.signal } : {});

@@ -5,6 +5,7 @@ import { UsageLedger } from '../model/usage-ledger.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
 import type { AnswerJudge } from '../tasks/answer-judge.js';
+import { countSubGoals, type SubGoalCount } from '../tasks/count-sub-goals.js';
 import { evaluateSuccess } from '../tasks/evaluate-success.js';
 import type { Task } from '../tasks/task-schema.js';
 import { TraceWriter } from '../trace/trace-writer.js';
@@ -91,6 +92,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   let error: string | null = null;
   let success = false;
   let reason = '';
+  let subGoals: SubGoalCount = { met: 0, total: 0 };
   try {
     run = react
       ? await runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, guard })
@@ -114,6 +116,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       ...(options.judges ? { judges: options.judges } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    subGoals = countSubGoals(task, verdict, run.finalScreen.perception.tree);
     // Leaving the allowed apps fails the task whatever the screen shows afterwards (DESIGN.md §6).
     const leftOut = guard.left.length > 0 && task.mayLeaveAllowedApps !== true;
     success = verdict.success && !leftOut;
@@ -178,6 +181,9 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }),
     ...(run?.answer === undefined ? {} : { answer: run.answer }),
     ...(run === undefined ? {} : { stopReason: run.stopReason, agentFinished: run.finished }),
+    subGoals,
+    operations: session.operations.totals(),
+    referenceSteps: task.referenceSteps ?? null,
   };
   trace.writeRunFile('result.json', result);
   // The result goes on to journals and reports: it leaves redacted, as the trace did.

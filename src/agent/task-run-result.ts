@@ -96,5 +96,11 @@ export const taskRunResultSchema = z.object({
   /** True when the agent itself said the task was done (never the verdict: `success` is). */
   agentFinished: z.boolean().optional(),
   conditions: runConditionsSchema.optional(),
+  /** Sub-goals of the task's check met at the end (AndroidLab's Sub-SR); 0/0 in results written before they were counted. */
+  subGoals: z.object({ met: count, total: count }).default({ met: 0, total: 0 }),
+  /** The agent's operations and how many changed the screen (AndroidLab's ROR); 0/0 in older results. */
+  operations: z.object({ total: count, effective: count }).default({ total: 0, effective: 0 }),
+  /** The task's `referenceSteps` (a person's step count), for the reversed redundancy ratio; null when it has none. */
+  referenceSteps: z.number().int().positive().nullable().default(null),
 });
 export type TaskRunResult = z.infer<typeof taskRunResultSchema>;

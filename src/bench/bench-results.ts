@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentModeSchema, modelUsageShape, policyNameSchema, taskRunResultSchema } from '../agent/task-run-result.js';
+import { labMetricsSchema } from './compute-lab-metrics.js';
 
 /** Format version of `results.json`; bump on any incompatible change. */
 export const benchResultsVersion = 1;
@@ -33,6 +34,7 @@ export const appMetricsSchema = z.object({
   tasks: z.number().int().nonnegative(),
   successes: z.number().int().nonnegative(),
   successRate: z.number().min(0).max(1),
+  ...labMetricsSchema.shape,
 });
 export type AppMetrics = z.infer<typeof appMetricsSchema>;
 
@@ -61,6 +63,7 @@ export const modeMetricsSchema = z.object({
   /** successes / (tasks − errors), or null when every run errored. */
   successRateWithoutErrors: z.number().min(0).max(1).nullable(),
   perApp: z.record(z.string(), appMetricsSchema),
+  ...labMetricsSchema.shape,
   ...modelUsageShape,
   /** Mean prompt + completion tokens per run. */
   tokensPerTask: z.number().nonnegative(),

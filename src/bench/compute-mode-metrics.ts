@@ -1,5 +1,6 @@
 import type { AgentMode, TaskRunResult } from '../agent/task-run-result.js';
 import type { AppMetrics, ModeMetrics, TokenPrices, VlmReduction } from './bench-results.js';
+import { computeLabMetrics } from './compute-lab-metrics.js';
 
 /** The baseline every VLM reduction is measured against (DESIGN.md §7). */
 export const vlmBaselineMode: AgentMode = 'react-vlm';
@@ -34,6 +35,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     successRate: ratio(successes, count),
     successRateWithoutErrors: count - errors === 0 ? null : successes / (count - errors),
     perApp: perApp(runs),
+    ...computeLabMetrics(runs),
     llmCalls: sum((run) => run.llmCalls),
     vlmCalls: sum((run) => run.vlmCalls),
     imagesUploaded: sum((run) => run.imagesUploaded),
@@ -109,15 +111,13 @@ function meanImagesByTask(runs: readonly TaskRunResult[]): Map<string, number> {
 }
 
 function perApp(runs: readonly TaskRunResult[]): Record<string, AppMetrics> {
-  const apps = new Map<string, { tasks: number; successes: number }>();
-  for (const run of runs) {
-    const entry = apps.get(run.app) ?? { tasks: 0, successes: 0 };
-    entry.tasks++;
-    if (run.success) entry.successes++;
-    apps.set(run.app, entry);
-  }
+  const apps = new Map<string, TaskRunResult[]>();
+  for (const run of runs) apps.set(run.app, [...(apps.get(run.app) ?? []), run]);
   const sorted = [...apps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(sorted.map(([app, entry]) => [app, { ...entry, successRate: ratio(entry.successes, entry.tasks) }]));
+  return Object.fromEntries(sorted.map(([app, appRuns]) => {
+    const successes = appRuns.filter((run) => run.success).length;
+    return [app, { tasks: appRuns.length, successes, successRate: ratio(successes, appRuns.length), ...computeLabMetrics(appRuns) }];
+  }));
 }
 
 function tally(values: readonly string[]): Map<string, number> {

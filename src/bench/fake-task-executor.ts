@@ -78,6 +78,9 @@ export function fakeRunResult<Task extends BenchTask>(request: TaskExecutionRequ
     gateReasons: {},
     faults: [],
     error: null,
+    subGoals: { met: 0, total: 0 },
+    operations: { total: 3, effective: 3 },
+    referenceSteps: null,
     traceDir: request.traceDir,
   };
 }

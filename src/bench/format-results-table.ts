@@ -11,6 +11,9 @@ const columns: readonly Column[] = [
   { header: 'runs', align: 'right', value: (m) => String(m.tasks) },
   { header: 'success', align: 'right', value: (m) => `${m.successes}/${m.tasks}` },
   { header: 'rate', align: 'right', value: (m) => percent(m.successRate) },
+  { header: 'sub-sr', align: 'right', value: (m) => optionalPercent(m.subGoalSuccessRate) },
+  { header: 'rrr', align: 'right', value: (m) => (m.reversedRedundancyRatio === null ? '-' : m.reversedRedundancyRatio.toFixed(2)) },
+  { header: 'ror', align: 'right', value: (m) => optionalPercent(m.reasonableOperationRatio) },
   { header: 'llm', align: 'right', value: (m) => String(m.llmCalls) },
   { header: 'vlm', align: 'right', value: (m) => String(m.vlmCalls) },
   { header: 'images', align: 'right', value: (m) => String(m.imagesUploaded) },
@@ -49,6 +52,7 @@ export function resultsTableModel(results: BenchResults): ResultsTableModel {
     notes: [
       ...(results.oracle ? ['oracle: no model was called; llm/vlm calls, images and bytes count what the loop sent to the oracle stand-ins, tokens are local estimates, cost is what a model at these prices would have cost'] : []),
       `${results.prices.unknown === true ? 'cost:' : 'cost at'} ${results.prices.label}; img tok (part of tok in): each image at its real size and requested detail by OpenAI's tile formula`,
+      'sub-sr: sub-goals of the task check met (mean per run); rrr: reference steps / agent steps on successes of tasks with referenceSteps; ror: operations that changed the screen; - when no run carries it',
       baselineRan
         ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over tasks where react-vlm sent >= 1 image'
         : 'vlm red.: not measured (react-vlm was not run)',
@@ -79,6 +83,30 @@ export function formatResultsTable(results: BenchResults): string {
       .trimEnd();
   const lines = [model.title, render(model.headers), widths.map((width) => '-'.repeat(width)).join('  '), ...model.rows.map(render), ...model.notes];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Success and AndroidLab's metrics per app (rows) and mode (column groups) as plain text:
+ * `SR sub-sr rrr ror` per mode. Empty when the suite has a single app (the main table
+ * says it all). Pure. Ends with a newline when not empty.
+ */
+export function formatPerAppTable(results: BenchResults): string {
+  const apps = [...new Set(results.modes.flatMap((metrics) => Object.keys(metrics.perApp)))].sort();
+  if (apps.length < 2) return '';
+  const headers = ['app', ...results.modes.map((metrics) => `${metrics.mode}: sr sub-sr rrr ror`)];
+  const rows = apps.map((app) => [app, ...results.modes.map((metrics) => {
+    const entry = metrics.perApp[app];
+    if (entry === undefined) return '-';
+    const rrr = entry.reversedRedundancyRatio === null ? '-' : entry.reversedRedundancyRatio.toFixed(2);
+    return `${entry.successes}/${entry.tasks} ${optionalPercent(entry.subGoalSuccessRate)} ${rrr} ${optionalPercent(entry.reasonableOperationRatio)}`;
+  })]);
+  const widths = headers.map((_, index) => Math.max(...[headers, ...rows].map((row) => (row[index] ?? '').length)));
+  const render = (row: readonly string[]): string => row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join('  ').trimEnd();
+  return `${['Per app', render(headers), ...rows.map(render)].join('\n')}\n`;
+}
+
+function optionalPercent(value: number | null): string {
+  return value === null ? '-' : percent(value);
 }
 
 function percent(value: number): string {

@@ -347,6 +347,9 @@ function errorResult<Task extends BenchTask>(run: PlannedRun<Task>, policy: Poli
     faults: [],
     error,
     traceDir,
+    subGoals: { met: 0, total: 0 },
+    operations: { total: 0, effective: 0 },
+    referenceSteps: null,
   };
 }
 

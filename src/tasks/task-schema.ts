@@ -164,6 +164,11 @@ export const taskSchema = z
     mayLeaveAllowedApps: z.boolean().optional(),
     /** Maximum number of agent steps (one step = one executed unit). */
     stepBudget: z.number().int().positive(),
+    /**
+     * Steps a person needs (AndroidLab's ground_truth_length.json for its tasks): the
+     * numerator of the reversed redundancy ratio. Absent: the task has no RRR.
+     */
+    referenceSteps: z.number().int().positive().optional(),
     tags: z.array(z.string().min(1)).default([]),
     difficulty: z.enum(['easy', 'medium', 'hard']),
   })

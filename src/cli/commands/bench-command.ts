@@ -4,7 +4,7 @@ import { agentModeSchema, policyNameSchema, type AgentMode, type PolicyName, typ
 import { BenchError } from '../../bench/bench-error.js';
 import { createBarProgressReporter, createLineProgressReporter, type BenchProgressReporter } from '../../bench/bench-progress-reporter.js';
 import { defaultTokenPrices, type BenchResults, type TokenPrices } from '../../bench/bench-results.js';
-import { formatResultsTable } from '../../bench/format-results-table.js';
+import { formatPerAppTable, formatResultsTable } from '../../bench/format-results-table.js';
 import { benchFiles, runBenchmark } from '../../bench/run-benchmark.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
 import type { BenchExecutorFactory, BenchExecutorHandle } from '../../bench/task-executor.js';
@@ -250,6 +250,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
     await handle?.close();
   }
   io.stdout(formatResultsTable(results));
+  io.stdout(formatPerAppTable(results));
   io.stdout(`results: ${path.join(options.out, benchFiles.results)}\n`);
   if (options.junit !== undefined) {
     await writeJunit(options.junit, results);

@@ -24,6 +24,9 @@ export function runResult(overrides: Partial<TaskRunResult> & Pick<TaskRunResult
     faults: [],
     error: null,
     traceDir: `traces/${overrides.id}/${overrides.mode}-r0`,
+    subGoals: { met: 1, total: 1 },
+    operations: { total: 4, effective: 4 },
+    referenceSteps: null,
     ...overrides,
   };
 }
