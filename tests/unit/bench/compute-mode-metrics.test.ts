@@ -42,13 +42,13 @@ describe('computeModeMetrics', () => {
   it('splits success per app and latency into sums and means', () => {
     const runs = [
       runResult({ id: 'a', mode: 'senseact', app: 'clock', success: true, latency: { deviceMs: 10, perceptionMs: 1, modelMs: 100, verificationMs: 2, totalMs: 113 } }),
-      runResult({ id: 'b', mode: 'senseact', app: 'clock', success: false, latency: { deviceMs: 30, perceptionMs: 3, modelMs: 300, verificationMs: 6, totalMs: 339 } }),
+      runResult({ id: 'b', mode: 'senseact', app: 'clock', success: false, subGoals: { met: 0, total: 2 }, operations: { total: 4, effective: 1 }, latency: { deviceMs: 30, perceptionMs: 3, modelMs: 300, verificationMs: 6, totalMs: 339 } }),
       runResult({ id: 'c', mode: 'senseact', app: 'alarm', success: true }),
     ];
     const [metrics] = computeModeMetrics(runs, ['senseact'], prices);
     expect(metrics?.perApp).toEqual({
-      alarm: { tasks: 1, successes: 1, successRate: 1 },
-      clock: { tasks: 2, successes: 1, successRate: 0.5 },
+      alarm: { tasks: 1, successes: 1, successRate: 1, subGoalSuccessRate: 1, reversedRedundancyRatio: null, reasonableOperationRatio: 1 },
+      clock: { tasks: 2, successes: 1, successRate: 0.5, subGoalSuccessRate: 0.5, reversedRedundancyRatio: null, reasonableOperationRatio: 5 / 8 },
     });
     expect(Object.keys(metrics?.perApp ?? {})).toEqual(['alarm', 'clock']);
     expect(metrics?.latency.deviceMs.sum).toBe(80);
