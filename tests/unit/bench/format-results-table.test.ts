@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { benchResultsSchema, type BenchResults } from '../../../src/bench/bench-results.js';
 import { computeModeMetrics } from '../../../src/bench/compute-mode-metrics.js';
-import { formatResultsTable } from '../../../src/bench/format-results-table.js';
+import { formatPerAppTable, formatResultsTable } from '../../../src/bench/format-results-table.js';
 import type { AgentMode, PolicyName, TaskRunResult } from '../../../src/agent/task-run-result.js';
 import { runResult } from './run-result-builder.js';
 
@@ -36,9 +36,9 @@ describe('formatResultsTable', () => {
     const text = formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'));
     const lines = text.split('\n');
     expect(lines[0]).toBe('SenseAct bench: suite sim/settings, llm policy (model: gpt-4o-mini)');
-    expect(lines[1]).toMatch(/^mode +runs +success +rate +llm +vlm +images/);
+    expect(lines[1]).toMatch(/^mode +runs +success +rate +sub-sr +rrr +ror +llm +vlm +images/);
     expect(lines[2]).toMatch(/^-+( +-+)+$/);
-    expect(lines[3]).toMatch(/^senseact +2 +1\/2 +50\.0% /);
+    expect(lines[3]).toMatch(/^senseact +2 +1\/2 +50\.0% +100\.0% +- +100\.0% /);
     expect(lines[4]).toMatch(/^react-vlm +2 +1\/2 +50\.0% .* 0\.0%\/0\.0% +1 +0\/0$/);
     // Every column ends at the same offset in header and rows (numbers right-aligned).
     const columnEnds = (line: string): number[] => [...line.matchAll(/\S+(?= {2}|$)/g)].map((match) => (match.index ?? 0) + match[0].length);
@@ -48,6 +48,18 @@ describe('formatResultsTable', () => {
     expect(text).toContain('cost at test prices $1/$2');
     expect(text).toContain('4 runs, wall time 12.3 s');
     expect(text.endsWith('\n')).toBe(true);
+  });
+
+  it('prints Sub-SR, RRR and ROR per app when the suite has several apps, nothing for one app', () => {
+    expect(formatPerAppTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).toBe('');
+    const twoApps = [
+      runResult({ id: 'a', mode: 'senseact', app: 'clock', steps: 4, referenceSteps: 2, subGoals: { met: 1, total: 2 }, operations: { total: 4, effective: 3 } }),
+      runResult({ id: 'b', mode: 'senseact', app: 'notes', success: false }),
+    ];
+    const lines = formatPerAppTable(results(twoApps, ['senseact'], 'llm')).split('\n');
+    expect(lines[0]).toBe('Per app');
+    expect(lines[2]).toMatch(/^clock +1\/1 50\.0% 0\.50 75\.0%$/);
+    expect(lines[3]).toMatch(/^notes +0\/1 100\.0% - 100\.0%$/);
   });
 
   it('labels oracle results as such', () => {
