@@ -1,18 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTaskFile } from '../../../src/tasks/load-task-file.js';
 
-const repo = path.resolve(import.meta.dirname, '../../..');
+const repo = resolve(import.meta.dirname, '../../..');
 /** AndroidLab's human step counts (tests/fixtures/SOURCES.tsv). */
-const groundTruth = JSON.parse(readFileSync(path.join(repo, 'tests/fixtures/androidlab/ground_truth_length.json'), 'utf8')) as Record<string, number>;
+const groundTruth = JSON.parse(readFileSync(join(repo, 'tests/fixtures/androidlab/ground_truth_length.json'), 'utf8')) as Record<string, number>;
 
 describe('referenceSteps of the shipped tasks', () => {
   it('equals AndroidLab ground_truth_length.json for every task ported from AndroidLab, and is absent elsewhere', async () => {
     let ported = 0;
     for (const folder of ['tasks/androidlab', 'tasks/sim']) {
-      for (const file of readdirSync(path.join(repo, folder)).filter((name) => name.endsWith('.yaml'))) {
-        for (const task of await loadTaskFile(path.join(repo, folder, file))) {
+      for (const file of readdirSync(join(repo, folder)).filter((name) => name.endsWith('.yaml'))) {
+        for (const task of await loadTaskFile(join(repo, folder, file))) {
           if (task.source.benchmark === 'androidlab') {
             ported += 1;
             expect(task.referenceSteps, `${folder}/${file} ${task.id} (${task.source.id})`).toBe(groundTruth[task.source.id]);
