@@ -145,13 +145,27 @@ export class OracleGuide {
 
   /** The planner's reply for the screen `perception`, after reading what became of the last plan. */
   plan(perception: Perception, feedback: PlannerFeedback): PlanReply {
+    const strayed = this.strayed(perception, feedback);
     this.settle(feedback);
-    const { reply, pending } = this.buildPlan(perception);
+    const { reply, pending } = this.buildPlan(perception, strayed);
     this.pending = pending;
     return reply;
   }
 
-  private buildPlan(perception: Perception): { reply: PlanReply; pending?: PendingPlan } {
+  /**
+   * True when the history says the last plan failed and none of the units it committed is
+   * on the screen the prompt shows: its action led elsewhere (another unit was hit), so the
+   * way back is the first thing to try when the step's target is not here.
+   */
+  private strayed(perception: Perception, feedback: PlannerFeedback): boolean {
+    const plan = this.pending;
+    if (!plan || feedback.rejection !== undefined || plan.units.some((unit) => unit === lookForUnit || unit.startsWith('nav-'))) return false;
+    const entry = [...feedback.history].reverse().find((candidate) => candidate.note !== guardNote);
+    if (!entry || entry.intent !== plan.intent || entry.outcome !== 'fail' || entry.note.startsWith(unitsTookEffectNote)) return false;
+    return plan.units.every((unit) => !perception.units.some((candidate) => candidate.id === unit));
+  }
+
+  private buildPlan(perception: Perception, strayed = false): { reply: PlanReply; pending?: PendingPlan } {
     const step = this.solution[this.step];
     if (!step) return { reply: { intent: 'The task is complete', expectation: '', commitment: [], finish: true } };
     const remaining = step.actions.slice(this.offset);
@@ -164,7 +178,7 @@ export class OracleGuide {
     for (const action of remaining) {
       if (action.unit === 'finish') break;
       if (action.unit === 'scroll' && action.until !== undefined && findNodes(parseQuery(action.until), perception.tree).matches.length > 0) {
-        if (items.length === 0) { this.advance(1); return this.buildPlan(perception); }
+        if (items.length === 0) { this.advance(1); return this.buildPlan(perception, strayed); }
         break;
       }
       const unit = this.resolve(action, perception);
@@ -187,7 +201,10 @@ export class OracleGuide {
     // A step whose effect already shows (e.g. "open the Alarm tab" on the Alarm tab) is done.
     if (this.offset === 0 && step.expect !== undefined && evaluatePredicate(parsePredicate(step.expect), { after: perception.tree }).outcome === 'pass') {
       this.step += 1;
-      return this.buildPlan(perception);
+      return this.buildPlan(perception, strayed);
+    }
+    if (strayed) {
+      return { reply: { intent: `Go back: the last action did not lead to "${step.intent}"`, expectation: 'screenChanged', commitment: [{ unit: 'nav-back' }], finish: false } };
     }
     // The text view names no target: leave it to vision, described by the reference query.
     const query = first ? targetOf(first) ?? '' : '';

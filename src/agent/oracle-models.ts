@@ -83,26 +83,38 @@ class SeenScreens {
  */
 export function createOraclePolicy(task: Task, options: OraclePolicyOptions): OraclePolicy {
   const guide = new OracleGuide(task);
+  // The guide moves on with every answer, so a prompt asked again after an invalid reply
+  // (the same first turns, a correction appended) gets the answer it already had, as a
+  // model asked to fix its format would repeat its choice.
+  let answered: { readonly prompt: string; readonly reply: Promise<string> } | undefined;
+  const answerOnce = (messages: readonly { readonly role: string; readonly content: string }[], answer: () => string | Promise<string>): Promise<string> => {
+    const retry = messages.some((message) => message.role === 'assistant');
+    const prompt = JSON.stringify(messages.filter((message) => message.role !== 'assistant').slice(0, 2).map((message) => message.content));
+    if (retry && answered?.prompt === prompt) return answered.reply;
+    const reply = Promise.resolve(answer());
+    answered = { prompt, reply };
+    return reply;
+  };
   const screens = new SeenScreens(options.perception ?? {});
   const groundTruth = async (request: VisionModelRequest) => options.probe?.groundTruth(request.signal ? { signal: request.signal } : {});
   const planner = new ScriptedLanguageModel({
     model: oracleModelName,
-    replies: (request: LanguageModelRequest) => {
+    replies: (request: LanguageModelRequest) => answerOnce(request.messages, () => {
       const reading = readPrompt(request.messages);
       const perception = screens.find(reading.screenBlock);
       if (request.role === 'verifier') return JSON.stringify(guide.verify(perception));
       if (options.react) return JSON.stringify(guide.react(perception, false, undefined));
       return JSON.stringify(guide.plan(perception, { history: reading.history, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }) }));
-    },
+    }),
   });
   const vision = new ScriptedVisionModel({
     model: oracleModelName,
-    replies: async (request: VisionModelRequest) => {
+    replies: async (request: VisionModelRequest) => answerOnce(request.messages, async () => {
       const reading = readPrompt(request.messages);
       const truth = await groundTruth(request);
       if (request.role === 'vision') return JSON.stringify(guide.vision(reading, truth));
       return JSON.stringify(guide.react(screens.find(reading.screenBlock), true, truth));
-    },
+    }),
   });
   return {
     models: { planner, verifier: planner, vision },

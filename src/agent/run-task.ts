@@ -13,6 +13,8 @@ import { Redactor } from '../util/redactor.js';
 import { SenseActError } from '../util/senseact-error.js';
 import { AgentSession, type AgentModels } from './agent-session.js';
 import { ForegroundGuard } from './foreground-guard.js';
+import { ModelFaultInjector } from './model-fault-injector.js';
+import type { ModelFaultConfig } from './model-fault-profile.js';
 import { createOraclePolicy } from './oracle-models.js';
 import { runReact } from './run-react.js';
 import { runSenseAct, type AgentRunEnd } from './run-senseact.js';
@@ -57,6 +59,11 @@ export interface RunTaskOptions {
    * are added to it. Default: a new one with `secrets`.
    */
   readonly redactor?: Redactor;
+  /**
+   * Model errors to inject into the policy's replies (`--model-faults`), seeded; the
+   * faults that fired are in the result's `modelFaults`. The loop is unchanged.
+   */
+  readonly modelFaults?: { readonly config: ModelFaultConfig; readonly seed: number };
 }
 
 /**
@@ -80,6 +87,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   if (oracle) models = oracle.models;
   else if (options.models) models = options.models;
   else throw new Error('runTask: the llm policy needs models (planner, and vision for senseact/react-vlm); configure them or use policy "oracle".');
+  const injector = options.modelFaults ? new ModelFaultInjector(options.modelFaults.config, options.modelFaults.seed) : undefined;
+  if (injector) models = injector.wrap(models);
   // The oracle sees the screens through a read-only watch; the loop drives the same device either way.
   const device = oracle ? oracle.watch(options.device) : options.device;
   const session = new AgentSession(device, models, ledger, trace, options.perception ?? {}, options.signal);
@@ -176,6 +185,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     gateReasons: run?.gateReasons ?? {},
     leftAllowedApps: [...guard.left],
     faults: [...faults],
+    modelFaults: (injector?.log() ?? []).map((fault) => fault.kind),
     error,
     traceDir: trace.dir,
     ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }),

@@ -53,6 +53,8 @@ export const runConditionsSchema = z.object({
   suite: z.string(),
   device: z.string().nullable(),
   faults: z.string().nullable(),
+  /** The `--model-faults` profile, or null (null in runs recorded before it existed). */
+  modelFaults: z.string().nullable().default(null),
   policy: policyNameSchema,
   /** The model label (`none (oracle)` for the oracle policy). */
   model: z.string(),
@@ -85,6 +87,8 @@ export const taskRunResultSchema = z.object({
   leftAllowedApps: z.array(z.string()).optional(),
   /** Faults the simulator injected during the run (kind per occurrence); [] on real devices. */
   faults: z.array(z.string()),
+  /** Model errors injected into the policy's replies (`--model-faults`, kind per occurrence); [] when none were asked ([] in results written before they existed). */
+  modelFaults: z.array(z.string()).default([]),
   error: z.string().nullable(),
   /** Run folder with trace.jsonl and per-step artifacts, relative to the bench output dir. */
   traceDir: z.string(),

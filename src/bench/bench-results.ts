@@ -88,6 +88,12 @@ export const modeMetricsSchema = z.object({
   faultsSurvived: z.number().int().nonnegative(),
   /** Fault occurrences by kind. */
   faultKinds: z.record(z.string(), z.number().int()),
+  /** Runs in which at least one model error was injected (`--model-faults`; 0 in results written before). */
+  modelFaultsMet: z.number().int().nonnegative().default(0),
+  /** Runs with at least one injected model error that still succeeded. */
+  modelFaultsSurvived: z.number().int().nonnegative().default(0),
+  /** Injected model errors by kind. */
+  modelFaultKinds: z.record(z.string(), z.number().int()).default({}),
   /** Against react-vlm on the same tasks; null when react-vlm was not run. */
   vlmReduction: vlmReductionSchema.nullable(),
 });
@@ -101,6 +107,8 @@ export const benchRunOptionsSchema = z.object({
   concurrency: z.number().int().positive(),
   device: z.string().nullable(),
   faults: z.string().nullable(),
+  /** The `--model-faults` profile, or null (null in results written before it existed). */
+  modelFaults: z.string().nullable().default(null),
   policy: policyNameSchema,
   modelLabel: z.string(),
   taskIds: z.array(z.string()),

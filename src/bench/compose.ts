@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentModels } from '../agent/agent-session.js';
 import { ModelAnswerJudge } from '../agent/model-answer-judge.js';
+import { modelFaultProfile, modelFaultProfiles } from '../agent/model-fault-profile.js';
 import { runTask } from '../agent/run-task.js';
 import type { PolicyName } from '../agent/task-run-result.js';
 import { AppiumDevice, simDriverAutomationName } from '../device/appium-device.js';
@@ -20,6 +21,7 @@ import { Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import type { Task } from '../tasks/task-schema.js';
 import { debugLog, setDebugLogRedaction } from '../util/debug-log.js';
 import { Redactor, secretsFromEnv } from '../util/redactor.js';
+import { stableHash } from '../util/stable-hash.js';
 import { BenchError } from './bench-error.js';
 import { pricesForModels } from './model-prices.js';
 import { simSeedDataForTask, simSeedForTask, simulatorForTask, type SimProfileSection } from './simulator-for-task.js';
@@ -109,6 +111,13 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
   }
   const profileFaults = simSection?.faults ?? (simDriver ? (profile.kind === 'appium' ? profile.appium.capabilities['senseact:faults'] : undefined) : undefined);
   const effectiveFaults = faults ?? (typeof profileFaults === 'string' ? profileFaults : profileFaults === undefined ? undefined : `the faults of device profile ${profile.name}`);
+  const modelFaults = options.modelFaults === undefined ? undefined : modelFaultProfile(options.modelFaults);
+  if (options.modelFaults !== undefined && modelFaults === undefined) {
+    throw new BenchError({ code: 'bench-model-faults', message: `--model-faults ${options.modelFaults}: unknown profile; choose from ${Object.keys(modelFaultProfiles).join(', ')}.` });
+  }
+  if (modelFaults !== undefined && policy !== 'oracle') {
+    throw new BenchError({ code: 'bench-model-faults', message: `--model-faults ${options.modelFaults}: model errors are injected into the oracle's replies; a real model makes its own. Run with --policy oracle, or drop --model-faults.` });
+  }
   const memories = new Map<string, Promise<CertificateMemory>>();
   const memoryFor = (mode: string): Promise<CertificateMemory> => {
     let memory = memories.get(mode);
@@ -147,6 +156,8 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       ...(models ? { models, judges: { model: new ModelAnswerJudge(models.verifier ?? models.planner) } } : {}),
       ...(mode === 'senseact' || mode === 'senseact-text' ? { memory: await memoryFor(mode), memoryRun: memoryRun(task.id, mode, repeat) } : {}),
       ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
+      // Seeded per task and repeat, as the simulator's faults are: every mode of a run meets the same draws.
+      ...(modelFaults === undefined ? {} : { modelFaults: { config: modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),
     };
     if (profile.kind === 'sim') {
       const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }), ...(simSection === undefined ? {} : { profile: simSection }) });

@@ -28,6 +28,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
   const completionTokens = sum((run) => run.completionTokens);
   const costUsd = (promptTokens * prices.promptPerMillionUsd + completionTokens * prices.completionPerMillionUsd) / 1_000_000;
   const faulted = runs.filter((run) => run.faults.length > 0);
+  const modelFaulted = runs.filter((run) => run.modelFaults.length > 0);
   return {
     mode,
     tasks: count,
@@ -66,6 +67,9 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     faultsMet: faulted.length,
     faultsSurvived: faulted.filter((run) => run.success).length,
     faultKinds: countRecords(runs.map((run) => Object.fromEntries(tally(run.faults)))),
+    modelFaultsMet: modelFaulted.length,
+    modelFaultsSurvived: modelFaulted.filter((run) => run.success).length,
+    modelFaultKinds: countRecords(runs.map((run) => Object.fromEntries(tally(run.modelFaults)))),
     vlmReduction: baseline.length === 0 ? null : computeVlmReduction(runs, baseline),
   };
 }

@@ -77,6 +77,7 @@ export function fakeRunResult<Task extends BenchTask>(request: TaskExecutionRequ
     verification: { pass: 3, fail: 0, inconclusive: 0 },
     gateReasons: {},
     faults: [],
+    modelFaults: [],
     error: null,
     subGoals: { met: 0, total: 0 },
     operations: { total: 3, effective: 3 },

@@ -27,6 +27,7 @@ const columns: readonly Column[] = [
   { header: 'vlm red. task/agg', align: 'right', value: (m) => (m.vlmReduction === null || m.vlmReduction.pairedTasks === 0 ? '-' : `${percent(m.vlmReduction.perTaskMean)}/${percent(m.vlmReduction.aggregate)}`) },
   { header: 'errors', align: 'right', value: (m) => String(m.errors) },
   { header: 'faults ok/met', align: 'right', value: (m) => `${m.faultsSurvived}/${m.faultsMet}` },
+  { header: 'model faults ok/met', align: 'right', value: (m) => `${m.modelFaultsSurvived}/${m.modelFaultsMet}` },
 ];
 
 /** The comparison table as data: title, header cells, one row of cells per mode, footer notes. */

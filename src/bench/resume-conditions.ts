@@ -7,6 +7,7 @@ export interface ResumeConditions {
   readonly modes: readonly AgentMode[];
   readonly device: string | null;
   readonly faults: string | null;
+  readonly modelFaults: string | null;
   readonly policy: PolicyName;
   readonly modelLabel: string;
 }
@@ -27,6 +28,7 @@ export function resumeMismatches(previous: BenchRunOptions, current: ResumeCondi
   if (!sameModes) differences.push(`--mode: the run used ${previous.modes.join(',')}, this one ${current.modes.join(',')}`);
   compare('--device', previous.device, current.device);
   compare('--faults', previous.faults, current.faults);
+  compare('--model-faults', previous.modelFaults, current.modelFaults);
   compare('--policy', previous.policy, current.policy);
   compare('model', previous.modelLabel, current.modelLabel);
   return differences;

@@ -45,13 +45,15 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   readonly outDir: string;
   /** Finish an interrupted run in `outDir` instead of refusing a non-empty dir. */
   readonly resume: boolean;
-  /** With `resume`: go on even when the recorded run had other conditions (suite, modes, device, faults, policy, model). */
+  /** With `resume`: go on even when the recorded run had other conditions (suite, modes, device, faults, model faults, policy, model). */
   readonly force?: boolean;
   readonly executor: TaskExecutor<Task>;
   readonly policy: PolicyName;
   readonly suite: string;
   readonly device?: string | null;
   readonly faults?: string | null;
+  /** The `--model-faults` profile, recorded in results and in each run's conditions. */
+  readonly modelFaults?: string | null;
   /** Recorded in results; `none` for the oracle policy. */
   readonly modelLabel?: string;
   readonly prices?: TokenPrices;
@@ -138,6 +140,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
           concurrency: options.concurrency,
           device: options.device ?? null,
           faults: options.faults ?? null,
+          modelFaults: options.modelFaults ?? null,
           policy: options.policy,
           modelLabel: modelLabelOf(options),
           taskIds: options.tasks.map((task) => task.id),
@@ -156,7 +159,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     await writer.flush();
 
     const journal = await ResultsJournal.open(journalFile, recovered.completeBytes);
-    const conditions: RunConditions = { suite: options.suite, device: options.device ?? null, faults: options.faults ?? null, policy: options.policy, model: modelLabelOf(options), startedAt: new Date(startedAtMs).toISOString() };
+    const conditions: RunConditions = { suite: options.suite, device: options.device ?? null, faults: options.faults ?? null, modelFaults: options.modelFaults ?? null, policy: options.policy, model: modelLabelOf(options), startedAt: new Date(startedAtMs).toISOString() };
     const signal = options.signal ?? new AbortController().signal;
     let running = 0;
     let successes = [...finished.values()].filter((result) => result.success).length;
@@ -257,6 +260,7 @@ async function prepareOutDir<Task extends BenchTask>(outDir: string, options: Ru
     modes: options.modes,
     device: options.device ?? null,
     faults: options.faults ?? null,
+    modelFaults: options.modelFaults ?? null,
     policy: options.policy,
     modelLabel: modelLabelOf(options),
   });
@@ -345,6 +349,7 @@ function errorResult<Task extends BenchTask>(run: PlannedRun<Task>, policy: Poli
     verification: { pass: 0, fail: 0, inconclusive: 0 },
     gateReasons: {},
     faults: [],
+    modelFaults: [],
     error,
     traceDir,
     subGoals: { met: 0, total: 0 },

@@ -42,6 +42,8 @@ export interface BenchExecutorOptions {
   readonly device: string;
   /** Fault profile name, when faults are injected (simulator only). */
   readonly faults: string | undefined;
+  /** Model error profile (`--model-faults`) injected into the oracle's replies, seeded per run. */
+  readonly modelFaults?: string | undefined;
   /** `auto`: the llm policy when a model is configured, else the oracle (and the handle says so). */
   readonly policy: PolicyName | 'auto';
   readonly outDir: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SeededRandom } from './seeded-random.js';
+import { SeededRandom } from '../util/seeded-random.js';
 import { SimulatorError } from './simulator-error.js';
 
 /** The kinds of fault the simulator can inject. */

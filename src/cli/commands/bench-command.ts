@@ -11,6 +11,7 @@ import type { BenchExecutorFactory, BenchExecutorHandle } from '../../bench/task
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
 import { writeJunit } from '../../bench/write-junit.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
+import { modelFaultProfiles } from '../../agent/model-fault-profile.js';
 import { writeBenchReport } from '../../bench/write-bench-report.js';
 import { loadSuite, type LoadSuiteOptions } from '../../tasks/load-task-file.js';
 import type { Suite, Task } from '../../tasks/task-schema.js';
@@ -38,6 +39,7 @@ export interface BenchCommandOptions {
   readonly modes: AgentMode[];
   readonly device: string;
   readonly faults: string | undefined;
+  readonly modelFaults: string | undefined;
   readonly concurrency: number;
   readonly repeat: number;
   readonly out: string;
@@ -57,6 +59,7 @@ interface RawOptions {
   mode: string;
   device: string;
   faults?: string;
+  modelFaults?: string;
   concurrency: string;
   repeat: string;
   out?: string;
@@ -95,6 +98,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .requiredOption('--mode <modes>', `comma-separated modes: ${agentModeSchema.options.join(', ')}`)
       .requiredOption('--device <profile>', 'device profile name or path (devices/*.yaml)')
       .option('--faults <profile>', `fault profile to inject (simulator only): ${Object.keys(faultProfiles).join(', ')}`)
+      .option('--model-faults <profile>', `model errors to inject into the oracle's replies (seeded: invalid JSON, invented or wrong unit ids, stale or missing expectations): ${Object.keys(modelFaultProfiles).join(', ')}`)
       .option('--concurrency <n>', 'runs in flight at once', '1')
       .option('--repeat <k>', 'runs per task and mode', '1')
       .option('--out <dir>', 'output dir (default runs/bench-<suite>-<timestamp>)')
@@ -153,6 +157,9 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
   if (raw.faults !== undefined && !Object.hasOwn(faultProfiles, raw.faults)) {
     throw bad('--faults', `unknown fault profile "${raw.faults}"; choose from ${Object.keys(faultProfiles).join(', ')} (or put a fault config in the device profile's sim: section)`);
   }
+  if (raw.modelFaults !== undefined && !Object.hasOwn(modelFaultProfiles, raw.modelFaults)) {
+    throw bad('--model-faults', `unknown model fault profile "${raw.modelFaults}"; choose from ${Object.keys(modelFaultProfiles).join(', ')}`);
+  }
   const list = (option: string, text: string | undefined): string[] | undefined => {
     if (text === undefined) return undefined;
     const items = splitList(text);
@@ -172,6 +179,7 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     modes,
     device: raw.device,
     faults: raw.faults,
+    modelFaults: raw.modelFaults,
     concurrency: positive('--concurrency', raw.concurrency),
     repeat: positive('--repeat', raw.repeat),
     out: path.resolve(io.cwd, raw.out ?? defaultOutDir(raw.suite, now)),
@@ -212,6 +220,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       suite: options.suite,
       device: options.device,
       faults: options.faults,
+      modelFaults: options.modelFaults,
       policy: options.policy,
       outDir: options.out,
       cwd: io.cwd,
@@ -234,6 +243,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       suite: suite.name,
       device: options.device,
       faults: handle.faults === undefined ? options.faults ?? null : handle.faults,
+      modelFaults: options.modelFaults ?? null,
       modelLabel: handle.modelLabel,
       prices: options.prices ?? handle.prices ?? defaultTokenPrices,
       onProgress: reporter.onProgress,
@@ -262,6 +272,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
     const again = [
       `--suite ${options.suite}`, `--mode ${options.modes.join(',')}`, `--device ${options.device}`,
       ...(options.faults === undefined ? [] : [`--faults ${options.faults}`]),
+      ...(options.modelFaults === undefined ? [] : [`--model-faults ${options.modelFaults}`]),
       ...(options.selection.ids === undefined ? [] : [`--tasks ${options.selection.ids.join(',')}`]),
       ...(options.selection.tags === undefined ? [] : [`--tags ${options.selection.tags.join(',')}`]),
       `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',

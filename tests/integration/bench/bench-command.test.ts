@@ -104,6 +104,17 @@ describe('senseact bench (with a fake executor factory)', () => {
     expect(factoryCalls[0]).toMatchObject({ faults: 'standard', policy: 'oracle', outDir: path.join(root, 'out', 'oracle') });
   });
 
+  it('passes --model-faults through and records it in results.json beside --faults', async () => {
+    fake = new FakeTaskExecutor<Task>();
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--faults', 'standard', '--model-faults', 'standard', '--policy', 'oracle', '--out', 'out/model-faults']);
+    expect(result.exitCode).toBe(0);
+    expect(factoryCalls[0]).toMatchObject({ faults: 'standard', modelFaults: 'standard' });
+    expect(result.stdout).toContain('model faults ok/met');
+    const written = JSON.parse(await readFile(path.join(root, 'out', 'model-faults', 'results.json'), 'utf8'));
+    expect(written.options).toMatchObject({ faults: 'standard', modelFaults: 'standard' });
+    expect(written.tasks[0].conditions).toMatchObject({ modelFaults: 'standard' });
+  });
+
   it('explains a non-empty --out, and --resume finishes it', async () => {
     await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'out/run']);
     const again = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'out/run']);
@@ -124,6 +135,7 @@ describe('senseact bench (with a fake executor factory)', () => {
     [['--mode', 'senseact', '--price-prompt', '-1', '--price-completion', '1'], /--price-prompt: expected US dollars per 1M tokens/],
     [['--mode', 'senseact', '--price-prompt', '1'], /--price-completion: give both --price-prompt and --price-completion, or neither/],
     [['--mode', 'senseact', '--faults', 'nonsense'], /--faults: unknown fault profile "nonsense"; choose from none, standard/],
+    [['--mode', 'senseact', '--model-faults', 'heavy'], /--model-faults: unknown model fault profile "heavy"; choose from none, standard/],
     [['--mode', 'senseact', '--tasks', ' ,'], /--tasks: give at least one value/],
     [['--mode', 'senseact', '--out', 'x', '--force'], /--force: only goes with --resume/],
     [['--mode', 'senseact', '--resume'], /--resume: needs --out <dir>/],

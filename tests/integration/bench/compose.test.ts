@@ -90,6 +90,21 @@ describe('createBenchExecutor on the simulator', () => {
     await expect(created).rejects.toThrow(/device profile sim-broken: its sim: section does not start a simulator: .*unknown package "com\.example\.nothere"/);
   });
 
+  it('injects --model-faults into the oracle\'s replies, seeded per task and repeat, and refuses them for a real model', async () => {
+    const handle = await createBenchExecutor(options('sim', { modelFaults: 'standard' }));
+    try {
+      const outDir = path.join(root, 'model-faults');
+      const first = await run(handle, clockTask, outDir);
+      const again = await run(handle, clockTask, outDir);
+      expect(first.error).toBeNull();
+      expect(again.modelFaults).toEqual(first.modelFaults);
+    } finally {
+      await handle.close();
+    }
+    await expect(createBenchExecutor(options('sim', { modelFaults: 'heavy' }))).rejects.toThrow(/--model-faults heavy: unknown profile; choose from none, standard/);
+    await expect(createBenchExecutor(options('sim', { modelFaults: 'standard', policy: 'llm', env: { SENSEACT_BASE_URL: 'http://127.0.0.1:9/v1', SENSEACT_MODEL: 'gpt-4o-mini' } }))).rejects.toThrow(/--model-faults standard: .*--policy oracle/);
+  });
+
   it('says which tasks a policy and device cannot run, and passes those they can', () => {
     const labTask = labSuite.tasks.find((task) => task.app.includes('bluecoins'))!;
     const simulated = { policy: 'oracle' as const, simulated: true, apps: undefined, deviceName: 'sim' };

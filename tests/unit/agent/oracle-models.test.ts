@@ -58,6 +58,37 @@ describe('the oracle policy', () => {
     expect(next.intent).toBe('Switch dark theme on');
   });
 
+  it('answers a prompt asked again after an invalid reply as it did the first time (the guide does not move twice)', async () => {
+    const { policy, watched } = setup();
+    const start = await look(watched);
+    const messages = plannerMessages({ instruction: task.instruction, allowedPackages: task.allowedPackages, view: start.view, history: [], certificates: [] });
+    const first = await policy.models.planner.generate({ role: 'planner', messages });
+    const retried = await policy.models.planner.generate({ role: 'planner', messages: [...messages, { role: 'assistant', content: 'garbage' }, { role: 'user', content: 'Reply with valid JSON.' }] });
+    expect(retried.text).toBe(first.text);
+    // Negative control: the same prompt asked anew (no retry turns) is planned again.
+    const display = start.units.find((unit) => unit.label === 'Display')!;
+    await watched.act({ type: 'tap', point: [display.tap![0], display.tap![1]] });
+    const opened = await look(watched);
+    const next = await plan(policy, opened.view, [{ intent: 'Open Display', outcome: 'pass', note: '' }]);
+    expect(next.intent).toBe('Switch dark theme on');
+  });
+
+  it('goes back when its failed plan led to a screen without the units it committed', async () => {
+    const { policy, watched } = setup();
+    const start = await look(watched);
+    await plan(policy, start.view, []);
+    // Another unit was hit (say Sound): the screen lost Display, and the history says the plan failed.
+    const sound = start.units.find((unit) => /^(Sound|Battery|Apps)/.test(unit.label) && unit.tap !== null)!;
+    await watched.act({ type: 'tap', point: [sound.tap![0], sound.tap![1]] });
+    const elsewhere = await look(watched);
+    expect(elsewhere.units.some((unit) => unit.label === 'Display')).toBe(false);
+    const back = await plan(policy, elsewhere.view, [{ intent: 'Open Display', outcome: 'fail', note: 'exists(text="Dark theme"): no match' }]);
+    expect(back.commitment).toEqual([{ unit: 'nav-back' }]);
+    // Negative control: the same failure on the screen that still shows Display commits Display again.
+    const again = await plan(policy, start.view, [{ intent: 'Open Display', outcome: 'fail', note: 'click "Display": nothing changed' }]);
+    expect(again.intent).toBe('Open Display');
+  });
+
   it('does not take a rejected plan as progress', async () => {
     const { policy, watched } = setup();
     const start = await look(watched);

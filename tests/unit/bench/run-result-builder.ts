@@ -22,6 +22,7 @@ export function runResult(overrides: Partial<TaskRunResult> & Pick<TaskRunResult
     verification: { pass: 4, fail: 0, inconclusive: 0 },
     gateReasons: {},
     faults: [],
+    modelFaults: [],
     error: null,
     traceDir: `traces/${overrides.id}/${overrides.mode}-r0`,
     subGoals: { met: 1, total: 1 },

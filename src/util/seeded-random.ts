@@ -1,4 +1,4 @@
-import { stableHash } from '../util/stable-hash.js';
+import { stableHash } from './stable-hash.js';
 
 /**
  * A small deterministic pseudo-random stream (mulberry32). Same seed and label, same
