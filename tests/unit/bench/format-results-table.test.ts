@@ -39,7 +39,7 @@ describe('formatResultsTable', () => {
     expect(lines[1]).toMatch(/^mode +runs +success +rate +sub-sr +rrr +ror +llm +vlm +images/);
     expect(lines[2]).toMatch(/^-+( +-+)+$/);
     expect(lines[3]).toMatch(/^senseact +2 +1\/2 +50\.0% +100\.0% +- +100\.0% /);
-    expect(lines[4]).toMatch(/^react-vlm +2 +1\/2 +50\.0% .* 0\.0%\/0\.0% +1 +0\/0$/);
+    expect(lines[4]).toMatch(/^react-vlm +2 +1\/2 +50\.0% .* 0\.0%\/0\.0% +1 +0\/0 +0\/0$/);
     // Every column ends at the same offset in header and rows (numbers right-aligned).
     const columnEnds = (line: string): number[] => [...line.matchAll(/\S+(?= {2}|$)/g)].map((match) => (match.index ?? 0) + match[0].length);
     expect(columnEnds(lines[3] ?? '').slice(1)).toEqual(columnEnds(lines[1] ?? '').slice(1));
@@ -73,7 +73,7 @@ describe('formatResultsTable', () => {
   it('says when the VLM reduction was not measured and when the run is incomplete', () => {
     const text = formatResultsTable(results(runs.slice(0, 2), ['senseact'], 'llm', 6));
     expect(text).toContain('vlm red.: not measured (react-vlm was not run)');
-    expect(text).toMatch(/^senseact +2 +1\/2 +50\.0% .* - +0 +0\/0$/m);
+    expect(text).toMatch(/^senseact +2 +1\/2 +50\.0% .* - +0 +0\/0 +0\/0$/m);
     expect(text).toContain('INCOMPLETE: 2 of 6 runs finished; run again with --resume to finish');
   });
 });
