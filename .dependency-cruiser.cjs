@@ -1,6 +1,6 @@
 // The dependency direction of DESIGN.md §2, checked by `npm run lint`: which src/ folder
 // may import which, and no import cycles anywhere in src/.
-const layers = ['util', 'ui', 'perception', 'verify', 'memory', 'device', 'sim', 'model', 'agent', 'tasks', 'bench', 'trace', 'report', 'cli'];
+const layers = ['util', 'ui', 'perception', 'verify', 'memory', 'skills', 'device', 'sim', 'model', 'agent', 'tasks', 'bench', 'trace', 'report', 'cli'];
 
 /** Which src/ folders each folder may import from (besides itself). */
 const allowed = {
@@ -9,14 +9,15 @@ const allowed = {
   perception: ['ui', 'util'],
   verify: ['perception', 'ui', 'util'],
   memory: ['verify', 'perception', 'ui', 'util'],
+  skills: ['verify', 'perception', 'trace', 'ui', 'util'],
   sim: ['util'],
   device: ['sim', 'ui', 'util'],
   model: ['util'],
   trace: ['util'],
   tasks: ['verify', 'perception', 'ui', 'util'],
-  agent: ['perception', 'verify', 'memory', 'model', 'device', 'trace', 'tasks', 'ui', 'util'],
+  agent: ['perception', 'verify', 'memory', 'skills', 'model', 'device', 'trace', 'tasks', 'ui', 'util'],
   report: ['trace', 'perception', 'verify', 'ui', 'util'],
-  bench: ['agent', 'tasks', 'device', 'sim', 'model', 'memory', 'trace', 'report', 'perception', 'verify', 'ui', 'util'],
+  bench: ['agent', 'skills', 'tasks', 'device', 'sim', 'model', 'memory', 'trace', 'report', 'perception', 'verify', 'ui', 'util'],
   cli: layers.filter((layer) => layer !== 'cli'),
 };
 

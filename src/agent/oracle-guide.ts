@@ -12,6 +12,7 @@ import { resolveUnit } from '../verify/resolve-unit.js';
 import { unitsTookEffectNote, type HistoryEntry } from './agent-prompts.js';
 import { lookForUnit, type CommitmentItem, type PlanReply, type ReactReply, type VerifierReply, type VisionReply } from './plan-reply.js';
 import type { PromptReading } from './read-prompt.js';
+import { skillNotePrefix } from './run-skill.js';
 
 /** Labels of buttons that dismiss an unexpected dialog (rate this app, update available, ...). */
 const dismissLabel = /^(not now|later|no,? thanks|no thanks|cancel|dismiss|close|skip|maybe later|remind me later|don['’]?t allow|deny)$/i;
@@ -88,6 +89,7 @@ export class OracleGuide {
   private offset = 0;
   private pending: PendingPlan | undefined;
   private reactPrevious: { step: number; offset: number } | undefined;
+  private caughtUp = false;
 
   constructor(private readonly task: Task) {
     if (!task.solution || task.solution.length === 0) {
@@ -143,8 +145,35 @@ export class OracleGuide {
     return perception.units.find((unit) => surfaces.has(unit.id) && dismissLabel.test(unit.label.trim()));
   }
 
+  /**
+   * On the first plan of a run a skill replay handed over: moves past the reference steps
+   * whose intents the history shows the skill verified (last word on each intent: pass),
+   * as a planner reading the history would. A step the skill's hand-over names as failed
+   * is not done, whatever an earlier round of it said.
+   */
+  private catchUp(history: readonly HistoryEntry[]): void {
+    if (this.caughtUp) return;
+    this.caughtUp = true;
+    const status = new Map<string, HistoryEntry['outcome']>();
+    for (const entry of history) {
+      if (!entry.note.startsWith(`${skillNotePrefix} `)) continue;
+      status.set(entry.intent, entry.outcome);
+      const named = /step \d+ "([^"]+)"/.exec(entry.note)?.[1];
+      if (entry.outcome !== 'pass' && named !== undefined) status.set(named, 'fail');
+    }
+    let done = -1;
+    this.solution.forEach((step, index) => {
+      if (status.get(step.intent) === 'pass') done = index;
+    });
+    if (done >= 0) {
+      this.step = done + 1;
+      this.offset = 0;
+    }
+  }
+
   /** The planner's reply for the screen `perception`, after reading what became of the last plan. */
   plan(perception: Perception, feedback: PlannerFeedback): PlanReply {
+    this.catchUp(feedback.history);
     const strayed = this.strayed(perception, feedback);
     this.settle(feedback);
     const { reply, pending } = this.buildPlan(perception, strayed);

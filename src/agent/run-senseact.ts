@@ -8,6 +8,8 @@ import { executeCommitment } from './execute-commitment.js';
 import { ForegroundGuard } from './foreground-guard.js';
 import { planIntent } from './plan-intent.js';
 import { resolveByVision } from './resolve-by-vision.js';
+import { runSkill, type SkillRunEnd } from './run-skill.js';
+import type { Skill } from '../skills/skill-schema.js';
 import { newSenseActState, recordGate, type SenseActContext, type SenseActState, type VerificationCounts } from './senseact-state.js';
 import { verifyCommittedIntent } from './verify-committed-intent.js';
 import { VlmGate } from './vlm-gate.js';
@@ -26,6 +28,8 @@ export interface SenseActOptions {
   readonly gateImageDetail?: ImageDetail;
   /** Keeps the run inside the task's allowed apps; `runTask` passes its own to read what was left. */
   readonly guard?: ForegroundGuard;
+  /** Skills to replay without a model before planning (`senseact`/`senseact-text`; open-loop ignores them). */
+  readonly skills?: readonly Skill[];
 }
 
 /** What a run of the loop ends with; success is decided afterwards by the task's check. */
@@ -38,6 +42,8 @@ export interface AgentRunEnd {
   readonly finalScreen: Screen;
   readonly verification: VerificationCounts;
   readonly gateReasons: Record<string, number>;
+  /** How the skill replay went, when skills were given. */
+  readonly skill?: SkillRunEnd;
 }
 
 /** How a round ended: the history entry it adds, and the end of the run when it ends it. */
@@ -70,10 +76,14 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
   };
   session.step = 0;
   const state = newSenseActState(await session.observe('before.xml'));
+  // A matching skill plays first, without a model; the planner takes over where it stops.
+  const skill = options.skills && context.feedback ? await runSkill(context, state, options.skills) : undefined;
   const end = (finished: boolean, stopReason: string, answer?: string): AgentRunEnd => ({
-    finished, stopReason, steps: state.steps, finalScreen: state.screen, verification: state.verification, gateReasons: state.gateReasons, ...(answer === undefined ? {} : { answer }),
+    finished, stopReason, steps: state.steps, finalScreen: state.screen, verification: state.verification, gateReasons: state.gateReasons, ...(answer === undefined ? {} : { answer }), ...(skill ? { skill } : {}),
   });
-  for (let round = 1; round <= task.stepBudget * 3 && state.steps < task.stepBudget; round++) {
+  if (skill?.outcome === 'completed') return end(true, `skill ${skill.skill ?? ''} completed: ${skill.reason}`);
+  const firstRound = (skill?.rounds ?? 0) + 1;
+  for (let round = firstRound; round < firstRound + task.stepBudget * 3 && state.steps < task.stepBudget; round++) {
     session.step = round;
     session.trace.emit({ type: 'step-start', step: round });
     session.trace.writeStepArtifact(round, 'view.txt', state.screen.perception.view);

@@ -18,6 +18,7 @@ import type { ModelFaultConfig } from './model-fault-profile.js';
 import { createOraclePolicy } from './oracle-models.js';
 import { runReact } from './run-react.js';
 import { runSenseAct, type AgentRunEnd } from './run-senseact.js';
+import type { Skill } from '../skills/skill-schema.js';
 import type { AgentMode, PolicyName, TaskRunResult } from './task-run-result.js';
 
 export interface RunTaskOptions {
@@ -64,6 +65,8 @@ export interface RunTaskOptions {
    * faults that fired are in the result's `modelFaults`. The loop is unchanged.
    */
   readonly modelFaults?: { readonly config: ModelFaultConfig; readonly seed: number };
+  /** Skills (`loadSkills`) the SenseAct modes replay without a model before planning; the planner takes over on any mismatch. */
+  readonly skills?: readonly Skill[];
 }
 
 /**
@@ -113,6 +116,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
           ...(options.memory ? { memory: options.memory.forRun(options.memoryRun ?? `${task.id}/${trace.runId}`) } : {}),
           ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
           ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
+          ...(options.skills ? { skills: options.skills } : {}),
         });
     const appState = await probe?.appState(callOptions);
     const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];
@@ -194,6 +198,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     subGoals,
     operations: session.operations.totals(),
     referenceSteps: task.referenceSteps ?? null,
+    ...(run?.skill ? { skill: { outcome: run.skill.outcome, reason: run.skill.reason, steps: run.skill.steps, ...(run.skill.skill === undefined ? {} : { skill: run.skill.skill }) } } : {}),
   };
   trace.writeRunFile('result.json', result);
   // The result goes on to journals and reports: it leaves redacted, as the trace did.

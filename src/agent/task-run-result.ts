@@ -63,6 +63,17 @@ export const runConditionsSchema = z.object({
 });
 export type RunConditions = z.infer<typeof runConditionsSchema>;
 
+/** How a skill replay went in a run given skills (`--skills`); absent when none were given. */
+export const skillRunSchema = z.object({
+  /** `completed`: every step verified without a model; `handed-over`: the planner took over; `no-match`: no skill fit. */
+  outcome: z.enum(['completed', 'handed-over', 'no-match']),
+  skill: z.string().optional(),
+  reason: z.string(),
+  /** Skill steps replayed and verified. */
+  steps: z.number().int().nonnegative(),
+});
+export type SkillRun = z.infer<typeof skillRunSchema>;
+
 /**
  * What one run of one task in one mode produced. The agent fills it; the bench
  * aggregates it. `success` comes from the task's own check, never from the agent.
@@ -106,5 +117,6 @@ export const taskRunResultSchema = z.object({
   operations: z.object({ total: count, effective: count }).default({ total: 0, effective: 0 }),
   /** The task's `referenceSteps` (a person's step count), for the reversed redundancy ratio; null when it has none. */
   referenceSteps: z.number().int().positive().nullable().default(null),
+  skill: skillRunSchema.optional(),
 });
 export type TaskRunResult = z.infer<typeof taskRunResultSchema>;

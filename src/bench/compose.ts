@@ -9,6 +9,7 @@ import { AppiumDevice, simDriverAutomationName } from '../device/appium-device.j
 import { createDevice } from '../device/create-device.js';
 import type { DeviceProfile } from '../device/device-profile.js';
 import { loadDeviceProfile } from '../device/device-profile.js';
+import { loadSkills } from '../skills/skill-library.js';
 import { SimDevice } from '../device/sim-device.js';
 import { CertificateMemory } from '../memory/certificate-memory.js';
 import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from-env.js';
@@ -140,6 +141,9 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
     }
   };
 
+  // Read once, before the first run: a bad skill file stops the bench with its name and field.
+  const skills = options.skills === undefined ? undefined : loadSkills(options.skills);
+  if (options.skills !== undefined && skills?.length === 0) throw new BenchError({ code: 'bench-skills', message: `--skills ${options.skills}: no skills there; write some with senseact skills induce <run-dir...> --out ${options.skills}` });
   const executor: BenchExecutorHandle<Task>['executor'] = async (request) => {
     const { task, mode, repeat, signal } = request;
     const common = {
@@ -158,6 +162,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
       // Seeded per task and repeat, as the simulator's faults are: every mode of a run meets the same draws.
       ...(modelFaults === undefined ? {} : { modelFaults: { config: modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),
+      ...(skills && (mode === 'senseact' || mode === 'senseact-text') ? { skills } : {}),
     };
     if (profile.kind === 'sim') {
       const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }), ...(simSection === undefined ? {} : { profile: simSection }) });

@@ -47,6 +47,8 @@ export interface BenchExecutorOptions {
   /** `auto`: the llm policy when a model is configured, else the oracle (and the handle says so). */
   readonly policy: PolicyName | 'auto';
   readonly outDir: string;
+  /** A skills folder (--skills): the SenseAct modes replay a matching skill before planning. */
+  readonly skills?: string;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly signal: AbortSignal;

@@ -215,6 +215,10 @@ export function renderEvent(event: TraceEvent): SafeHtml {
       return line(html`${event.success === null ? verdictBadge('inconclusive') : event.success ? html`<span class="badge success">success</span>` : html`<span class="badge failure">failed</span>`} ${event.reason} · ${event.steps} steps${event.answer === undefined ? '' : html` · answer “${event.answer}”`}`);
     case 'run-end':
       return line(html`${event.status} after ${milliseconds(event.durationMs)}`);
+    case 'skill-step-end':
+      return line(html`<span class="badge skill">skill</span> ${event.skill} step ${event.index + 1}: <strong>${event.intent}</strong> ${verdictBadge(event.outcome)} ${event.reason}`);
+    case 'skill-end':
+      return line(html`<span class="badge skill">skill</span> ${event.skill ?? '(none)'} ${event.outcome} after ${event.steps} verified steps: ${event.reason}`);
     case 'error':
       return line(html`<span class="problems">${event.infrastructure === true ? 'infrastructure: ' : ''}${event.where === undefined ? '' : `${event.where}: `}${event.message}</span>`);
     default:

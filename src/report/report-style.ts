@@ -11,7 +11,7 @@ table.summary th:first-child,table.summary td:first-child{text-align:left}
 section.run{border:1px solid #d5d9e0;border-radius:6px;background:#fff;margin:1.2rem 0;padding:.8rem 1rem}
 .badge{display:inline-block;border-radius:4px;padding:0 .4rem;font-size:.85em;font-weight:600;color:#fff}
 .badge.pass,.badge.success{background:#1f8a4c}.badge.fail,.badge.failure{background:#c0392b}
-.badge.inconclusive,.badge.error{background:#b7791f}.badge.open{background:#6b46c1}.badge.closed{background:#718096}
+.badge.inconclusive,.badge.error{background:#b7791f}.badge.open{background:#6b46c1}.badge.closed{background:#718096}.badge.skill{background:#2b6cb0}
 dl.facts{display:flex;flex-wrap:wrap;gap:.2rem 1.2rem;margin:.4rem 0}dl.facts dt{color:#666}dl.facts dd{margin:0 0 0 .3rem;font-weight:600}
 .step{display:grid;grid-template-columns:280px 1fr;gap:1rem;border-top:1px solid #e3e6eb;padding:.8rem 0}
 .shot img,.shot svg{width:270px;height:auto;border:1px solid #ccd;background:#fff}

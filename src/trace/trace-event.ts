@@ -152,6 +152,27 @@ export const runEndEventSchema = event('run-end', {
   durationMs: milliseconds,
   usage: loose.optional(),
 });
+/** One step of a skill replayed without a model (src/agent/run-skill.ts), with its verdict. */
+export const skillStepEndEventSchema = event('skill-step-end', {
+  skill: z.string(),
+  /** Zero-based position of the step in the skill's plan as replayed. */
+  index: count,
+  intent: z.string(),
+  /** The step's expectation, filled with the instruction's values. */
+  expectation: z.string().optional(),
+  outcome: verdict,
+  reason: z.string(),
+});
+/** How a skill replay ended: every step verified, handed over to the planner, or no skill matched. */
+export const skillEndEventSchema = event('skill-end', {
+  skill: z.string().optional(),
+  outcome: z.enum(['completed', 'handed-over', 'no-match']),
+  reason: z.string(),
+  /** Steps replayed and verified before the end. */
+  steps: count,
+  /** The instruction's values bound to the skill's parameters. */
+  bindings: z.record(z.string(), z.string()).optional(),
+});
 export const errorEventSchema = event('error', {
   message: z.string(),
   name: z.string().optional(),
@@ -183,6 +204,8 @@ export const traceEventSchema = z.discriminatedUnion('type', [
   stepEndEventSchema,
   taskEndEventSchema,
   runEndEventSchema,
+  skillStepEndEventSchema,
+  skillEndEventSchema,
   errorEventSchema,
 ]);
 export type TraceEvent = z.infer<typeof traceEventSchema>;

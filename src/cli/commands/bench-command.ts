@@ -5,6 +5,7 @@ import { BenchError } from '../../bench/bench-error.js';
 import { createBarProgressReporter, createLineProgressReporter, type BenchProgressReporter } from '../../bench/bench-progress-reporter.js';
 import { defaultTokenPrices, type BenchResults, type TokenPrices } from '../../bench/bench-results.js';
 import { formatPerAppTable, formatResultsTable } from '../../bench/format-results-table.js';
+import { formatSkillTable } from '../../bench/format-skill-table.js';
 import { benchFiles, runBenchmark } from '../../bench/run-benchmark.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
 import type { BenchExecutorFactory, BenchExecutorHandle } from '../../bench/task-executor.js';
@@ -52,6 +53,8 @@ export interface BenchCommandOptions {
   readonly selection: TaskSelection;
   /** Where to write JUnit XML, resolved. */
   readonly junit: string | undefined;
+  /** A skills folder (--skills), resolved: the SenseAct modes replay a matching skill without a model before planning. */
+  readonly skills?: string;
 }
 
 interface RawOptions {
@@ -71,6 +74,7 @@ interface RawOptions {
   tasks?: string;
   tags?: string;
   junit?: string;
+  skills?: string;
 }
 
 /** `senseact bench`'s exit codes, listed in its --help and the README. */
@@ -107,6 +111,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--tasks <ids>', 'comma-separated task ids or globs to run (e.g. clock-*,notes-create)')
       .option('--tags <tags>', 'comma-separated tags: run the tasks that have any of them')
       .option('--junit <file>', 'also write JUnit XML (one testcase per task, mode and repeat)')
+      .option('--skills <dir>', 'skills folder (senseact skills induce --out): senseact modes replay a matching skill without a model, each step verified, and hand over to the planner on any mismatch')
       .addOption(new Option('--policy <policy>', 'who decides actions: llm, oracle (reference solutions, no model), or auto (llm when a model is configured, else oracle)').default('auto'))
       .option('--price-prompt <usd>', 'USD per 1M prompt tokens for the cost estimate (default: the list price of the configured model, when known)')
       .option('--price-completion <usd>', 'USD per 1M completion tokens (default: as --price-prompt)')
@@ -189,6 +194,7 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     prices,
     selection: { ...(ids === undefined ? {} : { ids }), ...(tags === undefined ? {} : { tags }) },
     junit: raw.junit === undefined ? undefined : path.resolve(io.cwd, raw.junit),
+    ...(raw.skills === undefined ? {} : { skills: path.resolve(io.cwd, raw.skills) }),
   };
 }
 
@@ -223,6 +229,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       modelFaults: options.modelFaults,
       policy: options.policy,
       outDir: options.out,
+      ...(options.skills === undefined ? {} : { skills: options.skills }),
       cwd: io.cwd,
       env: io.env,
       signal: controller.signal,
@@ -261,6 +268,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   }
   io.stdout(formatResultsTable(results));
   io.stdout(formatPerAppTable(results));
+  const skillTable = formatSkillTable(results.tasks);
+  if (skillTable !== '') io.stdout(skillTable);
   io.stdout(`results: ${path.join(options.out, benchFiles.results)}\n`);
   if (options.junit !== undefined) {
     await writeJunit(options.junit, results);
@@ -275,6 +284,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(options.modelFaults === undefined ? [] : [`--model-faults ${options.modelFaults}`]),
       ...(options.selection.ids === undefined ? [] : [`--tasks ${options.selection.ids.join(',')}`]),
       ...(options.selection.tags === undefined ? [] : [`--tags ${options.selection.tags.join(',')}`]),
+      ...(options.skills === undefined ? [] : [`--skills ${options.skills}`]),
       `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
     ];
     io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench ${again.join(' ')}\n`);

@@ -42,6 +42,8 @@ const everyEvent: TraceEventInput[] = [
   { type: 'certificate-end', step: 0, text: 'scope wifi; action toggle; effect no-change', confidence: 'high' },
   { type: 'surface-end', step: 0, decision: 'continue', rule: 'no-effect', flags: ['change-strategy'] },
   { type: 'step-end', step: 0, latencyMs: 2300, latency: { device: 52, perception: 3, model: 2200, verification: 1 } },
+  { type: 'skill-step-end', step: 0, skill: 'settings-turn-off-wi-fi', index: 0, intent: 'Open Network & internet', expectation: 'exists(text="Internet")', outcome: 'pass', reason: 'commitment passed' },
+  { type: 'skill-end', step: null, skill: 'settings-turn-off-wi-fi', outcome: 'completed', reason: 'all 1 steps verified', steps: 1, bindings: {} },
   { type: 'error', step: 0, message: 'session lost', name: 'DeviceError', code: 'device', where: 'observe', infrastructure: true },
   { type: 'task-end', step: null, taskId: 'wifi-off', success: false, reason: 'step budget exhausted', steps: 1 },
   { type: 'run-end', step: null, status: 'completed', durationMs: 2400, usage: { calls: 2 } },

@@ -1,0 +1,273 @@
+import type { ControlUnit, UnitType } from '../perception/control-unit.js';
+import type { Perception } from '../perception/perceive.js';
+import { fillPlaceholders, type Bindings } from '../skills/skill-parameters.js';
+import { unitShowsNoLabel } from '../skills/target-query.js';
+import { holdsOn, matchSkill } from '../skills/match-skill.js';
+import { isBranchPoint, type Skill, type SkillAction, type SkillStep } from '../skills/skill-schema.js';
+import { computeDelta } from '../verify/compute-delta.js';
+import { parsePredicate, parseQuery } from '../verify/parse-predicate.js';
+import { PredicateParseError } from '../verify/predicate-parse-error.js';
+import { resolveUnit } from '../verify/resolve-unit.js';
+import { verifyIntent } from '../verify/verify-intent.js';
+import { pixelOnlyCode } from '../verify/verify-unit-step.js';
+import type { VerifyOutcome } from '../verify/verify-outcome.js';
+import { admissibleCommitment } from './admissible-commitment.js';
+import { certifyAndDecide } from './certify-and-decide.js';
+import { executeCommitment, type CommitmentRun } from './execute-commitment.js';
+import type { CommitmentItem, PlanReply } from './plan-reply.js';
+import type { SenseActContext, SenseActState } from './senseact-state.js';
+import { maxNoteLength, type IntentJudgement } from './verify-committed-intent.js';
+
+/** How a skill replay ended. */
+export interface SkillRunEnd {
+  /** `completed`: every step verified; `handed-over`: a step failed or could not be grounded, the planner goes on; `no-match`: no skill fits. */
+  readonly outcome: 'completed' | 'handed-over' | 'no-match';
+  readonly skill?: string;
+  readonly reason: string;
+  /** Steps replayed and verified. */
+  readonly steps: number;
+  /** Rounds (step folders) the replay used: the loop numbers its own after them. */
+  readonly rounds: number;
+}
+
+/** The note every history entry of a skill step starts with, so the planner (and the oracle) can tell them. */
+export const skillNotePrefix = 'skill';
+
+/** Extra tries of a step whose unit changed nothing at all (a tap the device dropped): nothing happened, so trying again is safe. */
+export const skillStepRetries = 1;
+
+/** Labels of the button that dismisses an unexpected dialog (rate this app, update available). Never Cancel: that may be the flow's own dialog. */
+const dismissLabel = /^(not now|later|no,? thanks|maybe later|remind me later|skip)$/i;
+
+/** The unit types a recorded tap-like action may find now: perception may type the same button click, commit or select by its context. */
+const tapLike: ReadonlySet<UnitType> = new Set(['click', 'commit', 'select']);
+
+function sameKind(recorded: UnitType, found: UnitType): boolean {
+  return recorded === found || (tapLike.has(recorded) && tapLike.has(found));
+}
+
+type Grounded = { readonly ok: true; readonly items: CommitmentItem[] } | { readonly ok: false; readonly reason: string };
+
+function filled(text: string, bindings: Bindings, where: string): string {
+  const result = fillPlaceholders(text, bindings);
+  if ('missing' in result) throw new Error(`skill ${where}: ${result.missing.join(', ')} has no value (a checked skill fills every placeholder: this is a bug)`);
+  return result.text;
+}
+
+/**
+ * Re-grounds a step on the live screen: each action's query (filled with the
+ * instruction's values) must find exactly one unit, of the recorded kind. None, several,
+ * or another kind is a mismatch: the skill never guesses.
+ */
+function groundStep(step: SkillStep, bindings: Bindings, perception: Perception, resolve: (query: string) => readonly ControlUnit[]): Grounded {
+  const { units } = perception;
+  const items: CommitmentItem[] = [];
+  for (const action of step.actions) {
+    const args = argumentsOf(action, bindings);
+    if (action.unit === 'navigate') {
+      const id = `nav-${action.navigate ?? 'back'}`;
+      if (!units.some((unit) => unit.id === id)) return { ok: false, reason: `no ${id} unit on this screen` };
+      items.push({ unit: id, ...args });
+      continue;
+    }
+    const query = filled(action.target ?? '', bindings, 'target');
+    let found = resolve(query);
+    if (found.length === 0 && action.fallback !== undefined) {
+      // The label may be gone (an icon drawn without its description): the unit's id still names it, if it shows no other label.
+      const byId = resolve(filled(action.fallback, bindings, 'fallback'));
+      if (byId.length === 1 && byId[0] && unitShowsNoLabel(byId[0], perception)) found = byId;
+    }
+    const unit = found[0];
+    if (!unit) return { ok: false, reason: `${action.unit} target ${query} is not on the screen` };
+    if (found.length > 1) return { ok: false, reason: `${action.unit} target ${query} is ambiguous (${found.length} units)` };
+    if (!sameKind(action.unit, unit.type)) return { ok: false, reason: `${action.unit} target ${query} is now a ${unit.type} ("${unit.label}")` };
+    items.push({ unit: unit.id, ...args });
+  }
+  return { ok: true, items };
+}
+
+function argumentsOf(action: SkillAction, bindings: Bindings): Omit<CommitmentItem, 'unit'> {
+  return {
+    ...(action.value === undefined ? {} : { value: filled(action.value, bindings, 'value') }),
+    ...(action.checked === undefined ? {} : { checked: action.checked }),
+    ...(action.direction === undefined ? {} : { direction: action.direction }),
+    ...(action.longPress === undefined ? {} : { longPress: action.longPress }),
+  };
+}
+
+/** The history note of a skill step. */
+function noteOf(skill: Skill, index: number, total: number, reason: string): string {
+  return `${skillNotePrefix} ${skill.name} step ${index + 1}/${total}${reason === '' ? '' : `: ${reason}`}`.slice(0, maxNoteLength);
+}
+
+/**
+ * Replays a skill without a model (NesyProAct/NSI, DESIGN.md §10): the task's
+ * instruction is matched to one skill (`matchSkill`: template, typed values,
+ * precondition on the start screen; none or several → no match), then each step is
+ * re-grounded on the live screen by its queries, run through the loop's own
+ * `executeCommitment` (each unit verified by `verifyUnitStep`: its contract, and the
+ * step's expectation for a one-unit step) and judged as an intent by `verifyIntent`,
+ * then certified like a planned intent. Guarded steps run only when their guard holds;
+ * at a branch point the first alternative whose guard holds and whose targets are all on
+ * the screen runs. A step whose unit changed nothing is tried once more (a dropped tap);
+ * an unexpected dialog the step's targets hide is dismissed. Anything else — a target
+ * not found, ambiguous or of another kind, a failed or inconclusive verdict, an unmet
+ * postcondition — hands over to the planner from that state, with the skill's progress
+ * in the history. Vision is never asked during a replay; no model is called.
+ */
+export async function runSkill(context: SenseActContext, state: SenseActState, skills: readonly Skill[]): Promise<SkillRunEnd> {
+  const { session, task } = context;
+  const matched = matchSkill(skills, task.instruction, { app: task.app, screen: state.screen.perception.tree });
+  if (matched.kind === 'none') {
+    session.trace.emit({ type: 'skill-end', step: null, outcome: 'no-match', reason: matched.reason, steps: 0 });
+    return { outcome: 'no-match', reason: matched.reason, steps: 0, rounds: 0 };
+  }
+  const { skill, bindings } = matched.match;
+  const replay = new SkillReplay({ ...context, visionAllowed: false }, state, skill, bindings);
+  const end = await replay.run();
+  session.trace.emit({ type: 'skill-end', step: null, skill: skill.name, outcome: end.outcome, reason: end.reason, steps: end.steps, bindings: Object.fromEntries(Object.entries(bindings).map(([name, binding]) => [name, binding.value])) });
+  return end;
+}
+
+type StepVerdict = { readonly outcome: 'pass' } | { readonly outcome: 'fail' | 'inconclusive' | 'ungrounded'; readonly reason: string };
+
+/** One replay of one skill over the loop's state. */
+class SkillReplay {
+  private rounds = 0;
+  private verifiedSteps = 0;
+  private readonly total: number;
+
+  constructor(
+    private readonly context: SenseActContext,
+    private readonly state: SenseActState,
+    private readonly skill: Skill,
+    private readonly bindings: Bindings,
+  ) {
+    this.total = skill.steps.length;
+  }
+
+  private end(outcome: SkillRunEnd['outcome'], reason: string): SkillRunEnd {
+    return { outcome, skill: this.skill.name, reason, steps: this.verifiedSteps, rounds: this.rounds };
+  }
+
+  private holds(text: string): boolean {
+    return holdsOn(text, this.bindings, this.state.screen.perception.tree).holds;
+  }
+
+  private resolve = (query: string): readonly ControlUnit[] => {
+    try {
+      return resolveUnit(parseQuery(query), this.state.screen.perception).units;
+    } catch (error) {
+      if (PredicateParseError.isInstance(error)) return [];
+      throw error;
+    }
+  };
+
+  async run(): Promise<SkillRunEnd> {
+    for (const [index, entry] of this.skill.steps.entries()) {
+      let steps: readonly SkillStep[];
+      if (isBranchPoint(entry)) {
+        const chosen = entry.branches.find((branch) => this.holds(branch.when) && groundStep(branch.steps[0] as SkillStep, this.bindings, this.state.screen.perception, this.resolve).ok);
+        if (!chosen) return this.handOver(index, `no alternative of branch point ${index + 1} fits this screen`);
+        steps = chosen.steps;
+      } else {
+        if (entry.when !== undefined && !this.holds(entry.when)) continue;
+        steps = [entry];
+      }
+      for (const step of steps) {
+        const verdict = await this.playStep(step, index);
+        if (verdict.outcome !== 'pass') return this.handOver(index, `step ${index + 1} "${filled(step.intent, this.bindings, 'intent')}": ${verdict.reason}`);
+      }
+    }
+    if (this.skill.postcondition !== undefined && !this.holds(this.skill.postcondition)) return this.handOver(this.total, `the postcondition ${this.skill.postcondition} does not hold`);
+    return this.end('completed', `all ${this.verifiedSteps} steps verified`);
+  }
+
+  private handOver(index: number, reason: string): SkillRunEnd {
+    // The planner goes on from this state; the history already holds the verified steps and the failed one.
+    if (this.state.history.at(-1)?.outcome === 'pass' || this.state.history.length === 0) {
+      this.state.history.push({ intent: `Replay skill ${this.skill.name}`, outcome: 'fail', note: noteOf(this.skill, Math.min(index, this.total - 1), this.total, reason) });
+    }
+    return this.end('handed-over', reason);
+  }
+
+  /** Plays one step as one round, with a retry after a dropped tap and a dismissal of an unexpected dialog. */
+  private async playStep(step: SkillStep, index: number): Promise<StepVerdict> {
+    let verdict: StepVerdict = { outcome: 'ungrounded', reason: 'not played' };
+    for (let attempt = 0; attempt <= skillStepRetries; attempt++) {
+      verdict = await this.round(step, index);
+      if (verdict.outcome === 'pass') return verdict;
+      if (verdict.outcome === 'ungrounded' && await this.dismissDialog()) continue;
+      if (!(verdict.outcome === 'fail' && 'retry' in verdict)) return verdict;
+    }
+    return verdict;
+  }
+
+  /** One round: ground, execute through the loop's phase, verify the intent, certify. */
+  private async round(step: SkillStep, index: number): Promise<StepVerdict & { retry?: true }> {
+    const { context, state } = this;
+    const { session } = context;
+    const intent = filled(step.intent, this.bindings, 'intent');
+    const expectation = step.expect === undefined ? '' : filled(step.expect, this.bindings, 'expect');
+    const grounded = groundStep(step, this.bindings, state.screen.perception, this.resolve);
+    if (!grounded.ok) return { outcome: 'ungrounded', reason: grounded.reason };
+    if (state.steps + grounded.items.length > context.task.stepBudget) return { outcome: 'ungrounded', reason: 'the step budget would run out' };
+    this.rounds += 1;
+    session.step = this.rounds;
+    session.trace.emit({ type: 'step-start', step: session.step });
+    session.trace.writeStepArtifact(session.step, 'view.txt', state.screen.perception.view);
+    const started = performance.now();
+    const result = await this.execute(intent, expectation, grounded.items);
+    const verdict: StepVerdict & { retry?: true } = result.outcome.outcome === 'pass' ? { outcome: 'pass' } : { outcome: result.outcome.outcome, reason: result.outcome.reason, ...(result.retry ? { retry: true as const } : {}) };
+    if (verdict.outcome === 'pass') this.verifiedSteps += 1;
+    state.history.push({ intent, outcome: result.outcome.outcome, note: noteOf(this.skill, index, this.total, verdict.outcome === 'pass' ? '' : verdict.reason) });
+    session.trace.emit({ type: 'skill-step-end', step: session.step, skill: this.skill.name, index, intent, ...(expectation === '' ? {} : { expectation }), outcome: result.outcome.outcome, reason: result.outcome.reason });
+    session.trace.emit({ type: 'step-end', step: session.step, latencyMs: performance.now() - started });
+    return verdict;
+  }
+
+  private async execute(intent: string, expectation: string, items: readonly CommitmentItem[]): Promise<{ outcome: VerifyOutcome; retry: boolean }> {
+    const { context, state } = this;
+    const check = admissibleCommitment(context, items, state.screen, state.verified);
+    if (!check.ok) return { outcome: { outcome: 'fail', reason: `not admissible: ${check.reason}`, evidence: [] }, retry: false };
+    const plan: PlanReply = { intent, expectation, commitment: [...items], finish: false };
+    const run = await executeCommitment(context, state, plan, items, check.units);
+    if (run.executed.length === 0) return { outcome: { outcome: 'fail', reason: run.unfinished || 'no unit ran', evidence: [] }, retry: false };
+    const judgement = this.judge(plan, run);
+    await certifyAndDecide(context, state, plan, run, judgement);
+    const last = run.executed.at(-1);
+    // Nothing changed at all and the unit is no icon whose effect may be pixels only: the tap was lost; trying again is safe.
+    const retry = judgement.outcome === 'fail' && last !== undefined && last.delta.label === 'no-change' && last.outcome.outcome === 'fail' && last.outcome.code !== pixelOnlyCode;
+    const outcome: VerifyOutcome = { outcome: judgement.outcome, reason: run.unfinished === '' ? judgement.reason : `${judgement.reason}; ${run.unfinished}`, evidence: [] };
+    // A commitment cut short is not the step done.
+    return { outcome: run.unfinished !== '' && outcome.outcome === 'pass' ? { ...outcome, outcome: 'fail' } : outcome, retry };
+  }
+
+  /** The intent's verdict by the loop's own pure step; inconclusive stays inconclusive (no model is asked). */
+  private judge(plan: PlanReply, run: CommitmentRun): IntentJudgement {
+    const { session } = this.context;
+    const after = run.executed.at(-1)?.after ?? run.start;
+    const delta = session.timeVerification(() => computeDelta(run.start.perception.tree, after.perception.tree));
+    const expectation = plan.expectation === '' ? undefined : parsePredicate(plan.expectation);
+    const { combined } = session.timeVerification(() => verifyIntent({ ...(expectation ? { expectation } : {}), before: run.start.perception.tree, after: after.perception.tree, delta, unitOutcomes: run.executed.map((unit) => unit.outcome) }));
+    session.trace.emit({ type: 'verify-end', step: session.step, outcome: combined.outcome, reason: combined.reason, label: delta.label, by: 'contract', ...(combined.strength ? { strength: combined.strength } : {}) });
+    return { outcome: combined.outcome, reason: combined.reason, note: '', by: 'contract', delta, ...(combined.strength ? { strength: combined.strength } : {}) };
+  }
+
+  /** Dismisses a dialog the app raised on its own (rate this app, update available) as a verified round of its own. */
+  private async dismissDialog(): Promise<boolean> {
+    const perception = this.state.screen.perception;
+    const surfaces = new Set(perception.blocks.filter((block) => block.surface).flatMap((block) => block.units));
+    const dismiss = perception.units.find((unit) => surfaces.has(unit.id) && dismissLabel.test(unit.label.trim()));
+    if (!dismiss) return false;
+    const { session } = this.context;
+    this.rounds += 1;
+    session.step = this.rounds;
+    session.trace.emit({ type: 'step-start', step: session.step });
+    const intent = `Dismiss the unexpected dialog ("${dismiss.label}")`;
+    const result = await this.execute(intent, 'dismissedSurface', [{ unit: dismiss.id }]);
+    this.state.history.push({ intent, outcome: result.outcome.outcome, note: `${skillNotePrefix} ${this.skill.name}: not part of the skill` });
+    session.trace.emit({ type: 'step-end', step: session.step });
+    return result.outcome.outcome === 'pass';
+  }
+}

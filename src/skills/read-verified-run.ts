@@ -1,0 +1,208 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ControlUnit, UnitType } from '../perception/control-unit.js';
+import { perceive, type Perception } from '../perception/perceive.js';
+import type { PerceptionOptions } from '../perception/perception-options.js';
+import { readTrace } from '../trace/read-trace.js';
+import type { TraceEvent } from '../trace/trace-event.js';
+import { parseHierarchy } from '../ui/parse-hierarchy.js';
+import type { Query } from '../verify/predicate.js';
+import { alreadyInWantedState } from '../verify/verify-unit-step.js';
+import { redactedMarker } from '../util/redact-secrets.js';
+import { passwordPlaceholder } from '../util/redactor.js';
+import { SkillError } from './skill-error.js';
+import { targetQueryFor } from './target-query.js';
+
+/** One unit of a verified intent, as a skill needs it: its type, a query that finds it again, its arguments. */
+export interface RecordedAction {
+  readonly unit: Exclude<UnitType, 'finish'>;
+  /** The robust query (absent for navigation units). */
+  readonly target?: Query;
+  /** A label-free query for when the label is missing. */
+  readonly fallback?: Query;
+  readonly navigate?: 'back' | 'home' | 'launch';
+  readonly value?: string;
+  readonly checked?: boolean;
+  readonly direction?: 'up' | 'down' | 'left' | 'right';
+  readonly longPress?: boolean;
+}
+
+/** One verified intent of a run. */
+export interface RecordedStep {
+  readonly intent: string;
+  /** The expectation in predicate text form ('' when none). */
+  readonly expectation: string;
+  readonly actions: readonly RecordedAction[];
+  /** Who chose it: the planner (any policy), or a replayed skill. */
+  readonly by: 'planner' | 'skill';
+}
+
+/** What a run folder says a skill can be learnt from. */
+export interface VerifiedRun {
+  readonly dir: string;
+  readonly task: string;
+  readonly instruction: string;
+  readonly app: string;
+  /** The package and activity of the first screen. */
+  readonly start: { readonly packageName: string; readonly activity: string };
+  readonly steps: readonly RecordedStep[];
+  /** Intents left out, with why (failed, rejected, a target no query can name). */
+  readonly skipped: readonly string[];
+}
+
+/** Why a run cannot teach a skill. */
+export interface UnusableRun {
+  readonly dir: string;
+  readonly reason: string;
+}
+
+interface Observed {
+  readonly artifact: string;
+  readonly packageName: string;
+  readonly activity: string;
+}
+
+type CommitmentItemRecord = { unit: string; value?: string; checked?: boolean; direction?: 'up' | 'down' | 'left' | 'right'; longPress?: boolean };
+
+function itemsOf(units: readonly unknown[]): CommitmentItemRecord[] {
+  return units.filter((item): item is CommitmentItemRecord => typeof item === 'object' && item !== null && typeof (item as { unit?: unknown }).unit === 'string');
+}
+
+const navigation: Record<string, 'back' | 'home' | 'launch'> = { 'nav-back': 'back', 'nav-home': 'home', 'nav-launch': 'launch' };
+
+/**
+ * Reads one run folder (`<traces>/<task>/<mode>-r<k>`) for induction: only a run whose
+ * task check passed (`task-end` success) and that gave no answer (an answer is data, not
+ * a procedure) can teach a skill. Each round whose intent was verified (its last
+ * `verify-end` passed) becomes a step: its commitment's units, found again on the screen
+ * they were committed on (the last observation before the commitment, perceived with the
+ * run's perception options) and named by a robust query (`targetQueryFor`). Rounds that
+ * failed, were rejected or left the app teach nothing and are listed in `skipped`.
+ * Throws `SkillError` when the folder has no readable trace.
+ */
+export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOptions = {}): VerifiedRun | UnusableRun {
+  let events: readonly TraceEvent[];
+  try {
+    events = readTrace(dir).events;
+  } catch (error) {
+    throw new SkillError({ message: `${dir}: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+  }
+  const taskStart = events.find((event) => event.type === 'task-start');
+  const taskEnd = events.find((event) => event.type === 'task-end');
+  if (!taskStart || !taskEnd) return { dir, reason: 'the trace has no task-start/task-end (the run did not finish)' };
+  if (taskEnd.success !== true) return { dir, reason: `the task check did not pass (${taskEnd.reason})` };
+  if (taskEnd.answer !== undefined) return { dir, reason: 'the run answered a question: an answer is data, not a procedure' };
+  const firstObserve = events.find((event) => event.type === 'observe-end');
+  if (!firstObserve) return { dir, reason: 'the trace has no observation' };
+
+  const perceptions = new Map<string, Perception>();
+  const perceptionOf = (observed: Observed): Perception | undefined => {
+    const cached = perceptions.get(observed.artifact);
+    if (cached) return cached;
+    const path = join(dir, observed.artifact);
+    if (!existsSync(path)) return undefined;
+    const tree = parseHierarchy(readFileSync(path, 'utf8'), { packageName: observed.packageName, activity: observed.activity, sourceName: path });
+    const perception = perceive(tree, perceptionOptions);
+    perceptions.set(observed.artifact, perception);
+    return perception;
+  };
+
+  const steps: RecordedStep[] = [];
+  const skipped: string[] = [];
+  const unrecordable: string[] = [];
+  let observed: Observed | undefined;
+  let round: { intent: string; expectation: string; by: RecordedStep['by']; screen?: Observed; items: CommitmentItemRecord[]; acted: Set<string>; verdict?: string } | undefined;
+  const close = (): void => {
+    if (!round) return;
+    const current = round;
+    round = undefined;
+    if (current.items.length === 0) return;
+    if (current.verdict !== 'pass') {
+      skipped.push(`"${current.intent}": not verified (${current.verdict ?? 'no verdict'})`);
+      return;
+    }
+    const perception = current.screen ? perceptionOf(current.screen) : undefined;
+    if (!perception) {
+      skipped.push(`"${current.intent}": the screen it was committed on is not in the run folder`);
+      return;
+    }
+    const actions = recordActions(current.items, current.acted, perception);
+    // A verified intent the skill cannot name would leave a hole: the skill would pass its checks and miss the task.
+    if ('problem' in actions) unrecordable.push(`"${current.intent}": ${actions.problem}`);
+    else if (actions.actions.some((action) => action.value?.includes(passwordPlaceholder) === true || action.value?.includes(redactedMarker) === true)) unrecordable.push(`"${current.intent}": it typed a secret (redacted in the trace); a skill never stores one`);
+    else steps.push({ intent: current.intent, expectation: current.expectation, actions: actions.actions, by: current.by });
+  };
+  for (const event of events) {
+    switch (event.type) {
+      case 'observe-end':
+        if (event.artifact !== undefined) observed = { artifact: event.artifact, packageName: event.packageName, activity: event.activity };
+        break;
+      case 'step-start':
+        close();
+        round = { intent: '', expectation: '', by: 'planner', items: [], acted: new Set() };
+        break;
+      case 'plan-end':
+        if (round && event.finish !== true) {
+          round.intent = event.intent;
+          round.expectation = typeof event.expectation === 'string' ? event.expectation : '';
+        }
+        break;
+      case 'skill-step-end':
+        if (round) {
+          round.intent = event.intent;
+          round.expectation = event.expectation ?? '';
+          round.by = 'skill';
+          round.verdict = event.outcome;
+        }
+        break;
+      case 'commitment-end':
+        if (round && event.admissible) {
+          round.items = itemsOf(event.units);
+          if (observed) round.screen = observed;
+        }
+        break;
+      case 'act-end':
+        if (round && event.unitId !== undefined) round.acted.add(event.unitId);
+        break;
+      case 'verify-end':
+        if (round && round.by === 'planner') round.verdict = event.outcome;
+        break;
+      case 'step-end':
+        close();
+        break;
+      default:
+        break;
+    }
+  }
+  close();
+  if (unrecordable.length > 0) return { dir, reason: `a verified intent cannot be recorded: ${unrecordable.join('; ')}` };
+  if (taskStart.instruction.includes(passwordPlaceholder) || taskStart.instruction.includes(redactedMarker)) return { dir, reason: 'the instruction holds a redacted secret: a skill never stores one' };
+  if (steps.length === 0) return { dir, reason: `no verified intent with a findable target${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}` };
+  return { dir, task: taskStart.taskId, instruction: taskStart.instruction, app: taskStart.app ?? firstObserve.packageName, start: { packageName: firstObserve.packageName, activity: firstObserve.activity }, steps, skipped };
+}
+
+/**
+ * The actions of a verified round: every committed unit that acted, and those before the
+ * last acting one or already in the wanted state (no action needed, yet part of the
+ * procedure: "vibration off" on an alarm where it already was).
+ */
+function recordActions(items: readonly CommitmentItemRecord[], acted: ReadonlySet<string>, perception: Perception): { actions: RecordedAction[] } | { problem: string } {
+  const lastActed = items.reduce((last, item, index) => (acted.has(item.unit) ? index : last), -1);
+  const actions: RecordedAction[] = [];
+  for (const [index, item] of items.entries()) {
+    const args = { ...(item.value === undefined ? {} : { value: item.value }), ...(item.checked === undefined ? {} : { checked: item.checked }), ...(item.direction === undefined ? {} : { direction: item.direction }), ...(item.longPress === undefined ? {} : { longPress: item.longPress }) };
+    const navigate = navigation[item.unit];
+    if (navigate) {
+      actions.push({ unit: 'navigate', navigate, ...args });
+      continue;
+    }
+    const unit: ControlUnit | undefined = perception.units.find((candidate) => candidate.id === item.unit);
+    if (!unit) return { problem: `unit ${item.unit} is not on the screen it was committed on (perception options differ?)` };
+    if (index > lastActed && !alreadyInWantedState(unit, { ...(item.value === undefined ? {} : { value: item.value }), ...(item.checked === undefined ? {} : { checked: item.checked }) })) break;
+    if (unit.type === 'finish') continue;
+    const target = targetQueryFor(unit, perception);
+    if (!target) return { problem: `${unit.type} "${unit.label}" has no label or id that names it alone` };
+    actions.push({ unit: unit.type, target: target.query, ...(target.fallback ? { fallback: target.fallback } : {}), ...args });
+  }
+  return actions.length > 0 ? { actions } : { problem: 'no unit ran' };
+}

@@ -1,0 +1,204 @@
+// Verified skills on the in-process simulator (issue 15): a skill induced from one oracle
+// run replays a variant of its task without any model call, every step verified; on a
+// changed screen it hands over to the planner instead of acting or passing.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTask } from '../../../src/agent/run-task.js';
+import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
+import { SimDevice } from '../../../src/device/sim-device.js';
+import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
+import type { FaultConfig } from '../../../src/sim/index.js';
+import { induceSkills } from '../../../src/skills/induce-skills.js';
+import { liftRun } from '../../../src/skills/lift-run.js';
+import { readVerifiedRun, type VerifiedRun } from '../../../src/skills/read-verified-run.js';
+import { loadSkills, saveSkill } from '../../../src/skills/skill-library.js';
+import type { Skill } from '../../../src/skills/skill-schema.js';
+import { loadSuite } from '../../../src/tasks/load-task-file.js';
+import { taskSchema, type Task } from '../../../src/tasks/task-schema.js';
+import { readTrace } from '../../../src/trace/read-trace.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
+const clock = 'com.google.android.deskclock';
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'senseact-skills-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function suiteTask(id: string): Task {
+  const task = suite.tasks.find((candidate) => candidate.id === id);
+  if (!task) throw new Error(`tasks/sim has no task ${id}`);
+  return task;
+}
+
+/** A variant of a suite task: another instruction and success check, same start (no reference solution: only the skill or a scripted planner plays it). */
+function variant(id: string, changes: Partial<Task>): Task {
+  const { solution: _solution, ...base } = suiteTask(id);
+  return taskSchema.parse({ ...base, ...changes });
+}
+
+async function run(task: Task, options: { skills?: readonly Skill[]; faults?: FaultConfig; planner?: ScriptedLanguageModel; runId: string }) {
+  const simulator = simulatorForTask(task, { seed: 3, ...(options.faults ? { faults: options.faults } : {}) });
+  const device = new SimDevice(simulator);
+  try {
+    const result = await runTask({
+      task,
+      mode: 'senseact',
+      policy: options.planner ? 'llm' : 'oracle',
+      device,
+      probe: device,
+      traceRoot: root,
+      suite: 'skills',
+      runId: options.runId,
+      ...(options.planner ? { models: { planner: options.planner } } : {}),
+      ...(options.skills ? { skills: options.skills } : {}),
+    });
+    return { result, simulator };
+  } finally {
+    await device.close();
+  }
+}
+
+/** A planner that gives up at once: whatever happens after a hand-over is the skill's doing, not the planner's. */
+function finishingPlanner(): ScriptedLanguageModel {
+  return new ScriptedLanguageModel({ replies: () => JSON.stringify({ intent: 'Give up', finish: true }) });
+}
+
+describe('a skill induced from one verified oracle run', () => {
+  let skill: Skill;
+  let recorded: VerifiedRun;
+
+  beforeAll(async () => {
+    const { result } = await run(suiteTask('clock-alarm-3pm-meeting'), { runId: 'teacher' });
+    expect(result.success).toBe(true);
+    const read = readVerifiedRun(result.traceDir);
+    if ('reason' in read) throw new Error(read.reason);
+    recorded = read;
+    const induced = induceSkills([liftRun(read)]);
+    expect(induced.skills).toHaveLength(1);
+    // Stored as YAML and read back: what a user edits is what runs.
+    saveSkill(path.join(root, 'skills'), induced.skills[0] as Skill);
+    [skill] = loadSkills(path.join(root, 'skills')) as [Skill];
+  });
+
+  it('lifts the time and the quoted label into typed parameters', () => {
+    expect(skill.template).toBe('Set an alarm for {time} with the label "{text}" using Clock.');
+    expect(skill.parameters).toEqual({ time: { type: 'time', example: '3PM' }, text: { type: 'text', example: 'meeting' } });
+    const targets = JSON.stringify(skill.steps);
+    expect(targets).toContain("{time.hour} o'clock");
+    expect(targets).not.toContain('"n'); // no node ids
+    expect(recorded.steps.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('replays a variant of the task (other time, other label) with zero model calls, every step verified', async () => {
+    const task = variant('clock-alarm-3pm-meeting', {
+      id: 'clock-alarm-5pm-gym',
+      instruction: 'Set an alarm for 5PM with the label "gym" using Clock.',
+      success: { state: [{ app: clock, path: 'alarms', op: 'some', where: [{ path: 'hour', op: 'equals', value: 17 }, { path: 'minute', op: 'equals', value: 0 }, { path: 'label', op: 'equals', value: 'gym' }] }] },
+    });
+    const planner = finishingPlanner();
+    const { result } = await run(task, { skills: [skill], planner, runId: 'variant' });
+    expect(result.skill).toMatchObject({ outcome: 'completed', skill: skill.name });
+    expect(result.llmCalls + result.vlmCalls).toBe(0);
+    expect(planner.calls).toHaveLength(0);
+    expect(result.success).toBe(true);
+    const events = readTrace(result.traceDir).events;
+    const steps = events.filter((event) => event.type === 'skill-step-end');
+    expect(steps.length).toBe(result.skill?.steps);
+    expect(steps.every((event) => event.outcome === 'pass')).toBe(true);
+    // Each unit went through the loop's verification (a contract verdict per acted unit).
+    expect(events.filter((event) => event.type === 'verify-end' && event.by === 'contract').length).toBeGreaterThan(steps.length);
+  });
+
+  it('negative control: a dropped tap on an icon fails verification and hands over at once; it never passes', async () => {
+    const task = variant('clock-alarm-3pm-meeting', {
+      id: 'clock-alarm-5pm-gym-dropped',
+      instruction: 'Set an alarm for 5PM with the label "gym" using Clock.',
+      success: { state: [{ app: clock, path: 'alarms', op: 'some', where: [{ path: 'label', op: 'equals', value: 'gym' }] }] },
+    });
+    // Every tap from the simulator's first on is dropped: nothing the skill does takes effect.
+    const planner = finishingPlanner();
+    const { result } = await run(task, { skills: [skill], planner, faults: { 'dropped-tap': { rate: 1 } }, runId: 'dropped' });
+    expect(result.skill?.outcome).toBe('handed-over');
+    expect(result.skill?.steps).toBe(0);
+    expect(result.skill?.reason).toMatch(/nothing|changed/);
+    expect(planner.calls).toHaveLength(1);
+    expect(result.success).toBe(false);
+    const events = readTrace(result.traceDir).events;
+    const failed = events.filter((event) => event.type === 'skill-step-end');
+    // "Add alarm" is an icon: its lost tap may still have acted in pixels, so it is not tapped again.
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.reason).toContain('pixels');
+    expect(failed.every((event) => event.outcome === 'fail')).toBe(true);
+    // The planner saw the skill's progress in its history.
+    const prompt = planner.calls[0]?.request.messages.map((message) => message.content).join('\n') ?? '';
+    expect(prompt).toContain(`skill ${skill.name}`);
+  });
+});
+
+describe('matching and grounding on a changed screen', () => {
+  let skill: Skill;
+
+  beforeAll(async () => {
+    const { result } = await run(suiteTask('clock-alarm-4pm-off'), { runId: 'teacher-4pm' });
+    expect(result.success).toBe(true);
+    const read = readVerifiedRun(result.traceDir);
+    if ('reason' in read) throw new Error(read.reason);
+    [skill] = induceSkills([liftRun(read)]).skills as [Skill];
+  });
+
+  it('turns off another alarm named by the instruction (positive case)', async () => {
+    const task = variant('clock-alarm-4pm-off', {
+      id: 'clock-alarm-9pm-off',
+      instruction: 'Turn off the alarm at 9PM',
+      success: { state: [{ app: clock, path: 'alarms', op: 'some', where: [{ path: 'hour', op: 'equals', value: 21 }, { path: 'enabled', op: 'equals', value: false }] }] },
+    });
+    const { result, simulator } = await run(task, { skills: [skill], planner: finishingPlanner(), runId: 'off-9pm' });
+    expect(result.skill?.outcome).toBe('completed');
+    expect(result.llmCalls).toBe(0);
+    expect(result.success).toBe(true);
+    const alarms = (simulator.appState(clock) as { alarms: { hour: number; enabled: boolean }[] }).alarms;
+    expect(alarms.filter((alarm) => !alarm.enabled).map((alarm) => alarm.hour).sort()).toEqual([14, 21]);
+  });
+
+  it('hands over without acting when the alarm the instruction names is not on the screen (never the nearest one)', async () => {
+    const task = variant('clock-alarm-4pm-off', {
+      id: 'clock-alarm-5pm-off-missing',
+      instruction: 'Turn off the alarm at 5PM',
+      success: { state: [{ app: clock, path: 'alarms', op: 'some', where: [{ path: 'hour', op: 'equals', value: 17 }] }] },
+    });
+    const planner = finishingPlanner();
+    const { result, simulator } = await run(task, { skills: [skill], planner, runId: 'off-5pm' });
+    expect(result.skill?.outcome).toBe('handed-over');
+    expect(result.skill?.reason).toContain('is not on the screen');
+    expect(result.steps).toBe(0);
+    const alarms = (simulator.appState(clock) as { alarms: { hour: number; enabled: boolean }[] }).alarms;
+    expect(alarms.map((alarm) => alarm.enabled)).toEqual([true, false, true, true]);
+    expect(planner.calls).toHaveLength(1);
+  });
+
+  it('tries a lost tap once more, then hands over with the alarm untouched', async () => {
+    const task = variant('clock-alarm-4pm-off', { id: 'clock-alarm-4pm-off-dropped', instruction: 'Turn off the alarm at 4PM' });
+    const planner = finishingPlanner();
+    const { result, simulator } = await run(task, { skills: [skill], planner, faults: { 'dropped-tap': { rate: 1 } }, runId: 'off-dropped' });
+    expect(result.skill?.outcome).toBe('handed-over');
+    const steps = readTrace(result.traceDir).events.filter((event) => event.type === 'skill-step-end');
+    expect(steps.map((event) => event.outcome)).toEqual(['fail', 'fail']);
+    expect(result.success).toBe(false);
+    const alarms = (simulator.appState(clock) as { alarms: { enabled: boolean }[] }).alarms;
+    expect(alarms.map((alarm) => alarm.enabled)).toEqual([true, false, true, true]);
+  });
+
+  it('does not match an instruction of another shape, and says so', async () => {
+    const task = variant('clock-alarm-4pm-off', { id: 'clock-other', instruction: 'Turn on the alarm at 4PM', success: { state: [{ app: clock, path: 'alarms', op: 'count=', value: 4 }] } });
+    const { result } = await run(task, { skills: [skill], planner: finishingPlanner(), runId: 'other' });
+    expect(result.skill).toMatchObject({ outcome: 'no-match', steps: 0 });
+    expect(result.llmCalls).toBe(1);
+  });
+});
