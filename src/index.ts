@@ -26,6 +26,7 @@ export * from './tasks/index.js';
 export * from './trace/index.js';
 export * from './report/index.js';
 export * from './bench/index.js';
+export * from './skills/index.js';
 // Both layers name their retry settings RetryPolicy; the device's keeps the plain name.
 export { defaultRetryPolicy, type RetryPolicy } from './device/retry-policy.js';
 export { defaultRetryPolicy as defaultModelRetryPolicy, type RetryPolicy as ModelRetryPolicy } from './model/retry-policy.js';

@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { loadSkills } from '../skills/skill-library.js';
+import type { Skill } from '../skills/skill-schema.js';
 import { createDevice, type CreateDeviceOptions } from '../device/create-device.js';
 import type { Device } from '../device/device.js';
 import { loadDeviceProfile, parseDeviceProfile, type DeviceProfile } from '../device/device-profile.js';
@@ -40,6 +42,12 @@ export interface SenseActAgentOptions {
   readonly sim?: CreateDeviceOptions['sim'];
   readonly perception?: PerceptionOptions;
   readonly gateThreshold?: number;
+  /**
+   * Skills (`loadSkills(dir)`, or a skills folder) to replay without a model when an
+   * instruction matches one; every step is verified and the planner takes over on any
+   * mismatch. The run's `result.skill` says how it went.
+   */
+  readonly skills?: readonly Skill[] | string;
   /** Secrets to redact from traces besides anything that looks like a key. */
   readonly secrets?: readonly string[];
   /** Resolves relative paths (profiles, traceRoot). Default `process.cwd()`. */
@@ -105,6 +113,8 @@ const packageName = /^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/;
  */
 export class SenseActAgent {
   private runs = 0;
+  /** Read once: a bad skill file throws at create, not in the middle of a run. */
+  private readonly skills: readonly Skill[] | undefined;
 
   private constructor(
     /** The connected device. */
@@ -112,7 +122,10 @@ export class SenseActAgent {
     private readonly ownsDevice: boolean,
     private readonly models: AgentModels,
     private readonly options: SenseActAgentOptions & { readonly traceRoot: string },
-  ) {}
+  ) {
+    const skills = options.skills;
+    this.skills = typeof skills === 'string' ? loadSkills(path.resolve(options.cwd ?? process.cwd(), skills)) : skills;
+  }
 
   /**
    * Connects the device and wires the models. Throws `SenseActAgentError` for a device
@@ -150,6 +163,7 @@ export class SenseActAgent {
       ...(this.options.perception ? { perception: this.options.perception } : {}),
       ...(this.options.gateThreshold === undefined ? {} : { gateThreshold: this.options.gateThreshold }),
       ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
+      ...(this.skills ? { skills: this.skills } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     return {

@@ -77,7 +77,10 @@ const navigation: Record<string, 'back' | 'home' | 'launch'> = { 'nav-back': 'ba
  * `verify-end` passed) becomes a step: its commitment's units, found again on the screen
  * they were committed on (the last observation before the commitment, perceived with the
  * run's perception options) and named by a robust query (`targetQueryFor`). Rounds that
- * failed, were rejected or left the app teach nothing and are listed in `skipped`.
+ * failed, were rejected or left the app teach nothing and are listed in `skipped`. A
+ * verified intent that cannot be recorded (no query names its unit alone, it typed a
+ * secret, only the model verifier passed it) makes the run unusable: a skill with a hole
+ * would pass its own checks and miss the task.
  * Throws `SkillError` when the folder has no readable trace.
  */
 export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOptions = {}): VerifiedRun | UnusableRun {
@@ -111,7 +114,7 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   const skipped: string[] = [];
   const unrecordable: string[] = [];
   let observed: Observed | undefined;
-  let round: { intent: string; expectation: string; by: RecordedStep['by']; screen?: Observed; items: CommitmentItemRecord[]; acted: Set<string>; verdict?: string } | undefined;
+  let round: { intent: string; expectation: string; by: RecordedStep['by']; screen?: Observed; items: CommitmentItemRecord[]; acted: Set<string>; verdict?: string; verifiedBy?: string | undefined } | undefined;
   const close = (): void => {
     if (!round) return;
     const current = round;
@@ -119,6 +122,11 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
     if (current.items.length === 0) return;
     if (current.verdict !== 'pass') {
       skipped.push(`"${current.intent}": not verified (${current.verdict ?? 'no verdict'})`);
+      return;
+    }
+    // Only a model said it worked: a replay, which asks no model, could never verify it.
+    if (current.verifiedBy === 'llm-verifier') {
+      unrecordable.push(`"${current.intent}": only the model verifier passed it; a replay without a model could not verify it`);
       return;
     }
     const perception = current.screen ? perceptionOf(current.screen) : undefined;
@@ -165,7 +173,10 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
         if (round && event.unitId !== undefined) round.acted.add(event.unitId);
         break;
       case 'verify-end':
-        if (round && round.by === 'planner') round.verdict = event.outcome;
+        if (round && round.by === 'planner') {
+          round.verdict = event.outcome;
+          round.verifiedBy = event.by;
+        }
         break;
       case 'step-end':
         close();
