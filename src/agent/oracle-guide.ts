@@ -135,9 +135,11 @@ export class OracleGuide {
     if (target === undefined) {
       return action.unit === 'scroll' ? perception.units.find((unit) => unit.type === 'scroll') : undefined;
     }
-    const resolved = resolveUnit(parseQuery(target), perception);
-    const wanted = action.unit === 'scroll' ? resolved.units.find((unit) => unit.type === 'scroll') : undefined;
-    return wanted ?? resolved.units[0];
+    // A unit the view's row budget left out is one the planner cannot see: the oracle does not use it either.
+    const hidden = new Set(perception.plannerView.hiddenUnits);
+    const resolved = resolveUnit(parseQuery(target), perception).units.filter((unit) => !hidden.has(unit.id));
+    const wanted = action.unit === 'scroll' ? resolved.find((unit) => unit.type === 'scroll') : undefined;
+    return wanted ?? resolved[0];
   }
 
   private dismissUnit(perception: Perception): ControlUnit | undefined {

@@ -1,17 +1,15 @@
 import { generateStructured } from '../model/generate-structured.js';
 import { describeRepairs } from '../model/reply-repair.js';
 import type { ControlUnit } from '../perception/control-unit.js';
-import { certificateScope, renderCertificate } from '../verify/certificate.js';
+import { certificateScope } from '../verify/certificate.js';
 import { admissibleCommitment } from './admissible-commitment.js';
 import { plannerMessages, type HistoryEntry } from './agent-prompts.js';
 import { commitmentOf, lookForUnit, planReplySchema, type CommitmentItem, type PlanReply } from './plan-reply.js';
+import { retrievedCertificates, selectCertificateHints } from './select-certificate-hints.js';
 import type { SenseActContext, SenseActState } from './senseact-state.js';
 
 /** How many times one plan may be rejected (inadmissible, unknown unit) before the step is given up. */
 export const maxPlanRejections = 2;
-
-/** How many retrieved certificates the planner sees. */
-export const plannedCertificates = 3;
 
 /** What planning ended with. */
 export type PlannedIntent =
@@ -39,7 +37,7 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
   const { task, session, memory } = context;
   const { screen } = state;
   const certificates = memory
-    ? memory.retrieve({ packageName: screen.perception.tree.packageName, scope: certificateScope(screen.perception.tree), intent: state.history.at(-1)?.intent ?? task.instruction }, plannedCertificates).map((hit) => renderCertificate(hit.certificate))
+    ? selectCertificateHints(memory.retrieve({ packageName: screen.perception.tree.packageName, scope: certificateScope(screen.perception.tree), intent: state.history.at(-1)?.intent ?? task.instruction }, retrievedCertificates), { perception: screen.perception, history: state.history })
     : [];
   let rejection: { intent: string; reason: string } | undefined;
   for (let attempt = 0; attempt <= maxPlanRejections; attempt++) {

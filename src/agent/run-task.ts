@@ -4,6 +4,7 @@ import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { UsageLedger } from '../model/usage-ledger.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
+import { viewFocusWords } from '../perception/render-view.js';
 import type { AnswerJudge } from '../tasks/answer-judge.js';
 import { countSubGoals, type SubGoalCount } from '../tasks/count-sub-goals.js';
 import { evaluateSuccess } from '../tasks/evaluate-success.js';
@@ -83,8 +84,10 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const started = performance.now();
   const react = mode === 'react-vlm' || mode === 'react-text';
   const { probe } = options;
+  // A dense screen's view keeps the rows that name the task's words (the oracle renders the same view).
+  const perception = { ...options.perception, viewFocus: options.perception?.viewFocus ?? viewFocusWords(task.instruction) };
   const oracle = policy === 'oracle'
-    ? createOraclePolicy(task, { react, ...(probe ? { probe } : {}), ...(options.perception ? { perception: options.perception } : {}) })
+    ? createOraclePolicy(task, { react, ...(probe ? { probe } : {}), perception })
     : undefined;
   let models: AgentModels;
   if (oracle) models = oracle.models;
@@ -94,7 +97,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   if (injector) models = injector.wrap(models);
   // The oracle sees the screens through a read-only watch; the loop drives the same device either way.
   const device = oracle ? oracle.watch(options.device) : options.device;
-  const session = new AgentSession(device, models, ledger, trace, options.perception ?? {}, options.signal);
+  const session = new AgentSession(device, models, ledger, trace, perception, options.signal);
   const callOptions = options.signal ? { signal: options.signal } : {};
   const guard = new ForegroundGuard(task);
   trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy, oracle: policy === 'oracle', device: options.device.info.name, ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }) } });

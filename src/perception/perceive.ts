@@ -65,7 +65,7 @@ export function perceive(tree: UiTree, options?: PerceptionOptions): Perception 
     const node = tree.nodes[kept.node]!;
     byId.set(kept.id, { id: kept.id, node, xpath: node.xpath, fingerprint: node.fingerprint, visibleBounds: kept.bounds });
   }
-  const plannerView = buildPlannerView({ tree, reduced, layout, units, blocks });
+  const plannerView = buildPlannerView({ tree, reduced, layout, units, blocks }, { rows: resolved.viewRows, focus: resolved.viewFocus.map((word) => word.toLowerCase()) });
   const view = renderView(plannerView);
   return { tree, options: resolved, nodes: reduced.nodes, byId, units, blocks, scg, view, plannerView };
 }

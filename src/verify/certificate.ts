@@ -200,3 +200,32 @@ export function renderCertificate(certificate: Certificate): string {
     `  confidence: ${certificate.confidence}`,
   ].join('\n');
 }
+
+/** What a certificate's effect says in a hint: the delta's class, and for a partial change its most telling change. */
+function effectHint(effect: Certificate['effect']): string {
+  switch (effect.label) {
+    case 'no-change':
+      return 'no change';
+    case 'new-page':
+      return 'new page';
+    case 'partial-change': {
+      const first = effect.summary.split('; ')[0] ?? '';
+      return first && !first.startsWith('…') ? `changed ${first}` : 'changed';
+    }
+    default:
+      return assertNever(effect.label, 'transition label');
+  }
+}
+
+/**
+ * A certificate as one hint line for the planner (≈ 10–20 tokens where the DSL takes
+ * ≈ 100): outcome, action, effect, errors — `fail: toggle "Use Bluetooth" → no change`.
+ * Scope and state are left out: hints are shown on the screen they were written on.
+ */
+export function renderCertificateHint(certificate: Certificate): string {
+  const { action, effect } = certificate;
+  const outcome = `${effect.outcome}${effect.strength === 'weak' ? ' (weak)' : ''}${certificate.confidence === 'low' ? ' (unverified)' : ''}`;
+  const acted = `${action.unitType} ${quote(action.label || action.unitType)}${action.value === undefined ? '' : ` value=${quote(action.value)}`}`;
+  const errors = effect.errors.length > 0 ? `; ${effect.errors.slice(0, 2).map((error) => quote(error)).join('; ')}` : '';
+  return `${outcome}: ${acted} → ${effectHint(effect)}${errors}`;
+}

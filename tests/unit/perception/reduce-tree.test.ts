@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { perceive, type Perception } from '../../../src/perception/perceive.js';
-import { renderView } from '../../../src/perception/render-view.js';
+import { renderView, viewFocusWords } from '../../../src/perception/render-view.js';
 import type { PerceptionOptions } from '../../../src/perception/perception-options.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import { fakeDump, fakeScreen, type FakeNode } from '../ui/dump-builder.js';
@@ -180,6 +180,40 @@ describe('tap points', () => {
   });
 });
 
+describe('view row budget', () => {
+  // A dense list: 60 rows of 36 px, all on screen, with one row the task names near the end.
+  const rows: FakeNode[] = Array.from({ length: 60 }, (_unused, index) => ({ clickable: true, text: index === 55 ? 'Bluetooth' : `Row ${index}`, bounds: [0, 100 + index * 36, 1080, 136 + index * 36] as const }));
+  const list: FakeNode = { class: 'android.widget.ListView', scrollable: true, id: 'app:id/list', bounds: [0, 100, 1080, 2300], children: rows };
+
+  it('shows every row of a screen within the budget, and nothing is hidden (negative control)', () => {
+    const perception = run({ viewRows: 100 }, list);
+    expect(perception.view).toContain('click "Row 59"');
+    expect(perception.view).not.toContain('more row');
+    expect(perception.plannerView.hiddenUnits).toEqual([]);
+  });
+
+  it('cuts a dense screen to the budget: the scroll container, the focus rows and the top of the list stay, the rest is counted', () => {
+    const perception = run({ viewRows: 10, viewFocus: ['bluetooth'] }, list);
+    const lines = perception.view.trimEnd().split('\n');
+    const shown = lines.filter((line) => line.startsWith('  [') || line.startsWith('  text'));
+    expect(shown).toHaveLength(10);
+    expect(perception.view).toContain('scroll "list" vertical');
+    expect(perception.view).toContain('click "Bluetooth"');
+    expect(perception.view).toContain('click "Row 0"');
+    expect(perception.view).not.toContain('click "Row 58"');
+    expect(lines.at(-1)).toBe('  … 51 more rows, scroll to bring them up');
+    expect(perception.plannerView.hiddenUnits).toHaveLength(51);
+    const hidden = new Set(perception.plannerView.hiddenUnits);
+    expect(perception.units.filter((unit) => hidden.has(unit.id)).map((unit) => unit.label)).toContain('Row 58');
+    // Without the focus word the task's row is one of the cut ones.
+    expect(run({ viewRows: 10 }, list).view).not.toContain('click "Bluetooth"');
+  });
+
+  it('takes its focus words from a task: long words, no stop words, lower case', () => {
+    expect(viewFocusWords('Turn off Bluetooth and open the Wi-Fi settings')).toEqual(['bluetooth', 'wi-fi', 'settings']);
+  });
+});
+
 describe('blocks and view', () => {
   it('flags a dialog as a surface and lists it first', () => {
     const perception = perceive(parseHierarchy(fakeDump(
@@ -194,7 +228,7 @@ describe('blocks and view', () => {
     expect(surfaces).toHaveLength(1);
     expect(surfaces[0]!.label).toBe('Delete note?');
     const lines = perception.view.split('\n');
-    expect(lines[1]).toMatch(/^surface b[0-9a-f]{4} "Delete note\?"$/);
+    expect(lines[1]).toBe('surface "Delete note?"');
     expect(perception.view).toContain('commit "Delete"');
     expect(perception.view.indexOf('Delete')).toBeLessThan(perception.view.indexOf('Behind'));
   });
@@ -212,7 +246,7 @@ describe('blocks and view', () => {
 
   it('starts with the app line and marks an empty hierarchy', () => {
     const empty = perceive(parseHierarchy('<hierarchy rotation="0"/>', { packageName: 'com.game', activity: '.Main' }));
-    expect(empty.view.split('\n')[0]).toBe('app com.game activity .Main screen 0x0 EMPTY (no usable nodes)');
+    expect(empty.view.split('\n')[0]).toBe('app com.game activity .Main EMPTY (no usable nodes)');
     expect(empty.units.every((unit) => unit.tap === null)).toBe(true);
   });
 });
