@@ -49,7 +49,7 @@ describe('senseact inspect', () => {
     expect(airplane.bounds).toHaveLength(4);
     expect(airplane.tap).toHaveLength(2);
     expect(Object.keys(airplane.members[0]!)).toEqual(expect.arrayContaining(['bounds', 'class', 'resourceId', 'text', 'contentDesc']));
-    expect(settingsScreen['view']).toMatch(/^app com\.android\.settings /);
+    expect(settingsScreen['view']).toMatch(/^app com\.android\.settings\b/);
     expect(settingsScreen['view']).toContain(`[${airplane.id}] toggle "Airplane mode" unchecked`);
     const deskclock = screens.find((screen) => String(screen['source']).includes('deskclock'))!;
     expect(Array.isArray(deskclock['edges'])).toBe(true);
