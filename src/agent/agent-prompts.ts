@@ -54,6 +54,10 @@ export function plannerMessages(input: {
   readonly certificates: readonly string[];
   readonly rejection?: string;
   readonly changeStrategy?: boolean;
+  /** The meta-plan's progress vector, when meta-plans are on. */
+  readonly progress?: string;
+  /** App-memory hints, already in their token budget. */
+  readonly hints?: string;
 }): TextMessage[] {
   // Each part says which section it is, so the token accounting follows the prompt (scripts/bench-prompt-tokens.ts).
   const parts: PromptPart[] = [
@@ -61,6 +65,8 @@ export function plannerMessages(input: {
     { section: 'task', text: `Allowed apps: ${input.allowedPackages.join(', ')}` },
     { section: 'history', text: `Intent history:\n${historyText(input.history)}` },
   ];
+  if (input.progress) parts.push({ section: 'plan', text: `${escapeFenceTags(input.progress)}\nSay which sub-tasks your intent finishes in "subtasksDone" (numbers); FINISH is refused while a sub-task's check has not held.` });
+  if (input.hints) parts.push({ section: 'memory', text: escapeFenceTags(input.hints) });
   if (input.certificates.length > 0) parts.push({ section: 'certificates', text: `Tried before on this screen:\n${escapeFenceTags(input.certificates.map((line) => `- ${line}`).join('\n'))}` });
   if (input.changeStrategy) parts.push({ section: 'feedback', text: 'The last intent had no effect: choose a different unit or approach.' });
   if (input.rejection) parts.push({ section: 'feedback', text: `Your previous commitment was rejected: ${escapeFenceTags(input.rejection)}` });

@@ -11,6 +11,7 @@ import { parseHierarchy } from '../ui/parse-hierarchy.js';
 import { screenFence } from './screen-fence.js';
 import type { AgentModels } from './agent-session.js';
 import { OracleGuide } from './oracle-guide.js';
+import { oracleMetaPlan } from './oracle-meta-plan.js';
 import { readPrompt } from './read-prompt.js';
 
 /** The model name every oracle reply reports, so traces and results say what answered. */
@@ -99,13 +100,13 @@ export function createOraclePolicy(task: Task, options: OraclePolicyOptions): Or
   const groundTruth = async (request: VisionModelRequest) => options.probe?.groundTruth(request.signal ? { signal: request.signal } : {});
   const planner = new ScriptedLanguageModel({
     model: oracleModelName,
-    replies: (request: LanguageModelRequest) => answerOnce(request.messages, () => {
+    replies: (request: LanguageModelRequest) => (request.responseFormat?.name === 'MetaPlan' ? JSON.stringify(oracleMetaPlan(task)) : answerOnce(request.messages, () => {
       const reading = readPrompt(request.messages);
       const perception = screens.find(reading.screenBlock);
       if (request.role === 'verifier') return JSON.stringify(guide.verify(perception));
       if (options.react) return JSON.stringify(guide.react(perception, false, undefined));
       return JSON.stringify(guide.plan(perception, { history: reading.history, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }) }));
-    }),
+    })),
   });
   const vision = new ScriptedVisionModel({
     model: oracleModelName,

@@ -1,11 +1,12 @@
-import { generateStructured } from '../model/generate-structured.js';
 import { describeRepairs } from '../model/reply-repair.js';
 import type { ControlUnit } from '../perception/control-unit.js';
 import { certificateScope } from '../verify/certificate.js';
 import { admissibleCommitment } from './admissible-commitment.js';
 import { plannerMessages, type HistoryEntry } from './agent-prompts.js';
-import { commitmentOf, lookForUnit, planReplySchema, type CommitmentItem, type PlanReply } from './plan-reply.js';
+import { commitmentOf, lookForUnit, type CommitmentItem, type PlanReply } from './plan-reply.js';
 import { retrievedCertificates, selectCertificateHints } from './select-certificate-hints.js';
+import { appHintsFor, claimSubtasks, progressPrompt, refuseFinish } from './plan-meta.js';
+import { samplePlan } from './vote-on-plans.js';
 import type { SenseActContext, SenseActState } from './senseact-state.js';
 
 /** How many times one plan may be rejected (inadmissible, unknown unit) before the step is given up. */
@@ -39,14 +40,13 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
   const certificates = memory
     ? selectCertificateHints(memory.retrieve({ packageName: screen.perception.tree.packageName, scope: certificateScope(screen.perception.tree), intent: state.history.at(-1)?.intent ?? task.instruction }, retrievedCertificates), { perception: screen.perception, history: state.history })
     : [];
+  const hints = appHintsFor(context, state);
   let rejection: { intent: string; reason: string } | undefined;
+  let refused = false;
   for (let attempt = 0; attempt <= maxPlanRejections; attempt++) {
     const started = performance.now();
-    const reply = await generateStructured(session.planner, {
-      role: 'planner',
-      schema: planReplySchema,
-      schemaName: 'PlanReply',
-      messages: plannerMessages({
+    const progress = progressPrompt(state);
+    const reply = await samplePlan(context, state, plannerMessages({
         instruction: task.instruction,
         allowedPackages: task.allowedPackages,
         view: screen.perception.view,
@@ -54,13 +54,20 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
         certificates,
         ...(rejection ? { rejection: rejection.reason } : {}),
         changeStrategy: context.feedback && state.changeStrategy,
-      }),
-      ...(session.signal ? { signal: session.signal } : {}),
-      instructJson: false,
-    });
+        ...(progress === undefined ? {} : { progress }),
+        ...(hints === undefined ? {} : { hints }),
+      }));
     const plan = reply.value;
+    claimSubtasks(context, state, plan.subtasksDone);
     session.trace.emit({ type: 'plan-end', step: session.step, latencyMs: performance.now() - started, intent: plan.finish ? 'FINISH' : plan.intent, finish: plan.finish, expectation: plan.expectation, attempts: reply.attempts, ...(reply.repairs.length > 0 ? { repairs: describeRepairs(reply.repairs) } : {}) });
     if (plan.finish) {
+      // A sub-task whose completion check has not held refuses FINISH: progress is checked, not believed.
+      const refusal = refuseFinish(context, state);
+      if (refusal !== undefined) {
+        refused = true;
+        rejection = { intent: 'FINISH', reason: refusal };
+        continue;
+      }
       session.trace.emit({ type: 'commitment-end', step: session.step, admissible: true, units: plan.commitment });
       return { kind: 'finish', plan };
     }
@@ -68,7 +75,9 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
     if (commitmentOf(plan).some((item) => item.unit === lookForUnit)) return { kind: 'look-for', plan };
     const check = admissibleCommitment(context, plan.commitment, screen, state.verified);
     if (check.ok) return { kind: 'commit', plan, items: plan.commitment, units: check.units };
+    refused = false;
     rejection = { intent: plan.intent, reason: check.reason };
   }
+  if (refused) state.finishRefusedInARow += 1;
   return { kind: 'rejected', intent: rejection?.intent ?? '(no plan)', reason: rejection?.reason ?? '' };
 }

@@ -43,6 +43,8 @@ export const planReplySchema = z.strictObject({
    * its arguments); an empty commitment means one plain `look-for` item.
    */
   lookFor: z.string().min(1).optional(),
+  /** With a meta-plan: the sub-tasks (1-based) the planner says it has finished; shown as done by its word until a check confirms them. */
+  subtasksDone: z.array(z.number().int().positive()).optional(),
 }).superRefine((plan, context) => {
   if (!plan.finish && plan.commitment.length === 0 && plan.lookFor === undefined) {
     // The paper's planner answers {intent, expectation} alone; here the same reply must also commit to units.

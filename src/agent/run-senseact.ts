@@ -7,6 +7,9 @@ import { certifyAndDecide } from './certify-and-decide.js';
 import { executeCommitment } from './execute-commitment.js';
 import { ForegroundGuard } from './foreground-guard.js';
 import { planIntent } from './plan-intent.js';
+import { planMetaIfDue, refusalsExhausted, trackProgress } from './plan-meta.js';
+import type { PlanningOptions } from './planning-options.js';
+import type { PlanningUsage } from './planning-usage.js';
 import { resolveByVision } from './resolve-by-vision.js';
 import { runSkill, type SkillRunEnd } from './run-skill.js';
 import type { Skill } from '../skills/skill-schema.js';
@@ -30,6 +33,8 @@ export interface SenseActOptions {
   readonly guard?: ForegroundGuard;
   /** Skills to replay without a model before planning (`senseact`/`senseact-text`; open-loop ignores them). */
   readonly skills?: readonly Skill[];
+  /** Meta-plans, voting, app-memory hints (each off unless set). */
+  readonly planning?: PlanningOptions;
 }
 
 /** What a run of the loop ends with; success is decided afterwards by the task's check. */
@@ -44,6 +49,8 @@ export interface AgentRunEnd {
   readonly gateReasons: Record<string, number>;
   /** How the skill replay went, when skills were given. */
   readonly skill?: SkillRunEnd;
+  /** What meta-plans, voting and hints did and cost (all zero when they are off; absent for the ReAct baselines). */
+  readonly planning?: PlanningUsage;
 }
 
 /** How a round ended: the history entry it adds, and the end of the run when it ends it. */
@@ -73,13 +80,14 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     gate: new VlmGate(options.gateThreshold === undefined ? {} : { threshold: options.gateThreshold }),
     ...(options.memory ? { memory: options.memory } : {}),
     ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
+    ...(options.planning ? { planning: options.planning } : {}),
   };
   session.step = 0;
   const state = newSenseActState(await session.observe('before.xml'));
   // A matching skill plays first, without a model; the planner takes over where it stops.
   const skill = options.skills && context.feedback ? await runSkill(context, state, options.skills) : undefined;
   const end = (finished: boolean, stopReason: string, answer?: string): AgentRunEnd => ({
-    finished, stopReason, steps: state.steps, finalScreen: state.screen, verification: state.verification, gateReasons: state.gateReasons, ...(answer === undefined ? {} : { answer }), ...(skill ? { skill } : {}),
+    finished, stopReason, steps: state.steps, finalScreen: state.screen, verification: state.verification, gateReasons: state.gateReasons, planning: state.planning, ...(answer === undefined ? {} : { answer }), ...(skill ? { skill } : {}),
   });
   if (skill?.outcome === 'completed') return end(true, `skill ${skill.skill ?? ''} completed: ${skill.reason}`);
   const firstRound = (skill?.rounds ?? 0) + 1;
@@ -110,8 +118,13 @@ async function playRound(context: SenseActContext, state: SenseActState): Promis
   }
   if (state.screen.perception.tree.empty && context.visionAllowed) recordGate(context, state, gate.emptyHierarchy());
 
+  trackProgress(context, state);
+  await planMetaIfDue(context, state);
   const planned = await planIntent(context, state);
-  if (planned.kind === 'rejected') return { entry: { intent: planned.intent, outcome: 'rejected', note: planned.reason } };
+  if (planned.kind === 'rejected') {
+    const entry: HistoryEntry = { intent: planned.intent, outcome: 'rejected', note: planned.reason };
+    return refusalsExhausted(context, state) ? { entry, stop: { finished: false, reason: `FINISH refused ${state.finishRefusedInARow} times in a row and no new meta-plan is left: ${planned.reason}` } } : { entry };
+  }
   if (planned.kind === 'finish') return { stop: { finished: true, reason: 'the planner said FINISH', ...(planned.plan.answer === undefined ? {} : { answer: planned.plan.answer }) } };
   const { plan } = planned;
   let items = planned.kind === 'commit' ? planned.items : [];
@@ -142,6 +155,7 @@ async function playRound(context: SenseActContext, state: SenseActState): Promis
   }
   const judgement = await verifyCommittedIntent(context, plan, run);
   const surface = await certifyAndDecide(context, state, plan, run, judgement);
+  trackProgress(context, state, { before: run.start.perception.tree, delta: judgement.delta });
   const entry: HistoryEntry = { intent: plan.intent, outcome: judgement.outcome, note: judgement.note };
   if (surface.rule === 'repeated-action') return { entry, stop: { finished: false, reason: `the same action was repeated ${state.sameActionRepeats} times` } };
   return { entry };

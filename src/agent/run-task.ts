@@ -9,6 +9,7 @@ import type { AnswerJudge } from '../tasks/answer-judge.js';
 import { countSubGoals, type SubGoalCount } from '../tasks/count-sub-goals.js';
 import { evaluateSuccess } from '../tasks/evaluate-success.js';
 import type { Task } from '../tasks/task-schema.js';
+import type { PlanningOptions } from './planning-options.js';
 import { TraceWriter } from '../trace/trace-writer.js';
 import { Redactor } from '../util/redactor.js';
 import { SenseActError } from '../util/senseact-error.js';
@@ -45,6 +46,8 @@ export interface RunTaskOptions {
   readonly gateThreshold?: number;
   /** Detail of the VLM gate's screenshot (`SENSEACT_GATE_DETAIL` in the bench); default high. */
   readonly gateImageDetail?: ImageDetail;
+  /** Meta-plans, voting and app-memory hints for the SenseAct modes (issue 18); each off unless set. */
+  readonly planning?: PlanningOptions;
   /**
    * What the device tells beyond the screen (usually the device itself: both built-in
    * devices implement it): app state and adb outputs for the success check once the run
@@ -120,6 +123,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
           ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
           ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
           ...(options.skills ? { skills: options.skills } : {}),
+          ...(options.planning ? { planning: options.planning } : {}),
         });
     const appState = await probe?.appState(callOptions);
     const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];
@@ -202,8 +206,14 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     operations: session.operations.totals(),
     referenceSteps: task.referenceSteps ?? null,
     ...(run?.skill ? { skill: { outcome: run.skill.outcome, reason: run.skill.reason, steps: run.skill.steps, ...(run.skill.skill === undefined ? {} : { skill: run.skill.skill }) } } : {}),
+    ...(run?.planning && planningOn(options.planning) ? { planning: run.planning } : {}),
   };
   trace.writeRunFile('result.json', result);
   // The result goes on to journals and reports: it leaves redacted, as the trace did.
   return redactor.deep(result);
+}
+
+/** True when any planning aid of issue 18 is on (the result then carries its usage). */
+function planningOn(planning: PlanningOptions | undefined): boolean {
+  return planning !== undefined && (planning.metaPlan === true || (planning.vote?.samples ?? 1) > 1 || planning.appHints !== undefined);
 }

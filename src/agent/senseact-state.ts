@@ -8,6 +8,9 @@ import type { VerifyOutcome } from '../verify/verify-outcome.js';
 import type { HistoryEntry } from './agent-prompts.js';
 import type { AgentSession, Screen } from './agent-session.js';
 import type { ForegroundGuard } from './foreground-guard.js';
+import type { MetaPlanProgress } from './meta-plan.js';
+import type { PlanningOptions } from './planning-options.js';
+import { emptyPlanningUsage, type PlanningUsage } from './planning-usage.js';
 import type { CommitmentItem } from './plan-reply.js';
 import type { GateDecision, VlmGate } from './vlm-gate.js';
 
@@ -23,6 +26,8 @@ export interface SenseActContext {
   readonly gate: VlmGate;
   readonly memory?: CertificateStore;
   readonly gateImageDetail?: ImageDetail;
+  /** Meta-plans, voting and app-memory hints (issue 18); all off when absent. */
+  readonly planning?: PlanningOptions;
 }
 
 /** Verification outcomes counted over a run. */
@@ -57,6 +62,12 @@ export interface SenseActState {
   unresolvedInARow: number;
   /** The last intent had no effect: the next plan is told to change strategy. */
   changeStrategy: boolean;
+  /** The current meta-plan and its progress vector, when meta-plans are on and one was given. */
+  metaPlan: MetaPlanProgress | undefined;
+  /** FINISH requests refused in a row because a sub-task's check had not held. */
+  finishRefusedInARow: number;
+  /** What meta-plans, voting and hints did and cost so far. */
+  readonly planning: PlanningUsage;
 }
 
 /** A fresh state on the first screen. */
@@ -73,6 +84,9 @@ export function newSenseActState(screen: Screen): SenseActState {
     previousAction: undefined,
     unresolvedInARow: 0,
     changeStrategy: false,
+    metaPlan: undefined,
+    finishRefusedInARow: 0,
+    planning: emptyPlanningUsage(),
   };
 }
 

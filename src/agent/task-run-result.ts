@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { planningUsageSchema } from './planning-usage.js';
 
 /** The modes of DESIGN.md §7. */
 export const agentModeSchema = z.enum(['senseact', 'senseact-text', 'react-vlm', 'react-text', 'open-loop']);
@@ -110,6 +111,8 @@ export const taskRunResultSchema = z.object({
   stopReason: z.string().optional(),
   /** True when the agent itself said the task was done (never the verdict: `success` is). */
   agentFinished: z.boolean().optional(),
+  /** Meta-plans, voting and app-memory hints of the run (issue 18); absent when none was on. */
+  planning: planningUsageSchema.optional(),
   conditions: runConditionsSchema.optional(),
   /** Sub-goals of the task's check met at the end (AndroidLab's Sub-SR); 0/0 in results written before they were counted. */
   subGoals: z.object({ met: count, total: count }).default({ met: 0, total: 0 }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { planningUsageSchema } from '../agent/planning-usage.js';
 import { agentModeSchema, modelUsageShape, policyNameSchema, taskRunResultSchema } from '../agent/task-run-result.js';
 import { labMetricsSchema } from './compute-lab-metrics.js';
 
@@ -96,6 +97,8 @@ export const modeMetricsSchema = z.object({
   modelFaultKinds: z.record(z.string(), z.number().int()).default({}),
   /** Against react-vlm on the same tasks; null when react-vlm was not run. */
   vlmReduction: vlmReductionSchema.nullable(),
+  /** Meta-plans, voting and app-memory hints summed over the runs that used them (issue 18); absent when none did. */
+  planning: planningUsageSchema.extend({ runs: z.number().int().nonnegative() }).optional(),
 });
 export type ModeMetrics = z.infer<typeof modeMetricsSchema>;
 

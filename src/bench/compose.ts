@@ -5,6 +5,7 @@ import { ModelAnswerJudge } from '../agent/model-answer-judge.js';
 import { modelFaultProfile, modelFaultProfiles } from '../agent/model-fault-profile.js';
 import { runTask } from '../agent/run-task.js';
 import type { PolicyName } from '../agent/task-run-result.js';
+import type { PlanningOptions } from '../agent/planning-options.js';
 import { AppiumDevice, simDriverAutomationName } from '../device/appium-device.js';
 import { createDevice } from '../device/create-device.js';
 import type { DeviceProfile } from '../device/device-profile.js';
@@ -144,6 +145,16 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
   // Read once, before the first run: a bad skill file stops the bench with its name and field.
   const skills = options.skills === undefined ? undefined : loadSkills(options.skills);
   if (options.skills !== undefined && skills?.length === 0) throw new BenchError({ code: 'bench-skills', message: `--skills ${options.skills}: no skills there; write some with senseact skills induce <run-dir...> --out ${options.skills}` });
+  const planning = options.planning;
+  const planningFor = (_task: Task): { planning?: PlanningOptions } => {
+    if (!planning) return {};
+    const chosen: PlanningOptions = {
+      ...(planning.metaPlan ? { metaPlan: true } : {}),
+      ...(planning.vote > 1 ? { vote: { samples: planning.vote, temperature: planning.voteTemperature } } : {}),
+    };
+    return Object.keys(chosen).length > 0 ? { planning: chosen } : {};
+  };
+
   const executor: BenchExecutorHandle<Task>['executor'] = async (request) => {
     const { task, mode, repeat, signal } = request;
     const common = {
@@ -163,6 +174,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       // Seeded per task and repeat, as the simulator's faults are: every mode of a run meets the same draws.
       ...(modelFaults === undefined ? {} : { modelFaults: { config: modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),
       ...(skills && (mode === 'senseact' || mode === 'senseact-text') ? { skills } : {}),
+      ...(mode === 'senseact' || mode === 'senseact-text' || mode === 'open-loop' ? planningFor(task) : {}),
     };
     if (profile.kind === 'sim') {
       const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }), ...(simSection === undefined ? {} : { profile: simSection }) });

@@ -1,3 +1,4 @@
+import { emptyPlanningUsage, type PlanningUsage } from '../agent/planning-usage.js';
 import type { AgentMode, TaskRunResult } from '../agent/task-run-result.js';
 import type { AppMetrics, ModeMetrics, TokenPrices, VlmReduction } from './bench-results.js';
 import { computeLabMetrics } from './compute-lab-metrics.js';
@@ -29,6 +30,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
   const costUsd = (promptTokens * prices.promptPerMillionUsd + completionTokens * prices.completionPerMillionUsd) / 1_000_000;
   const faulted = runs.filter((run) => run.faults.length > 0);
   const modelFaulted = runs.filter((run) => run.modelFaults.length > 0);
+  const planning = sumPlanning(runs);
   return {
     mode,
     tasks: count,
@@ -71,6 +73,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     modelFaultsSurvived: modelFaulted.filter((run) => run.success).length,
     modelFaultKinds: countRecords(runs.map((run) => Object.fromEntries(tally(run.modelFaults)))),
     vlmReduction: baseline.length === 0 ? null : computeVlmReduction(runs, baseline),
+    ...(planning ? { planning } : {}),
   };
 }
 
@@ -140,4 +143,15 @@ function countRecords(records: readonly Readonly<Record<string, number>>[]): Rec
 
 function ratio(numerator: number, denominator: number): number {
   return denominator === 0 ? 0 : numerator / denominator;
+}
+
+/** The planning usage summed over the runs that carry one, with how many did; undefined when none did. */
+function sumPlanning(runs: readonly TaskRunResult[]): (PlanningUsage & { runs: number }) | undefined {
+  const planned = runs.flatMap((run) => (run.planning ? [run.planning] : []));
+  if (planned.length === 0) return undefined;
+  const total: PlanningUsage & { runs: number } = { ...emptyPlanningUsage(), runs: planned.length };
+  for (const usage of planned) {
+    for (const key of Object.keys(usage) as (keyof PlanningUsage)[]) total[key] += usage[key];
+  }
+  return total;
 }

@@ -54,6 +54,7 @@ export function resultsTableModel(results: BenchResults): ResultsTableModel {
       ...(results.oracle ? ['oracle: no model was called; llm/vlm calls, images and bytes count what the loop sent to the oracle stand-ins, tokens are local estimates, cost is what a model at these prices would have cost'] : []),
       `${results.prices.unknown === true ? 'cost:' : 'cost at'} ${results.prices.label}; img tok (part of tok in): each image at its real size and requested detail by OpenAI's tile formula`,
       'sub-sr: sub-goals of the task check met (mean per run); rrr: reference steps / agent steps on successes of tasks with referenceSteps; ror: operations that changed the screen; - when no run carries it',
+      ...results.modes.flatMap((metrics) => (metrics.planning ? [planningNote(metrics.mode, metrics.planning)] : [])),
       baselineRan
         ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over tasks where react-vlm sent >= 1 image'
         : 'vlm red.: not measured (react-vlm was not run)',
@@ -112,4 +113,17 @@ function optionalPercent(value: number | null): string {
 
 function percent(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
+}
+
+/**
+ * One footer line per mode that used meta-plans, voting or app memory: what they did and
+ * cost per run (their calls and tokens are already inside the table's totals).
+ */
+function planningNote(mode: string, usage: NonNullable<ModeMetrics['planning']>): string {
+  const per = (value: number): string => (value / Math.max(usage.runs, 1)).toFixed(value / Math.max(usage.runs, 1) >= 10 ? 0 : 2);
+  const parts: string[] = [];
+  if (usage.metaPlans > 0) parts.push(`meta-plans ${per(usage.metaPlans)}/run (${per(usage.metaPlanCalls)} calls, ${per(usage.metaPlanTokens)} tok), last plan's sub-tasks ${per(usage.subtasks)}/run: ${per(usage.subtasksChecked)} done by check, ${per(usage.subtasksClaimed)} by the planner's word; FINISH refused ${usage.finishRefusals} times`);
+  if (usage.voteExtraCalls > 0) parts.push(`vote: +${per(usage.voteExtraCalls)} calls/run, +${per(usage.voteExtraTokens)} tok/run, ${usage.voteSplits} rounds with split votes`);
+  if (usage.memoryHints > 0) parts.push(`app memory: ${per(usage.memoryHints)} hints/run, ${per(usage.memoryTokens)} tok/run`);
+  return `planning ${mode} (${usage.runs} runs): ${parts.length > 0 ? parts.join('; ') : 'on, nothing used'}`;
 }

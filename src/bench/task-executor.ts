@@ -52,6 +52,18 @@ export interface BenchExecutorOptions {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly signal: AbortSignal;
+  /** Meta-plans, voting and app memory for the senseact modes; all off when absent. */
+  readonly planning?: BenchPlanning;
+}
+
+/** The bench's planning aids (issue 18): `--meta-plan`, `--vote n`, `--vote-temperature`, `--app-memory <dir>`. */
+export interface BenchPlanning {
+  readonly metaPlan: boolean;
+  /** Plan samples per round (1: no voting). */
+  readonly vote: number;
+  readonly voteTemperature: number;
+  /** Where the per-app abstraction memory is read and learned (absolute). */
+  readonly appMemoryDir?: string;
 }
 
 /** A wired executor plus the resources to release after the run. */

@@ -7,6 +7,8 @@ import { z } from 'zod';
  * - `task`: the instruction, the allowed apps, the intent a verifier or the gate checks.
  * - `history`: earlier intents and their outcomes, or a baseline's previous actions.
  * - `certificates`: retrieved feedback certificates.
+ * - `plan`: the meta-plan and its progress vector (sub-tasks done by check, by word, pending).
+ * - `memory`: app-abstraction hints (the app map, notes on how a kind of goal was reached).
  * - `feedback`: lines derived from verification (rejections, "change strategy", what failed).
  * - `view`: the screen (the reduced view, or the gate's candidate regions).
  * - `images`: screenshots, at their real size and detail.
@@ -15,7 +17,7 @@ import { z } from 'zod';
  * - `framing`: per-message overhead and the separators between parts.
  * - `other`: text nobody labelled.
  */
-export const promptSectionSchema = z.enum(['system', 'task', 'history', 'certificates', 'feedback', 'view', 'images', 'format', 'retry', 'framing', 'other']);
+export const promptSectionSchema = z.enum(['system', 'task', 'history', 'certificates', 'plan', 'memory', 'feedback', 'view', 'images', 'format', 'retry', 'framing', 'other']);
 export type PromptSection = z.infer<typeof promptSectionSchema>;
 
 /** One labelled part of a message's text. */

@@ -42,9 +42,9 @@ export function formatTraceStep(artifacts: RunArtifacts, step: StepArtifacts): s
   } else if (saw.length === 0) {
     lines.push('  (no observation recorded)');
   }
-  section(lines, 'PLANNED / EXPECTED', events.filter((event) => event.type === 'plan-end'));
+  section(lines, 'PLANNED / EXPECTED', events.filter((event) => ['meta-plan-end', 'memory-hints-end', 'vote-end', 'plan-end', 'finish-refused'].includes(event.type)));
   section(lines, 'COMMITTED / DID', events.filter((event) => event.type === 'commitment-end' || event.type === 'act-end'));
-  section(lines, 'GOT', events.filter((event) => ['guard-end', 'verify-end', 'gate-end', 'vlm-call-end', 'surface-end', 'certificate-end', 'error'].includes(event.type)));
+  section(lines, 'GOT', events.filter((event) => ['guard-end', 'verify-end', 'gate-end', 'vlm-call-end', 'surface-end', 'progress-end', 'certificate-end', 'error'].includes(event.type)));
   if (step.delta?.json !== undefined) lines.push(`  delta: ${oneLine(step.delta.json)}`);
   if (step.predicates?.json !== undefined) lines.push(`  predicates: ${oneLine(step.predicates.json)}`);
   const calls = events.filter((event) => event.type === 'model-call-end');

@@ -209,6 +209,16 @@ export function renderEvent(event: TraceEvent): SafeHtml {
       return line(html`${event.confidence ?? ''}<pre>${event.text}</pre>`);
     case 'surface-end':
       return line(html`${event.decision.toUpperCase()} by rule ${event.rule}${event.flags === undefined || event.flags.length === 0 ? '' : html` [${event.flags.join(', ')}]`}`);
+    case 'meta-plan-end':
+      return line(html`<strong>meta-plan</strong> (${event.reason})<ol>${event.subtasks.map((subtask, index) => html`<li>${progressMark(event.progress[index])} ${subtask.name}${subtask.done === undefined || subtask.done === '' ? '' : html` <code>${compact(subtask.done)}</code>`}</li>`)}</ol>`);
+    case 'progress-end':
+      return line(html`${event.checked === undefined ? '' : html`checked ${event.checked.join(', ')} `}${event.claimed === undefined ? '' : html`claimed ${event.claimed.join(', ')} `}· ${event.progress.map(progressMark).join(' ')}`);
+    case 'finish-refused':
+      return line(html`<span class="badge fail">FINISH refused</span> ${event.reason}`);
+    case 'vote-end':
+      return line(html`${event.samples} samples → <code>${compact(event.chosen)}</code>${event.tieBroken ? ' (tie broken by expectation specificity)' : ''} · ${event.candidates.map((candidate) => `${candidate.votes}× ${compact(candidate.key)}`).join('; ')} · +${event.extraCalls} calls, +${event.extraTokens} tokens`);
+    case 'memory-hints-end':
+      return line(html`app memory of ${event.app}: ${event.lines} hint lines, ${event.tokens} tokens`);
     case 'step-end':
       return line(html`${event.latencyMs === undefined ? '' : milliseconds(event.latencyMs)}${event.latency === undefined ? '' : html` (${Object.entries(event.latency).map(([part, value]) => `${part} ${milliseconds(value)}`).join(', ')})`}`);
     case 'task-end':
@@ -224,6 +234,10 @@ export function renderEvent(event: TraceEvent): SafeHtml {
     default:
       return assertNever(event, 'trace event');
   }
+}
+
+function progressMark(status: 'checked' | 'claimed' | 'pending' | undefined): string {
+  return status === 'checked' ? '✓' : status === 'claimed' ? '?' : '·';
 }
 
 function milliseconds(value: number): string {

@@ -134,6 +134,44 @@ export const surfaceEndEventSchema = event('surface-end', {
   rule: z.string(),
   flags: z.array(z.string()).optional(),
 });
+const subTaskStatus = z.enum(['checked', 'claimed', 'pending']);
+/** A meta-plan the planner gave (issue 18): its sub-tasks with completion predicates, and the progress vector it starts with. */
+export const metaPlanEndEventSchema = event('meta-plan-end', {
+  /** Why a plan was asked for (start of the task, or why the last one was exhausted). */
+  reason: z.string(),
+  subtasks: z.array(z.object({ name: z.string(), done: z.string().optional(), app: z.string().optional(), page: z.string().optional() }).loose()),
+  progress: z.array(subTaskStatus),
+  latencyMs: milliseconds.optional(),
+  attempts: count.optional(),
+});
+/** The progress vector changed: sub-tasks whose check now held (1-based), or that the planner said it finished. */
+export const progressEndEventSchema = event('progress-end', {
+  checked: z.array(count).optional(),
+  claimed: z.array(count).optional(),
+  progress: z.array(subTaskStatus),
+});
+/** The planner said FINISH while a sub-task's completion check had not held; the loop refused it. */
+export const finishRefusedEventSchema = event('finish-refused', {
+  reason: z.string(),
+  progress: z.array(subTaskStatus),
+});
+/** Plan voting (issue 18): the sampled commitments, their votes, and the one chosen. */
+export const voteEndEventSchema = event('vote-end', {
+  samples: count,
+  /** Each distinct commitment key with its votes and the best expectation specificity among them. */
+  candidates: z.array(z.object({ key: z.string(), votes: count, specificity: z.number() }).loose()),
+  chosen: z.string(),
+  /** True when the winner had no strict majority of votes over the runner-up and the expectation's specificity decided. */
+  tieBroken: z.boolean(),
+  extraCalls: count,
+  extraTokens: count,
+});
+/** App-memory hints injected into a planner prompt (issue 18). */
+export const memoryHintsEndEventSchema = event('memory-hints-end', {
+  app: z.string(),
+  tokens: count,
+  lines: count,
+});
 export const stepEndEventSchema = event('step-end', {
   latencyMs: milliseconds.optional(),
   /** Latency split of the step, in milliseconds (device, perception, model, verification). */
@@ -201,6 +239,11 @@ export const traceEventSchema = z.discriminatedUnion('type', [
   modelCallEndEventSchema,
   certificateEndEventSchema,
   surfaceEndEventSchema,
+  metaPlanEndEventSchema,
+  progressEndEventSchema,
+  finishRefusedEventSchema,
+  voteEndEventSchema,
+  memoryHintsEndEventSchema,
   stepEndEventSchema,
   taskEndEventSchema,
   runEndEventSchema,

@@ -8,7 +8,8 @@ import { formatPerAppTable, formatResultsTable } from '../../bench/format-result
 import { formatSkillTable } from '../../bench/format-skill-table.js';
 import { benchFiles, runBenchmark } from '../../bench/run-benchmark.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
-import type { BenchExecutorFactory, BenchExecutorHandle } from '../../bench/task-executor.js';
+import type { BenchExecutorFactory, BenchExecutorHandle, BenchPlanning } from '../../bench/task-executor.js';
+import { defaultVoteTemperature } from '../../agent/planning-options.js';
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
 import { writeJunit } from '../../bench/write-junit.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
@@ -55,6 +56,8 @@ export interface BenchCommandOptions {
   readonly junit: string | undefined;
   /** A skills folder (--skills), resolved: the SenseAct modes replay a matching skill without a model before planning. */
   readonly skills?: string;
+  /** Meta-plans, voting and app memory (issue 18); off unless asked for. */
+  readonly planning: BenchPlanning;
 }
 
 interface RawOptions {
@@ -75,6 +78,10 @@ interface RawOptions {
   tags?: string;
   junit?: string;
   skills?: string;
+  metaPlan?: boolean;
+  vote?: string;
+  voteTemperature?: string;
+  appMemory?: string;
 }
 
 /** `senseact bench`'s exit codes, listed in its --help and the README. */
@@ -112,6 +119,10 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--tags <tags>', 'comma-separated tags: run the tasks that have any of them')
       .option('--junit <file>', 'also write JUnit XML (one testcase per task, mode and repeat)')
       .option('--skills <dir>', 'skills folder (senseact skills induce --out): senseact modes replay a matching skill without a model, each step verified, and hand over to the planner on any mismatch')
+      .option('--meta-plan', 'senseact modes: ask for a meta-plan of at most 5 sub-tasks with completion checks; progress is checked on the screen and FINISH is refused while a checked sub-task is unmet')
+      .option('--vote <n>', 'senseact modes: sample n plans per round and commit by majority over (units, arguments); n-1 extra planner calls per round', '1')
+      .option('--vote-temperature <t>', `sampling temperature of the --vote samples (default ${defaultVoteTemperature})`)
+      .option('--app-memory <dir>', 'senseact modes: learn a per-app abstraction memory (page map, task-family notes) from verified runs into <dir>, and give its hints to the planner; inspect with senseact memory show <app> --dir <dir>')
       .addOption(new Option('--policy <policy>', 'who decides actions: llm, oracle (reference solutions, no model), or auto (llm when a model is configured, else oracle)').default('auto'))
       .option('--price-prompt <usd>', 'USD per 1M prompt tokens for the cost estimate (default: the list price of the configured model, when known)')
       .option('--price-completion <usd>', 'USD per 1M completion tokens (default: as --price-prompt)')
@@ -177,6 +188,17 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
   if (raw.junit !== undefined && raw.junit.trim() === '') throw bad('--junit', 'give a file name for the JUnit XML');
   if (raw.suite.trim() === '') throw bad('--suite', 'give a suite name (e.g. sim) or a folder of task YAML files');
   if (raw.device.trim() === '') throw bad('--device', 'give a device profile name or path (devices/*.yaml)');
+  const vote = positive('--vote', raw.vote ?? '1');
+  const voteTemperature = raw.voteTemperature === undefined ? defaultVoteTemperature : Number(raw.voteTemperature);
+  if (raw.voteTemperature !== undefined && (raw.voteTemperature.trim() === '' || !Number.isFinite(voteTemperature) || voteTemperature < 0 || voteTemperature > 2)) throw bad('--vote-temperature', `expected a number from 0 to 2, got "${raw.voteTemperature}"`);
+  if (raw.voteTemperature !== undefined && vote === 1) throw bad('--vote-temperature', 'only goes with --vote n (n ≥ 2)');
+  if (raw.appMemory !== undefined && raw.appMemory.trim() === '') throw bad('--app-memory', 'give the folder of the app memory (created when missing)');
+  const planning: BenchPlanning = {
+    metaPlan: raw.metaPlan === true,
+    vote,
+    voteTemperature,
+    ...(raw.appMemory === undefined ? {} : { appMemoryDir: path.resolve(io.cwd, raw.appMemory) }),
+  };
   const resume = raw.resume === true;
   if (resume && raw.out === undefined) throw bad('--resume', 'needs --out <dir>: the output dir of the run to finish');
   return {
@@ -195,6 +217,7 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     selection: { ...(ids === undefined ? {} : { ids }), ...(tags === undefined ? {} : { tags }) },
     junit: raw.junit === undefined ? undefined : path.resolve(io.cwd, raw.junit),
     ...(raw.skills === undefined ? {} : { skills: path.resolve(io.cwd, raw.skills) }),
+    planning,
   };
 }
 
@@ -233,6 +256,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       cwd: io.cwd,
       env: io.env,
       signal: controller.signal,
+      planning: options.planning,
     });
     validateBenchPlan({ suite: suite.name, tasks, modes: options.modes, ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
     io.stderr(`${handle.notice}\n`);
@@ -285,6 +309,9 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(options.selection.ids === undefined ? [] : [`--tasks ${options.selection.ids.join(',')}`]),
       ...(options.selection.tags === undefined ? [] : [`--tags ${options.selection.tags.join(',')}`]),
       ...(options.skills === undefined ? [] : [`--skills ${options.skills}`]),
+      ...(options.planning.metaPlan ? ['--meta-plan'] : []),
+      ...(options.planning.vote > 1 ? [`--vote ${options.planning.vote}`, `--vote-temperature ${options.planning.voteTemperature}`] : []),
+      ...(options.planning.appMemoryDir === undefined ? [] : [`--app-memory ${options.planning.appMemoryDir}`]),
       `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
     ];
     io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench ${again.join(' ')}\n`);
