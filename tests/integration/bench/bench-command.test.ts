@@ -264,6 +264,19 @@ describe('senseact bench (with a fake executor factory)', () => {
     expect(flags.stdout).toContain('cost at prices from the command line: $1 prompt / $2 completion per 1M tokens');
   });
 
+  it('passes --meta-plan, --vote and --app-memory to the executor factory, off by default; refuses bad values', async () => {
+    await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'a']);
+    expect(factoryCalls[0]?.planning).toEqual({ metaPlan: false, vote: 1, voteTemperature: 0.7 });
+    await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'b', '--meta-plan', '--vote', '3', '--vote-temperature', '1', '--app-memory', 'mem']);
+    expect(factoryCalls[1]?.planning).toEqual({ metaPlan: true, vote: 3, voteTemperature: 1, appMemoryDir: path.join(root, 'mem') });
+    const zero = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--vote', '0']);
+    expect(zero.exitCode).toBe(2);
+    expect(zero.stderr).toContain('--vote: expected a whole number ≥ 1, got "0"');
+    const lone = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--vote-temperature', '0.5']);
+    expect(lone.stderr).toContain('--vote-temperature: only goes with --vote n (n ≥ 2)');
+    expect(factoryCalls).toHaveLength(2);
+  });
+
   it('lists its exit codes in --help', async () => {
     const result = await bench(['--help']);
     expect(result.stdout).toMatch(/Exit codes:\n {2}0 {2}every run finished.*\n {2}1 {2}interrupted.*\n {2}2 {2}bad input.*\n.*\n {2}4 {2}at least one run ended in an infrastructure error/);
