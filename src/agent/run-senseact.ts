@@ -1,8 +1,10 @@
+import type { AppTrailStep } from '../memory/app-memory.js';
 import type { CertificateStore } from '../memory/certificate-memory.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import type { Task } from '../tasks/task-schema.js';
 import type { HistoryEntry } from './agent-prompts.js';
 import type { AgentSession, Screen } from './agent-session.js';
+import { trailStep } from './app-trail.js';
 import { certifyAndDecide } from './certify-and-decide.js';
 import { executeCommitment } from './execute-commitment.js';
 import { ForegroundGuard } from './foreground-guard.js';
@@ -35,6 +37,8 @@ export interface SenseActOptions {
   readonly skills?: readonly Skill[];
   /** Meta-plans, voting, app-memory hints (each off unless set). */
   readonly planning?: PlanningOptions;
+  /** Collects the executed intents for the app memory (`runTask` learns from it once the task is judged). */
+  readonly appTrail?: AppTrailStep[];
 }
 
 /** What a run of the loop ends with; success is decided afterwards by the task's check. */
@@ -81,6 +85,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     ...(options.memory ? { memory: options.memory } : {}),
     ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
     ...(options.planning ? { planning: options.planning } : {}),
+    ...(options.appTrail ? { appTrail: options.appTrail } : {}),
   };
   session.step = 0;
   const state = newSenseActState(await session.observe('before.xml'));
@@ -156,6 +161,7 @@ async function playRound(context: SenseActContext, state: SenseActState): Promis
   const judgement = await verifyCommittedIntent(context, plan, run);
   const surface = await certifyAndDecide(context, state, plan, run, judgement);
   trackProgress(context, state, { before: run.start.perception.tree, delta: judgement.delta });
+  context.appTrail?.push(trailStep(plan, run, judgement));
   const entry: HistoryEntry = { intent: plan.intent, outcome: judgement.outcome, note: judgement.note };
   if (surface.rule === 'repeated-action') return { entry, stop: { finished: false, reason: `the same action was repeated ${state.sameActionRepeats} times` } };
   return { entry };

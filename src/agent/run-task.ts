@@ -1,5 +1,6 @@
 import type { Device } from '../device/device.js';
 import type { DeviceProbe } from '../device/device-probe.js';
+import type { AppMemory, AppTrailStep } from '../memory/app-memory.js';
 import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { UsageLedger } from '../model/usage-ledger.js';
 import type { ImageDetail } from '../model/vision-model.js';
@@ -48,6 +49,12 @@ export interface RunTaskOptions {
   readonly gateImageDetail?: ImageDetail;
   /** Meta-plans, voting and app-memory hints for the SenseAct modes (issue 18); each off unless set. */
   readonly planning?: PlanningOptions;
+  /**
+   * The per-app abstraction memory (A²) of the SenseAct modes: its hints go to the planner
+   * (unless `planning.appHints` says otherwise), and once the task's check has judged the
+   * run, its verified intents are learned (a note of its path only when the task succeeded).
+   */
+  readonly appMemory?: AppMemory;
   /**
    * What the device tells beyond the screen (usually the device itself: both built-in
    * devices implement it): app state and adb outputs for the success check once the run
@@ -106,6 +113,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy, oracle: policy === 'oracle', device: options.device.info.name, ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }) } });
   trace.emit({ type: 'task-start', step: null, taskId: task.id, instruction: task.instruction, app: task.app, stepBudget: task.stepBudget });
 
+  const appTrail: AppTrailStep[] | undefined = options.appMemory && !react ? [] : undefined;
+  const planning: PlanningOptions | undefined = options.appMemory && !react ? { appHints: options.appMemory, ...options.planning } : options.planning;
   let run: AgentRunEnd | undefined;
   let error: string | null = null;
   let success = false;
@@ -123,7 +132,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
           ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
           ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
           ...(options.skills ? { skills: options.skills } : {}),
-          ...(options.planning ? { planning: options.planning } : {}),
+          ...(planning ? { planning } : {}),
+          ...(appTrail ? { appTrail } : {}),
         });
     const appState = await probe?.appState(callOptions);
     const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];
@@ -140,6 +150,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     // Leaving the allowed apps fails the task whatever the screen shows afterwards (DESIGN.md §6).
     const leftOut = guard.left.length > 0 && task.mayLeaveAllowedApps !== true;
     success = verdict.success && !leftOut;
+    if (appTrail && options.appMemory) await options.appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail });
     reason = `${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
   } catch (caught) {
     const known = SenseActError.isInstance(caught);
@@ -206,7 +217,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     operations: session.operations.totals(),
     referenceSteps: task.referenceSteps ?? null,
     ...(run?.skill ? { skill: { outcome: run.skill.outcome, reason: run.skill.reason, steps: run.skill.steps, ...(run.skill.skill === undefined ? {} : { skill: run.skill.skill }) } } : {}),
-    ...(run?.planning && planningOn(options.planning) ? { planning: run.planning } : {}),
+    ...(run?.planning && planningOn(planning) ? { planning: run.planning } : {}),
   };
   trace.writeRunFile('result.json', result);
   // The result goes on to journals and reports: it leaves redacted, as the trace did.

@@ -1,3 +1,4 @@
+import type { AppTrailStep } from '../memory/app-memory.js';
 import type { CertificateStore } from '../memory/certificate-memory.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import type { ControlUnit, UnitId } from '../perception/control-unit.js';
@@ -28,6 +29,8 @@ export interface SenseActContext {
   readonly gateImageDetail?: ImageDetail;
   /** Meta-plans, voting and app-memory hints (issue 18); all off when absent. */
   readonly planning?: PlanningOptions;
+  /** Where executed intents are noted for the app memory to learn from once the run is judged. */
+  readonly appTrail?: AppTrailStep[];
 }
 
 /** Verification outcomes counted over a run. */

@@ -12,7 +12,9 @@ import type { DeviceProfile } from '../device/device-profile.js';
 import { loadDeviceProfile } from '../device/device-profile.js';
 import { loadSkills } from '../skills/skill-library.js';
 import { SimDevice } from '../device/sim-device.js';
+import { AppMemory } from '../memory/app-memory.js';
 import { CertificateMemory } from '../memory/certificate-memory.js';
+import { estimateTokens } from '../model/estimate-tokens.js';
 import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from-env.js';
 import { createConfiguredModels } from '../model/create-configured-models.js';
 import { imageDetailSchema, type ImageDetail } from '../model/vision-model.js';
@@ -146,14 +148,13 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
   const skills = options.skills === undefined ? undefined : loadSkills(options.skills);
   if (options.skills !== undefined && skills?.length === 0) throw new BenchError({ code: 'bench-skills', message: `--skills ${options.skills}: no skills there; write some with senseact skills induce <run-dir...> --out ${options.skills}` });
   const planning = options.planning;
-  const planningFor = (_task: Task): { planning?: PlanningOptions } => {
-    if (!planning) return {};
-    const chosen: PlanningOptions = {
-      ...(planning.metaPlan ? { metaPlan: true } : {}),
-      ...(planning.vote > 1 ? { vote: { samples: planning.vote, temperature: planning.voteTemperature } } : {}),
-    };
-    return Object.keys(chosen).length > 0 ? { planning: chosen } : {};
+  const appMemory = planning?.appMemoryDir === undefined ? undefined : await AppMemory.open(planning.appMemoryDir, { countTokens: estimateTokens, redactor });
+  // The same planning aids for every senseact run of the bench; none when none was asked for.
+  const chosenPlanning: PlanningOptions = {
+    ...(planning?.metaPlan === true ? { metaPlan: true } : {}),
+    ...(planning !== undefined && planning.vote > 1 ? { vote: { samples: planning.vote, temperature: planning.voteTemperature } } : {}),
   };
+  const planningOptions = Object.keys(chosenPlanning).length > 0 ? { planning: chosenPlanning } : {};
 
   const executor: BenchExecutorHandle<Task>['executor'] = async (request) => {
     const { task, mode, repeat, signal } = request;
@@ -174,7 +175,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
       // Seeded per task and repeat, as the simulator's faults are: every mode of a run meets the same draws.
       ...(modelFaults === undefined ? {} : { modelFaults: { config: modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),
       ...(skills && (mode === 'senseact' || mode === 'senseact-text') ? { skills } : {}),
-      ...(mode === 'senseact' || mode === 'senseact-text' || mode === 'open-loop' ? planningFor(task) : {}),
+      ...(mode === 'senseact' || mode === 'senseact-text' || mode === 'open-loop' ? { ...planningOptions, ...(appMemory ? { appMemory } : {}) } : {}),
     };
     if (profile.kind === 'sim') {
       const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }), ...(simSection === undefined ? {} : { profile: simSection }) });

@@ -14,7 +14,8 @@ import { createBenchCommand } from './commands/bench-command.js';
 import { droidTaskCommand } from './commands/droidtask-command.js';
 import { verifyReplayCommand } from './commands/verify-replay-command.js';
 import { skillsCommand } from './commands/skills-command.js';
+import { memoryCommand } from './commands/memory-command.js';
 
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createBenchExecutor }), droidTaskCommand, verifyReplayCommand, skillsCommand, registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand, cassetteCommand];
+export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createBenchExecutor }), droidTaskCommand, verifyReplayCommand, skillsCommand, registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand, cassetteCommand, memoryCommand];
