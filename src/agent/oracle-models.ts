@@ -84,16 +84,18 @@ class SeenScreens {
  */
 export function createOraclePolicy(task: Task, options: OraclePolicyOptions): OraclePolicy {
   const guide = new OracleGuide(task);
-  // The guide moves on with every answer, so a prompt asked again after an invalid reply
-  // (the same first turns, a correction appended) gets the answer it already had, as a
-  // model asked to fix its format would repeat its choice.
-  let answered: { readonly prompt: string; readonly reply: Promise<string> } | undefined;
+  // The guide moves on with every answer, so a prompt asked again gets the answer it
+  // already had, as from a deterministic model: after an invalid reply (the same first
+  // turns, a correction appended) a model asked to fix its format repeats its choice, and
+  // the samples of a vote (--vote n) ask the very same prompt n times.
+  let answered: { readonly prompt: string; readonly whole: string; readonly reply: Promise<string> } | undefined;
   const answerOnce = (messages: readonly { readonly role: string; readonly content: string }[], answer: () => string | Promise<string>): Promise<string> => {
     const retry = messages.some((message) => message.role === 'assistant');
     const prompt = JSON.stringify(messages.filter((message) => message.role !== 'assistant').slice(0, 2).map((message) => message.content));
-    if (retry && answered?.prompt === prompt) return answered.reply;
+    const whole = JSON.stringify(messages.map((message) => [message.role, message.content]));
+    if (answered !== undefined && (answered.whole === whole || (retry && answered.prompt === prompt))) return answered.reply;
     const reply = Promise.resolve(answer());
-    answered = { prompt, reply };
+    answered = { prompt, whole, reply };
     return reply;
   };
   const screens = new SeenScreens(options.perception ?? {});
