@@ -79,12 +79,12 @@ const sample = dumps[0] ?? '<hierarchy/>';
 for (const fsync of [false, true]) {
   const count = fsync ? Math.min(eventCount, 1000) : eventCount;
   const writer = new TraceWriter({ root: scratch, suite: 'bench', task: fsync ? 'fsync' : 'write', runId: 'r' });
-  report(`trace emit (${fsync ? 'fsync each' : 'write-through'})`, count, await timed(() => {
+  report(`trace emit (${fsync ? 'fsync each' : 'batched'})`, count, await timed(() => {
     for (let index = 0; index < count; index++) {
       writer.emit({ type: 'verify-end', step: index, outcome: 'pass', reason: 'toggle flipped', label: 'partial-change', by: 'contract' });
     }
   }), 'event');
-  writer.close();
+  await writer.close();
   if (!fsync) report('readTrace (validate every event)', count, await timed(() => void readTrace(writer.dir)), 'event');
 }
 
@@ -93,7 +93,7 @@ const steps = 200;
 report(`step artifact before.xml (${(sample.length / 1024).toFixed(0)} KiB, redacted)`, steps, await timed(() => {
   for (let step = 0; step < steps; step++) artifacts.writeStepArtifact(step, 'before.xml', sample);
 }), 'write');
-artifacts.close();
+await artifacts.close();
 
 const allDumps = dumps.join('\n');
 const rounds = 20;

@@ -50,6 +50,8 @@ export class AgentSession {
   private readonly lastWritten = new Map<string, string>();
   /** The screen last observed: the one the next action's unit comes from. */
   private lastScreen: Screen | undefined;
+  /** The step whose `after.xml` was observed last (a screenshot then shows that step's after screen). */
+  private afterObservedAt: number | undefined;
   vlmCalls = 0;
   /** The agent's own operations and how many changed the screen (the guard's recoveries are not the agent's). */
   readonly operations = new OperationCounter();
@@ -114,6 +116,7 @@ export class AgentSession {
     const path = this.lastWritten.get(key) === observation.xml ? join(stepFolder(this.step), artifact) : this.trace.writeStepArtifact(this.step, artifact, observation.xml);
     this.lastWritten.clear();
     this.lastWritten.set(key, observation.xml);
+    this.afterObservedAt = artifact === 'after.xml' ? this.step : undefined;
     this.trace.emit({ type: 'observe-end', step: this.step, packageName: observation.packageName, activity: observation.activity, latencyMs: observation.latencyMs, polls: observation.polls, settled: observation.settled, artifact: path });
     this.trace.emit({ type: 'perceive-end', step: this.step, latencyMs: perceptionMs, nodes: tree.nodes.length, keptNodes: perception.nodes.length, units: perception.units.length, blocks: perception.blocks.length });
     this.lastScreen = { xml: observation.xml, perception };
@@ -153,7 +156,9 @@ export class AgentSession {
   async screenshot(): Promise<Uint8Array> {
     const shot = await this.device.screenshot(this.signal ? { signal: this.signal } : {});
     this.latency.deviceMs += shot.latencyMs;
-    this.trace.writeStepArtifact(this.step, 'screenshot.png', shot.png);
+    const artifact = this.trace.writeStepArtifact(this.step, 'screenshot.png', shot.png);
+    const of = this.afterObservedAt === this.step ? 'after' : 'before';
+    this.trace.emit({ type: 'screenshot-end', step: this.step, artifact, of, width: shot.width, height: shot.height, bytes: shot.png.byteLength, latencyMs: shot.latencyMs });
     return shot.png;
   }
 

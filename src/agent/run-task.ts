@@ -183,7 +183,6 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const totalMs = performance.now() - started;
   trace.emit({ type: 'task-end', step: null, taskId: task.id, success: error === null ? success : null, reason, steps: run?.steps ?? 0, ...(run?.answer === undefined ? {} : { answer: run.answer }) });
   trace.emit({ type: 'run-end', step: null, status: error === null ? 'completed' : 'failed', durationMs: totalMs, usage: { ...totals } });
-  trace.close();
   const result: TaskRunResult = {
     id: task.id,
     app: task.app,
@@ -220,6 +219,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     ...(run?.planning && planningOn(planning) ? { planning: run.planning } : {}),
   };
   trace.writeRunFile('result.json', result);
+  // The run counts as done (and the bench journals it) only once its trace is on disk.
+  await trace.close();
   // The result goes on to journals and reports: it leaves redacted, as the trace did.
   return redactor.deep(result);
 }

@@ -6,13 +6,12 @@ import { modelFaultProfile, modelFaultProfiles } from '../agent/model-fault-prof
 import { runTask } from '../agent/run-task.js';
 import type { PolicyName } from '../agent/task-run-result.js';
 import type { PlanningOptions } from '../agent/planning-options.js';
-import { AppiumDevice, simDriverAutomationName } from '../device/appium-device.js';
-import { createDevice } from '../device/create-device.js';
 import type { DeviceProfile } from '../device/device-profile.js';
 import { loadDeviceProfile } from '../device/device-profile.js';
 import { loadSkills } from '../skills/skill-library.js';
 import { SimDevice } from '../device/sim-device.js';
 import { AppMemory } from '../memory/app-memory.js';
+import { simDriverAutomationName } from '../device/sim-driver-automation-name.js';
 import { CertificateMemory } from '../memory/certificate-memory.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
 import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from-env.js';
@@ -30,6 +29,12 @@ import { BenchError } from './bench-error.js';
 import { pricesForModels } from './model-prices.js';
 import { simSeedDataForTask, simSeedForTask, simulatorForTask, type SimProfileSection } from './simulator-for-task.js';
 import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
+
+/** What a caller inside the bench may wire differently (a worker thread: a replica of the memory). */
+export interface BenchWiring {
+  /** The certificate memory of a mode; default: `<outDir>/memory/<mode>.jsonl`, opened once. */
+  readonly memoryFor?: (mode: string, redactor: Redactor) => Promise<CertificateMemory>;
+}
 
 /** The wired executor; `policy` is `llm` only with a configured model, else the oracle plays. */
 export type BenchComposition = BenchExecutorHandle<Task>;
@@ -75,7 +80,7 @@ export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 
  * oracle), the certificate memory and the agent loop. `policy: 'llm'` without a
  * configured model falls back to the oracle and says so in `notice`.
  */
-export async function createBenchExecutor(options: BenchExecutorOptions): Promise<BenchComposition> {
+export async function createBenchExecutor(options: BenchExecutorOptions, wiring: BenchWiring = {}): Promise<BenchComposition> {
   const profile: DeviceProfile = loadDeviceProfile(options.device, { cwd: options.cwd, env: options.env });
   const config = modelConfigFromEnv(options.env);
   const cassette = cassetteFromEnv(options.env, options.cwd);
@@ -126,7 +131,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
   const memoryFor = (mode: string): Promise<CertificateMemory> => {
     let memory = memories.get(mode);
     if (!memory) {
-      memory = CertificateMemory.open(path.join(options.outDir, 'memory', `${mode}.jsonl`), { redactor });
+      memory = wiring.memoryFor?.(mode, redactor) ?? CertificateMemory.open(path.join(options.outDir, 'memory', `${mode}.jsonl`), { redactor });
       memories.set(mode, memory);
     }
     return memory;
@@ -186,6 +191,8 @@ export async function createBenchExecutor(options: BenchExecutorOptions): Promis
         await device.close();
       }
     }
+    // WebdriverIO takes about a second to load: only runs on Appium load it (not every bench worker thread).
+    const [{ AppiumDevice }, { createDevice }] = await Promise.all([import('../device/appium-device.js'), import('../device/create-device.js')]);
     const device = await createDevice(profile, {
       signal,
       capabilities: {

@@ -52,6 +52,13 @@ export interface BenchExecutorOptions {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly signal: AbortSignal;
+  /** Runs the bench keeps in flight (`--concurrency`); a factory may spread them over threads. */
+  readonly concurrency?: number;
+  /**
+   * Worker threads for runs on the in-process simulator (`--workers`): 0 or 1 keeps them on the
+   * main thread; default: one per core (or `SENSEACT_WORKERS`), at most `concurrency`.
+   */
+  readonly workers?: number;
   /** Meta-plans, voting and app memory for the senseact modes; all off when absent. */
   readonly planning?: BenchPlanning;
 }

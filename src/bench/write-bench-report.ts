@@ -13,11 +13,11 @@ export const reportFileName = 'report.html';
 
 /**
  * Builds the HTML report of a bench output dir from that dir alone: `results.json` for
- * the summary and the run list, each run's trace folder for the step timelines. Writes
- * `<runDir>/report.html` and `<runDir>/report-assets/`. Reads nothing outside `runDir`:
- * a run whose `traceDir` leads elsewhere is shown without its steps, and said so
- * (`refusedRuns`). Throws `BenchError` when results.json is missing or invalid, saying
- * which file and what to do.
+ * the summary and the run list, each run's trace folder for its page. Writes
+ * `<runDir>/report.html` (the summary) and `<runDir>/report/<task>/<mode>-r<k>.html`.
+ * Reads nothing outside `runDir`: a run whose `traceDir` leads elsewhere is shown
+ * without its steps, and said so (`refusedRuns`). Throws `BenchError` when
+ * results.json is missing or invalid, saying which file and what to do.
  */
 export async function writeBenchReport(runDir: string, options: { now?: () => Date } = {}): Promise<WrittenReport> {
   const results = await readBenchResults(runDir);
@@ -32,6 +32,8 @@ export async function writeBenchReport(runDir: string, options: { now?: () => Da
     error: task.error,
     facts: runFacts(task),
     traceDir: path.resolve(runDir, task.traceDir),
+    steps: task.steps,
+    vlmCalls: task.vlmCalls,
   }));
   return writeReport({
     title: `${table.title}${results.complete ? '' : ' (incomplete)'}`,
@@ -95,5 +97,6 @@ function runFacts(task: TaskRunResult): [string, string][] {
   if (gates.length > 0) facts.push(['gate reasons', gates.map(([reason, count]) => `${reason} ×${count}`).join(', ')]);
   if (task.faults.length > 0) facts.push(['faults', task.faults.join(', ')]);
   if (task.answer !== undefined) facts.push(['answer', task.answer]);
+  if (task.servedBy !== undefined) facts.push(['device', task.servedBy]);
   return facts;
 }

@@ -9,7 +9,7 @@ import { reportCommand } from './commands/report-command.js';
 import { actCommand } from './commands/act-command.js';
 import { devicesCommand } from './commands/devices-command.js';
 import { observeCommand } from './commands/observe-command.js';
-import { createBenchExecutor } from '../bench/compose.js';
+import { createParallelBenchExecutor } from '../bench/worker-pool-executor.js';
 import { createBenchCommand } from './commands/bench-command.js';
 import { droidTaskCommand } from './commands/droidtask-command.js';
 import { verifyReplayCommand } from './commands/verify-replay-command.js';
@@ -18,4 +18,4 @@ import { memoryCommand } from './commands/memory-command.js';
 
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createBenchExecutor }), droidTaskCommand, verifyReplayCommand, skillsCommand, registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand, cassetteCommand, memoryCommand];
+export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createParallelBenchExecutor }), droidTaskCommand, verifyReplayCommand, skillsCommand, registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand, cassetteCommand, memoryCommand];

@@ -11,6 +11,10 @@ import { pngSize } from './png-size.js';
 import { type AppiumErrorClass, classifyAppiumError, defaultRetryPolicy, type RetryPolicy, withRetry } from './retry-policy.js';
 import { type SettleOptions, settleHierarchy } from './settle-hierarchy.js';
 import { assertNever } from '../util/assert-never.js';
+import { simDriverAutomationName } from './sim-driver-automation-name.js';
+
+/** The simulator driver's `appium:automationName` (see sim-driver-automation-name.ts). */
+export { simDriverAutomationName };
 
 /** Capabilities every Appium profile gets unless it sets them itself (DESIGN.md §5). */
 export const defaultAppiumCapabilities: Readonly<Record<string, unknown>> = {
@@ -19,9 +23,6 @@ export const defaultAppiumCapabilities: Readonly<Record<string, unknown>> = {
   'appium:disableWindowAnimation': true,
   'appium:includeA11yActionsInPageSource': true,
 };
-
-/** The `appium:automationName` of the simulator's own Appium driver (`src/sim/appium-driver`). */
-export const simDriverAutomationName = 'SenseActSim';
 
 /** Android key codes for `mobile: pressKey`. */
 const keyCodes = { home: 3, back: 4, enter: 66 } as const;

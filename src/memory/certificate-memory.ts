@@ -147,9 +147,26 @@ export class CertificateMemory {
   private appending: Promise<void> = Promise.resolve();
   /** The file's last byte is not a newline (torn write): the next append starts a new line. */
   private needsNewline = false;
+  /** Set for a replica: where its appends go instead of a file. */
+  private readonly forward: ((record: MemoryRecord) => void) | undefined;
 
-  private constructor(path: string, private readonly redactor: Redactor | undefined) {
+  private constructor(path: string, private readonly redactor: Redactor | undefined, forward?: (record: MemoryRecord) => void) {
     this.path = path;
+    this.forward = forward;
+  }
+
+  /**
+   * A memory without a file, for a worker thread of a benchmark: it starts empty, takes
+   * other runs' certificates through `adopt`, and hands each record appended to it (with
+   * its run) to `forward` (which persists it in the one real memory) after indexing it.
+   */
+  static replica(name: string, forward: (record: MemoryRecord) => void, options: { readonly redactor?: Redactor } = {}): CertificateMemory {
+    return new CertificateMemory(name, options.redactor, forward);
+  }
+
+  /** Indexes records another holder already persisted (a replica catching up). */
+  adopt(records: readonly MemoryRecord[]): void {
+    for (const record of records) this.remember(record);
   }
 
   /**
@@ -295,6 +312,11 @@ export class CertificateMemory {
     const parsed = memoryRecordSchema.safeParse(this.redactor ? this.redactor.deep(certificate) : certificate);
     if (!parsed.success) {
       throw new CertificateMemoryError({ message: `Refusing to append an invalid certificate to ${this.path}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}. Build it with buildCertificate.` });
+    }
+    if (this.forward) {
+      this.remember(parsed.data);
+      this.forward(parsed.data);
+      return;
     }
     try {
       if (!this.handle) {

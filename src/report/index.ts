@@ -1,9 +1,16 @@
+export * from './describe-changes.js';
 export * from './escape-html.js';
+export * from './expectation-outcomes.js';
 export * from './format-trace-step.js';
 export * from './read-run-artifacts.js';
-export * from './render-report-html.js';
-export * from './render-wireframe-svg.js';
+export * from './render-event.js';
+export * from './render-run-page.js';
+export * from './render-summary-page.js';
 export * from './report-input.js';
 export * from './report-style.js';
+export * from './run-page-model.js';
 export * from './safe-html.js';
+// nodeText stays inside the report (perception exports its own).
+export { drawScreenSymbol, renderPanel, type PanelMarks, type ScreenSymbol } from './screen-drawing.js';
+export * from './step-markers.js';
 export * from './write-report.js';

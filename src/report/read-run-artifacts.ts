@@ -1,5 +1,5 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { readTrace } from '../trace/read-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
@@ -31,11 +31,15 @@ export interface StepArtifacts {
   readonly delta?: TextArtifact;
   readonly predicates?: TextArtifact;
   readonly scg?: TextArtifact;
-  /** The hierarchy after the step (or before, when there is no after): for the wireframe. */
-  readonly hierarchy?: TextArtifact;
+  /** The hierarchy the step observed first (step 0) and the one its action left, read whole up to `maxHierarchyChars`. */
+  readonly before?: TextArtifact;
+  readonly after?: TextArtifact;
   /** Absolute path of `screenshot.png`, when present. */
   readonly screenshot?: string;
+  /** The model calls read (prompt and reply), when asked for. */
   readonly modelCalls: readonly TextArtifact[];
+  /** Every model call file of the step, relative to the run folder (`steps/003/model-calls/000.json`). */
+  readonly modelCallFiles: readonly string[];
 }
 
 /** Everything the report shows of one run folder. */
@@ -44,10 +48,7 @@ export interface RunArtifacts {
   /** False when the folder has no trace.jsonl (e.g. the run failed before it started). */
   readonly hasTrace: boolean;
   readonly events: readonly TraceEvent[];
-  /**
-   * Lines of trace.jsonl that were skipped, artifacts that could not be read, and paths
-   * that were not followed because they lead outside the folder the reader was confined to.
-   */
+  /** Lines of trace.jsonl that were skipped, and artifacts that could not be read, as sentences. */
   readonly problems: readonly string[];
   /** Steps in order, from the events and the step folders together. */
   readonly steps: readonly StepArtifacts[];
@@ -55,12 +56,19 @@ export interface RunArtifacts {
   readonly refused?: string;
 }
 
-/** Where `readRunArtifacts` may read. */
-export interface ReadRunArtifactsOptions {
+/** What to read besides the step artifacts. */
+export interface ReadRunOptions {
+  /** Read and parse every model call (prompt and reply); default true. Otherwise only their names are listed. */
+  readonly modelCalls?: boolean;
+  /**
+   * Hierarchies already read, by digest (shared by the runs of one report): a screen seen
+   * again is not decoded again, and its artifact's `text` is the one string.
+   */
+  readonly hierarchies?: Map<string, string>;
   /**
    * Read nothing outside this folder: a trace folder elsewhere (a `traceDir` of
    * `../../etc` in an edited results.json) and links leading out of it become `problems`
-   * lines instead of being read.
+   * lines (or `refused`) instead of being read.
    */
   readonly within?: string;
 }
@@ -68,8 +76,18 @@ export interface ReadRunArtifactsOptions {
 /**
  * Reads a run folder (`trace.jsonl` plus `steps/<nnn>/…`) for the report. Never throws
  * for a missing or damaged trace: what could not be read becomes a `problems` line.
+ * The folder is listed once and its files read synchronously: a report reads thousands
+ * of small files, and each asynchronous read costs more than the read itself.
  */
-export async function readRunArtifacts(traceDir: string, options: ReadRunArtifactsOptions = {}): Promise<RunArtifacts> {
+export function readRunArtifacts(traceDir: string, options: ReadRunOptions = {}): Promise<RunArtifacts> {
+  try {
+    return Promise.resolve(readRunArtifactsNow(traceDir, options));
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+function readRunArtifactsNow(traceDir: string, options: ReadRunOptions): RunArtifacts {
   const problems: string[] = [];
   const confinement = options.within === undefined ? undefined : confinedTo(options.within);
   // A link inside the run folder may point anywhere: compare real paths, not spellings.
@@ -91,21 +109,44 @@ export async function readRunArtifacts(traceDir: string, options: ReadRunArtifac
   const stepNumbers = new Set<number>();
   for (const event of events) if (event.step !== null) stepNumbers.add(event.step);
   const stepsDir = path.join(traceDir, 'steps');
-  const folders = new Map<number, string>();
+  // Per step folder: its files, and its model calls.
+  const listing = new Map<string, { files: string[]; calls: string[] }>();
   if (existsSync(stepsDir) && !escapes(stepsDir, 'steps/')) {
-    for (const entry of await readdir(stepsDir, { withFileTypes: true })) {
-      if (!entry.isDirectory() || !/^\d+$/.test(entry.name)) continue;
-      const step = Number(entry.name);
-      folders.set(step, entry.name);
-      stepNumbers.add(step);
+    for (const entry of readdirSync(stepsDir, { withFileTypes: true, recursive: true })) {
+      const relative = path.relative(stepsDir, path.join(entry.parentPath, entry.name)).split(path.sep);
+      const [folder, second, third] = relative;
+      if (folder === undefined || !/^\d+$/.test(folder)) continue;
+      // Step files that are links are never read; a model call that is a link is followed
+      // only while it stays inside the confinement.
+      if (!entry.isFile()) {
+        const call = relative.length === 3 && second === 'model-calls' && third?.endsWith('.json') === true;
+        if (!call || !entry.isSymbolicLink() || escapes(path.join(entry.parentPath, entry.name), `steps/${relative.join('/')}`)) continue;
+      }
+      let listed = listing.get(folder);
+      if (listed === undefined) {
+        listed = { files: [], calls: [] };
+        listing.set(folder, listed);
+      }
+      if (relative.length === 2 && second !== undefined) listed.files.push(second);
+      else if (relative.length === 3 && second === 'model-calls' && third?.endsWith('.json')) listed.calls.push(third);
     }
+    // A step folder with nothing in it still counts as a step.
+    for (const entry of readdirSync(stepsDir, { withFileTypes: true })) {
+      if (entry.isDirectory() && /^\d+$/.test(entry.name) && !listing.has(entry.name)) listing.set(entry.name, { files: [], calls: [] });
+    }
+  }
+  const folders = new Map<number, string>();
+  for (const name of listing.keys()) {
+    folders.set(Number(name), name);
+    stepNumbers.add(Number(name));
   }
   const steps: StepArtifacts[] = [];
   for (const step of [...stepNumbers].sort((a, b) => a - b)) {
     const folderName = folders.get(step);
-    steps.push(folderName === undefined
-      ? { step, folder: `steps/${String(step).padStart(3, '0')}`, files: [], modelCalls: [] }
-      : await readStep(traceDir, step, folderName, problems, escapes));
+    const listed = folderName === undefined ? undefined : listing.get(folderName);
+    steps.push(folderName === undefined || listed === undefined
+      ? { step, folder: `steps/${String(step).padStart(3, '0')}`, files: [], modelCalls: [], modelCallFiles: [] }
+      : readStep(traceDir, step, folderName, listed, options, problems));
   }
   return { traceDir, hasTrace, events, problems, steps };
 }
@@ -126,25 +167,21 @@ function confinedTo(folder: string): (file: string) => boolean {
   };
 }
 
-async function readStep(traceDir: string, step: number, folderName: string, problems: string[], escapes: (file: string, name: string) => boolean): Promise<StepArtifacts> {
+function readStep(traceDir: string, step: number, folderName: string, listed: { files: string[]; calls: string[] }, options: ReadRunOptions, problems: string[]): StepArtifacts {
   const folder = `steps/${folderName}`;
   const absolute = path.join(traceDir, 'steps', folderName);
-  const entries = await readdir(absolute, { withFileTypes: true });
-  // Links are not files here (Dirent.isFile is false for them): a link is never read.
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
-  const read = async (name: string, limit = maxEmbeddedChars): Promise<TextArtifact | undefined> => (files.includes(name) ? readText(path.join(absolute, name), `${folder}/${name}`, problems, limit) : undefined);
-  const modelCalls: TextArtifact[] = [];
-  if (entries.some((entry) => entry.isDirectory() && entry.name === 'model-calls')) {
-    const calls = await readdir(path.join(absolute, 'model-calls'), { withFileTypes: true });
-    const names = calls.filter((entry) => entry.name.endsWith('.json') && (entry.isFile() || !escapes(path.join(absolute, 'model-calls', entry.name), `${folder}/model-calls/${entry.name}`))).map((entry) => entry.name).sort();
-    for (const name of names) modelCalls.push(await readText(path.join(absolute, 'model-calls', name), `${folder}/model-calls/${name}`, problems));
-  }
-  const view = await read('view.txt');
-  const delta = await read('delta.json');
-  const predicates = await read('predicates.json');
-  const scg = await read('scg.json');
-  // The hierarchy is drawn, not embedded: read it whole up to a sanity bound.
-  const hierarchy = (await read('after.xml', maxHierarchyChars)) ?? (await read('before.xml', maxHierarchyChars));
+  const files = [...listed.files].sort();
+  const read = (name: string, limit = maxEmbeddedChars): TextArtifact | undefined => (files.includes(name) ? readText(path.join(absolute, name), `${folder}/${name}`, problems, limit) : undefined);
+  const readHierarchy = (name: string): TextArtifact | undefined => (files.includes(name) ? readHierarchyFile(path.join(absolute, name), `${folder}/${name}`, options.hierarchies) : undefined);
+  const callNames = [...listed.calls].sort();
+  const modelCalls = options.modelCalls === false ? [] : callNames.map((name) => readText(path.join(absolute, 'model-calls', name), `${folder}/model-calls/${name}`, problems));
+  const view = read('view.txt');
+  const delta = read('delta.json');
+  const predicates = read('predicates.json');
+  const scg = read('scg.json');
+  // Hierarchies are drawn, not embedded: read them whole up to a sanity bound.
+  const before = readHierarchy('before.xml');
+  const after = readHierarchy('after.xml');
   return {
     step,
     folder,
@@ -153,14 +190,30 @@ async function readStep(traceDir: string, step: number, folderName: string, prob
     ...(delta === undefined ? {} : { delta }),
     ...(predicates === undefined ? {} : { predicates }),
     ...(scg === undefined ? {} : { scg }),
-    ...(hierarchy === undefined ? {} : { hierarchy }),
+    ...(before === undefined ? {} : { before }),
+    ...(after === undefined ? {} : { after }),
     ...(files.includes('screenshot.png') ? { screenshot: path.join(absolute, 'screenshot.png') } : {}),
     modelCalls,
+    modelCallFiles: callNames.map((name) => `${folder}/model-calls/${name}`),
   };
 }
 
-async function readText(file: string, name: string, problems: string[], limit = maxEmbeddedChars): Promise<TextArtifact> {
-  const full = await readFile(file, 'utf8');
+/** A hierarchy file, whole up to `maxHierarchyChars`; decoded once per distinct content when `cache` is given. */
+function readHierarchyFile(file: string, name: string, cache: Map<string, string> | undefined): TextArtifact {
+  if (cache === undefined) return readText(file, name, [], maxHierarchyChars);
+  const bytes = readFileSync(file);
+  const digest = createHash('sha1').update(bytes).digest('hex');
+  let full = cache.get(digest);
+  if (full === undefined) {
+    full = bytes.toString('utf8');
+    cache.set(digest, full);
+  }
+  const truncated = full.length > maxHierarchyChars;
+  return { name, text: truncated ? full.slice(0, maxHierarchyChars) : full, truncated };
+}
+
+function readText(file: string, name: string, problems: string[], limit = maxEmbeddedChars): TextArtifact {
+  const full = readFileSync(file, 'utf8');
   const truncated = full.length > limit;
   const text = truncated ? full.slice(0, limit) : full;
   if (!name.endsWith('.json')) return { name, text, truncated };

@@ -21,6 +21,9 @@ export interface ReportRun {
   readonly facts: readonly (readonly [label: string, value: string])[];
   /** The run's trace folder (absolute path). */
   readonly traceDir: string;
+  /** Steps and vision calls, for the summary's list (counted from the trace when absent). */
+  readonly steps?: number;
+  readonly vlmCalls?: number;
 }
 
 /** Everything `writeReport` needs besides the trace folders themselves. */

@@ -1,17 +1,30 @@
-import { copyFile, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import * as path from 'node:path';
-import { readRunArtifacts } from './read-run-artifacts.js';
-import { renderReportHtml, type RenderedRun } from './render-report-html.js';
-import type { ReportInput } from './report-input.js';
+import { perceive } from '../perception/perceive.js';
+import type { Bounds } from '../ui/ui-tree.js';
+import { safeParseHierarchy } from '../ui/parse-hierarchy.js';
+import { readRunArtifacts, type TextArtifact } from './read-run-artifacts.js';
+import { renderRunPage } from './render-run-page.js';
+import { renderSummaryPage, type SummaryRun } from './render-summary-page.js';
+import type { ReportInput, ReportRun } from './report-input.js';
+import { buildStepModels, type ReportScreen, type ScreenSource } from './run-page-model.js';
+import { drawScreenSymbol } from './screen-drawing.js';
 
 /** What `writeReport` wrote. */
 export interface WrittenReport {
+  /** The summary page. */
   readonly htmlFile: string;
-  /** The folder beside the page holding copied screenshots (`<page name>-assets`). */
-  readonly assetsDir: string;
-  readonly htmlBytes: number;
-  readonly assetBytes: number;
-  readonly assetFiles: number;
+  /** The folder of the run pages, beside the summary (`<name>/`). */
+  readonly pagesDir: string;
+  readonly summaryBytes: number;
+  readonly runPages: number;
+  readonly runPageBytes: number;
+  readonly largestRunPage: { readonly file: string; readonly bytes: number } | undefined;
+  /** Screenshots the pages show (linked in the run folders, not copied). */
+  readonly screenshots: number;
+  /** Distinct screens parsed and drawn (a screen seen in many runs is drawn once). */
+  readonly screensDrawn: number;
   /** Runs whose trace folder was not read because it lies outside `readOnlyInside`, as sentences. */
   readonly refusedRuns: readonly string[];
 }
@@ -22,40 +35,118 @@ export interface WriteReportOptions {
   readonly readOnlyInside?: string;
 }
 
+/** Screens kept parsed between run pages; runs of one suite share most of their screens. */
+const screenCacheSize = 2_000;
+
 /**
- * Writes the report: one static HTML page at `htmlFile` and, beside it,
- * `<name>-assets/` with each step's screenshot copied in (replaced on every write). The
- * page links raw step files in the run folders by relative path. Reads only the run
- * folders named in `input`, and of those only what lies inside `readOnlyInside` when
- * given. Throws the file-system error when the page cannot be written.
+ * Writes the report: the summary page at `htmlFile` and one page per run under
+ * `<name>/<task>/<mode>-r<repeat>.html` beside it (that folder is replaced on every
+ * write, and a `<name>-assets/` folder of an older report is removed). Run pages link
+ * screenshots and raw files in the run folders by relative path, so nothing is copied.
+ * Reads only the run folders named in `input`, two at a time. Throws the file-system
+ * error when a page cannot be written.
  */
 export async function writeReport(input: ReportInput, htmlFile: string, options: WriteReportOptions = {}): Promise<WrittenReport> {
-  const directory = path.dirname(path.resolve(htmlFile));
-  const assetsName = `${path.basename(htmlFile, path.extname(htmlFile))}-assets`;
-  const assetsDir = path.join(directory, assetsName);
-  await rm(assetsDir, { recursive: true, force: true });
-  let assetBytes = 0;
-  let assetFiles = 0;
-  const rendered: RenderedRun[] = [];
+  const summaryFile = path.resolve(htmlFile);
+  const directory = path.dirname(summaryFile);
+  const name = path.basename(summaryFile, path.extname(summaryFile));
+  const pagesDir = path.join(directory, name);
+  await rm(pagesDir, { recursive: true, force: true });
+  await rm(path.join(directory, `${name}-assets`), { recursive: true, force: true });
+  const screens = screenCache();
+  const pages = pagePaths(input.runs, pagesDir);
+  const summaryRuns: SummaryRun[] = [];
+  const created = new Set<string>();
+  let runPageBytes = 0;
+  let largest: WrittenReport['largestRunPage'];
+  let screenshots = 0;
+  const hierarchies = new Map<string, string>();
+  const readOptions = { modelCalls: false, hierarchies, ...(options.readOnlyInside === undefined ? {} : { within: options.readOnlyInside }) };
   const refusedRuns: string[] = [];
+  // The next run's folder is read while this one's page is drawn.
+  let reading = input.runs[0] === undefined ? undefined : readRunArtifacts(input.runs[0].traceDir, readOptions);
   for (const [index, run] of input.runs.entries()) {
-    const artifacts = await readRunArtifacts(run.traceDir, options.readOnlyInside === undefined ? {} : { within: options.readOnlyInside });
+    const page = pages[index] ?? path.join(pagesDir, `${index}.html`);
+    const pageDir = path.dirname(page);
+    const href = (target: string): string => path.relative(pageDir, target).split(path.sep).map(encodeURIComponent).join('/') || '.';
+    const artifacts = await (reading ?? readRunArtifacts(run.traceDir, readOptions));
+    const following = input.runs[index + 1];
+    reading = following === undefined ? undefined : readRunArtifacts(following.traceDir, readOptions);
     if (artifacts.refused !== undefined) refusedRuns.push(`${run.taskId} ${run.mode} r${run.repeat}: ${artifacts.refused}`);
-    const screenshotHrefs = new Map<number, string>();
-    for (const step of artifacts.steps) {
-      if (step.screenshot === undefined) continue;
-      const name = `run-${index}-step-${String(step.step).padStart(3, '0')}.png`;
-      if (assetFiles === 0) await mkdir(assetsDir, { recursive: true });
-      await copyFile(step.screenshot, path.join(assetsDir, name));
-      assetBytes += (await stat(step.screenshot)).size;
-      assetFiles++;
-      screenshotHrefs.set(step.step, `${encodeURIComponent(assetsName)}/${name}`);
+    const steps = buildStepModels(artifacts, screens.source);
+    screenshots += steps.reduce((sum, step) => sum + (step.before.screenshot ? 1 : 0) + (step.after?.screenshot ? 1 : 0) + (step.looseScreenshot ? 1 : 0), 0);
+    const previous = pages[index - 1];
+    const next = pages[index + 1];
+    const markup = renderRunPage(run, artifacts, steps, {
+      summary: href(summaryFile),
+      folder: href(path.resolve(run.traceDir)),
+      ...(previous === undefined ? {} : { previous: href(previous) }),
+      ...(next === undefined ? {} : { next: href(next) }),
+    });
+    if (!created.has(pageDir)) {
+      mkdirSync(pageDir, { recursive: true });
+      created.add(pageDir);
     }
-    const folderHref = path.relative(directory, path.resolve(run.traceDir)).split(path.sep).map(encodeURIComponent).join('/') || '.';
-    rendered.push({ run, artifacts, folderHref, screenshotHrefs });
+    // Written synchronously: hundreds of small pages, each asynchronous write costs more than the write.
+    writeFileSync(page, markup);
+    const bytes = Buffer.byteLength(markup);
+    runPageBytes += bytes;
+    if (largest === undefined || bytes > largest.bytes) largest = { file: page, bytes };
+    summaryRuns.push({
+      run,
+      href: path.relative(directory, page).split(path.sep).map(encodeURIComponent).join('/'),
+      steps: run.steps ?? steps.filter((step) => step.actions.length > 0).length,
+      vlmCalls: run.vlmCalls ?? artifacts.events.filter((event) => event.type === 'vlm-call-end').length,
+    });
   }
-  const page = renderReportHtml(input, rendered);
-  await mkdir(directory, { recursive: true });
-  await writeFile(htmlFile, page, 'utf8');
-  return { htmlFile: path.resolve(htmlFile), assetsDir, htmlBytes: Buffer.byteLength(page), assetBytes, assetFiles, refusedRuns };
+  const summary = renderSummaryPage(input, summaryRuns);
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(summaryFile, summary);
+  return { htmlFile: summaryFile, pagesDir, summaryBytes: Buffer.byteLength(summary), runPages: input.runs.length, runPageBytes, largestRunPage: largest, screenshots, screensDrawn: screens.drawn(), refusedRuns };
+}
+
+/** `<pagesDir>/<task>/<mode>-r<repeat>.html`, made unique when two runs would share one. */
+function pagePaths(runs: readonly ReportRun[], pagesDir: string): string[] {
+  const used = new Set<string>();
+  return runs.map((run, index) => {
+    let page = path.join(pagesDir, fileSegment(run.taskId), `${fileSegment(run.mode)}-r${run.repeat}.html`);
+    if (used.has(page)) page = page.replace(/\.html$/, `-${index}.html`);
+    used.add(page);
+    return page;
+  });
+}
+
+function fileSegment(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 100);
+  return cleaned === '' ? '_' : cleaned;
+}
+
+/**
+ * Parses and draws each distinct hierarchy once (keyed by its text) for all pages; a
+ * screen's units (perception) are worked out only when a step without scg.json asks.
+ */
+function screenCache(): { source: ScreenSource; drawn: () => number } {
+  const cache = new Map<string, ReportScreen | { problem: string }>();
+  let count = 0;
+  const source: ScreenSource = (artifact: TextArtifact, observed) => {
+    const cached = cache.get(artifact.text);
+    if (cached !== undefined) return cached;
+    const parsed = safeParseHierarchy(artifact.text, { sourceName: artifact.name, ...(observed.packageName === undefined ? {} : { packageName: observed.packageName }), ...(observed.activity === undefined ? {} : { activity: observed.activity }) });
+    let entry: ReportScreen | { problem: string };
+    if (parsed.success) {
+      const tree = parsed.value;
+      let units: ReadonlyMap<string, { label: string; bounds: Bounds }> | undefined;
+      entry = {
+        tree,
+        symbol: drawScreenSymbol(tree, `s${count++}`),
+        units: () => (units ??= new Map(perceive(tree).units.map((unit) => [unit.id as string, { label: unit.label, bounds: unit.bounds }]))),
+      };
+    } else {
+      entry = { problem: `${artifact.name} does not parse: ${parsed.error.message}` };
+    }
+    if (cache.size >= screenCacheSize) cache.delete(cache.keys().next().value as string);
+    cache.set(artifact.text, entry);
+    return entry;
+  };
+  return { source, drawn: () => count };
 }

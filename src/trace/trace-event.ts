@@ -114,6 +114,16 @@ export const gateEndEventSchema = event('gate-end', {
   score: z.number().optional(),
 });
 /** The foreground guard left an app outside the task's allowed ones, or refused an action that would have opened one. */
+export const screenshotEndEventSchema = event('screenshot-end', {
+  /** The PNG, relative to the run folder. */
+  artifact: z.string(),
+  /** Which screen of the step it shows: the one the step started from, or the one its action left. */
+  of: z.enum(['before', 'after']),
+  width: count,
+  height: count,
+  bytes: count,
+  latencyMs: milliseconds,
+});
 export const guardEndEventSchema = event('guard-end', {
   /** The disallowed package left, or the package of the screen the refused action was planned on. */
   packageName: z.string(),
@@ -235,6 +245,7 @@ export const traceEventSchema = z.discriminatedUnion('type', [
   verifyEndEventSchema,
   gateEndEventSchema,
   guardEndEventSchema,
+  screenshotEndEventSchema,
   vlmCallEndEventSchema,
   modelCallEndEventSchema,
   certificateEndEventSchema,

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { close as closeAsync, fsync as fsyncAsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, write as writeAsync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { debugLog } from '../util/debug-log.js';
@@ -33,17 +33,29 @@ export interface TraceWriterOptions {
    * new secret or password, everything this writer already wrote is rewritten through it.
    */
   readonly redactor?: Redactor;
-  /** fsync after every event (survives power loss, not just a crash). Default false. */
+  /** Write and fsync every event as it comes (survives power loss at any point). Default false: batches, one fsync at close. */
   readonly fsync?: boolean;
 }
 
+/** Event types that end a batch: the events up to them are written at once. */
+const batchEnds: ReadonlySet<string> = new Set(['step-end', 'task-end', 'run-end', 'error']);
+/** A batch is also written when it grows past this many bytes. */
+const maxBatchBytes = 64 * 1024;
+
 /**
  * Writes one run folder `<root>/<suite>/<task>/<run-id>/` (STYLE.md "Debugging
- * artifacts"): `trace.jsonl` with one validated event per line, written through to the
- * OS before `emit` returns (a crash loses nothing already emitted), per-step artifacts
- * under `steps/<nnn>/`, and model calls under `steps/<nnn>/model-calls/<k>.json`.
- * Everything written is secret-redacted except PNG bytes. Throws
- * {@link InvalidTraceEventError} for a malformed event (a bug in the caller).
+ * artifacts"): `trace.jsonl` with one validated event per line, per-step artifacts under
+ * `steps/<nnn>/`, and model calls under `steps/<nnn>/model-calls/<k>.json`. Everything
+ * written is secret-redacted except PNG bytes. Throws {@link InvalidTraceEventError} for
+ * a malformed event (a bug in the caller).
+ *
+ * Writing stays off the agent's path. Events are kept in a batch that is written in one
+ * call when a step ends (`step-end`), at `task-end`, `run-end` and `error`, and past
+ * 64 KB; artifacts are handed to the I/O thread pool and written while the agent goes
+ * on; `close()` waits for all of it and fsyncs the event log once. What a crash loses:
+ * the events of the step in progress (the last batch) and artifacts still being written;
+ * every batch written before it is in the operating system. `fsync: true` writes and
+ * fsyncs every event at once instead (power-loss safe, slow).
  */
 export class TraceWriter {
   /** The run folder (absolute or relative as `root` was). */
@@ -59,6 +71,12 @@ export class TraceWriter {
   private readonly modelCallCounts = new Map<string, number>();
   private readonly folders = new Set<string>();
   private eventCount = 0;
+  private batch: string[] = [];
+  private batchBytes = 0;
+  /** Artifact writes handed to the thread pool and not yet finished; a file written twice waits for its first write. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** The first artifact write that failed: `close()` rethrows it. */
+  private failure: unknown;
 
   constructor(options: TraceWriterOptions) {
     this.clock = options.clock ?? (() => performance.now());
@@ -81,6 +99,7 @@ export class TraceWriter {
     }
     this.runId = runId;
     this.dir = join(parent, runId);
+    this.folders.add(this.dir);
     this.fd = openSync(join(this.dir, traceFileName), 'a');
     this.stopListening = this.redactor.onChange(() => this.redactWritten());
     debugLog('trace', 'run folder opened', { dir: this.dir });
@@ -102,10 +121,21 @@ export class TraceWriter {
     const stamped = this.redactor.deep({ ...input, v: traceVersion, t: round(this.elapsed()) });
     const parsed = traceEventSchema.safeParse(stamped);
     if (!parsed.success) throw new InvalidTraceEventError({ type: String(input.type), detail: z.prettifyError(parsed.error).replace(/\n/g, ' ') });
-    writeSync(this.fd, `${JSON.stringify(parsed.data, binaryReplacer)}\n`);
-    if (this.fsync) fsyncSync(this.fd);
+    const line = `${JSON.stringify(parsed.data, binaryReplacer)}\n`;
+    this.batch.push(line);
+    this.batchBytes += line.length;
     this.eventCount += 1;
+    if (this.fsync || this.batchBytes >= maxBatchBytes || batchEnds.has(parsed.data.type)) this.writeBatch();
     return parsed.data;
+  }
+
+  /** Writes the events not yet written (one call). */
+  private writeBatch(): void {
+    if (this.fd === undefined || this.batch.length === 0) return;
+    writeSync(this.fd, this.batch.length === 1 ? (this.batch[0] ?? '') : this.batch.join(''));
+    this.batch = [];
+    this.batchBytes = 0;
+    if (this.fsync) fsyncSync(this.fd);
   }
 
   /**
@@ -141,28 +171,49 @@ export class TraceWriter {
     return relativePath;
   }
 
-  /** Flushes and closes the event log. Further `emit` calls throw; artifacts can still be written. */
-  close(): void {
-    if (this.fd === undefined) return;
-    fsyncSync(this.fd);
-    closeSync(this.fd);
+  /**
+   * Writes the last batch, waits for every artifact write, fsyncs and closes the event
+   * log. Further `emit` calls throw; artifacts can still be written (and are awaited by
+   * `settled()`). Rejects with the first artifact write that failed.
+   */
+  async close(): Promise<void> {
+    const fd = this.fd;
+    if (fd === undefined) return await this.settled();
+    this.writeBatch();
     this.fd = undefined;
     this.stopListening();
+    await this.settled();
+    await new Promise<void>((resolve, reject) => fsyncAsync(fd, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) => closeAsync(fd, (error) => (error ? reject(error) : resolve())));
+  }
+
+  /** Resolves when every artifact write so far has finished; rejects with the first that failed. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight.values());
+    if (this.failure !== undefined) throw this.failure;
   }
 
   /**
    * Rewrites every text file of the run folder through the redactor: a password typed in
-   * step 5 was in the planner's reply recorded in step 4. PNG bytes are left alone.
+   * step 5 was in the planner's reply recorded in step 4. PNG bytes are left alone. The
+   * events not yet written are redacted again; a file still being written is rewritten
+   * once its write ends (reading it now could see half of it).
    */
   private redactWritten(): void {
+    this.batch = this.batch.map((line) => this.redactor.text(line));
+    const rewrite = (path: string): void => {
+      const text = readFileSync(path, 'utf8');
+      const redacted = this.redactor.text(text);
+      if (redacted !== text) writeFileSync(path, redacted);
+    };
     const walk = (folder: string): void => {
       for (const entry of readdirSync(folder, { withFileTypes: true })) {
         const path = join(folder, entry.name);
         if (entry.isDirectory()) walk(path);
         else if (entry.isFile() && !entry.name.endsWith('.png')) {
-          const text = readFileSync(path, 'utf8');
-          const redacted = this.redactor.text(text);
-          if (redacted !== text) writeFileSync(path, redacted);
+          const writing = this.inFlight.get(path);
+          if (writing === undefined) rewrite(path);
+          else this.track(path, writing.then(() => rewrite(path)));
         }
       }
     };
@@ -171,16 +222,59 @@ export class TraceWriter {
 
   private writeFile(relative: string, content: unknown): void {
     const path = join(this.dir, relative);
-    const folder = join(path, '..');
-    // Steps write many artifacts into few folders: create each folder once.
-    if (!this.folders.has(folder)) {
-      mkdirSync(folder, { recursive: true });
-      this.folders.add(folder);
-    }
-    if (content instanceof Uint8Array) writeFileSync(path, content);
-    else if (typeof content === 'string') writeFileSync(path, this.redactor.text(content));
-    else writeFileSync(path, `${JSON.stringify(this.redactor.deep(content), binaryReplacer, 2)}\n`);
+    this.ensureFolder(join(path, '..'));
+    const data = content instanceof Uint8Array ? content
+      : typeof content === 'string' ? this.redactor.text(content)
+      : `${JSON.stringify(this.redactor.deep(content), binaryReplacer, 2)}\n`;
+    const previous = this.inFlight.get(path);
+    this.track(path, previous === undefined ? writeFileInPool(path, data) : previous.then(() => writeFileInPool(path, data)));
   }
+
+  /** Keeps `write` of `path` in flight until it settles; its failure is kept for `close()`. */
+  private track(path: string, write: Promise<void>): void {
+    const written: Promise<void> = write
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        if (this.inFlight.get(path) === written) this.inFlight.delete(path);
+      });
+    this.inFlight.set(path, written);
+  }
+
+  /** Creates a folder of the run once, its parents first (each one level, no recursive search). */
+  private ensureFolder(folder: string): void {
+    if (this.folders.has(folder)) return;
+    const parent = join(folder, '..');
+    if (parent !== folder && !this.folders.has(parent) && parent.length >= this.dir.length) this.ensureFolder(parent);
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    this.folders.add(folder);
+  }
+}
+
+/**
+ * Writes a whole file on the I/O thread pool: it is opened here (one quick call) and its
+ * bytes go to the pool at once, so the write proceeds while this thread computes, even
+ * if it does not yield. The returned promise settles once the file is closed.
+ */
+function writeFileInPool(path: string, data: string | Uint8Array): Promise<void> {
+  const fd = openSync(path, 'w');
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  return new Promise<void>((resolve, reject) => {
+    const finish = (writeError: NodeJS.ErrnoException | null): void => closeAsync(fd, (closeError) => (writeError ?? closeError ? reject(writeError ?? closeError) : resolve()));
+    const writeFrom = (offset: number): void => {
+      writeAsync(fd, bytes, offset, bytes.byteLength - offset, null, (error, written) => {
+        if (error) return finish(error);
+        if (offset + written < bytes.byteLength) return writeFrom(offset + written);
+        finish(null);
+      });
+    };
+    writeFrom(0);
+  });
 }
 
 /** Creates `path` unless it exists; true when this call created it. */

@@ -43,6 +43,8 @@ export interface BenchCommandOptions {
   readonly faults: string | undefined;
   readonly modelFaults: string | undefined;
   readonly concurrency: number;
+  /** `--workers`: threads for runs on the in-process simulator (0: the main thread); undefined: as many as fit. */
+  readonly workers: number | undefined;
   readonly repeat: number;
   readonly out: string;
   readonly resume: boolean;
@@ -67,6 +69,7 @@ interface RawOptions {
   faults?: string;
   modelFaults?: string;
   concurrency: string;
+  workers?: string;
   repeat: string;
   out?: string;
   resume?: boolean;
@@ -111,6 +114,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--faults <profile>', `fault profile to inject (simulator only): ${Object.keys(faultProfiles).join(', ')}`)
       .option('--model-faults <profile>', `model errors to inject into the oracle's replies (seeded: invalid JSON, invented or wrong unit ids, stale or missing expectations): ${Object.keys(modelFaultProfiles).join(', ')}`)
       .option('--concurrency <n>', 'runs in flight at once', '1')
+      .option('--workers <n>', 'worker threads for runs on the in-process simulator, at most --concurrency (0: all on the main thread; default: one per core, or SENSEACT_WORKERS)')
       .option('--repeat <k>', 'runs per task and mode', '1')
       .option('--out <dir>', 'output dir (default runs/bench-<suite>-<timestamp>)')
       .option('--resume', 'finish an interrupted run in --out, skipping runs already done')
@@ -152,6 +156,10 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
   if (!policy.success) throw bad('--policy', `unknown policy "${raw.policy}"; choose llm, oracle or auto`);
   const positive = (option: string, text: string): number => {
     if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw bad(option, `expected a whole number ≥ 1, got "${text}"`);
+    return Number(text);
+  };
+  const wholeNumber = (option: string, text: string): number => {
+    if (!/^\d+$/.test(text.trim())) throw bad(option, `expected a whole number ≥ 0 (0: the main thread only), got "${text}"`);
     return Number(text);
   };
   const price = (option: string, text: string | undefined, fallback: number): number => {
@@ -208,6 +216,7 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     faults: raw.faults,
     modelFaults: raw.modelFaults,
     concurrency: positive('--concurrency', raw.concurrency),
+    workers: raw.workers === undefined ? undefined : wholeNumber('--workers', raw.workers),
     repeat: positive('--repeat', raw.repeat),
     out: path.resolve(io.cwd, raw.out ?? defaultOutDir(raw.suite, now)),
     resume,
@@ -257,6 +266,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       env: io.env,
       signal: controller.signal,
       planning: options.planning,
+      concurrency: options.concurrency,
+      ...(options.workers === undefined ? {} : { workers: options.workers }),
     });
     validateBenchPlan({ suite: suite.name, tasks, modes: options.modes, ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
     io.stderr(`${handle.notice}\n`);
@@ -266,6 +277,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       modes: options.modes,
       repeat: options.repeat,
       concurrency: options.concurrency,
+      ...(options.workers === undefined ? {} : { workers: options.workers }),
       outDir: options.out,
       resume: options.resume,
       force: options.force,

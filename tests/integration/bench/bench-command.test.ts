@@ -90,10 +90,16 @@ describe('senseact bench (with a fake executor factory)', () => {
     expect(reports).toEqual([outDir]);
     const results = benchResultsSchema.parse(JSON.parse(await readFile(path.join(outDir, 'results.json'), 'utf8')));
     expect(results.options).toMatchObject({ suite: 'mini', modes: ['senseact', 'react-vlm'], concurrency: 2, device: 'sim-pixel', policy: 'llm', modelLabel: 'scripted-test-model' });
-    expect(factoryCalls).toEqual([expect.objectContaining({ suite: 'mini', device: 'sim-pixel', faults: undefined, policy: 'auto', outDir })]);
+    expect(factoryCalls).toEqual([expect.objectContaining({ suite: 'mini', device: 'sim-pixel', faults: undefined, policy: 'auto', outDir, concurrency: 2 })]);
+    expect(factoryCalls[0]).not.toHaveProperty('workers');
     expect(result.stderr).toContain('policy: scripted test executor\n');
     expect(closed).toBe(1);
     expect(fake.calls.map((call) => call.task.instruction)).toContain('do alarm-add');
+  });
+
+  it('passes --workers to the executor factory', async () => {
+    await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--concurrency', '4', '--workers', '0', '--out', 'workers']);
+    expect(factoryCalls.at(-1)).toMatchObject({ concurrency: 4, workers: 0 });
   });
 
   it('passes --faults and --policy oracle through, and labels the table', async () => {
@@ -131,6 +137,7 @@ describe('senseact bench (with a fake executor factory)', () => {
     [['--mode', ' , '], /--mode: give at least one mode/],
     [['--mode', 'senseact', '--concurrency', '0'], /--concurrency: expected a whole number ≥ 1, got "0"/],
     [['--mode', 'senseact', '--repeat', 'two'], /--repeat: expected a whole number ≥ 1, got "two"/],
+    [['--mode', 'senseact', '--workers', 'two'], /--workers: expected a whole number ≥ 0 \(0: the main thread only\), got "two"/],
     [['--mode', 'senseact', '--policy', 'human'], /--policy: unknown policy "human"; choose llm, oracle or auto/],
     [['--mode', 'senseact', '--price-prompt', '-1', '--price-completion', '1'], /--price-prompt: expected US dollars per 1M tokens/],
     [['--mode', 'senseact', '--price-prompt', '1'], /--price-completion: give both --price-prompt and --price-completion, or neither/],

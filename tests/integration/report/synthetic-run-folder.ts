@@ -32,7 +32,7 @@ function afterXml(label: string): string {
 }
 
 /** Writes a 2-step trace like the agent would, into the folder the runner asked for. */
-export function writeSyntheticTrace(request: TaskExecutionRequest, options: { screenshots: boolean; hostile: boolean }): TaskRunResult {
+export async function writeSyntheticTrace(request: TaskExecutionRequest, options: { screenshots: boolean; hostile: boolean }): Promise<TaskRunResult> {
   const outDir = request.outDir;
   const writer = new TraceWriter({ root: outDir, suite: 'traces', task: request.task.id, runId: `${request.mode}-r${request.repeat}`, ifExists: 'replace', clock: (() => { let now = 0; return () => (now += 7); })() });
   const text = (plain: string): string => (options.hostile ? `${plain} ${hostileScript} ${hostileImage}` : plain);
@@ -76,7 +76,7 @@ export function writeSyntheticTrace(request: TaskExecutionRequest, options: { sc
   }
   writer.emit({ type: 'task-end', step: null, taskId: request.task.id, success: true, reason: text('note saved'), steps: 2 });
   writer.emit({ type: 'run-end', step: null, status: 'completed', durationMs: 800 });
-  writer.close();
+  await writer.close();
   return { ...fakeRunResult(request), steps: 2, reason: text('note saved'), traceDir: writer.dir };
 }
 

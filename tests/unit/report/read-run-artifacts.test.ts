@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { maxEmbeddedChars, readRunArtifacts } from '../../../src/report/read-run-artifacts.js';
-import { renderWireframeSvg } from '../../../src/report/render-wireframe-svg.js';
+import { drawScreenSymbol } from '../../../src/report/screen-drawing.js';
+import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import { TraceWriter } from '../../../src/trace/trace-writer.js';
 
 describe('readRunArtifacts (synthetic run folders)', () => {
@@ -109,16 +110,15 @@ describe('readRunArtifacts confined to a run folder (within)', () => {
   });
 });
 
-describe('renderWireframeSvg', () => {
-  it('draws visible nodes with escaped labels and says why when it cannot', () => {
+describe('drawScreenSymbol', () => {
+  it('draws visible nodes with escaped labels, and nothing for an empty screen', () => {
     const xml = `<hierarchy rotation="0" width="100" height="200"><android.widget.Button class="android.widget.Button" text="&lt;b&gt;OK" clickable="true" bounds="[0,0][50,40]" displayed="true"/><android.view.View class="android.view.View" bounds="[0,0][0,0]" displayed="true"/></hierarchy>`;
-    const drawn = renderWireframeSvg(xml, 'after.xml');
-    expect('svg' in drawn).toBe(true);
-    const markup = 'svg' in drawn ? drawn.svg.markup : '';
-    expect(markup).toContain('viewBox="0 0 100 200"');
-    expect(markup).toContain('class="node clickable"');
+    const markup = drawScreenSymbol(parseHierarchy(xml), 's0')?.markup.markup ?? '';
+    expect(markup).toContain('<symbol id="s0" viewBox="0 0 100 200">');
     expect(markup).toContain('&lt;b&gt;OK</text>');
+    expect(markup).not.toContain('<b>');
+    // The zero-size view is not drawn: one node rectangle.
     expect(markup.match(/<rect class="node/g)).toHaveLength(1);
-    expect(renderWireframeSvg('<hierarchy><node', 'after.xml')).toEqual({ problem: expect.stringContaining('after.xml') });
+    expect(drawScreenSymbol(parseHierarchy('<hierarchy rotation="0" width="100" height="200"></hierarchy>'), 's1')).toBeUndefined();
   });
 });

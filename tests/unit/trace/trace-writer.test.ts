@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,7 @@ const everyEvent: TraceEventInput[] = [
   { type: 'verify-end', step: 0, outcome: 'fail', reason: 'toggle still checked', label: 'no-change', by: 'contract' },
   { type: 'gate-end', step: 0, opened: true, reason: 'two failures on the same target', score: 2 },
   { type: 'guard-end', step: 0, packageName: 'com.android.chrome', action: 'left', detail: 'back in com.android.settings' },
+  { type: 'screenshot-end', step: 0, artifact: 'steps/000/screenshot.png', of: 'after', width: 1080, height: 2400, bytes: 48_000, latencyMs: 90 },
   { type: 'vlm-call-end', step: 0, role: 'vision', model: 'gpt-4o', promptTokens: 1100, completionTokens: 20, latencyMs: 1500, images: 1, imageBytes: 48_000 },
   { type: 'certificate-end', step: 0, text: 'scope wifi; action toggle; effect no-change', confidence: 'high' },
   { type: 'surface-end', step: 0, decision: 'continue', rule: 'no-effect', flags: ['change-strategy'] },
@@ -55,11 +57,11 @@ const everyEvent: TraceEventInput[] = [
 ];
 
 describe('TraceWriter and readTrace', () => {
-  it('covers every event type and round-trips them with v and t stamped', () => {
+  it('covers every event type and round-trips them with v and t stamped', async () => {
     expect(new Set(everyEvent.map((event) => event.type))).toEqual(new Set(traceEventTypes));
     const writer = new TraceWriter({ root, suite: 'sim/settings', task: 'wifi-off', runId: 'run-1', clock: fakeClock() });
     for (const event of everyEvent) writer.emit(event);
-    writer.close();
+    await writer.close();
     expect(writer.dir).toBe(join(root, 'sim', 'settings', 'wifi-off', 'run-1'));
     const read = readTrace(writer.dir);
     expect(read.problems).toEqual([]);
@@ -73,23 +75,61 @@ describe('TraceWriter and readTrace', () => {
     expect(Object.keys(read.events[0] ?? {}).slice(0, 4)).toEqual(['v', 'type', 't', 'step']);
   });
 
-  it('each event is on disk as soon as emit returns', () => {
+  it('writes events a step at a time: a batch is on disk when its step ends, before close', async () => {
     const writer = new TraceWriter({ root, suite: 's', task: 't', runId: 'r' });
+    const onDisk = (): string[] => readFileSync(join(writer.dir, 'trace.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { type: string }).type);
     writer.emit({ type: 'step-start', step: 3 });
-    expect(readFileSync(join(writer.dir, 'trace.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+    writer.emit({ type: 'perceive-end', step: 3, latencyMs: 1 });
+    // Mid-step the events wait in the batch (a crash now loses them: the last batch)...
+    expect(onDisk()).toEqual([]);
     writer.emit({ type: 'step-end', step: 3 });
-    expect(readTrace(writer.dir).events.map((event) => event.type)).toEqual(['step-start', 'step-end']);
-    writer.close();
+    // ...and the step's end writes them, in order, without waiting for close.
+    expect(onDisk()).toEqual(['step-start', 'perceive-end', 'step-end']);
+    writer.emit({ type: 'step-start', step: 4 });
+    writer.emit({ type: 'error', step: 4, message: 'device lost' });
+    expect(onDisk()).toEqual(['step-start', 'perceive-end', 'step-end', 'step-start', 'error']);
+    writer.emit({ type: 'step-start', step: 5 });
+    await writer.close();
+    expect(readTrace(writer.dir).events.map((event) => event.type)).toEqual(['step-start', 'perceive-end', 'step-end', 'step-start', 'error', 'step-start']);
   });
 
-  it('keeps extra payload fields of loose events', () => {
+  it('with fsync: true, each event is on disk as soon as emit returns', async () => {
+    const writer = new TraceWriter({ root, suite: 's', task: 't', runId: 'r', fsync: true });
+    writer.emit({ type: 'step-start', step: 3 });
+    expect(readFileSync(join(writer.dir, 'trace.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+    await writer.close();
+  });
+
+  it('a process that dies mid-step leaves every earlier step on disk and loses only the step in progress', () => {
+    const script = [
+      `import { TraceWriter } from ${JSON.stringify(new URL('../../../src/trace/trace-writer.ts', import.meta.url).href)};`,
+      `const writer = new TraceWriter({ root: ${JSON.stringify(root)}, suite: 's', task: 'crash', runId: 'r' });`,
+      'for (let step = 0; step < 3; step++) {',
+      "  writer.emit({ type: 'step-start', step });",
+      "  writer.writeStepArtifact(step, 'view.txt', `screen ${step}`);",
+      "  writer.emit({ type: 'step-end', step });",
+      '}',
+      "writer.emit({ type: 'step-start', step: 3 });",
+      "writer.emit({ type: 'perceive-end', step: 3, latencyMs: 1 });",
+      // Dies at once, without close() and without the event loop ever turning.
+      "process.kill(process.pid, 'SIGKILL');",
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: join(import.meta.dirname, '..', '..', '..'), encoding: 'utf8' });
+    expect(child.signal, child.stderr).toBe('SIGKILL');
+    const dir = join(root, 's', 'crash', 'r');
+    const read = readTrace(dir);
+    expect(read.problems).toEqual([]);
+    expect(read.events.map((event) => `${event.type} ${event.step}`)).toEqual(['step-start 0', 'step-end 0', 'step-start 1', 'step-end 1', 'step-start 2', 'step-end 2']);
+  });
+
+  it('keeps extra payload fields of loose events', async () => {
     const writer = new TraceWriter({ root, suite: 's', task: 't', runId: 'r' });
     writer.emit({ type: 'plan-end', step: 1, latencyMs: 5, intent: 'x', commitment: [{ unit: 'n1', argument: 'hello' }] });
-    writer.close();
+    await writer.close();
     expect(readTrace(writer.dir).events[0]).toMatchObject({ commitment: [{ unit: 'n1', argument: 'hello' }] });
   });
 
-  it('rejects a malformed event with the schema problem', () => {
+  it('rejects a malformed event with the schema problem', async () => {
     const writer = new TraceWriter({ root, suite: 's', task: 't', runId: 'r' });
     const bad = { type: 'verify-end', step: 0, outcome: 'maybe' } as unknown as TraceEventInput;
     let error: unknown;
@@ -101,14 +141,14 @@ describe('TraceWriter and readTrace', () => {
     expect(InvalidTraceEventError.isInstance(error)).toBe(true);
     expect(String((error as Error).message)).toMatch(/"verify-end".*outcome/);
     expect(writer.events).toBe(0);
-    writer.close();
+    await writer.close();
     expect(() => writer.emit({ type: 'step-start', step: 0 })).toThrow(/closed/);
   });
 
-  it('tolerates a torn last line and reports unknown versions and invalid lines', () => {
+  it('tolerates a torn last line and reports unknown versions and invalid lines', async () => {
     const writer = new TraceWriter({ root, suite: 's', task: 't', runId: 'r' });
     writer.emit({ type: 'step-start', step: 0 });
-    writer.close();
+    await writer.close();
     const path = join(writer.dir, 'trace.jsonl');
     appendFileSync(path, '{"v":2,"type":"step-start","t":1,"step":1}\n');
     appendFileSync(path, '{"v":1,"type":"teleport-end","t":1,"step":1}\n');
@@ -125,10 +165,10 @@ describe('TraceWriter and readTrace', () => {
     expect(read.problems[1]?.message).toMatch(/teleport-end/);
   });
 
-  it('a broken line in the middle is not mistaken for a torn end', () => {
+  it('a broken line in the middle is not mistaken for a torn end', async () => {
     const dir = join(root, 'manual');
     const writer = new TraceWriter({ root: dir, suite: 's', task: 't', runId: 'r' });
-    writer.close();
+    await writer.close();
     writeFileSync(join(writer.dir, 'trace.jsonl'), '{"v":1,"type":"step-start","t":0,"step":0}\n{oops\n{"v":1,"type":"step-end","t":1,"step":0}\n');
     const read = readTrace(writer.dir);
     expect(read.tornLastLine).toBe(false);
@@ -140,7 +180,7 @@ describe('TraceWriter and readTrace', () => {
     expect(() => readTrace(join(root, 'nothing-here'))).toThrow(/runs\/bench-<suite>-<time>\/traces\/<task>\/<mode>-r<repeat>/);
   });
 
-  it('writes step artifacts and model calls under steps/<nnn>/, redacting secrets but not PNG bytes', () => {
+  it('writes step artifacts and model calls under steps/<nnn>/, redacting secrets but not PNG bytes', async () => {
     const writer = new TraceWriter({ root, suite: 's', task: 't', runId: 'r', secrets: ['my-local-secret-123'] });
     const png = new Uint8Array([137, 80, 78, 71, 0, 255]);
     expect(writer.writeStepArtifact(2, 'before.xml', '<hierarchy><node text="sk-abcdefghijklmnopqrstu" password="false"/></hierarchy>')).toBe(join('steps', '002', 'before.xml'));
@@ -151,7 +191,7 @@ describe('TraceWriter and readTrace', () => {
     const runLevel = writer.writeModelCall(null, { role: 'judge' });
     expect([first, second, runLevel]).toEqual([join('steps', '002', 'model-calls', '000.json'), join('steps', '002', 'model-calls', '001.json'), join('model-calls', '000.json')]);
     writer.emit({ type: 'run-start', step: null, runId: writer.runId, suite: 's', task: 't', mode: 'oracle', startedAt: 'now', config: { apiKey: 'abc', note: 'Bearer abcdefghijkl' } });
-    writer.close();
+    await writer.close();
 
     expect(readFileSync(join(writer.dir, 'steps', '002', 'before.xml'), 'utf8')).toBe('<hierarchy><node text="[REDACTED]" password="false"/></hierarchy>');
     expect(Buffer.from(readFileSync(join(writer.dir, 'steps', '002', 'screenshot.png'))).equals(Buffer.from(png))).toBe(true);
@@ -164,26 +204,26 @@ describe('TraceWriter and readTrace', () => {
     expect(existsSync(join(writer.dir, 'model-calls', '000.json'))).toBe(true);
   });
 
-  it('run folders: sanitized names, suffix on collision, error or replace on request', () => {
+  it('run folders: sanitized names, suffix on collision, error or replace on request', async () => {
     const first = new TraceWriter({ root, suite: 'androidlab/clock', task: 'task 1: set alarm', runId: 'same' });
-    first.close();
+    await first.close();
     expect(first.dir).toBe(join(root, 'androidlab', 'clock', 'task_1__set_alarm', 'same'));
     const second = new TraceWriter({ root, suite: 'androidlab/clock', task: 'task 1: set alarm', runId: 'same' });
-    second.close();
+    await second.close();
     expect(second.runId).toBe('same-1');
     expect(() => new TraceWriter({ root, suite: 'androidlab/clock', task: 'task 1: set alarm', runId: 'same', ifExists: 'error' })).toThrow(/already exists/);
     const replaced = new TraceWriter({ root, suite: 'androidlab/clock', task: 'task 1: set alarm', runId: 'same', ifExists: 'replace' });
-    replaced.close();
+    await replaced.close();
     expect(replaced.runId).toBe('same');
     expect(readTrace(replaced.dir).events).toEqual([]);
     expect(() => new TraceWriter({ root, suite: 'x/../..', task: 't' })).toThrow(/Invalid run folder name/);
     expect(() => stepFolder(-1)).toThrow(/non-negative/);
   });
 
-  it('writeRunFile stays inside the run folder', () => {
+  it('writeRunFile stays inside the run folder', async () => {
     const writer = new TraceWriter({ root, suite: 's', task: 't', runId: 'r' });
     expect(writer.writeRunFile('result.json', { success: true })).toBe('result.json');
     expect(() => writer.writeRunFile('../escape.json', {})).toThrow(/inside the run folder/);
-    writer.close();
+    await writer.close();
   });
 });

@@ -1,0 +1,270 @@
+import { availableParallelism } from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { TaskRunResult } from '../agent/task-run-result.js';
+import { loadDeviceProfile } from '../device/device-profile.js';
+import { CertificateMemory, type MemoryRecord } from '../memory/certificate-memory.js';
+import type { Task } from '../tasks/task-schema.js';
+import { debugLog } from '../util/debug-log.js';
+import type { Redactor } from '../util/redactor.js';
+import { BenchError } from './bench-error.js';
+import { cassetteFromEnv, createBenchExecutor } from './compose.js';
+import type { BenchExecutorHandle, BenchExecutorOptions, TaskExecutionRequest } from './task-executor.js';
+import type { BenchWorkerData, MainToWorker, WorkerError, WorkerToMain } from './worker-messages.js';
+import { siblingModule, workerScript } from '../util/worker-script.js';
+
+/** `SENSEACT_WORKERS=0` keeps every run on the main thread; a number caps the threads (`--workers` wins). */
+export const workersEnvironmentVariable = 'SENSEACT_WORKERS';
+
+/**
+ * The bench's executor factory (the CLI wires this one): runs on the in-process simulator
+ * at `concurrency` > 1 go to a pool of worker threads (`createWorkerPoolExecutor`), since
+ * they are CPU-bound and one thread would run them one after another whatever the
+ * concurrency; everything else (Appium devices, whose runs wait on the network, a cassette
+ * being recorded to one file, `SENSEACT_WORKERS=0`) stays in-process (`createBenchExecutor`).
+ */
+export async function createParallelBenchExecutor(options: BenchExecutorOptions): Promise<BenchExecutorHandle<Task>> {
+  const threads = workerThreadsFor(options);
+  return threads > 1 ? await createWorkerPoolExecutor(options, threads) : await createBenchExecutor(options);
+}
+
+/** How many worker threads a bench with these options gets; 1 means none (in-process). */
+export function workerThreadsFor(options: BenchExecutorOptions): number {
+  const concurrency = options.concurrency ?? 1;
+  const setting = options.env[workersEnvironmentVariable];
+  const cap = options.workers ?? (setting === undefined || setting.trim() === '' ? availableParallelism() : Number(setting));
+  if (!Number.isInteger(cap) || cap < 0) {
+    throw new BenchError({ code: 'bench-option', message: `${workersEnvironmentVariable}=${setting}: expected a whole number of worker threads (0 keeps runs on the main thread).` });
+  }
+  if (concurrency <= 1) return 1;
+  if (cap <= 1) return 1;
+  if (loadDeviceProfile(options.device, { cwd: options.cwd, env: options.env }).kind !== 'sim') return 1;
+  if (cassetteFromEnv(options.env, options.cwd)?.mode === 'record') return 1;
+  // The app memory learns into one file per app: threads writing it side by side would lose updates.
+  if (options.planning?.appMemoryDir !== undefined) return 1;
+  return Math.min(concurrency, cap);
+}
+
+/** The pool's executor handle, with a look at its threads (for tests and diagnostics). */
+export interface WorkerPoolHandle extends BenchExecutorHandle<Task> {
+  /** The live threads: the task each is running, and a way to stop one as a crash would. */
+  readonly threads: readonly { readonly busyWith: string | undefined; terminate(): Promise<number> }[];
+}
+
+interface PendingRun {
+  readonly resolve: (result: TaskRunResult) => void;
+  readonly reject: (error: Error) => void;
+  /** Settles (never rejects) when the run does. */
+  readonly settled: Promise<void>;
+}
+
+/** One thread and what it is doing. */
+class PoolWorker {
+  private static count = 0;
+  /** Unique per thread (a replacement gets a new one): whose certificates are whose. */
+  readonly serial = PoolWorker.count++;
+  readonly thread: Worker;
+  /** Per mode, how much of the pool's certificate log this thread has seen. */
+  readonly cursors = new Map<string, number>();
+  current: { readonly id: number; readonly taskId: string; readonly pending: PendingRun } | undefined;
+  exited = false;
+
+  constructor(readonly index: number, thread: Worker) {
+    this.thread = thread;
+  }
+}
+
+/**
+ * Runs every request on one of `size` worker threads (one run per thread at a time,
+ * queued in arrival order when all are busy). Each thread wires its own executor with
+ * `createBenchExecutor` from the same options, so a run is exactly the in-process run;
+ * the certificate memory stays one per mode, held here: a thread's certificates are
+ * persisted here in the order they come, and every run starts with all certificates
+ * persisted before it began (like an in-process run, minus those of runs still in
+ * flight). A thread that dies fails its run (an infrastructure error of that run) and
+ * is replaced. Throws `BenchError` when a thread cannot wire its executor.
+ */
+export async function createWorkerPoolExecutor(options: BenchExecutorOptions, size: number): Promise<WorkerPoolHandle> {
+  const entry = workerScript(siblingModule(import.meta.url, 'bench-worker'));
+  const { signal: _signal, concurrency: _concurrency, workers: _workers, ...shared } = options;
+  const memories = new Map<string, Promise<CertificateMemory>>();
+  const memoryOf = (mode: string, redactor: Redactor | undefined): Promise<CertificateMemory> => {
+    let memory = memories.get(mode);
+    if (!memory) {
+      memory = CertificateMemory.open(path.join(options.outDir, 'memory', `${mode}.jsonl`), redactor === undefined ? {} : { redactor });
+      memories.set(mode, memory);
+    }
+    return memory;
+  };
+  // Per mode: every certificate in the memory, with the thread that wrote it (-1: on disk before).
+  const logs = new Map<string, { record: MemoryRecord; from: number }[]>();
+  const logOf = async (mode: string): Promise<{ record: MemoryRecord; from: number }[]> => {
+    let log = logs.get(mode);
+    if (!log) {
+      const memory = await memoryOf(mode, composition.redactor);
+      log = logs.get(mode) ?? memory.all().map((record) => ({ record, from: -1 }));
+      logs.set(mode, log);
+    }
+    return log;
+  };
+  const persisting = new Set<Promise<void>>();
+  const queue: { request: TaskExecutionRequest<Task>; pending: PendingRun }[] = [];
+  const workers: PoolWorker[] = [];
+  let nextId = 0;
+  let closing = false;
+
+  // The main thread wires the bench too (policy, notice, checks, prices, the memory that
+  // --resume trims), on the pool's memories; only the runs go to the threads.
+  const composition = await createBenchExecutor(options, { memoryFor: memoryOf });
+
+  const start = (index: number): Promise<PoolWorker> => new Promise((resolve, reject) => {
+    const data: BenchWorkerData = { index, options: shared };
+    const thread = new Worker(entry.script, { eval: entry.eval, workerData: data });
+    const worker = new PoolWorker(index, thread);
+    let ready = false;
+    thread.on('message', (message: WorkerToMain) => {
+      switch (message.type) {
+        case 'ready':
+          ready = true;
+          resolve(worker);
+          break;
+        case 'init-failed':
+          reject(new BenchError({ code: 'bench-worker', message: `bench worker ${index} could not wire its executor: ${message.error.message}`, cause: toError(message.error) }));
+          break;
+        case 'certificate': {
+          const persisted = logOf(message.mode).then(async (log) => {
+            log.push({ record: message.record, from: worker.serial });
+            await (await memoryOf(message.mode, composition.redactor)).append(message.record);
+          });
+          persisting.add(persisted);
+          void persisted.catch((error: unknown) => debugLog('bench', 'persisting a worker certificate failed', { message: error instanceof Error ? error.message : String(error) })).finally(() => persisting.delete(persisted));
+          break;
+        }
+        case 'result':
+        case 'failed': {
+          const current = worker.current;
+          if (current === undefined || current.id !== message.id) break;
+          worker.current = undefined;
+          // The run's certificates came before its result: persist them before it counts as done.
+          void Promise.allSettled([...persisting]).then(() => {
+            if (message.type === 'result') current.pending.resolve(message.result);
+            else current.pending.reject(toError(message.error));
+            dispatch();
+          });
+          break;
+        }
+        case 'closed':
+          void thread.terminate();
+          break;
+      }
+    });
+    thread.on('error', (error) => debugLog('bench', `bench worker ${index} failed`, { message: error.message }));
+    thread.on('exit', (code) => {
+      worker.exited = true;
+      if (!ready) reject(new BenchError({ code: 'bench-worker', message: `bench worker ${index} exited with code ${code} before it was ready` }));
+      const current = worker.current;
+      worker.current = undefined;
+      current?.pending.reject(new Error(`bench worker thread ${index} exited (code ${code}) during the run`));
+      if (!closing) {
+        const position = workers.indexOf(worker);
+        if (position >= 0) {
+          // A replacement takes the slot; its runs start once it is ready.
+          void start(index).then((replacement) => {
+            workers[position] = replacement;
+            dispatch();
+          }, (error: unknown) => debugLog('bench', `bench worker ${index} could not be restarted`, { message: error instanceof Error ? error.message : String(error) }));
+        }
+      }
+    });
+  });
+
+  const dispatch = (): void => {
+    for (const worker of workers) {
+      if (worker.exited || worker.current !== undefined) continue;
+      const next = queue.shift();
+      if (next === undefined) return;
+      void send(worker, next.request, next.pending);
+    }
+  };
+
+  const send = async (worker: PoolWorker, request: TaskExecutionRequest<Task>, pending: PendingRun): Promise<void> => {
+    const id = nextId++;
+    worker.current = { id, taskId: request.task.id, pending };
+    const log = await logOf(request.mode);
+    const seen = worker.cursors.get(request.mode) ?? 0;
+    worker.cursors.set(request.mode, log.length);
+    const certificates = log.slice(seen).filter((entry) => entry.from !== worker.serial).map((entry) => entry.record);
+    const message: MainToWorker = { type: 'run', id, request: { task: request.task, mode: request.mode, repeat: request.repeat, outDir: request.outDir, traceDir: request.traceDir }, certificates };
+    const abort = (): void => worker.thread.postMessage({ type: 'abort', id } satisfies MainToWorker);
+    if (request.signal.aborted) abort();
+    else {
+      // Every run of a bench shares its signal: the listener goes when the run does.
+      request.signal.addEventListener('abort', abort, { once: true });
+      void pending.settled.finally(() => request.signal.removeEventListener('abort', abort));
+    }
+    worker.thread.postMessage(message);
+  };
+
+  try {
+    workers.push(...(await Promise.all(Array.from({ length: size }, (_, index) => start(index)))));
+  } catch (error) {
+    closing = true;
+    await Promise.all(workers.map((worker) => worker.thread.terminate()));
+    await composition.close();
+    throw error;
+  }
+  return {
+    ...composition,
+    notice: `${composition.notice} (runs on ${size} worker threads; --workers 0 keeps them on the main thread)`,
+    get threads() {
+      return workers.map((worker) => ({ busyWith: worker.current?.taskId, terminate: () => worker.thread.terminate() }));
+    },
+    executor: (request) => {
+      let settle = (): void => undefined;
+      const settled = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      return new Promise<TaskRunResult>((resolve, reject) => {
+        const entry = {
+          request,
+          pending: {
+            resolve: (result: TaskRunResult) => { settle(); resolve(result); },
+            reject: (error: Error) => { settle(); reject(error); },
+            settled,
+          },
+        };
+        queue.push(entry);
+        // A run still waiting for a thread when the bench is cancelled never starts.
+        const cancel = (): void => {
+          const position = queue.indexOf(entry);
+          if (position < 0) return;
+          queue.splice(position, 1);
+          entry.pending.reject(new Error(`run of ${request.task.id} cancelled before it started`));
+        };
+        request.signal.addEventListener('abort', cancel, { once: true });
+        void settled.finally(() => request.signal.removeEventListener('abort', cancel));
+        dispatch();
+      });
+    },
+    close: async () => {
+      closing = true;
+      await Promise.all(workers.map((worker) => new Promise<void>((resolve) => {
+        if (worker.exited) return resolve();
+        worker.thread.once('exit', () => resolve());
+        worker.thread.postMessage({ type: 'close' } satisfies MainToWorker);
+        // A thread stuck in a run that ignores its abort is stopped after a grace period.
+        setTimeout(() => void worker.thread.terminate(), 10_000).unref();
+      })));
+      await Promise.allSettled([...persisting]);
+      // Closes the memories (the composition opened them through memoryOf).
+      await composition.close();
+    },
+  };
+}
+
+function toError(error: WorkerError): Error {
+  const rebuilt = new Error(error.message);
+  rebuilt.name = error.name;
+  if (error.stack !== undefined) rebuilt.stack = error.stack;
+  return rebuilt;
+}
