@@ -129,6 +129,14 @@ export class TraceWriter {
     return parsed.data;
   }
 
+  /**
+   * Writes the events kept in the batch now (one call), for a reader of `trace.jsonl`
+   * during the run (a test, a live view). No fsync.
+   */
+  flush(): void {
+    this.writeBatch();
+  }
+
   /** Writes the events not yet written (one call). */
   private writeBatch(): void {
     if (this.fd === undefined || this.batch.length === 0) return;

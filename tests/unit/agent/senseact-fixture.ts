@@ -68,7 +68,11 @@ export async function phaseFixture(task: Task, options: { models?: FixtureModels
     gate: new VlmGate(),
     ...(options.memory ? { memory: options.memory } : {}),
   };
-  const events = () => readFileSync(path.join(trace.dir, 'trace.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown> & { type: string });
+  // The writer batches events until a step ends: flush before reading mid-run.
+  const events = () => {
+    trace.flush();
+    return readFileSync(path.join(trace.dir, 'trace.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown> & { type: string });
+  };
   return { context, state, simulator, device, events };
 }
 
