@@ -101,7 +101,7 @@ describe('bad input at the command line', () => {
     const control = await cli('report', bench);
     expect(control.code).toBe(0);
     expect(control.err).toBe('');
-    expect(await readFile(path.join(bench, 'report.html'), 'utf8')).toContain('open a new note');
+    expect(await readFile(path.join(bench, 'report', 'note-0', 'senseact-r0.html'), 'utf8')).toContain('open a new note');
     // The same run folder moved outside the bench dir, results.json pointing at it.
     const outside = path.join(folder, 'outside-run');
     await mkdir(outside);
@@ -112,7 +112,7 @@ describe('bad input at the command line', () => {
     const run = await cli('report', bench);
     expect(run.code).toBe(0);
     expect(run.err).toMatch(/^senseact report: note-0 senseact r0: the trace folder .*outside-run lies outside the run folder .*report-bench: not read/);
-    const page = await readFile(path.join(bench, 'report.html'), 'utf8');
+    const page = await readFile(path.join(bench, 'report', 'note-0', 'senseact-r0.html'), 'utf8');
     expect(page).toContain('lies outside the run folder');
     expect(page).not.toContain('open a new note');
   });

@@ -34,7 +34,7 @@ describe('senseact report and senseact debug (synthetic run folder)', () => {
     const { io, output } = bufferIo(root);
     expect(await main(['report', 'bench'], io)).toBe(0);
     expect(output.stdout).toContain(`report: ${path.join(benchDir, 'report.html')}\n`);
-    expect(output.stdout).toMatch(/\d+ bytes of HTML, 0 images \(0 bytes\)/);
+    expect(output.stdout).toMatch(/summary \d+ bytes; 1 run pages in .* \(\d+ bytes, largest \d+\); 0 screenshots linked from the run folders/);
     expect(existsSync(path.join(benchDir, 'report.html'))).toBe(true);
   });
 
