@@ -60,12 +60,6 @@ export function renderEvent(event: TraceEvent): SafeHtml {
       return line(html`${event.samples} samples → <code>${compact(event.chosen)}</code>${event.tieBroken ? ' (tie broken by expectation specificity)' : ''} · ${event.candidates.map((candidate) => `${candidate.votes}× ${compact(candidate.key)}`).join('; ')} · +${event.extraCalls} calls, +${event.extraTokens} tokens`);
     case 'memory-hints-end':
       return line(html`app memory of ${event.app}: ${event.lines} hint lines, ${event.tokens} tokens`);
-    case 'step-end':
-      return line(html`${event.latencyMs === undefined ? '' : milliseconds(event.latencyMs)}${event.latency === undefined ? '' : html` (${Object.entries(event.latency).map(([part, value]) => `${part} ${milliseconds(value)}`).join(', ')})`}`);
-    case 'task-end':
-      return line(html`${event.success === null ? verdictBadge('inconclusive') : event.success ? html`<span class="badge success">success</span>` : html`<span class="badge failure">failed</span>`} ${event.reason} · ${event.steps} steps${event.answer === undefined ? '' : html` · answer “${event.answer}”`}`);
-    case 'run-end':
-      return line(html`${event.status} after ${milliseconds(event.durationMs)}`);
     case 'skill-step-end':
       return line(html`<span class="badge skill">skill</span> ${event.skill} step ${event.index + 1}: <strong>${event.intent}</strong> ${verdictBadge(event.outcome)} ${event.reason}`);
     case 'skill-end':
