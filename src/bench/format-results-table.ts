@@ -73,16 +73,7 @@ export function resultsTableModel(results: BenchResults): ResultsTableModel {
  */
 export function formatResultsTable(results: BenchResults): string {
   const model = resultsTableModel(results);
-  const rows = [model.headers, ...model.rows];
-  const widths = model.headers.map((_, index) => Math.max(...rows.map((row) => (row[index] ?? '').length)));
-  const render = (row: readonly string[]): string =>
-    widths
-      .map((width, index) => {
-        const cell = row[index] ?? '';
-        return model.rightAligned[index] === true ? cell.padStart(width) : cell.padEnd(width);
-      })
-      .join('  ')
-      .trimEnd();
+  const { render, widths } = alignedColumns(model.headers, model.rows, model.rightAligned);
   const lines = [model.title, render(model.headers), widths.map((width) => '-'.repeat(width)).join('  '), ...model.rows.map(render), ...model.notes];
   return `${lines.join('\n')}\n`;
 }
@@ -102,9 +93,22 @@ export function formatPerAppTable(results: BenchResults): string {
     const rrr = entry.reversedRedundancyRatio === null ? '-' : entry.reversedRedundancyRatio.toFixed(2);
     return `${entry.successes}/${entry.tasks} ${optionalPercent(entry.subGoalSuccessRate)} ${rrr} ${optionalPercent(entry.reasonableOperationRatio)}`;
   })]);
-  const widths = headers.map((_, index) => Math.max(...[headers, ...rows].map((row) => (row[index] ?? '').length)));
-  const render = (row: readonly string[]): string => row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join('  ').trimEnd();
+  const { render } = alignedColumns(headers, rows, headers.map((_, index) => index > 0));
   return `${['Per app', render(headers), ...rows.map(render)].join('\n')}\n`;
+}
+
+/** Column widths over header and rows, and a renderer padding each cell to its column (numbers right-aligned). */
+function alignedColumns(headers: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): { readonly widths: number[]; readonly render: (row: readonly string[]) => string } {
+  const widths = headers.map((_, index) => Math.max(...[headers, ...rows].map((row) => (row[index] ?? '').length)));
+  const render = (row: readonly string[]): string =>
+    widths
+      .map((width, index) => {
+        const cell = row[index] ?? '';
+        return rightAligned[index] === true ? cell.padStart(width) : cell.padEnd(width);
+      })
+      .join('  ')
+      .trimEnd();
+  return { widths, render };
 }
 
 function optionalPercent(value: number | null): string {

@@ -44,16 +44,7 @@ export function renderRunPage(run: ReportRun, artifacts: RunArtifacts, steps: re
   const title = `${run.taskId} · ${run.mode} · r${run.repeat}`;
   const instruction = outside.find((event): event is Extract<TraceEvent, { type: 'task-start' }> => event.type === 'task-start')?.instruction;
   const styleText = reportStyle;
-  const page = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(styleText)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<style>${styleSheet(styleText)}</style>
-</head>
-<body>
+  const page = html`${pageHead(title, styleText)}<body>
 <nav class="crumbs"><a href="${links.summary}">← all runs</a>${links.previous === undefined ? '' : html` · <a href="${links.previous}">previous run</a>`}${links.next === undefined ? '' : html` · <a href="${links.next}">next run</a>`} · <a href="${`${links.folder}/`}">run folder</a> · <a href="${`${links.folder}/trace.jsonl`}">trace.jsonl</a></nav>
 <h1>${title} ${outcomeBadge(run)}</h1>
 ${instruction === undefined ? '' : html`<p class="intent">${instruction}</p>`}
@@ -141,6 +132,20 @@ export function outcomeBadge(run: ReportRun): SafeHtml {
 function verdictBadge(outcome: string): SafeHtml {
   const known = outcome === 'pass' || outcome === 'fail' || outcome === 'inconclusive' ? outcome : 'error';
   return html`<span class="${`badge ${known}`}">${outcome}</span>`;
+}
+
+/** The start of a report page up to `</head>`: its CSP allows exactly `styleText` and no script. */
+export function pageHead(title: string, styleText: string): SafeHtml {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(styleText)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style>${styleSheet(styleText)}</style>
+</head>
+`;
 }
 
 /**

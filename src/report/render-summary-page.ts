@@ -1,6 +1,6 @@
 import type { ReportInput, ReportRun, ReportSummary } from './report-input.js';
-import { contentSecurityPolicy, reportStyle } from './report-style.js';
-import { outcomeBadge, styleSheet } from './render-run-page.js';
+import { reportStyle } from './report-style.js';
+import { outcomeBadge, pageHead } from './render-run-page.js';
 import { html, type SafeHtml } from './safe-html.js';
 
 /** A run in the summary's list: the run and the relative URL of its page. */
@@ -29,16 +29,7 @@ export function renderSummaryPage(input: ReportInput, runs: readonly SummaryRun[
   const outcomes = (['success', 'failed', 'error'] as const).filter((name) => runs.some((entry) => outcome(entry.run) === name));
   const styleText = `${reportStyle}${filterRules('o', outcomes.length)}${filterRules('m', modes.length)}${filterRules('a', apps.length)}`;
   const count = (predicate: (run: ReportRun) => boolean): number => runs.filter((entry) => predicate(entry.run)).length;
-  const page = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(styleText)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${input.title}</title>
-<style>${styleSheet(styleText)}</style>
-</head>
-<body>
+  const page = html`${pageHead(input.title, styleText)}<body>
 <h1>${input.title}</h1>
 ${renderTable(input.summary)}
 ${(input.tables ?? []).map(renderTable)}
