@@ -245,7 +245,8 @@ const sameEffectSimilarity = 0.9;
 interface DonorContext {
   readonly prints: (file: string, tree: UiTree) => Set<string>;
   readonly unitIdOf: (step: ReplayStep) => string | undefined;
-  readonly nextOf: (step: ReplayStep) => ReplayStep | undefined;
+  /** Steps after this one in the same recorded run. */
+  readonly laterOf: (step: ReplayStep) => ReadonlySet<ReplayStep> | undefined;
 }
 
 /**
@@ -259,14 +260,15 @@ function findDonor(step: ReplayStep, candidates: readonly ReplayStep[], context:
   const mine = prints(step.beforeFile, step.before);
   const myAfter = prints(step.afterFile, step.after);
   const myUnit = context.unitIdOf(step);
-  const next = context.nextOf(step);
+  const later = context.laterOf(step);
   let best: ReplayStep | undefined;
   let bestScore = -1;
   for (const other of candidates) {
     if (other === step || other.app !== step.app || other.noVisibleEffect) continue;
     if (other.afterFile === step.afterFile || other.afterFile === step.beforeFile) continue;
-    // The step that continues this one starts from its effect: its after screen descends from this step's.
-    if (other === next || other.beforeFile === step.afterFile) continue;
+    // Later steps of the same run start from this step's effect (a typed query stays in the search bar of the
+    // pages that follow): their after screens descend from this step's, so they are no wrong effect.
+    if (later?.has(other) || other.beforeFile === step.afterFile) continue;
     if (sameAction(other, step)) continue;
     // The same unit (ids come from stable fingerprints) on a screen like this one: the same action, not a wrong one.
     if (myUnit !== undefined && context.unitIdOf(other) === myUnit) continue;
@@ -320,9 +322,9 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
     }
     return found;
   };
-  const successors = new Map<ReplayStep, ReplayStep>();
-  for (const task of source.tasks) task.steps.forEach((step, index) => { const next = task.steps[index + 1]; if (next) successors.set(step, next); });
-  const donorContext: DonorContext = { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, nextOf: (step) => successors.get(step) };
+  const laterSteps = new Map<ReplayStep, ReadonlySet<ReplayStep>>();
+  for (const task of source.tasks) task.steps.forEach((step, index) => laterSteps.set(step, new Set(task.steps.slice(index + 1))));
+  const donorContext: DonorContext = { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, laterOf: (step) => laterSteps.get(step) };
 
   const perStep: StepReplay[] = [];
   const leftOut: Record<string, number> = {};

@@ -1,6 +1,6 @@
-import { boundsIou } from '../ui/bounds.js';
+import { boundsArea, boundsIou, intersectBounds } from '../ui/bounds.js';
 import type { ControlUnit } from '../perception/control-unit.js';
-import type { NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
+import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import { isComparedNode, matchIouThreshold, type Delta } from './compute-delta.js';
 import { digitsOnly, matchString, subtreeEnd } from './find-nodes.js';
@@ -152,6 +152,20 @@ function showsValue(after: UiTree, value: string): UiNode | undefined {
   return after.nodes.find((node) => shows(node.text) || shows(node.contentDesc));
 }
 
+/** A node of `tree` over most of `field`'s place (or inside it) that shows `value`. */
+function showsValueAt(tree: UiTree, value: string, field: UiNode): UiNode | undefined {
+  const forms = shownForms(value);
+  if (forms.length === 0) return undefined;
+  const shows = (text: string): boolean => text !== '' && forms.some((form) => holdsWhole(text, form));
+  return tree.nodes.find((node) => (shows(node.text) || shows(node.contentDesc)) && coversMostOf(node.bounds, field.bounds));
+}
+
+/** True when the two rectangles share at least half of the smaller one. */
+function coversMostOf(a: Bounds, b: Bounds): boolean {
+  const shared = boundsArea(intersectBounds(a, b));
+  return shared > 0 && shared >= Math.min(boundsArea(a), boundsArea(b)) / 2;
+}
+
 /** Equal once the whitespace is ignored: text typed at the cursor joins what the field held with or without a space. */
 function sameIgnoringSpaces(left: string, right: string): boolean {
   return left.replace(/\s+/g, '') === right.replace(/\s+/g, '');
@@ -180,6 +194,12 @@ function fillContract(unit: ControlUnit, args: ContractArgs, before: UiTree, aft
     // Typing that was submitted (Enter / Search) leaves the page; the results page often shows what was typed.
     const shown = args.submitted === true ? showsValue(after, args.value) : undefined;
     if (shown && delta.label !== 'no-change') return pass(`fill "${unit.label}": the typing was submitted and ${describeNode(shown)} shows the typed value`, 'strong', [nodeRef(shown)], 'value-shown-elsewhere');
+    // Without a recorded submit, the page that replaced the field must show the typed value where the field was
+    // (a search bar that now reads the query); the value elsewhere may be a suggestion or another page's text.
+    const inPlace = !now && args.submitted !== true && delta.label !== 'no-change' ? showsValueAt(after, args.value, field) : undefined;
+    if (inPlace && !showsValueAt(before, args.value, field)) {
+      return pass(`fill "${unit.label}": the field left the screen and ${describeNode(inPlace)} in its place shows the typed value`, 'strong', [nodeRef(inPlace)], 'value-shown-elsewhere');
+    }
     if (!now) return outcome('inconclusive', `fill "${unit.label}": the field ${describeNode(field)} is not on the after screen`, [nodeRef(field, 'before')]);
   }
   const evidence = [nodeRef(now)];

@@ -38,7 +38,7 @@ interface ReportJson {
   wrongEffect: { all: Counts };
   tasks: { total: number; verified: number };
   vision: { screenshotPerStep: number; everyNonPass: number; everyFail: number; gate: number; gatePixelOnly: number };
-  perStep: { id: string; category: string; note?: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string } }[];
+  perStep: { id: string; task: string; category: string; note?: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string } }[];
 }
 
 describe('senseact verify-replay on real transitions', () => {
@@ -46,21 +46,21 @@ describe('senseact verify-replay on real transitions', () => {
     const { code, out, err } = await run('verify-replay', 'tests/fixtures/transitions');
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out).toContain('47 steps in 14 tasks');
+    expect(out).toContain('48 steps in 15 tasks');
     expect(out).toMatch(/false pass: /);
     expect(out).toMatch(/strong false pass by type \(of all its steps\): click \d+\.\d% \(\d+\), commit /);
     expect(out).toContain('What really happened');
     expect(out).toContain('Negative control, no-op');
     expect(out).toContain('Negative control, wrong effect');
-    expect(out).toMatch(/vision calls implied .*one screenshot per step 46/);
+    expect(out).toMatch(/vision calls implied .*one screenshot per step 47/);
   });
 
   it('--json gives every step its verdict and both controls, and the counts add up', async () => {
     const { code, out } = await run('verify-replay', fixture, '--json');
     expect(code).toBe(0);
     const report = JSON.parse(out) as ReportJson;
-    expect(report.steps).toBe(47);
-    expect(report.perStep).toHaveLength(47);
+    expect(report.steps).toBe(48);
+    expect(report.perStep).toHaveLength(48);
     const replayed = report.perStep.filter((step) => step.category === 'replayed');
     expect(report.visibleEffect.all.total + report.noVisibleEffect.all.total).toBe(replayed.length);
     const { all } = report.visibleEffect;
@@ -77,6 +77,14 @@ describe('senseact verify-replay on real transitions', () => {
     expect(step('hrx-task_Calendar_2025-08-14_14-15-55-5')?.category).toBe('settled');
     // Nothing typed, then Enter and Search (the recorder's keys): a key press, not a fill to verify.
     expect(step('lc-lc-2024-01-31_225059')).toMatchObject({ category: 'not-replayed', note: 'key press (not replayed)' });
+    // A later step of the same run starts from this step's effect (the typed query stays in the bar): never a wrong effect.
+    const donors = report.perStep.filter((one) => one.wrongEffect);
+    expect(donors.length).toBeGreaterThan(20);
+    for (const one of donors) {
+      const sameRun = report.perStep.filter((other) => other.task === one.task).map((other) => other.id);
+      expect(sameRun.indexOf(one.wrongEffect?.donor ?? '')).toBeLessThan(sameRun.indexOf(one.id));
+    }
+    expect(step('zw-demo_Youtube_2026-02-28_22-03-39-2')?.wrongEffect?.donor).not.toMatch(/^zw-demo_Youtube_2026-02-28_22-03-39-/);
     expect(report.vision.gatePixelOnly).toBe(2);
     expect(report.vision.everyFail).toBeLessThanOrEqual(report.vision.everyNonPass);
   });

@@ -202,8 +202,24 @@ describe('verifyUnitStep: commits, toggles and fills on real screens', () => {
     if (step.action.kind !== 'set-text') throw new Error(`${id} is not a set_text`);
     expect(step.action.submitted).toBe(true);
     expect(await verify(id, { args: { value: step.action.text, submitted: true } })).toMatchObject({ outcome: 'pass', code: 'value-shown-elsewhere' });
-    // The loop types without submitting: the same screens then prove nothing.
-    expect((await verify(id, { args: { value: step.action.text } })).outcome).not.toBe('pass');
+    // Without the submit the results page proves the typing only because the bar in the field's place reads the value.
+    expect(await verify(id, { args: { value: step.action.text } })).toMatchObject({ outcome: 'pass', reason: expect.stringContaining('in its place') });
     expect((await verify(id, { args: { value: 'something else', submitted: true } })).outcome).not.toBe('pass');
+  });
+
+  it('a field that left the screen passes when its place now shows the typed value, not when the value is only elsewhere', async () => {
+    // YouTube demo: "Alligatoah" typed into the search box; the next screen is the results page whose bar reads it.
+    const id = 'lh-demo_Youtube_2024-12-11_13-22-18-3';
+    const step = await transition(id);
+    if (step.action.kind !== 'set-text') throw new Error(`${id} is not a set_text`);
+    expect(step.action.submitted).toBe(false);
+    const typed = { args: { value: step.action.text } };
+    expect(await verify(id, typed)).toMatchObject({ outcome: 'pass', strength: 'strong', code: 'value-shown-elsewhere', reason: expect.stringContaining('in its place') });
+    // Another value is not shown there; the before screen's own suggestion list already read "alligatoah" lower down.
+    expect((await verify(id, { args: { value: 'Mozart' } })).outcome).not.toBe('pass');
+    // The same results page with the query moved away from the field's place (a suggestion row, say) proves nothing.
+    const moved = screen(setAttribute(screenXml(step.afterFile), 'resource-id="com.google.android.youtube:id/search_query"', 'bounds', '[147,900][596,984]'));
+    expect((await verify(id, { ...typed, after: moved })).outcome).toBe('inconclusive');
+    expect((await verify(id, { ...typed, after: 'before' })).outcome).toBe('fail');
   });
 });
