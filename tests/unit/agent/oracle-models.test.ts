@@ -50,6 +50,26 @@ describe('the oracle policy', () => {
     expect(next.commitment[0]).toMatchObject({ checked: true });
   });
 
+  it('answers the very same prompt the same way, as a deterministic model would (the samples of a vote)', async () => {
+    // Two reference steps under one intent: a guide that settled the same history again would skip the second.
+    const [open, dark] = task.solution ?? [];
+    if (!open || !dark) throw new Error('settings-dark-theme lost its two reference steps');
+    const twice = { ...task, solution: [open, { ...dark, intent: open.intent }] };
+    const device = new SimDevice(simulatorForTask(twice, { seed: 5 }));
+    const policy = createOraclePolicy(twice, { react: false, probe: device });
+    const watched = policy.watch(device);
+    const start = await look(watched);
+    const first = await plan(policy, start.view, []);
+    const display = start.units.find((unit) => unit.label === 'Display');
+    await watched.act({ type: 'tap', point: [display!.tap![0], display!.tap![1]] });
+    const opened = await look(watched);
+    const history: HistoryEntry[] = [{ intent: first.intent, outcome: 'pass', note: '' }];
+    const samples = [await plan(policy, opened.view, history), await plan(policy, opened.view, history), await plan(policy, opened.view, history)];
+    expect(samples[0]).toMatchObject({ intent: open.intent, finish: false, commitment: [{ checked: true }] });
+    expect(samples[1]).toEqual(samples[0]);
+    expect(samples[2]).toEqual(samples[0]);
+  });
+
   it('counts a plan whose units all took effect as done even though its expectation did not show', async () => {
     const { policy, watched } = setup();
     const start = await look(watched);
