@@ -33,6 +33,8 @@ export interface AgentModels {
   readonly planner: LanguageModel;
   readonly verifier?: LanguageModel;
   readonly vision?: VisionModel;
+  /** Compresses what the memories learned (the app map); without it the deterministic map is used as it is. */
+  readonly certifier?: LanguageModel;
 }
 
 /**
@@ -45,6 +47,7 @@ export class AgentSession {
   readonly planner: LanguageModel;
   readonly verifier: LanguageModel | undefined;
   readonly vision: VisionModel | undefined;
+  readonly certifier: LanguageModel | undefined;
   step = 0;
   llmCalls = 0;
   private readonly lastWritten = new Map<string, string>();
@@ -68,6 +71,7 @@ export class AgentSession {
     this.planner = this.timed(new MeteredLanguageModel(models.planner, { ledger, onCall }));
     this.verifier = models.verifier ? this.timed(new MeteredLanguageModel(models.verifier, { ledger, onCall })) : undefined;
     this.vision = models.vision ? this.timed(new MeteredVisionModel(models.vision, { ledger, onCall })) : undefined;
+    this.certifier = models.certifier ? this.timed(new MeteredLanguageModel(models.certifier, { ledger, onCall })) : undefined;
   }
 
   /**

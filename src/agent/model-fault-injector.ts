@@ -87,7 +87,8 @@ export class ModelFaultInjector {
     const planner = this.wrapModel(models.planner);
     // The same object in two roles stays one (the oracle answers both from one guide).
     const verifier = models.verifier === undefined ? undefined : models.verifier === models.planner ? planner : this.wrapModel(models.verifier);
-    return { planner, ...(verifier ? { verifier } : {}), ...(models.vision ? { vision: this.wrapModel(models.vision) } : {}) };
+    // The certifier's summaries are checked against the map they compress; its faults are not the planner's.
+    return { planner, ...(verifier ? { verifier } : {}), ...(models.vision ? { vision: this.wrapModel(models.vision) } : {}), ...(models.certifier ? { certifier: models.certifier } : {}) };
   }
 
   private wrapModel<Model extends LanguageModel | VisionModel>(model: Model): Model {

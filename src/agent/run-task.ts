@@ -2,6 +2,8 @@ import type { Device } from '../device/device.js';
 import type { DeviceProbe } from '../device/device-probe.js';
 import type { AppMemory, AppTrailStep } from '../memory/app-memory.js';
 import type { CertificateMemory } from '../memory/certificate-memory.js';
+import { estimateTokens } from '../model/estimate-tokens.js';
+import type { LanguageModel } from '../model/language-model.js';
 import { UsageLedger } from '../model/usage-ledger.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
@@ -21,6 +23,7 @@ import type { ModelFaultConfig } from './model-fault-profile.js';
 import { createOraclePolicy } from './oracle-models.js';
 import { runReact } from './run-react.js';
 import { runSenseAct, type AgentRunEnd } from './run-senseact.js';
+import { summariseAppMemory } from './summarise-app-memory.js';
 import type { Skill } from '../skills/skill-schema.js';
 import type { AgentMode, PolicyName, TaskRunResult } from './task-run-result.js';
 
@@ -100,7 +103,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     ? createOraclePolicy(task, { react, ...(probe ? { probe } : {}), perception })
     : undefined;
   let models: AgentModels;
-  if (oracle) models = oracle.models;
+  // The oracle plans, verifies and sees from the reference solution; a certifier given beside it still compresses the memory.
+  if (oracle) models = options.models?.certifier ? { ...oracle.models, certifier: options.models.certifier } : oracle.models;
   else if (options.models) models = options.models;
   else throw new Error('runTask: the llm policy needs models (planner, and vision for senseact/react-vlm); configure them or use policy "oracle".');
   const injector = options.modelFaults ? new ModelFaultInjector(options.modelFaults.config, options.modelFaults.seed) : undefined;
@@ -150,7 +154,10 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     // Leaving the allowed apps fails the task whatever the screen shows afterwards (DESIGN.md §6).
     const leftOut = guard.left.length > 0 && task.mayLeaveAllowedApps !== true;
     success = verdict.success && !leftOut;
-    if (appTrail && options.appMemory) await options.appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail });
+    if (appTrail && options.appMemory) {
+      const learned = await options.appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail });
+      if (session.certifier) await summariseLearned(options.appMemory, learned, session.certifier, trace, options.signal);
+    }
     reason = `${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
   } catch (caught) {
     const known = SenseActError.isInstance(caught);
@@ -228,4 +235,12 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
 /** True when any planning aid of issue 18 is on (the result then carries its usage). */
 function planningOn(planning: PlanningOptions | undefined): boolean {
   return planning !== undefined && (planning.metaPlan === true || (planning.vote?.samples ?? 1) > 1 || planning.appHints !== undefined);
+}
+
+/** Has the certifier compress the maps a run taught something, tracing what became of each (its tokens count in the run's usage). */
+async function summariseLearned(memory: AppMemory, apps: readonly string[], certifier: LanguageModel, trace: TraceWriter, signal: AbortSignal | undefined): Promise<void> {
+  for (const app of apps) {
+    const outcome = await summariseAppMemory({ memory, packageName: app, certifier, countTokens: estimateTokens, ...(signal ? { signal } : {}) });
+    trace.emit({ type: 'memory-summary-end', step: null, app, kept: outcome.kept, mapTokens: outcome.mapTokens, ...(outcome.kept ? { tokens: outcome.tokens } : { reason: outcome.reason }) });
+  }
 }

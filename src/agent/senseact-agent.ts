@@ -1,3 +1,6 @@
+import { AppMemory } from '../memory/app-memory.js';
+import { estimateTokens } from '../model/estimate-tokens.js';
+import type { PlanningOptions } from './planning-options.js';
 import * as path from 'node:path';
 import { loadSkills } from '../skills/skill-library.js';
 import type { Skill } from '../skills/skill-schema.js';
@@ -48,6 +51,14 @@ export interface SenseActAgentOptions {
    * mismatch. The run's `result.skill` says how it went.
    */
   readonly skills?: readonly Skill[] | string;
+  /** Meta-plans with progress checked on the screen, and plan voting (each off unless set). */
+  readonly planning?: Pick<PlanningOptions, 'metaPlan' | 'vote' | 'hintTokens'>;
+  /**
+   * A per-app abstraction memory (an `AppMemory`, or its folder): every run teaches it
+   * what was verified and the planner gets its hints; with a `certifier` model the map is
+   * also summarised by it (checked against the map before it is kept).
+   */
+  readonly appMemory?: AppMemory | string;
   /** Secrets to redact from traces besides anything that looks like a key. */
   readonly secrets?: readonly string[];
   /** Resolves relative paths (profiles, traceRoot). Default `process.cwd()`. */
@@ -122,6 +133,7 @@ export class SenseActAgent {
     private readonly ownsDevice: boolean,
     private readonly models: AgentModels,
     private readonly options: SenseActAgentOptions & { readonly traceRoot: string },
+    private readonly appMemory: AppMemory | undefined,
   ) {
     const skills = options.skills;
     this.skills = typeof skills === 'string' ? loadSkills(path.resolve(options.cwd ?? process.cwd(), skills)) : skills;
@@ -137,10 +149,11 @@ export class SenseActAgent {
     const env = options.env ?? process.env;
     const models = options.models ?? modelsFromEnv(env);
     const traceRoot = path.resolve(cwd, options.traceRoot ?? 'runs');
-    if (isDevice(options.device)) return new SenseActAgent(options.device, false, models, { ...options, traceRoot });
+    const appMemory = typeof options.appMemory === 'string' ? await AppMemory.open(path.resolve(cwd, options.appMemory), { countTokens: estimateTokens }) : options.appMemory;
+    if (isDevice(options.device)) return new SenseActAgent(options.device, false, models, { ...options, traceRoot }, appMemory);
     const profile = profileOf(options.device, cwd, env);
     const device = await createDevice(profile, { ...(options.sim ? { sim: options.sim } : {}), ...(options.signal ? { signal: options.signal } : {}) });
-    return new SenseActAgent(device, true, models, { ...options, traceRoot });
+    return new SenseActAgent(device, true, models, { ...options, traceRoot }, appMemory);
   }
 
   /**
@@ -164,6 +177,8 @@ export class SenseActAgent {
       ...(this.options.gateThreshold === undefined ? {} : { gateThreshold: this.options.gateThreshold }),
       ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
       ...(this.skills ? { skills: this.skills } : {}),
+      ...(this.options.planning ? { planning: this.options.planning } : {}),
+      ...(this.appMemory ? { appMemory: this.appMemory } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     return {
@@ -207,7 +222,7 @@ function modelsFromEnv(env: Readonly<Record<string, string | undefined>>): Agent
     throw new SenseActAgentError({ code: 'agent-models', message: `SenseActAgent: no models given and none configured (${config.problems.join('; ')}). Pass models: { planner, vision }, or set SENSEACT_BASE_URL / SENSEACT_API_KEY / SENSEACT_MODEL.` });
   }
   const models = createConfiguredModels({ config });
-  return { planner: models.language, verifier: models.language, vision: models.vision };
+  return { planner: models.language, verifier: models.language, vision: models.vision, certifier: models.language };
 }
 
 /** The instruction as a task the loop runs: no start state, no reference solution, the check when given. */

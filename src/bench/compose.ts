@@ -71,7 +71,7 @@ export function gateImageDetailFromEnv(env: Readonly<Record<string, string | und
  */
 export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }, redactor?: Redactor): AgentModels & { readonly names: readonly string[] } {
   const models = createConfiguredModels({ config, ...(cassette ? { cassette } : {}), ...(redactor ? { redactor } : {}) });
-  return { planner: models.language, verifier: models.language, vision: models.vision, names: Object.values(models.modelNames) };
+  return { planner: models.language, verifier: models.language, vision: models.vision, certifier: models.language, names: Object.values(models.modelNames) };
 }
 
 /**

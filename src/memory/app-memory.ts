@@ -176,7 +176,7 @@ export class AppMemory implements AppHintSource {
    */
   async learn(run: AppRun): Promise<string[]> {
     const touched = new Set<string>();
-    const verified = run.trail.filter((step) => step.verified);
+    const verified = samePageAcrossScrolls(run.trail.filter((step) => step.verified));
     for (const step of verified) {
       const file = this.fileFor(step.packageName);
       touched.add(step.packageName);
@@ -277,6 +277,21 @@ function parseJson(text: string, file: string): unknown {
   } catch (error) {
     throw new AppMemoryError({ message: `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}. Move it out of the app memory folder or delete it.`, cause: error });
   }
+}
+
+/**
+ * A page named by its first text near the top (no toolbar) gets another name when its
+ * list scrolls. A scroll never leaves its page, so the name it led to is an alias of the
+ * page it started on, for the rest of the run: no phantom page, no false link.
+ */
+function samePageAcrossScrolls(steps: readonly AppTrailStep[]): AppTrailStep[] {
+  const alias = new Map<string, string>();
+  const canonical = (scope: string): string => alias.get(scope) ?? scope;
+  return steps.map((step) => {
+    const from = canonical(step.from);
+    if (step.type === 'scroll' && step.to !== step.from && !alias.has(step.to)) alias.set(step.to, from);
+    return { ...step, from, to: canonical(step.to) };
+  });
 }
 
 function addPage(file: AppMemoryFile, scope: string, offers: readonly string[]): void {

@@ -60,6 +60,8 @@ export function renderEvent(event: TraceEvent): SafeHtml {
       return line(html`${event.samples} samples → <code>${compact(event.chosen)}</code>${event.tieBroken ? ' (tie broken by expectation specificity)' : ''} · ${event.candidates.map((candidate) => `${candidate.votes}× ${compact(candidate.key)}`).join('; ')} · +${event.extraCalls} calls, +${event.extraTokens} tokens`);
     case 'memory-hints-end':
       return line(html`app memory of ${event.app}: ${event.lines} hint lines, ${event.tokens} tokens`);
+    case 'memory-summary-end':
+      return line(html`app map of ${event.app} (${event.mapTokens} tokens) ${event.kept ? `summarised by the certifier in ${event.tokens ?? 0} tokens` : `kept as it is: ${event.reason ?? ''}`}`);
     case 'skill-step-end':
       return line(html`<span class="badge skill">skill</span> ${event.skill} step ${event.index + 1}: <strong>${event.intent}</strong> ${verdictBadge(event.outcome)} ${event.reason}`);
     case 'skill-end':

@@ -182,6 +182,15 @@ export const memoryHintsEndEventSchema = event('memory-hints-end', {
   tokens: count,
   lines: count,
 });
+/** The certifier model's summary of an app map after a run taught it something (issue 18): kept, or why not. */
+export const memorySummaryEndEventSchema = event('memory-summary-end', {
+  app: z.string(),
+  kept: z.boolean(),
+  /** Tokens of the map as text, and of the kept summary. */
+  mapTokens: count,
+  tokens: count.optional(),
+  reason: z.string().optional(),
+});
 export const stepEndEventSchema = event('step-end', {
   latencyMs: milliseconds.optional(),
   /** Latency split of the step, in milliseconds (device, perception, model, verification). */
@@ -255,6 +264,7 @@ export const traceEventSchema = z.discriminatedUnion('type', [
   finishRefusedEventSchema,
   voteEndEventSchema,
   memoryHintsEndEventSchema,
+  memorySummaryEndEventSchema,
   stepEndEventSchema,
   taskEndEventSchema,
   runEndEventSchema,

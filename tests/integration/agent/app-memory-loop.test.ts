@@ -57,9 +57,10 @@ function explorer(followHints: boolean): ScriptedLanguageModel {
   });
 }
 
-async function run(planner: ScriptedLanguageModel | undefined, appMemory?: AppMemory) {
-  const device = new SimDevice(simulatorForTask(darkTheme, { seed: 7 }));
-  const result = await runTask({ task: darkTheme, mode: 'senseact', policy: planner ? 'llm' : 'oracle', device, probe: device, ...(planner ? { models: { planner } } : {}), traceRoot: root, suite: 'app-memory', ...(appMemory ? { appMemory } : {}) });
+async function run(planner: ScriptedLanguageModel | undefined, appMemory?: AppMemory, certifier?: ScriptedLanguageModel, task: Task = darkTheme) {
+  const device = new SimDevice(simulatorForTask(task, { seed: 7 }));
+  const models = planner ? { planner, ...(certifier ? { certifier } : {}) } : certifier ? { planner: certifier, certifier } : undefined;
+  const result = await runTask({ task, mode: 'senseact', policy: planner ? 'llm' : 'oracle', device, probe: device, ...(models ? { models } : {}), traceRoot: root, suite: 'app-memory', ...(appMemory ? { appMemory } : {}) });
   return { result, events: (await readTrace(result.traceDir)).events };
 }
 
@@ -86,5 +87,22 @@ describe('app memory in the loop', () => {
     // Without a memory nothing is injected or counted.
     expect(blind.result.planning).toBeUndefined();
     expect(blind.result.promptTokensBySection['memory']).toBeUndefined();
+  });
+
+  it('has a given certifier compress the map a run taught; the call is traced and counted in the run', async () => {
+    const memory = await AppMemory.open(path.join(root, 'memory-summarised'), { countTokens: estimateTokens });
+    const settings = suite.tasks.filter((candidate) => candidate.app === 'com.android.settings' && candidate.solution !== undefined).slice(0, 4);
+    for (const task of settings.slice(0, 3)) await run(undefined, memory, undefined, task);
+    const certifier = new ScriptedLanguageModel({ model: 'scripted-certifier', replies: () => 'Most settings open from "Settings"; "Display" holds "Dark theme".' });
+    const last = await run(undefined, memory, certifier, darkTheme);
+    const summaries = last.events.filter((event) => event.type === 'memory-summary-end');
+    expect(summaries).toEqual([expect.objectContaining({ app: 'com.android.settings', kept: true })]);
+    expect(certifier.calls.map((call) => call.request.role)).toEqual(['certifier']);
+    expect(memory.get('com.android.settings')?.summary?.model).toBe('scripted-certifier');
+    // Without a certifier the map stays as learned and nothing is called: one call fewer for the same oracle run.
+    const plain = await run(undefined, memory, undefined, darkTheme);
+    expect(last.result.llmCalls).toBe(plain.result.llmCalls + 1);
+    expect(plain.events.some((event) => event.type === 'memory-summary-end')).toBe(false);
+    expect(memory.get('com.android.settings')?.summary).toBeUndefined();
   });
 });

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SenseActAgent } from '../../../src/agent/senseact-agent.js';
 import { SenseActAgentError } from '../../../src/agent/senseact-agent-error.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
+import { AppMemory } from '../../../src/memory/app-memory.js';
+import { estimateTokens } from '../../../src/model/estimate-tokens.js';
 import type { LanguageModelRequest } from '../../../src/model/language-model.js';
 import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
 import { Simulator } from '../../../src/sim/simulator.js';
@@ -105,6 +107,27 @@ describe('SenseActAgent', () => {
       expect(stopped.result.agentFinished).toBe(false);
     } finally {
       await stuck.close();
+    }
+  });
+
+  it('learns an app memory folder from its runs, and spends no certifier call on a map too small to summarise', async () => {
+    const memoryDir = path.join(root, 'app-memory');
+    const certifier = new ScriptedLanguageModel({ model: 'scripted-certifier', replies: () => '"Network & internet" holds "Airplane mode".' });
+    const agent = await SenseActAgent.create({ device: 'sim', models: { planner: airplanePlanner(), certifier }, traceRoot: root, sim: { startPackage: settings }, appMemory: memoryDir });
+    try {
+      const first = await agent.run('Turn on airplane mode', { allowedPackages: [settings], stepBudget: 6, check: airplaneOn });
+      expect(first.outcome, first.reason).toBe('success');
+      const learned = (await AppMemory.open(memoryDir, { countTokens: estimateTokens })).get(settings);
+      expect(learned?.links).toEqual([expect.objectContaining({ unit: 'Network & internet', type: 'click' })]);
+      expect(learned?.notes.map((note) => note.instruction)).toEqual(['Turn on airplane mode']);
+      const summaries = readTrace(first.traceDir).events.filter((event) => event.type === 'memory-summary-end');
+      // One short run makes a small map: it is given as it is, without a certifier call.
+      expect(summaries).toEqual([expect.objectContaining({ app: settings, kept: false })]);
+      expect(certifier.calls).toHaveLength(0);
+      const second = await agent.run('Make sure airplane mode is on', { allowedPackages: [settings], stepBudget: 3, check: airplaneOn });
+      expect(second.outcome, second.reason).toBe('success');
+    } finally {
+      await agent.close();
     }
   });
 

@@ -49,6 +49,20 @@ describe('AppMemory.learn', () => {
     expect(memory.get(settings)?.notes).toEqual([]);
   });
 
+  it('keeps a page one page when its list scrolls and its top text (its name without a toolbar) changes', async () => {
+    const memory = await open();
+    const scrolled = 'Settings "Network & internet"';
+    const trail = [step(home, scrolled, 'Settings list', { type: 'scroll', intent: 'Scroll to Display' }), step(scrolled, display, 'Display'), step(display, display, 'Dark theme', { type: 'toggle' })];
+    await memory.learn({ taskId: 'scrolled', app: settings, instruction: 'Turn my phone to Dark theme', success: true, trail });
+    const file = memory.get(settings);
+    expect(file?.pages.map((page) => page.scope)).toEqual([home, display]);
+    expect(file?.links).toEqual([{ from: home, to: display, unit: 'Display', type: 'click', count: 1 }]);
+    expect(file?.notes[0]?.path.map((entry) => entry.scope)).toEqual([home, home, display]);
+    // A click that leads to a page of that name is a real move, not an alias.
+    await memory.learn({ taskId: 'clicked', app: settings, instruction: 'Open network settings', success: false, trail: [step(home, scrolled, 'Network & internet')] });
+    expect(memory.get(settings)?.pages.map((page) => page.scope)).toEqual([home, display, scrolled]);
+  });
+
   it('keeps the shortest verified path of a family and counts its solved runs', async () => {
     const memory = await open();
     const detour = [step(home, network, 'Network & internet'), step(network, home, 'Navigate up'), ...darkTheme];

@@ -48,6 +48,7 @@ const everyEvent: TraceEventInput[] = [
   { type: 'finish-refused', step: 0, reason: 'FINISH refused: sub-task 1 is not done', progress: ['pending', 'pending'] },
   { type: 'vote-end', step: 0, samples: 3, candidates: [{ key: 'n1', votes: 2, specificity: 3 }, { key: 'n2', votes: 1, specificity: 2 }], chosen: 'n1', tieBroken: false, extraCalls: 2, extraTokens: 900 },
   { type: 'memory-hints-end', step: 0, app: 'com.android.settings', tokens: 80, lines: 3 },
+  { type: 'memory-summary-end', step: null, app: 'com.android.settings', kept: true, mapTokens: 420, tokens: 60 },
   { type: 'step-end', step: 0, latencyMs: 2300, latency: { device: 52, perception: 3, model: 2200, verification: 1 } },
   { type: 'skill-step-end', step: 0, skill: 'settings-turn-off-wi-fi', index: 0, intent: 'Open Network & internet', expectation: 'exists(text="Internet")', outcome: 'pass', reason: 'commitment passed' },
   { type: 'skill-end', step: null, skill: 'settings-turn-off-wi-fi', outcome: 'completed', reason: 'all 1 steps verified', steps: 1, bindings: {} },
