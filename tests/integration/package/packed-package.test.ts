@@ -57,6 +57,9 @@ async function packAndInstall(): Promise<void> {
   const files = packed[0]!.files.map((file) => file.path);
   expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/sim/index.js', 'dist/testing.js', 'dist/cli/main.js', 'bin/senseact.js', 'devices/sim.yaml', 'tasks/sim/settings.yaml', 'docs/predicates.md', 'schemas/task-file.schema.json', 'appium-sim-driver/index.js']));
   expect(files.filter((file) => file.startsWith('src/') || file.startsWith('tests/') || file.endsWith('.map'))).toEqual([]);
+  // The build empties dist/ first: a module deleted from src/ is not shipped from an old build.
+  const orphans = files.filter((file) => /^dist\/.*\.js$/.test(file) && !existsSync(path.join(repoRoot, 'src', file.slice('dist/'.length).replace(/\.js$/, '.ts'))));
+  expect(orphans).toEqual([]);
   project = path.join(scratch, 'project');
   await mkdir(project);
   await writeFile(path.join(project, 'package.json'), `${JSON.stringify({ name: 'uses-senseact', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
