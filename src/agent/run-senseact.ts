@@ -94,7 +94,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
   const end = (finished: boolean, stopReason: string, answer?: string): AgentRunEnd => ({
     finished, stopReason, steps: state.steps, finalScreen: state.screen, verification: state.verification, gateReasons: state.gateReasons, planning: state.planning, ...(answer === undefined ? {} : { answer }), ...(skill ? { skill } : {}),
   });
-  if (skill?.outcome === 'completed') return end(true, `skill ${skill.skill ?? ''} completed: ${skill.reason}`);
+  if (skill?.outcome === 'completed') return end(true, `skill ${skill.skill ?? ''} completed: ${skill.reason}`, skill.answer);
   const firstRound = (skill?.rounds ?? 0) + 1;
   for (let round = firstRound; round < firstRound + task.stepBudget * 3 && state.steps < task.stepBudget; round++) {
     session.step = round;

@@ -2,8 +2,9 @@ import type { ControlUnit, UnitType } from '../perception/control-unit.js';
 import type { Perception } from '../perception/perceive.js';
 import { fillPlaceholders, type Bindings } from '../skills/skill-parameters.js';
 import { unitShowsNoLabel } from '../skills/target-query.js';
+import { readAnswer } from '../skills/answer-rule.js';
 import { holdsOn, matchSkill } from '../skills/match-skill.js';
-import { isBranchPoint, type Skill, type SkillAction, type SkillStep } from '../skills/skill-schema.js';
+import { isBranchPoint, type Skill, type SkillAction, type SkillAnswer, type SkillStep } from '../skills/skill-schema.js';
 import { computeDelta } from '../verify/compute-delta.js';
 import { parsePredicate, parseQuery } from '../verify/parse-predicate.js';
 import { PredicateParseError } from '../verify/predicate-parse-error.js';
@@ -28,6 +29,8 @@ export interface SkillRunEnd {
   readonly steps: number;
   /** Rounds (step folders) the replay used: the loop numbers its own after them. */
   readonly rounds: number;
+  /** For a question skill that completed: the answer read from the live screen by its rule. */
+  readonly answer?: string;
 }
 
 /** The note every history entry of a skill step starts with, so the planner (and the oracle) can tell them. */
@@ -146,8 +149,8 @@ class SkillReplay {
     this.total = skill.steps.length;
   }
 
-  private end(outcome: SkillRunEnd['outcome'], reason: string): SkillRunEnd {
-    return { outcome, skill: this.skill.name, reason, steps: this.verifiedSteps, rounds: this.rounds };
+  private end(outcome: SkillRunEnd['outcome'], reason: string, answer?: string): SkillRunEnd {
+    return { outcome, skill: this.skill.name, reason, steps: this.verifiedSteps, rounds: this.rounds, ...(answer === undefined ? {} : { answer }) };
   }
 
   private holds(text: string): boolean {
@@ -180,7 +183,24 @@ class SkillReplay {
       }
     }
     if (this.skill.postcondition !== undefined && !this.holds(this.skill.postcondition)) return this.handOver(this.total, `the postcondition ${this.skill.postcondition} does not hold`);
-    return this.end('completed', `all ${this.verifiedSteps} steps verified`);
+    if (this.skill.answer === undefined) return this.end('completed', `all ${this.verifiedSteps} steps verified`);
+    const read = this.readAnswer(this.skill.answer);
+    if ('problem' in read) return this.handOver(this.total, `the answer cannot be read: ${read.problem}`);
+    return this.end('completed', `all ${this.verifiedSteps} steps verified; answer read from the ${this.skill.answer.from} of ${read.target}`, read.answer);
+  }
+
+  /** Reads the answer on the live screen by the skill's rule: one node (or a count), never a guess. */
+  private readAnswer(rule: SkillAnswer): { answer: string; target: string } | { problem: string } {
+    const target = filled(rule.target, this.bindings, 'answer target');
+    let query;
+    try {
+      query = parseQuery(target);
+    } catch (error) {
+      if (PredicateParseError.isInstance(error)) return { problem: `the answer target ${target} does not parse: ${error.message}` };
+      throw error;
+    }
+    const read = readAnswer({ ...rule, target: query }, this.state.screen.perception.tree);
+    return 'problem' in read ? read : { answer: read.answer, target };
   }
 
   private handOver(index: number, reason: string): SkillRunEnd {

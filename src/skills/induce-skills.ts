@@ -89,6 +89,8 @@ function mergeStretch(mine: readonly SkillEntry[], theirs: readonly SkillStep[],
  * merged (a branch point against a stretch that is not one of its alternatives).
  */
 export function mergeRun(skill: Skill, run: LiftedRun): Skill | undefined {
+  // Two ways of reading the answer are two procedures, not branches of one.
+  if (JSON.stringify(skill.answer ?? null) !== JSON.stringify(run.answer ?? null)) return undefined;
   const mine = skill.steps;
   const theirs = run.steps;
   const pairs = commonPairs(mine.map(entryKey), theirs.map(stepKey));
@@ -125,7 +127,7 @@ export function skillFromRun(run: LiftedRun, taken: ReadonlySet<string>): Skill 
   const base = `${slug(app)}-${slug(run.template)}`;
   let name = base;
   for (let suffix = 2; taken.has(name); suffix++) name = `${base}-${suffix}`;
-  return { name, app: run.app, template: run.template, parameters: { ...run.parameters }, precondition: run.precondition, steps: [...run.steps], sources: [run.source], lifted: [...run.notes] };
+  return { name, app: run.app, template: run.template, parameters: { ...run.parameters }, precondition: run.precondition, steps: [...run.steps], ...(run.answer ? { answer: run.answer } : {}), sources: [run.source], lifted: [...run.notes] };
 }
 
 /**
@@ -144,7 +146,7 @@ export function induceSkills(runs: readonly LiftedRun[], existing: readonly Skil
     if (current === undefined) {
       const skill = skillFromRun(run, new Set(skills.map((candidate) => candidate.name)));
       skills.push(skill);
-      lines.push(`${run.source}: new skill ${skill.name} "${run.template}" (${run.steps.length} steps)`);
+      lines.push(`${run.source}: new skill ${skill.name} "${run.template}" (${run.steps.length} steps${run.answer ? `, answer read from ${run.answer.from} of ${run.answer.target}` : ''})`);
       for (const note of run.notes) lines.push(`  ${note.parameter === '-' ? '' : `{${note.parameter}} ← `}"${note.literal}": ${note.why}`);
       continue;
     }
@@ -154,7 +156,7 @@ export function induceSkills(runs: readonly LiftedRun[], existing: readonly Skil
     }
     const merged = mergeRun(current, run);
     if (!merged) {
-      lines.push(`${run.source}: not merged into ${current.name}: its steps part at a branch point in a way this version cannot fold`);
+      lines.push(`${run.source}: not merged into ${current.name}: ${JSON.stringify(current.answer ?? null) === JSON.stringify(run.answer ?? null) ? 'its steps part at a branch point in a way this version cannot fold' : 'it reads its answer from another place'}`);
       continue;
     }
     const branches = merged.steps.filter(isBranchPoint).length - current.steps.filter(isBranchPoint).length;

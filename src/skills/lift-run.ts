@@ -3,7 +3,7 @@ import { parsePredicate } from '../verify/parse-predicate.js';
 import { printPredicate, printQuery } from '../verify/print-predicate.js';
 import type { RecordedAction, VerifiedRun } from './read-verified-run.js';
 import { findNumbers, findQuoted, findTimes, liftLiteral, placeholder, type Bindings, type FoundLiteral } from './skill-parameters.js';
-import type { LiftNote, ParameterType, SkillAction, SkillParameter, SkillStep } from './skill-schema.js';
+import type { LiftNote, ParameterType, SkillAction, SkillAnswer, SkillParameter, SkillStep } from './skill-schema.js';
 
 /** A run's steps with the instruction's literals lifted into typed parameters. */
 export interface LiftedRun {
@@ -13,6 +13,8 @@ export interface LiftedRun {
   readonly parameters: Readonly<Record<string, SkillParameter>>;
   readonly precondition: string;
   readonly steps: readonly SkillStep[];
+  /** For a question: where the answer is read after the last step. */
+  readonly answer?: SkillAnswer;
   readonly source: string;
   readonly notes: readonly LiftNote[];
 }
@@ -44,6 +46,7 @@ function actionLiterals(run: VerifiedRun): { literal: string; where: string }[] 
       if (action.value !== undefined) literals.push({ literal: action.value, where: `the ${action.unit} value of step ${index + 1} ("${step.intent}")` });
     }
   });
+  if (run.answer) for (const value of queryValues(run.answer.rule.target)) literals.push({ literal: value, where: 'the target the answer is read from' });
   return literals;
 }
 
@@ -51,12 +54,11 @@ function actionLiterals(run: VerifiedRun): { literal: string; where: string }[] 
 function findOptions(instruction: string, run: VerifiedRun): FoundLiteral[] {
   const options: FoundLiteral[] = [];
   const labels = new Set<string>();
-  for (const step of run.steps) {
-    for (const action of step.actions) {
-      for (const field of ['text', 'desc'] as const) {
-        const match = action.target?.[field];
-        if (match?.op === 'equals' && match.value.trim().length >= 2 && !/^\d+$/.test(match.value)) labels.add(match.value.trim());
-      }
+  const targets = [...run.steps.flatMap((step) => step.actions.map((action) => action.target)), run.answer?.rule.target, run.answer?.rule.target.near];
+  for (const target of targets) {
+    for (const field of ['text', 'desc'] as const) {
+      const match = target?.[field];
+      if (match?.op === 'equals' && match.value.trim().length >= 2 && !/^\d+$/.test(match.value)) labels.add(match.value.trim());
     }
   }
   for (const label of labels) {
@@ -185,5 +187,6 @@ export function liftRun(run: VerifiedRun): LiftedRun {
     ...(step.expectation.trim() === '' ? {} : { expect: printPredicate(liftPredicate(parsePredicate(step.expectation), bindings)) }),
   }));
   const precondition = printPredicate({ kind: 'package', match: { op: 'equals', value: run.start.packageName } });
-  return { app: run.app, template, parameters, precondition, steps, source: run.dir, notes };
+  const answer: SkillAnswer | undefined = run.answer ? { ...run.answer.rule, target: printQuery(liftQuery(run.answer.rule.target, bindings)) } : undefined;
+  return { app: run.app, template, parameters, precondition, steps, ...(answer ? { answer } : {}), source: run.dir, notes };
 }

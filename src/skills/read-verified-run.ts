@@ -12,6 +12,7 @@ import { redactedMarker } from '../util/redact-secrets.js';
 import { passwordPlaceholder } from '../util/redactor.js';
 import { SkillError } from './skill-error.js';
 import { targetQueryFor } from './target-query.js';
+import { induceAnswerRule, type RecordedAnswer } from './answer-rule.js';
 
 /** One unit of a verified intent, as a skill needs it: its type, a query that finds it again, its arguments. */
 export interface RecordedAction {
@@ -48,6 +49,8 @@ export interface VerifiedRun {
   readonly steps: readonly RecordedStep[];
   /** Intents left out, with why (failed, rejected, a target no query can name). */
   readonly skipped: readonly string[];
+  /** For a question: the answer the run gave, and how it is read from the screen it was given on. */
+  readonly answer?: { readonly text: string; readonly rule: RecordedAnswer };
 }
 
 /** Why a run cannot teach a skill. */
@@ -72,8 +75,9 @@ const navigation: Record<string, 'back' | 'home' | 'launch'> = { 'nav-back': 'ba
 
 /**
  * Reads one run folder (`<traces>/<task>/<mode>-r<k>`) for induction: only a run whose
- * task check passed (`task-end` success) and that gave no answer (an answer is data, not
- * a procedure) can teach a skill. Each round whose intent was verified (its last
+ * task check passed (`task-end` success) can teach a skill. A run that answered a
+ * question teaches where its answer was read on the final screen (`induceAnswerRule`),
+ * never the answer itself; an answer no rule explains makes the run unusable. Each round whose intent was verified (its last
  * `verify-end` passed) becomes a step: its commitment's units, found again on the screen
  * they were committed on (the last observation before the commitment, perceived with the
  * run's perception options) and named by a robust query (`targetQueryFor`). Rounds that
@@ -94,7 +98,6 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   const taskEnd = events.find((event) => event.type === 'task-end');
   if (!taskStart || !taskEnd) return { dir, reason: 'the trace has no task-start/task-end (the run did not finish)' };
   if (taskEnd.success !== true) return { dir, reason: `the task check did not pass (${taskEnd.reason})` };
-  if (taskEnd.answer !== undefined) return { dir, reason: 'the run answered a question: an answer is data, not a procedure' };
   const firstObserve = events.find((event) => event.type === 'observe-end');
   if (!firstObserve) return { dir, reason: 'the trace has no observation' };
 
@@ -188,8 +191,18 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   close();
   if (unrecordable.length > 0) return { dir, reason: `a verified intent cannot be recorded: ${unrecordable.join('; ')}` };
   if (taskStart.instruction.includes(passwordPlaceholder) || taskStart.instruction.includes(redactedMarker)) return { dir, reason: 'the instruction holds a redacted secret: a skill never stores one' };
-  if (steps.length === 0) return { dir, reason: `no verified intent with a findable target${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}` };
-  return { dir, task: taskStart.taskId, instruction: taskStart.instruction, app: taskStart.app ?? firstObserve.packageName, start: { packageName: firstObserve.packageName, activity: firstObserve.activity }, steps, skipped };
+  let answer: VerifiedRun['answer'];
+  if (taskEnd.answer !== undefined) {
+    // An answer is data, not a procedure: the skill keeps only where it was read, and reads it again on the live screen.
+    const final = observed ? perceptionOf(observed) : undefined;
+    if (!final) return { dir, reason: 'the run answered a question, but the screen it answered on is not in the run folder' };
+    const first = firstObserve.artifact === undefined ? undefined : perceptionOf({ artifact: firstObserve.artifact, packageName: firstObserve.packageName, activity: firstObserve.activity });
+    const induced = induceAnswerRule(taskEnd.answer, taskStart.instruction, final.tree, first?.tree);
+    if ('problem' in induced) return { dir, reason: `the run answered a question: ${induced.problem}` };
+    answer = { text: taskEnd.answer, rule: induced.rule };
+  }
+  if (steps.length === 0 && !answer) return { dir, reason: `no verified intent with a findable target${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}` };
+  return { dir, task: taskStart.taskId, instruction: taskStart.instruction, app: taskStart.app ?? firstObserve.packageName, start: { packageName: firstObserve.packageName, activity: firstObserve.activity }, steps, skipped, ...(answer ? { answer } : {}) };
 }
 
 /**

@@ -85,6 +85,17 @@ export const liftNoteSchema = z.strictObject({
 });
 export type LiftNote = z.infer<typeof liftNoteSchema>;
 
+/**
+ * How a question skill reads its answer from the live screen after its last step
+ * (src/skills/answer-rule.ts): never the answer itself, only where it shows.
+ */
+export const skillAnswerSchema = z.discriminatedUnion('from', [
+  z.strictObject({ from: z.literal('text'), target: targetText, field: z.enum(['text', 'desc']), take: z.enum(['whole', 'time', 'between']), prefix: z.string().optional(), suffix: z.string().optional() }),
+  z.strictObject({ from: z.literal('checked'), target: targetText, yes: z.string().min(1), no: z.string().min(1) }),
+  z.strictObject({ from: z.literal('count'), target: targetText, state: z.enum(['checked', 'unchecked', 'any']) }),
+]);
+export type SkillAnswer = z.infer<typeof skillAnswerSchema>;
+
 export const skillSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'expected a lowercase name such as "clock-set-alarm"'),
   app: z.string().min(1),
@@ -93,12 +104,17 @@ export const skillSchema = z.strictObject({
   parameters: z.record(z.string().regex(/^[a-z][a-z0-9]*$/), skillParameterSchema).default({}),
   /** A predicate that must hold on the start screen. */
   precondition: z.string().min(1),
-  steps: z.array(skillEntrySchema).min(1),
+  /** The steps; empty only for a question answered on the start screen. */
+  steps: z.array(skillEntrySchema),
   /** The task-level postcondition, when known: it must hold on the screen after the last step. */
   postcondition: z.string().optional(),
+  /** For a question: where the answer is read on the screen after the last step. */
+  answer: skillAnswerSchema.optional(),
   /** The runs the skill was induced from (run folders). */
   sources: z.array(z.string()).default([]),
   lifted: z.array(liftNoteSchema).default([]),
+}).superRefine((skill, context) => {
+  if (skill.steps.length === 0 && skill.answer === undefined) context.addIssue({ code: 'custom', path: ['steps'], message: 'a skill needs at least one step (or an answer to read)' });
 });
 export type Skill = z.infer<typeof skillSchema>;
 

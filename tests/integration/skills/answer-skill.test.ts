@@ -1,0 +1,148 @@
+// Question skills (issue 15): a run that answered a question teaches where its answer was
+// read on the final screen, never the answer itself; the replay reads it again from the
+// live screen, and hands over when that place is not there.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTask } from '../../../src/agent/run-task.js';
+import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
+import { SimDevice } from '../../../src/device/sim-device.js';
+import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
+import { induceSkills } from '../../../src/skills/induce-skills.js';
+import { liftRun } from '../../../src/skills/lift-run.js';
+import { readVerifiedRun } from '../../../src/skills/read-verified-run.js';
+import { loadSkills, saveSkill } from '../../../src/skills/skill-library.js';
+import type { Skill } from '../../../src/skills/skill-schema.js';
+import { loadSuite } from '../../../src/tasks/load-task-file.js';
+import { taskSchema, type Task } from '../../../src/tasks/task-schema.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'senseact-answer-skills-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function suiteTask(id: string): Task {
+  const task = suite.tasks.find((candidate) => candidate.id === id);
+  if (!task) throw new Error(`tasks/sim has no task ${id}`);
+  return task;
+}
+
+function variant(id: string, changes: Partial<Task>): Task {
+  const { solution: _solution, ...base } = suiteTask(id);
+  return taskSchema.parse({ ...base, ...changes });
+}
+
+async function run(task: Task, runId: string, skills?: readonly Skill[]) {
+  const device = new SimDevice(simulatorForTask(task, { seed: 5 }));
+  // A planner that gives up at once: an answer after a hand-over could only be the skill's.
+  const planner = new ScriptedLanguageModel({ replies: () => JSON.stringify({ intent: 'Give up', finish: true }) });
+  try {
+    const result = await runTask({
+      task, mode: 'senseact', policy: skills ? 'llm' : 'oracle', device, probe: device, traceRoot: root, suite: 'answers', runId,
+      ...(skills ? { models: { planner }, skills } : {}),
+    });
+    return { result, planner };
+  } finally {
+    await device.close();
+  }
+}
+
+/** Induces a skill from one oracle run of a suite task, through YAML and back. */
+async function teach(id: string): Promise<Skill> {
+  const { result } = await run(suiteTask(id), `teach-${id}`);
+  expect(result.success).toBe(true);
+  const read = readVerifiedRun(result.traceDir);
+  if ('reason' in read) throw new Error(read.reason);
+  const [skill] = induceSkills([liftRun(read)]).skills as [Skill];
+  const dir = path.join(root, `skills-${id}`);
+  saveSkill(dir, skill);
+  return loadSkills(dir)[0] as Skill;
+}
+
+describe('a skill that reads a text answer', () => {
+  let skill: Skill;
+  beforeAll(async () => {
+    skill = await teach('contacts-query-12');
+  });
+
+  it('keeps where the answer was read, never the answer itself', () => {
+    expect(skill.template).toBe("What is {option}'s phone number");
+    expect(skill.answer).toMatchObject({ from: 'text', take: 'whole' });
+    expect(JSON.stringify(skill)).not.toContain('010-2000');
+  });
+
+  it('reads another contact\'s number from the live screen, with zero model calls', async () => {
+    const task = variant('contacts-query-12', { id: 'contacts-query-aaa-phone', instruction: "What is AAA's phone number", answer: { expected: ['(555) 010-1000'], judge: 'exact' } });
+    const { result, planner } = await run(task, 'aaa', [skill]);
+    expect(result.skill).toMatchObject({ outcome: 'completed' });
+    expect(result.answer).toBe('(555) 010-1000');
+    expect(result.success).toBe(true);
+    expect(result.llmCalls + result.vlmCalls).toBe(0);
+    expect(planner.calls).toHaveLength(0);
+  });
+
+  it('negative control: a contact with no mobile number gives no answer; the skill hands over', async () => {
+    const start = { launch: 'com.google.android.contacts', state: { 'com.google.android.contacts': { contacts: [{ id: 'c2', firstName: 'ABC', lastName: '', company: '', phones: [], emails: [{ address: 'abc@example.com', type: 'Home' }], website: '', birthday: '', starred: false, labels: [] }], nextId: 10 } } };
+    const task = variant('contacts-query-12', { id: 'contacts-query-abc-no-phone', start, answer: { expected: ['(555) 010-2000'], judge: 'exact' } });
+    const { result } = await run(task, 'no-phone', [skill]);
+    expect(result.skill).toMatchObject({ outcome: 'handed-over' });
+    expect(result.skill?.reason).toContain('answer cannot be read');
+    expect(result.answer).toBeUndefined();
+    expect(result.success).toBe(false);
+  });
+});
+
+describe('a skill that reads a yes/no answer from a checked state', () => {
+  let skill: Skill;
+  beforeAll(async () => {
+    skill = await teach('clock-query-14');
+  });
+
+  it('reads the state of the switch the instruction names (its time lifted), not a stored "No"', () => {
+    expect(skill.template).toBe('Have my alarm at {time} been turned on?');
+    expect(skill.answer).toMatchObject({ from: 'checked', target: 'desc="{time.hour}:{time.minute2} {time.ampm} alarm"' });
+  });
+
+  it('answers Yes for an alarm that is on', async () => {
+    const task = variant('clock-query-14', { id: 'clock-query-730-on', instruction: 'Have my alarm at 7:30AM been turned on?', answer: { expected: ['Yes'], judge: 'exact' } });
+    const { result } = await run(task, 'on', [skill]);
+    expect(result.answer).toBe('Yes');
+    expect(result.success).toBe(true);
+    expect(result.llmCalls).toBe(0);
+  });
+
+  it('negative control: an alarm that does not exist is no answer (hand-over, never "No")', async () => {
+    const task = variant('clock-query-14', { id: 'clock-query-1015-missing', instruction: 'Have my alarm at 10:15AM been turned on?', answer: { expected: ['No'], judge: 'exact' } });
+    const { result } = await run(task, 'missing', [skill]);
+    expect(result.skill).toMatchObject({ outcome: 'handed-over' });
+    expect(result.answer).toBeUndefined();
+  });
+});
+
+describe('answers no rule explains alone', () => {
+  it('a yes/no answer several checkable nodes could give teaches nothing', async () => {
+    const { result } = await run(suiteTask('clock-query-11'), 'teach-11');
+    const read = readVerifiedRun(result.traceDir);
+    expect('reason' in read && read.reason).toMatch(/explained \d+ ways|not read from the final screen/);
+  });
+
+  it('a count is read again: three alarms on give 3', async () => {
+    const skill = await teach('clock-query-13');
+    expect(skill.answer).toMatchObject({ from: 'count', state: 'checked' });
+    const base = suiteTask('clock-query-13');
+    const state = structuredClone(base.start.state) as Record<string, { alarms: { enabled: boolean }[] }>;
+    const alarms = state['com.google.android.deskclock']?.alarms ?? [];
+    alarms.forEach((alarm, index) => { alarm.enabled = index < 3; });
+    const task = variant('clock-query-13', { id: 'clock-query-13-three', start: { ...base.start, state }, answer: { expected: ['3'], judge: 'exact' } });
+    const { result } = await run(task, 'three', [skill]);
+    expect(result.answer).toBe('3');
+    expect(result.success).toBe(true);
+  });
+});
