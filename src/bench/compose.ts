@@ -27,6 +27,7 @@ import { Redactor, secretsFromEnv } from '../util/redactor.js';
 import { stableHash } from '../util/stable-hash.js';
 import { BenchError } from './bench-error.js';
 import { pricesForModels } from './model-prices.js';
+import { deviceSetupSteps, runDeviceSetup, setupStepProblem } from './run-device-setup.js';
 import { simSeedDataForTask, simSeedForTask, simulatorForTask, type SimProfileSection } from './simulator-for-task.js';
 import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
 
@@ -205,6 +206,10 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
     // The simulator's own Appium driver says what the apps hold and which faults fired, as the
     // in-process one does; a real device runs the task's adb queries.
     try {
+      if (device instanceof AppiumDevice) {
+        const setup = await runDeviceSetup(deviceSetupSteps(task, profile.reset), device, { taskId: task.id, signal });
+        if (setup.length > 0) debugLog('bench', `${task.id}: start steps on ${device.info.servedBy ?? device.info.name}: ${setup.map((record) => `${record.step} (${record.outcome})`).join('; ')}`);
+      }
       return await runTask({ ...common, device, ...(device instanceof AppiumDevice ? { probe: device } : {}) });
     } finally {
       await device.close();
@@ -252,6 +257,8 @@ export function whyTaskCannotRun(task: Task, context: { readonly policy: PolicyN
     if (missing !== undefined) return `the simulator of device profile ${context.deviceName} has no app ${missing} (it has ${installed.join(', ')}); run them on a device with that app`;
     return undefined;
   }
+  const badStep = (task.start.device ?? []).map(setupStepProblem).find((problem) => problem !== undefined);
+  if (badStep !== undefined) return badStep;
   const success = task.success;
   if (task.answer === undefined && success !== undefined && success.screen === undefined && success.adb === undefined) {
     return `their success check reads only the simulator's app state (success.state), which device profile ${context.deviceName} cannot give; run them on the simulator`;

@@ -235,6 +235,33 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
     return outputs;
   }
 
+  /**
+   * Runs one shell command on the device through Appium's `mobile: shell` and returns its
+   * stdout. The server must allow the insecure feature `adb_shell`
+   * (`--allow-insecure '*:adb_shell'`); a refusal or a non-zero exit throws `DeviceError`
+   * (`command-failed`) with the server's words.
+   */
+  async shell(command: string, options: CallOptions = {}): Promise<string> {
+    const { value } = await this.execute('mobile: shell', { command, args: [], includeStderr: false }, options);
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  }
+
+  /** Whether `packageName` is installed (`mobile: isAppInstalled`; no insecure feature needed). */
+  async isAppInstalled(packageName: string, options: CallOptions = {}): Promise<boolean> {
+    const { value } = await this.execute('mobile: isAppInstalled', { appId: packageName }, options);
+    return value === true;
+  }
+
+  /**
+   * Runs an emulator console command (`adb emu <command>`, e.g. `avd snapshot load clean`)
+   * through `mobile: execEmuConsoleCommand`; the server must allow the insecure feature
+   * `emulator_console`, and the device must be an emulator. Throws `DeviceError` otherwise.
+   */
+  async emulatorConsole(command: string, options: CallOptions = {}): Promise<string> {
+    const { value } = await this.execute('mobile: execEmuConsoleCommand', { command }, options);
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -30,6 +30,12 @@ export interface AppiumServerOptions {
   readonly withSimDriver?: boolean;
   /** Appium's `--log-level` (default `error`). */
   readonly logLevel?: string;
+  /**
+   * Appium's `--allow-insecure` features. Default: `*:adb_shell` (task adb checks, `pm clear`
+   * and other start steps through `mobile: shell`) and `*:emulator_console` (snapshot loads
+   * through `mobile: execEmuConsoleCommand`); `[]` allows none.
+   */
+  readonly allowInsecure?: readonly string[];
   /** How long to wait for `/status` to answer (default 30 s). */
   readonly readyTimeoutMs?: number;
   /** Receives the server's output lines (default: kept in a small buffer for error messages). */
@@ -86,7 +92,9 @@ export async function startAppiumServer(options: AppiumServerOptions = {}): Prom
     if (output.length > 50) output.shift();
     options.onOutput?.(line);
   };
-  const child = spawn(process.execPath, [appiumMain, 'server', '--address', host, '--port', String(port), '--log-level', options.logLevel ?? 'error', '--log-no-colors', '--allow-insecure', '*:adb_shell'], {
+  const allowed = options.allowInsecure ?? ['*:adb_shell', '*:emulator_console'];
+  const insecure = allowed.length === 0 ? [] : ['--allow-insecure', allowed.join(',')];
+  const child = spawn(process.execPath, [appiumMain, 'server', '--address', host, '--port', String(port), '--log-level', options.logLevel ?? 'error', '--log-no-colors', ...insecure], {
     env: { ...process.env, APPIUM_HOME: appiumHome },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -62,6 +62,18 @@ export const appiumDeviceProfileSchema = z.strictObject({
   connectTimeoutMs: z.number().int().positive().optional(),
   /** Screen density when the server does not report it. */
   density: z.number().int().positive().optional(),
+  /**
+   * A reset before every task of a bench, so that a suite run is repeatable: load an
+   * emulator snapshot (`adb emu avd snapshot load <name>`, AndroidLab's reset; the server
+   * must allow the insecure feature `emulator_console`), or `pm clear` the task's app
+   * (`adb_shell`). It runs before the task's own `start.device` steps.
+   */
+  reset: z
+    .union([
+      z.strictObject({ snapshot: z.string().regex(/^[\w.-]+$/, 'expected a snapshot name of letters, digits, "_", "." or "-"') }),
+      z.strictObject({ pmClear: z.literal(true) }),
+    ])
+    .optional(),
 });
 
 /** A device profile (`devices/*.yaml`). */

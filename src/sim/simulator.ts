@@ -447,6 +447,22 @@ export class Simulator {
     if (this.foreground === packageName) this.foreground = launcherPackage;
   }
 
+  /**
+   * `pm clear`, as the simulator does it: the app's data goes back to what a fresh
+   * install has (its `defaultState()`), its task is gone, and its runtime permissions are
+   * `ask` again (Android revokes them), so the next launch asks. Throws for an unknown package.
+   */
+  clearAppData(packageName: string): void {
+    const app = this.requireApp('clearAppData', packageName);
+    this.beginAction();
+    if (packageName === launcherPackage) return;
+    this.states.set(packageName, structuredClone(app.defaultState()));
+    for (const prompt of app.launchPermissions ?? []) this.system.permissions[`${packageName}/${prompt.permission}`] = 'ask';
+    this.tasks.delete(packageName);
+    if (this.interstitial?.pkg === packageName) this.interstitial = undefined;
+    if (this.foreground === packageName) this.foreground = launcherPackage;
+  }
+
   /** Hides the soft keyboard (focus stays on the field). */
   hideKeyboard(): void {
     this.beginAction();

@@ -40,15 +40,29 @@ export const taskSourceSchema = z.discriminatedUnion('benchmark', [
 ]);
 export type TaskSource = z.infer<typeof taskSourceSchema>;
 
-/** One setup step on a real device, run before the task starts. Listed as data; a device runner executes it. */
+/** An emulator snapshot name as the console takes it (`avd snapshot load <name>`): no spaces. */
+const snapshotNameSchema = z.string().regex(/^[\w.-]+$/, 'expected a snapshot name of letters, digits, "_", "." or "-" (as in `adb emu avd snapshot load <name>`)');
+
+/**
+ * One setup step on a real device, run before the task starts, in order (see
+ * `src/bench/run-device-setup.ts`): through Appium, `adb shell …` steps and `pmClear` need
+ * the server's insecure feature `adb_shell`, `snapshot` needs `emulator_console`.
+ */
 export const deviceSetupStepSchema = z.union([
-  /** An adb command without the leading `adb`, e.g. `shell settings put global airplane_mode_on 0`. */
+  /** An adb command without the leading `adb`, e.g. `shell settings put global airplane_mode_on 0`. Through Appium only `shell …` runs. */
   z.strictObject({ adb: z.string().min(1), note: z.string().optional() }),
   z.strictObject({ launch: packageName }),
+  /** The package must be installed; `apk` names the file to install when it is not (e.g. DroidTask's `apks/…apk`). */
+  z.strictObject({ installed: packageName, apk: z.string().min(1).optional() }),
+  /** `pm clear <package>`: the app's data and runtime permissions as on a fresh install. */
+  z.strictObject({ pmClear: packageName }),
+  /** Loads an emulator snapshot (`adb emu avd snapshot load <name>`, AndroidLab's per-task reset). Emulators only. */
+  z.strictObject({ snapshot: snapshotNameSchema }),
   /** A precondition a person must establish (e.g. "log in to Zoom"); runners report it, never fake it. */
   z.strictObject({ manual: z.string().min(1) }),
 ]);
 export type DeviceSetupStep = z.infer<typeof deviceSetupStepSchema>;
+
 
 /** How a task starts: on the simulator (seed, per-app seed data, app to launch) and/or on a device. */
 export const taskStartSchema = z.strictObject({
@@ -58,8 +72,15 @@ export const taskStartSchema = z.strictObject({
   state: z.record(packageName, z.unknown()).optional(),
   /** The app in the foreground at the start. */
   launch: packageName.optional(),
-  /** Setup steps on a real device. */
-  device: z.array(deviceSetupStepSchema).optional(),
+  /** Setup steps on a real device. A `snapshot` step, which replaces the whole device state, may only come first. */
+  device: z
+    .array(deviceSetupStepSchema)
+    .optional()
+    .superRefine((steps, context) => {
+      (steps ?? []).forEach((step, index) => {
+        if ('snapshot' in step && index > 0) context.addIssue({ code: 'custom', path: [index, 'snapshot'], message: 'a snapshot load replaces the whole device state, undoing the steps before it: make it the first step' });
+      });
+    }),
 });
 export type TaskStart = z.infer<typeof taskStartSchema>;
 

@@ -37,6 +37,12 @@ const senseactCapsSchema = z.object({
   'senseact:apps': z.array(z.string()).optional(),
 });
 
+/**
+ * The simulated emulator's snapshots by name (`mobile: execEmuConsoleCommand`), shared by
+ * the sessions of one server process as an emulator's snapshots outlive its sessions.
+ */
+const simSnapshots = new Map<string, unknown>();
+
 /** Android key codes that `mobile: pressKey` accepts (KEYCODE_HOME, KEYCODE_BACK, KEYCODE_ENTER). */
 const keyCodes: Readonly<Record<number, 'home' | 'back' | 'enter'>> = { 3: 'home', 4: 'back', 66: 'enter' };
 
@@ -71,6 +77,9 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
     'mobile: activateApp': { command: 'activateApp', params: { required: ['appId'] } },
     'mobile: terminateApp': { command: 'terminateApp', params: { required: ['appId'], optional: ['timeout'] } },
     'mobile: queryAppState': { command: 'queryAppState', params: { required: ['appId'] } },
+    'mobile: isAppInstalled': { command: 'isAppInstalled', params: { required: ['appId'] } },
+    'mobile: shell': { command: 'mobileShell', params: { required: ['command'], optional: ['args', 'timeout', 'includeStderr'] } },
+    'mobile: execEmuConsoleCommand': { command: 'mobileExecEmuConsoleCommand', params: { required: ['command'], optional: ['execTimeout', 'connTimeout', 'initTimeout'] } },
     'mobile: senseactStats': { command: 'mobileSenseactStats', params: { optional: ['reset'] } },
     'mobile: senseactAdvanceTime': { command: 'mobileSenseactAdvanceTime', params: { required: ['ms'] } },
     'mobile: senseactState': { command: 'mobileSenseactState' },
@@ -311,6 +320,62 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
     return this.sim().currentPackage() === appId ? 4 : 1;
   }
 
+  async isAppInstalled(appId: string): Promise<boolean> {
+    return this.sim().installedApps().some((app) => app.packageName === appId);
+  }
+
+  /**
+   * `mobile: shell`, as far as the simulator has a shell: behind the insecure feature
+   * `adb_shell` like UiAutomator2's, it runs `pm clear <package>` (see
+   * `Simulator.clearAppData`), `pm path <package>` and `pm list packages`; any other
+   * command is refused with the list, never answered with made-up output.
+   */
+  async mobileShell(command: string, args?: unknown): Promise<string> {
+    this.assertFeatureEnabled('adb_shell');
+    const words = [String(command), ...(Array.isArray(args) ? args.map(String) : typeof args === 'string' ? [args] : [])].join(' ').trim().split(/\s+/);
+    const [program, verb, target] = words;
+    const installed = (name: string | undefined): boolean => this.sim().installedApps().some((app) => app.packageName === name);
+    if (program === 'pm' && verb === 'clear' && target !== undefined && words.length === 3) {
+      if (!installed(target)) throw new errors.UnknownError(`Error: java.lang.SecurityException: Package ${target} not found (simulated 'pm clear')`);
+      this.perform(() => this.sim().clearAppData(target));
+      return 'Success\n';
+    }
+    if (program === 'pm' && verb === 'path' && target !== undefined && words.length === 3) {
+      if (!installed(target)) throw new errors.UnknownError(`'pm path ${target}' exited with code 1 (the simulator has no such package)`);
+      return `package:/data/app/${target}/base.apk\n`;
+    }
+    if (program === 'pm' && verb === 'list' && target === 'packages' && words.length === 3) {
+      return this.sim().installedApps().map((app) => `package:${app.packageName}\n`).join('');
+    }
+    throw new errors.NotImplementedError(`The SenseAct simulator's shell runs only 'pm clear <package>', 'pm path <package>' and 'pm list packages'; got '${words.join(' ')}'.`);
+  }
+
+  /**
+   * `mobile: execEmuConsoleCommand`, behind the insecure feature `emulator_console` like
+   * UiAutomator2's. The simulator keeps named snapshots for as long as the server runs
+   * (an emulator keeps them on disk): `avd snapshot save <name>` records every app's data
+   * and the permissions, `avd snapshot load <name>` restarts the session's simulator with
+   * them (the launcher in front, no back stacks: a simulated snapshot keeps data, not
+   * screens), `avd snapshot list` names them.
+   */
+  async mobileExecEmuConsoleCommand(command: string): Promise<string> {
+    this.assertFeatureEnabled('emulator_console');
+    const words = String(command).trim().split(/\s+/);
+    const [avd, snapshot, verb, name] = words;
+    if (avd !== 'avd' || snapshot !== 'snapshot') throw new errors.NotImplementedError(`The SenseAct simulator's emulator console runs only 'avd snapshot save|load <name>' and 'avd snapshot list'; got '${words.join(' ')}'.`);
+    if (verb === 'list' && words.length === 3) return `${[...simSnapshots.keys()].join('\n')}\nOK`;
+    if (name === undefined || words.length !== 4 || (verb !== 'save' && verb !== 'load')) throw new errors.InvalidArgumentError(`expected 'avd snapshot save <name>' or 'avd snapshot load <name>'; got '${words.join(' ')}'.`);
+    if (verb === 'save') {
+      simSnapshots.set(name, this.sim().state());
+      return 'OK';
+    }
+    const saved = simSnapshots.get(name);
+    if (saved === undefined) throw new errors.UnknownError(`KO: snapshot '${name}' does not exist on the simulated emulator (saved: ${[...simSnapshots.keys()].join(', ') || 'none'}); save it first with 'avd snapshot save ${name}'.`);
+    this.startSimulator(structuredClone(saved));
+    this.elements.clear();
+    return 'OK';
+  }
+
   async execute(script: string, args: unknown[]): Promise<unknown> {
     if (!script.trim().startsWith('mobile:')) {
       throw new errors.NotImplementedError(`The SenseAct simulator runs no scripts; only 'mobile:' methods are supported (got '${script}').`);
@@ -402,7 +467,8 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
 
   // --- internals ------------------------------------------------------------------------
 
-  private startSimulator(): void {
+  /** Starts the session's simulator from its capabilities; `state` (a loaded snapshot) replaces the seed data and the start app. */
+  private startSimulator(state?: unknown): void {
     const parsed = senseactCapsSchema.safeParse(this.caps);
     if (!parsed.success) {
       throw new Error(`invalid senseact: capabilities: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
@@ -411,13 +477,14 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
     const options = {
       ...(caps['senseact:seed'] === undefined ? {} : { seed: caps['senseact:seed'] }),
       ...(caps['senseact:faults'] === undefined ? {} : { faults: caps['senseact:faults'] }),
-      ...(caps['senseact:initialState'] === undefined ? {} : { initialState: caps['senseact:initialState'] }),
+      ...(state === undefined && caps['senseact:initialState'] !== undefined ? { initialState: caps['senseact:initialState'] } : {}),
+      ...(state === undefined ? {} : { initialState: state }),
       ...(caps['senseact:screen'] === undefined ? {} : { screen: caps['senseact:screen'] }),
       ...(caps['senseact:apps'] === undefined ? {} : { apps: caps['senseact:apps'] }),
-      ...(this.caps.appPackage === undefined || this.caps.appActivity !== undefined ? {} : { startPackage: this.caps.appPackage }),
+      ...(state !== undefined || this.caps.appPackage === undefined || this.caps.appActivity !== undefined ? {} : { startPackage: this.caps.appPackage }),
     } as SimulatorOptions;
     const simulator = new Simulator(options);
-    if (this.caps.appPackage !== undefined && this.caps.appActivity !== undefined) {
+    if (state === undefined && this.caps.appPackage !== undefined && this.caps.appActivity !== undefined) {
       simulator.launchApp(this.caps.appPackage, this.caps.appActivity);
     }
     this.simulator = simulator;
