@@ -116,7 +116,9 @@ export function createOraclePolicy(task: Task, options: OraclePolicyOptions): Or
       const reading = readPrompt(request.messages);
       const truth = await groundTruth(request);
       if (request.role === 'vision') return JSON.stringify(guide.vision(reading, truth));
-      return JSON.stringify(guide.react(screens.find(reading.screenBlock), true, truth));
+      if (options.react) return JSON.stringify(guide.react(screens.find(reading.screenBlock), true, truth));
+      // senseact-vlm-always: the planner's prompt with a screenshot, answered as the planner answers it.
+      return JSON.stringify(guide.plan(screens.find(reading.screenBlock), { history: reading.history, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }) }));
     }),
   });
   return {

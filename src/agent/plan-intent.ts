@@ -2,7 +2,9 @@ import { describeRepairs } from '../model/reply-repair.js';
 import type { ControlUnit } from '../perception/control-unit.js';
 import { certificateScope } from '../verify/certificate.js';
 import { admissibleCommitment } from './admissible-commitment.js';
-import { plannerMessages, type HistoryEntry } from './agent-prompts.js';
+import type { TextMessage } from '../model/language-model.js';
+import type { VisionMessage } from '../model/vision-model.js';
+import { defaultGateImageDetail, plannerMessages, type HistoryEntry } from './agent-prompts.js';
 import { commitmentOf, lookForUnit, type CommitmentItem, type PlanReply } from './plan-reply.js';
 import { retrievedCertificates, selectCertificateHints } from './select-certificate-hints.js';
 import { appHintsFor, claimSubtasks, progressPrompt, refuseFinish } from './plan-meta.js';
@@ -23,6 +25,16 @@ export type PlannedIntent =
   /** Every attempt was inadmissible. */
   | { readonly kind: 'rejected'; readonly intent: string; readonly reason: string };
 
+/**
+ * The planner's messages with the screenshot on the user turn (`senseact-vlm-always`), at
+ * the detail of SenseAct's other screenshots (the gate's), or unchanged without one.
+ */
+function withScreenshot(context: SenseActContext, messages: readonly TextMessage[], png: Uint8Array | undefined): readonly VisionMessage[] {
+  if (png === undefined) return messages;
+  const image = { png, detail: context.gateImageDetail ?? defaultGateImageDetail };
+  return messages.map((message): VisionMessage => (message.role === 'user' ? { role: 'user', content: message.content, ...(message.sections ? { sections: message.sections } : {}), images: [image] } : message));
+}
+
 /** The history as the planner may see it: without outcomes or notes when execution feedback is off. */
 function visibleHistory(context: SenseActContext, history: readonly HistoryEntry[]): readonly HistoryEntry[] {
   return context.feedback ? history : history.map((entry) => ({ ...entry, outcome: 'unknown' as const, note: '' }));
@@ -41,12 +53,14 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
     ? selectCertificateHints(memory.retrieve({ packageName: screen.perception.tree.packageName, scope: certificateScope(screen.perception.tree), intent: state.history.at(-1)?.intent ?? task.instruction }, retrievedCertificates), { perception: screen.perception, history: state.history })
     : [];
   const hints = appHintsFor(context, state);
+  // One screenshot serves every attempt of this round: the screen does not change between them.
+  const png = context.visionEveryPlan ? await session.screenshot() : undefined;
   let rejection: { intent: string; reason: string } | undefined;
   let refused = false;
   for (let attempt = 0; attempt <= maxPlanRejections; attempt++) {
     const started = performance.now();
     const progress = progressPrompt(state);
-    const reply = await samplePlan(context, state, plannerMessages({
+    const reply = await samplePlan(context, state, withScreenshot(context, plannerMessages({
         instruction: task.instruction,
         allowedPackages: task.allowedPackages,
         view: screen.perception.view,
@@ -56,7 +70,7 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
         changeStrategy: context.feedback && state.changeStrategy,
         ...(progress === undefined ? {} : { progress }),
         ...(hints === undefined ? {} : { hints }),
-      }));
+      }), png));
     const plan = reply.value;
     claimSubtasks(context, state, plan.subtasksDone);
     session.trace.emit({ type: 'plan-end', step: session.step, latencyMs: performance.now() - started, intent: plan.finish ? 'FINISH' : plan.intent, finish: plan.finish, expectation: plan.expectation, attempts: reply.attempts, ...(reply.repairs.length > 0 ? { repairs: describeRepairs(reply.repairs) } : {}) });

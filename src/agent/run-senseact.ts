@@ -2,6 +2,7 @@ import type { AppTrailStep } from '../memory/app-memory.js';
 import type { CertificateStore } from '../memory/certificate-memory.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import type { Task } from '../tasks/task-schema.js';
+import type { AgentMode } from './task-run-result.js';
 import type { HistoryEntry } from './agent-prompts.js';
 import type { AgentSession, Screen } from './agent-session.js';
 import { trailStep } from './app-trail.js';
@@ -14,6 +15,7 @@ import type { PlanningOptions } from './planning-options.js';
 import type { PlanningUsage } from './planning-usage.js';
 import { resolveByVision } from './resolve-by-vision.js';
 import { runSkill, type SkillRunEnd } from './run-skill.js';
+import { SenseActAgentError } from './senseact-agent-error.js';
 import type { Skill } from '../skills/skill-schema.js';
 import { newSenseActState, recordGate, type SenseActContext, type SenseActState, type VerificationCounts } from './senseact-state.js';
 import { verifyCommittedIntent } from './verify-committed-intent.js';
@@ -22,10 +24,25 @@ import { VlmGate } from './vlm-gate.js';
 /** Plans in a row whose target neither the view nor vision could find before the run gives up. */
 export const maxUnresolvedInARow = 3;
 
+/** The modes the SenseAct loop runs (the ReAct baselines run `runReact`). */
+export type SenseActMode = 'senseact' | 'senseact-text' | 'senseact-vlm-always' | 'open-loop';
+
+/** The SenseAct modes that learn and replay: certificate memory and skills (open-loop has no verified outcomes to learn from). */
+export const verifyingSenseActModes: readonly AgentMode[] = ['senseact', 'senseact-text', 'senseact-vlm-always'];
+
+/** True for a mode the SenseAct loop runs (every mode but the ReAct baselines). */
+export function isSenseActMode(mode: AgentMode): mode is SenseActMode {
+  return mode === 'open-loop' || verifyingSenseActModes.includes(mode);
+}
+
 export interface SenseActOptions {
   readonly task: Task;
-  /** `senseact` (vision behind the gate), `senseact-text` (never vision), `open-loop` (no execution feedback). */
-  readonly mode: 'senseact' | 'senseact-text' | 'open-loop';
+  /**
+   * `senseact` (vision behind the gate), `senseact-text` (never vision), `senseact-vlm-always`
+   * (the same loop, a screenshot with every planner call: the gate's ablation), `open-loop`
+   * (no execution feedback).
+   */
+  readonly mode: SenseActMode;
   readonly session: AgentSession;
   readonly memory?: CertificateStore;
   readonly gateThreshold?: number;
@@ -75,11 +92,15 @@ interface RoundEnd {
  */
 export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd> {
   const { task, mode, session } = options;
+  if (mode === 'senseact-vlm-always' && session.vision === undefined) {
+    throw new SenseActAgentError({ code: 'agent-no-vision-model', message: 'senseact-vlm-always sends a screenshot with every planner call and needs a vision model: configure SENSEACT_VISION_MODEL, or use the oracle policy.' });
+  }
   const context: SenseActContext = {
     task,
     session,
     feedback: mode !== 'open-loop',
     visionAllowed: mode !== 'senseact-text' && session.vision !== undefined,
+    visionEveryPlan: mode === 'senseact-vlm-always',
     guard: options.guard ?? new ForegroundGuard(task),
     gate: new VlmGate(options.gateThreshold === undefined ? {} : { threshold: options.gateThreshold }),
     ...(options.memory ? { memory: options.memory } : {}),

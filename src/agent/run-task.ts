@@ -22,7 +22,7 @@ import { ModelFaultInjector } from './model-fault-injector.js';
 import type { ModelFaultConfig } from './model-fault-profile.js';
 import { createOraclePolicy } from './oracle-models.js';
 import { runReact } from './run-react.js';
-import { runSenseAct, type AgentRunEnd } from './run-senseact.js';
+import { isSenseActMode, runSenseAct, type AgentRunEnd } from './run-senseact.js';
 import { summariseAppMemory } from './summarise-app-memory.js';
 import type { Skill } from '../skills/skill-schema.js';
 import type { AgentMode, PolicyName, TaskRunResult } from './task-run-result.js';
@@ -95,7 +95,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const redactor = options.redactor ?? new Redactor(options.secrets ?? []);
   const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), ifExists: options.replaceTrace ? 'replace' : 'suffix', redactor });
   const started = performance.now();
-  const react = mode === 'react-vlm' || mode === 'react-text';
+  const react = !isSenseActMode(mode);
   const { probe } = options;
   // A dense screen's view keeps the rows that name the task's words (the oracle renders the same view).
   const perception = { ...options.perception, viewFocus: options.perception?.viewFocus ?? viewFocusWords(task.instruction) };
@@ -125,11 +125,11 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   let reason = '';
   let subGoals: SubGoalCount = { met: 0, total: 0 };
   try {
-    run = react
+    run = !isSenseActMode(mode)
       ? await runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, guard })
       : await runSenseAct({
           task,
-          mode: mode as 'senseact' | 'senseact-text' | 'open-loop',
+          mode,
           session,
           guard,
           ...(options.memory ? { memory: options.memory.forRun(options.memoryRun ?? `${task.id}/${trace.runId}`) } : {}),

@@ -23,6 +23,8 @@ export interface SenseActContext {
   readonly feedback: boolean;
   /** Vision may be asked (not `senseact-text`, and a vision model is configured). */
   readonly visionAllowed: boolean;
+  /** Every planner call goes to the vision model with a screenshot of the screen it plans on (`senseact-vlm-always`). */
+  readonly visionEveryPlan: boolean;
   readonly guard: ForegroundGuard;
   readonly gate: VlmGate;
   readonly memory?: CertificateStore;

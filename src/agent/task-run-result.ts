@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { planningUsageSchema } from './planning-usage.js';
 
-/** The modes of DESIGN.md §7. */
-export const agentModeSchema = z.enum(['senseact', 'senseact-text', 'react-vlm', 'react-text', 'open-loop']);
+/**
+ * The modes of DESIGN.md §7, and the ablation `senseact-vlm-always`: the SenseAct loop with
+ * a screenshot on every planner call (what the VLM gate saves, measured on the same loop).
+ */
+export const agentModeSchema = z.enum(['senseact', 'senseact-text', 'senseact-vlm-always', 'react-vlm', 'react-text', 'open-loop']);
 export type AgentMode = z.infer<typeof agentModeSchema>;
 
 /** Who decides the actions: a language model, or the task's reference solution (results labelled oracle). */

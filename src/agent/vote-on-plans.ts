@@ -1,5 +1,5 @@
 import { generateStructured, type GenerateStructuredResult } from '../model/generate-structured.js';
-import type { TextMessage } from '../model/language-model.js';
+import { countImages, type VisionMessage } from '../model/vision-model.js';
 import { safeParsePredicate } from '../verify/parse-predicate.js';
 import type { Predicate, Query } from '../verify/predicate.js';
 import { commitmentOf, planReplySchema, type PlanReply } from './plan-reply.js';
@@ -99,12 +99,16 @@ export function voteOnPlans(samples: readonly PlanReply[]): VoteResult {
  * temperature and the commitment by majority ({@link voteOnPlans}). The extra calls and
  * their tokens are counted in the run's planning usage and traced (`vote-end`). Returns
  * what the chosen sample's structured call returned, its plan replaced by the vote's.
+ * Messages that carry a screenshot (`senseact-vlm-always`) go to the vision model in the
+ * planner role, as react-vlm's do; the session counts them as vision calls.
  */
-export async function samplePlan(context: SenseActContext, state: SenseActState, messages: readonly TextMessage[]): Promise<GenerateStructuredResult<PlanReply>> {
+export async function samplePlan(context: SenseActContext, state: SenseActState, messages: readonly VisionMessage[]): Promise<GenerateStructuredResult<PlanReply>> {
   const { session } = context;
   const vote = context.planning?.vote;
   const samples = vote && vote.samples > 1 ? vote.samples : 1;
-  const ask = (): Promise<GenerateStructuredResult<PlanReply>> => generateStructured(session.planner, {
+  const model = countImages(messages).images > 0 ? session.vision : session.planner;
+  if (model === undefined) throw new Error('samplePlan: a planner prompt with a screenshot needs a vision model (runSenseAct checks this before the first round)');
+  const ask = (): Promise<GenerateStructuredResult<PlanReply>> => generateStructured<typeof planReplySchema, VisionMessage>(model, {
     role: 'planner',
     schema: planReplySchema,
     schemaName: 'PlanReply',

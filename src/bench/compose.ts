@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { AgentModels } from '../agent/agent-session.js';
 import { ModelAnswerJudge } from '../agent/model-answer-judge.js';
 import { modelFaultProfile, modelFaultProfiles } from '../agent/model-fault-profile.js';
+import { isSenseActMode, verifyingSenseActModes } from '../agent/run-senseact.js';
 import { runTask } from '../agent/run-task.js';
 import type { PolicyName } from '../agent/task-run-result.js';
 import type { PlanningOptions } from '../agent/planning-options.js';
@@ -176,12 +177,12 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
       signal,
       redactor,
       ...(models ? { models, judges: { model: new ModelAnswerJudge(models.verifier ?? models.planner) } } : {}),
-      ...(mode === 'senseact' || mode === 'senseact-text' ? { memory: await memoryFor(mode), memoryRun: memoryRun(task.id, mode, repeat) } : {}),
+      ...(verifyingSenseActModes.includes(mode) ? { memory: await memoryFor(mode), memoryRun: memoryRun(task.id, mode, repeat) } : {}),
       ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
       // Seeded per task and repeat, as the simulator's faults are: every mode of a run meets the same draws.
       ...(modelFaults === undefined ? {} : { modelFaults: { config: modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),
-      ...(skills && (mode === 'senseact' || mode === 'senseact-text') ? { skills } : {}),
-      ...(mode === 'senseact' || mode === 'senseact-text' || mode === 'open-loop' ? { ...planningOptions, ...(appMemory ? { appMemory } : {}) } : {}),
+      ...(skills && verifyingSenseActModes.includes(mode) ? { skills } : {}),
+      ...(isSenseActMode(mode) ? { ...planningOptions, ...(appMemory ? { appMemory } : {}) } : {}),
     };
     if (profile.kind === 'sim') {
       const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }), ...(simSection === undefined ? {} : { profile: simSection }) });

@@ -64,6 +64,7 @@ export async function phaseFixture(task: Task, options: { models?: FixtureModels
     session,
     feedback: options.feedback ?? true,
     visionAllowed: options.visionAllowed ?? options.models?.vision !== undefined,
+    visionEveryPlan: false,
     guard: new ForegroundGuard(task),
     gate: new VlmGate(),
     ...(options.memory ? { memory: options.memory } : {}),
