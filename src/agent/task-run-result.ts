@@ -64,6 +64,10 @@ export const runConditionsSchema = z.object({
   model: z.string(),
   /** When the invocation that ran it started (ISO 8601). */
   startedAt: z.string(),
+  /** The VLM gate's threshold τ (`--gate-threshold`), or null for the gate's default (null in runs recorded before it could be set). */
+  gateThreshold: z.number().int().positive().nullable().default(null),
+  /** The sampling temperature of every model role (`--temperature`), or null for the configured one (null in older runs). */
+  temperature: z.number().min(0).max(2).nullable().default(null),
 });
 export type RunConditions = z.infer<typeof runConditionsSchema>;
 

@@ -112,6 +112,10 @@ export const benchRunOptionsSchema = z.object({
   faults: z.string().nullable(),
   /** The `--model-faults` profile, or null (null in results written before it existed). */
   modelFaults: z.string().nullable().default(null),
+  /** `--gate-threshold` (τ), or null for the gate's default (null in results written before it could be set). */
+  gateThreshold: z.number().int().positive().nullable().default(null),
+  /** `--temperature` of every model role, or null for the configured one (null in older results). */
+  temperature: z.number().min(0).max(2).nullable().default(null),
   policy: policyNameSchema,
   modelLabel: z.string(),
   taskIds: z.array(z.string()),

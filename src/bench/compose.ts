@@ -17,6 +17,7 @@ import { CertificateMemory } from '../memory/certificate-memory.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
 import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from-env.js';
 import { createConfiguredModels } from '../model/create-configured-models.js';
+import { modelRoles } from '../model/model-role.js';
 import { imageDetailSchema, type ImageDetail } from '../model/vision-model.js';
 import type { FaultProfileName } from '../sim/fault-injector.js';
 import { SimulatorError } from '../sim/simulator-error.js';
@@ -84,7 +85,8 @@ export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 
  */
 export async function createBenchExecutor(options: BenchExecutorOptions, wiring: BenchWiring = {}): Promise<BenchComposition> {
   const profile: DeviceProfile = loadDeviceProfile(options.device, { cwd: options.cwd, env: options.env });
-  const config = modelConfigFromEnv(options.env);
+  // --temperature sets every role, over SENSEACT_[<ROLE>_]TEMPERATURE (a vote's own temperature still wins per request).
+  const config = modelConfigFromEnv(options.env, options.temperature === undefined ? {} : { generation: Object.fromEntries(modelRoles.map((role) => [role, { temperature: options.temperature }])) });
   const cassette = cassetteFromEnv(options.env, options.cwd);
   const gateImageDetail = gateImageDetailFromEnv(options.env);
   const wanted = options.policy;
@@ -98,13 +100,14 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
     notice = `policy: llm, replaying the recorded model calls in ${cassette.path} (no endpoint is called)`;
   } else if (config.ready) {
     policy = 'llm';
-    notice = `policy: llm (planner ${config.models.planner}, vision ${config.models.vision} at ${config.baseUrl})${cassette ? `, recording to ${cassette.path}` : ''}`;
+    notice = `policy: llm (planner ${config.models.planner}, vision ${config.models.vision} at ${config.baseUrl}${options.temperature === undefined ? '' : `, temperature ${options.temperature}`})${cassette ? `, recording to ${cassette.path}` : ''}`;
   } else if (wanted === 'auto') {
     policy = 'oracle';
     notice = `policy: oracle — no model is configured (${config.problems.join('; ') || 'set SENSEACT_API_KEY or SENSEACT_BASE_URL'}), so reference solutions play through the full loop. Results are oracle results.`;
   } else {
     throw new BenchError({ code: 'bench-no-model', message: `--policy llm needs a model: ${config.problems.join('; ')}. Or run with --policy oracle.` });
   }
+  if (policy === 'oracle' && options.temperature !== undefined) notice += ` --temperature ${options.temperature} is recorded but changes nothing: the oracle samples nothing.`;
   // One redaction pass for every file of the bench: the configured key, secret-named
   // variables of the environment, key patterns, and passwords typed during the runs.
   const redactor = new Redactor([...(config.apiKey ? [config.apiKey] : []), ...secretsFromEnv(options.env)]);
@@ -179,6 +182,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
       ...(models ? { models, judges: { model: new ModelAnswerJudge(models.verifier ?? models.planner) } } : {}),
       ...(verifyingSenseActModes.includes(mode) ? { memory: await memoryFor(mode), memoryRun: memoryRun(task.id, mode, repeat) } : {}),
       ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
+      ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
       // Seeded per task and repeat, as the simulator's faults are: every mode of a run meets the same draws.
       ...(modelFaults === undefined ? {} : { modelFaults: { config: modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),
       ...(skills && verifyingSenseActModes.includes(mode) ? { skills } : {}),

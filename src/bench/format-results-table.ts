@@ -51,6 +51,7 @@ export function resultsTableModel(results: BenchResults): ResultsTableModel {
     rightAligned: columns.map((column) => column.align === 'right'),
     rows: results.modes.map((metrics) => columns.map((column) => column.value(metrics, results))),
     notes: [
+      ...conditionNotes(results),
       ...(results.oracle ? ['oracle: no model was called; llm/vlm calls, images and bytes count what the loop sent to the oracle stand-ins, tokens are local estimates, cost is what a model at these prices would have cost'] : []),
       `${results.prices.unknown === true ? 'cost:' : 'cost at'} ${results.prices.label}; img tok (part of tok in): each image at its real size and requested detail by OpenAI's tile formula`,
       'sub-sr: sub-goals of the task check met (mean per run); rrr: reference steps / agent steps on successes of tasks with referenceSteps; ror: operations that changed the screen; - when no run carries it',
@@ -117,6 +118,16 @@ function optionalPercent(value: number | null): string {
 
 function percent(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
+}
+
+/** The ablation settings the bench ran with, when any was set (`--gate-threshold`, `--temperature`). */
+function conditionNotes(results: BenchResults): string[] {
+  const { gateThreshold, temperature } = results.options;
+  const parts = [
+    ...(gateThreshold === null ? [] : [`VLM gate threshold τ = ${gateThreshold}`]),
+    ...(temperature === null ? [] : [`temperature ${temperature} for every model role${results.oracle ? ' (the oracle samples nothing: no effect)' : ''}`]),
+  ];
+  return parts.length === 0 ? [] : [`conditions: ${parts.join('; ')}`];
 }
 
 /**

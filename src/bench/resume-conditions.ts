@@ -8,6 +8,8 @@ export interface ResumeConditions {
   readonly device: string | null;
   readonly faults: string | null;
   readonly modelFaults: string | null;
+  readonly gateThreshold: number | null;
+  readonly temperature: number | null;
   readonly policy: PolicyName;
   readonly modelLabel: string;
 }
@@ -29,6 +31,8 @@ export function resumeMismatches(previous: BenchRunOptions, current: ResumeCondi
   compare('--device', previous.device, current.device);
   compare('--faults', previous.faults, current.faults);
   compare('--model-faults', previous.modelFaults, current.modelFaults);
+  compare('--gate-threshold', previous.gateThreshold === null ? null : String(previous.gateThreshold), current.gateThreshold === null ? null : String(current.gateThreshold));
+  compare('--temperature', previous.temperature === null ? null : String(previous.temperature), current.temperature === null ? null : String(current.temperature));
   compare('--policy', previous.policy, current.policy);
   compare('model', previous.modelLabel, current.modelLabel);
   return differences;

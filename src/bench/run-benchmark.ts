@@ -45,7 +45,7 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   readonly outDir: string;
   /** Finish an interrupted run in `outDir` instead of refusing a non-empty dir. */
   readonly resume: boolean;
-  /** With `resume`: go on even when the recorded run had other conditions (suite, modes, device, faults, model faults, policy, model). */
+  /** With `resume`: go on even when the recorded run had other conditions (suite, modes, device, faults, model faults, gate threshold, temperature, policy, model). */
   readonly force?: boolean;
   readonly executor: TaskExecutor<Task>;
   readonly policy: PolicyName;
@@ -54,6 +54,10 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   readonly faults?: string | null;
   /** The `--model-faults` profile, recorded in results and in each run's conditions. */
   readonly modelFaults?: string | null;
+  /** The VLM gate's threshold (`--gate-threshold`) the executor was wired with, recorded in results and in each run's conditions; null: the default. */
+  readonly gateThreshold?: number | null;
+  /** The temperature of every model role (`--temperature`), recorded likewise; null: the configured one. */
+  readonly temperature?: number | null;
   /** Recorded in results; `none` for the oracle policy. */
   readonly modelLabel?: string;
   readonly prices?: TokenPrices;
@@ -141,6 +145,8 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
           device: options.device ?? null,
           faults: options.faults ?? null,
           modelFaults: options.modelFaults ?? null,
+          gateThreshold: options.gateThreshold ?? null,
+          temperature: options.temperature ?? null,
           policy: options.policy,
           modelLabel: modelLabelOf(options),
           taskIds: options.tasks.map((task) => task.id),
@@ -159,7 +165,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     await writer.flush();
 
     const journal = await ResultsJournal.open(journalFile, recovered.completeBytes);
-    const conditions: RunConditions = { suite: options.suite, device: options.device ?? null, faults: options.faults ?? null, modelFaults: options.modelFaults ?? null, policy: options.policy, model: modelLabelOf(options), startedAt: new Date(startedAtMs).toISOString() };
+    const conditions: RunConditions = { suite: options.suite, device: options.device ?? null, faults: options.faults ?? null, modelFaults: options.modelFaults ?? null, gateThreshold: options.gateThreshold ?? null, temperature: options.temperature ?? null, policy: options.policy, model: modelLabelOf(options), startedAt: new Date(startedAtMs).toISOString() };
     const signal = options.signal ?? new AbortController().signal;
     let running = 0;
     let successes = [...finished.values()].filter((result) => result.success).length;
@@ -261,6 +267,8 @@ async function prepareOutDir<Task extends BenchTask>(outDir: string, options: Ru
     device: options.device ?? null,
     faults: options.faults ?? null,
     modelFaults: options.modelFaults ?? null,
+    gateThreshold: options.gateThreshold ?? null,
+    temperature: options.temperature ?? null,
     policy: options.policy,
     modelLabel: modelLabelOf(options),
   });

@@ -61,6 +61,10 @@ export interface BenchExecutorOptions {
   readonly workers?: number;
   /** Meta-plans, voting and app memory for the senseact modes; all off when absent. */
   readonly planning?: BenchPlanning;
+  /** The VLM gate's threshold τ for the SenseAct modes (`--gate-threshold`); default the gate's. */
+  readonly gateThreshold?: number;
+  /** Sampling temperature of every model role (`--temperature`, 0..2), over the environment's; the oracle samples nothing. */
+  readonly temperature?: number;
 }
 
 /** The bench's planning aids (issue 18): `--meta-plan`, `--vote n`, `--vote-temperature`, `--app-memory <dir>`. */

@@ -10,6 +10,8 @@ import { benchFiles, runBenchmark } from '../../bench/run-benchmark.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
 import type { BenchExecutorFactory, BenchExecutorHandle, BenchPlanning } from '../../bench/task-executor.js';
 import { defaultVoteTemperature } from '../../agent/planning-options.js';
+import { isSenseActMode } from '../../agent/run-senseact.js';
+import { defaultGateThreshold } from '../../agent/vlm-gate.js';
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
 import { writeJunit } from '../../bench/write-junit.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
@@ -60,6 +62,10 @@ export interface BenchCommandOptions {
   readonly skills?: string;
   /** Meta-plans, voting and app memory (issue 18); off unless asked for. */
   readonly planning: BenchPlanning;
+  /** `--gate-threshold`: the VLM gate's τ for the SenseAct modes; undefined: the gate's default. */
+  readonly gateThreshold?: number;
+  /** `--temperature`: sampling temperature of every model role; undefined: the configured one. */
+  readonly temperature?: number;
 }
 
 interface RawOptions {
@@ -85,6 +91,8 @@ interface RawOptions {
   vote?: string;
   voteTemperature?: string;
   appMemory?: string;
+  gateThreshold?: string;
+  temperature?: string;
 }
 
 /** `senseact bench`'s exit codes, listed in its --help and the README. */
@@ -118,7 +126,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--repeat <k>', 'runs per task and mode', '1')
       .option('--out <dir>', 'output dir (default runs/bench-<suite>-<timestamp>)')
       .option('--resume', 'finish an interrupted run in --out, skipping runs already done')
-      .option('--force', 'with --resume: go on although the run in --out had another suite, modes, device, faults, policy or model')
+      .option('--force', 'with --resume: go on although the run in --out had another suite, modes, device, faults, gate threshold, temperature, policy or model')
       .option('--tasks <ids>', 'comma-separated task ids or globs to run (e.g. clock-*,notes-create)')
       .option('--tags <tags>', 'comma-separated tags: run the tasks that have any of them')
       .option('--junit <file>', 'also write JUnit XML (one testcase per task, mode and repeat)')
@@ -127,6 +135,8 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--vote <n>', 'senseact modes: sample n plans per round and commit by majority over (units, arguments); n-1 extra planner calls per round', '1')
       .option('--vote-temperature <t>', `sampling temperature of the --vote samples (default ${defaultVoteTemperature})`)
       .option('--app-memory <dir>', 'senseact modes: learn a per-app abstraction memory (page map, task-family notes) from verified runs into <dir>, and give its hints to the planner; inspect with senseact memory show <app> --dir <dir>')
+      .option('--gate-threshold <n>', `senseact modes: consecutive failures on the same target that open the VLM gate (τ, a whole number ≥ 1; default ${defaultGateThreshold})`)
+      .option('--temperature <t>', 'sampling temperature of every model role, 0 to 2 (over SENSEACT_[<ROLE>_]TEMPERATURE); recorded in each run\'s conditions')
       .addOption(new Option('--policy <policy>', 'who decides actions: llm, oracle (reference solutions, no model), or auto (llm when a model is configured, else oracle)').default('auto'))
       .option('--price-prompt <usd>', 'USD per 1M prompt tokens for the cost estimate (default: the list price of the configured model, when known)')
       .option('--price-completion <usd>', 'USD per 1M completion tokens (default: as --price-prompt)')
@@ -207,6 +217,9 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     voteTemperature,
     ...(raw.appMemory === undefined ? {} : { appMemoryDir: path.resolve(io.cwd, raw.appMemory) }),
   };
+  const gateThreshold = raw.gateThreshold === undefined ? undefined : parseGateThreshold(raw.gateThreshold);
+  const temperature = raw.temperature === undefined ? undefined : parseTemperature(raw.temperature);
+  if (gateThreshold !== undefined && !modes.some(isSenseActMode)) throw bad('--gate-threshold', `only the SenseAct modes have a VLM gate; none of ${modes.join(', ')} is one`);
   const resume = raw.resume === true;
   if (resume && raw.out === undefined) throw bad('--resume', 'needs --out <dir>: the output dir of the run to finish');
   return {
@@ -227,7 +240,26 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     junit: raw.junit === undefined ? undefined : path.resolve(io.cwd, raw.junit),
     ...(raw.skills === undefined ? {} : { skills: path.resolve(io.cwd, raw.skills) }),
     planning,
+    ...(gateThreshold === undefined ? {} : { gateThreshold }),
+    ...(temperature === undefined ? {} : { temperature }),
   };
+}
+
+/** `--gate-threshold`: a whole number ≥ 1 (the gate opens when a target has failed that many times in a row). Throws `BenchError` otherwise. */
+export function parseGateThreshold(text: string): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) {
+    throw new BenchError({ code: 'bench-cli-option', message: `--gate-threshold: expected a whole number ≥ 1 (consecutive failures on the same target before vision is asked; default ${defaultGateThreshold}), got "${text}"` });
+  }
+  return Number(text);
+}
+
+/** `--temperature`: a number from 0 to 2, as OpenAI-compatible endpoints accept. Throws `BenchError` otherwise. */
+export function parseTemperature(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 2) {
+    throw new BenchError({ code: 'bench-cli-option', message: `--temperature: expected a number from 0 to 2 (0: the most repeatable answers), got "${text}"` });
+  }
+  return value;
 }
 
 /** `runs/bench-<suite>-<UTC timestamp>`, with the suite reduced to a safe folder name. */
@@ -266,6 +298,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       env: io.env,
       signal: controller.signal,
       planning: options.planning,
+      ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       concurrency: options.concurrency,
       ...(options.workers === undefined ? {} : { workers: options.workers }),
     });
@@ -287,6 +321,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       device: options.device,
       faults: handle.faults === undefined ? options.faults ?? null : handle.faults,
       modelFaults: options.modelFaults ?? null,
+      gateThreshold: options.gateThreshold ?? null,
+      temperature: options.temperature ?? null,
       modelLabel: handle.modelLabel,
       prices: options.prices ?? handle.prices ?? defaultTokenPrices,
       onProgress: reporter.onProgress,
@@ -324,6 +360,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(options.planning.metaPlan ? ['--meta-plan'] : []),
       ...(options.planning.vote > 1 ? [`--vote ${options.planning.vote}`, `--vote-temperature ${options.planning.voteTemperature}`] : []),
       ...(options.planning.appMemoryDir === undefined ? [] : [`--app-memory ${options.planning.appMemoryDir}`]),
+      ...(options.gateThreshold === undefined ? [] : [`--gate-threshold ${options.gateThreshold}`]),
+      ...(options.temperature === undefined ? [] : [`--temperature ${options.temperature}`]),
       `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
     ];
     io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench ${again.join(' ')}\n`);

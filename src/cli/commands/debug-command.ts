@@ -9,6 +9,7 @@ import { formatTraceHeader, formatTraceStep } from '../../report/format-trace-st
 import { readRunArtifacts } from '../../report/read-run-artifacts.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
+import { parseGateThreshold, parseTemperature } from './bench-command.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
 import type { CommandRegistration } from '../command-registration.js';
 import { tasksRootFor } from '../tasks-root.js';
@@ -42,7 +43,9 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
       .option('--mode <mode>', `with --device: the agent mode (${agentModeSchema.options.join(', ')})`, 'senseact')
       .option('--faults <profile>', 'with --device: faults to inject (simulator only)')
       .option('--policy <policy>', 'with --device: llm, oracle or auto (llm when a model is configured)', 'auto')
-      .action(async (target: string, options: { step?: string; device?: string; suite: string; mode: string; faults?: string; policy: string }) => {
+      .option('--gate-threshold <n>', 'with --device: consecutive failures on the same target that open the VLM gate (τ, a whole number ≥ 1)')
+      .option('--temperature <t>', 'with --device: sampling temperature of every model role, 0 to 2')
+      .action(async (target: string, options: RunOneOptions & { step?: string; device?: string }) => {
         if (options.device !== undefined) target = await runOneTask(target, { ...options, device: options.device }, io);
         const resolved = path.resolve(io.cwd, target);
         if (!existsSync(resolved)) throw new BenchError({ code: 'debug-no-trace', message: `debug: ${resolved} does not exist; pass a run folder (${benchRunLayout}) or its trace.jsonl` });
@@ -74,7 +77,16 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
 }
 
 /** Runs one task of a suite on a device through the composition root; returns its trace folder. */
-async function runOneTask(taskId: string, options: { device: string; suite: string; mode: string; faults?: string; policy: string }, io: CliIo): Promise<string> {
+interface RunOneOptions {
+  readonly suite: string;
+  readonly mode: string;
+  readonly faults?: string;
+  readonly policy: string;
+  readonly gateThreshold?: string;
+  readonly temperature?: string;
+}
+
+async function runOneTask(taskId: string, options: RunOneOptions & { device: string }, io: CliIo): Promise<string> {
   const mode = agentModeSchema.safeParse(options.mode);
   if (!mode.success) throw new BenchError({ code: 'debug-option', message: `--mode: unknown mode "${options.mode}"; choose from ${agentModeSchema.options.join(', ')}` });
   const policy = options.policy === 'auto' ? 'auto' : policyNameSchema.safeParse(options.policy).data;
@@ -82,12 +94,14 @@ async function runOneTask(taskId: string, options: { device: string; suite: stri
   if (options.faults !== undefined && !Object.hasOwn(faultProfiles, options.faults)) {
     throw new BenchError({ code: 'debug-option', message: `--faults: unknown fault profile "${options.faults}"; choose from ${Object.keys(faultProfiles).join(', ')}` });
   }
+  const gateThreshold = options.gateThreshold === undefined ? undefined : parseGateThreshold(options.gateThreshold);
+  const temperature = options.temperature === undefined ? undefined : parseTemperature(options.temperature);
   const suite = await loadSuite(options.suite, { tasksRoot: tasksRootFor(io.cwd, options.suite) });
   const task = suite.tasks.find((candidate) => candidate.id === taskId);
   if (!task) throw new BenchError({ code: 'debug-no-task', message: `debug: suite "${suite.name}" has no task "${taskId}" (pass a run folder to replay, or a task id of --suite with --device)` });
   const outDir = path.resolve(io.cwd, 'runs', `debug-${taskId}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`);
   const controller = new AbortController();
-  const handle = await createBenchExecutor({ suite: options.suite, device: options.device, faults: options.faults, policy, outDir, cwd: io.cwd, env: io.env, signal: controller.signal });
+  const handle = await createBenchExecutor({ suite: options.suite, device: options.device, faults: options.faults, policy, outDir, cwd: io.cwd, env: io.env, signal: controller.signal, ...(gateThreshold === undefined ? {} : { gateThreshold }), ...(temperature === undefined ? {} : { temperature }) });
   try {
     validateBenchPlan({ suite: suite.name, tasks: [task], modes: [mode.data], ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
     io.stderr(`${handle.notice}\n`);

@@ -132,7 +132,7 @@ describe('senseact bench (with a fake executor factory)', () => {
   });
 
   it.each([
-    [['--mode', 'senseact,vision'], /--mode: unknown mode "vision"; choose from senseact, senseact-text, react-vlm, react-text, open-loop/],
+    [['--mode', 'senseact,vision'], /--mode: unknown mode "vision"; choose from senseact, senseact-text, senseact-vlm-always, react-vlm, react-text, open-loop/],
     [['--mode', 'senseact,senseact'], /--mode: mode "senseact" is listed twice/],
     [['--mode', ' , '], /--mode: give at least one mode/],
     [['--mode', 'senseact', '--concurrency', '0'], /--concurrency: expected a whole number ≥ 1, got "0"/],
@@ -146,6 +146,12 @@ describe('senseact bench (with a fake executor factory)', () => {
     [['--mode', 'senseact', '--tasks', ' ,'], /--tasks: give at least one value/],
     [['--mode', 'senseact', '--out', 'x', '--force'], /--force: only goes with --resume/],
     [['--mode', 'senseact', '--resume'], /--resume: needs --out <dir>/],
+    [['--mode', 'senseact', '--gate-threshold', '0'], /--gate-threshold: expected a whole number ≥ 1 \(consecutive failures on the same target before vision is asked; default 2\), got "0"/],
+    [['--mode', 'senseact', '--gate-threshold', '1.5'], /--gate-threshold: expected a whole number ≥ 1 .*got "1.5"/],
+    [['--mode', 'react-vlm,react-text', '--gate-threshold', '3'], /--gate-threshold: only the SenseAct modes have a VLM gate; none of react-vlm, react-text is one/],
+    [['--mode', 'senseact', '--temperature', '2.5'], /--temperature: expected a number from 0 to 2 \(0: the most repeatable answers\), got "2.5"/],
+    [['--mode', 'senseact', '--temperature', 'hot'], /--temperature: expected a number from 0 to 2 .*got "hot"/],
+    [['--mode', 'senseact', '--temperature', ''], /--temperature: expected a number from 0 to 2 .*got ""/],
   ])('rejects %j naming the option', async (args, message) => {
     const result = await bench(['--suite', 'mini', '--device', 'sim', ...args]);
     expect(result.exitCode).toBe(2);
@@ -282,6 +288,37 @@ describe('senseact bench (with a fake executor factory)', () => {
     const lone = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--vote-temperature', '0.5']);
     expect(lone.stderr).toContain('--vote-temperature: only goes with --vote n (n ≥ 2)');
     expect(factoryCalls).toHaveLength(2);
+  });
+
+  it('passes --gate-threshold and --temperature to the executor factory and records them in results.json and each run', async () => {
+    await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'plain']);
+    expect(factoryCalls[0]).not.toHaveProperty('gateThreshold');
+    expect(factoryCalls[0]).not.toHaveProperty('temperature');
+    const plain = JSON.parse(await readFile(path.join(root, 'plain', 'results.json'), 'utf8'));
+    expect(plain.options).toMatchObject({ gateThreshold: null, temperature: null });
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact,react-vlm', '--device', 'sim', '--out', 'ablation', '--gate-threshold', '3', '--temperature', '0.4']);
+    expect(result.exitCode).toBe(0);
+    expect(factoryCalls[1]).toMatchObject({ gateThreshold: 3, temperature: 0.4 });
+    expect(result.stdout).toContain('conditions: VLM gate threshold τ = 3; temperature 0.4 for every model role\n');
+    const written = JSON.parse(await readFile(path.join(root, 'ablation', 'results.json'), 'utf8'));
+    expect(written.options).toMatchObject({ gateThreshold: 3, temperature: 0.4 });
+    for (const run of written.tasks) expect(run.conditions).toMatchObject({ gateThreshold: 3, temperature: 0.4 });
+  });
+
+  it('refuses to resume under another --temperature or --gate-threshold unless --force, and names both values', async () => {
+    fake = new FakeTaskExecutor<Task>(() => ({ kind: 'result', result: { policy: 'llm' } }));
+    const first = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'warm', '--temperature', '0']);
+    expect(first.exitCode).toBe(0);
+    const hotter = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'warm', '--resume', '--temperature', '1']);
+    expect(hotter.exitCode).toBe(2);
+    expect(hotter.stderr).toContain('--temperature: the run used 0, this one 1');
+    const gated = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'warm', '--resume', '--temperature', '0', '--gate-threshold', '1']);
+    expect(gated.stderr).toContain('--gate-threshold: the run used (none), this one 1');
+    const same = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'warm', '--resume', '--temperature', '0']);
+    expect(same.stderr).not.toContain('other conditions');
+    expect(same.exitCode).toBe(0);
+    const forced = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'warm', '--resume', '--force', '--temperature', '1']);
+    expect(forced.exitCode).toBe(0);
   });
 
   it('lists its exit codes in --help', async () => {

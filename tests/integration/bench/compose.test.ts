@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchError } from '../../../src/bench/bench-error.js';
 import { createBenchExecutor, whyTaskCannotRun } from '../../../src/bench/compose.js';
 import type { BenchExecutorOptions } from '../../../src/bench/task-executor.js';
+import { startMockOpenAiServer } from '../../../src/model/mock-openai-server.js';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
 
@@ -103,6 +104,48 @@ describe('createBenchExecutor on the simulator', () => {
     }
     await expect(createBenchExecutor(options('sim', { modelFaults: 'heavy' }))).rejects.toThrow(/--model-faults heavy: unknown profile; choose from none, standard/);
     await expect(createBenchExecutor(options('sim', { modelFaults: 'standard', policy: 'llm', env: { SENSEACT_BASE_URL: 'http://127.0.0.1:9/v1', SENSEACT_MODEL: 'gpt-4o-mini' } }))).rejects.toThrow(/--model-faults standard: .*--policy oracle/);
+  });
+
+  it('gives --gate-threshold to the SenseAct runs: with τ = 1 every dropped tap opens the gate, with the default every second', async () => {
+    const device = await profile('sim-dropping', ["faults: { dropped-tap: { rate: 1 } }"]);
+    const opened = async (gateThreshold?: number): Promise<number> => {
+      const handle = await createBenchExecutor(options(device, gateThreshold === undefined ? {} : { gateThreshold }));
+      try {
+        const result = await run(handle, airplane, path.join(root, `gate-${gateThreshold ?? 'default'}`));
+        expect(result.error).toBeNull();
+        expect(result.verification.fail).toBeGreaterThan(1);
+        return (result.gateReasons['repeated-failure'] ?? 0) / result.verification.fail;
+      } finally {
+        await handle.close();
+      }
+    };
+    expect(await opened(1)).toBe(1);
+    expect(await opened()).toBeLessThanOrEqual(0.5);
+  });
+
+  it('sends --temperature with every model call of every role, over the environment\'s per-role temperature', async () => {
+    const server = await startMockOpenAiServer({ reply: () => ({ text: JSON.stringify({ intent: 'Done', finish: true }), usage: { promptTokens: 10, completionTokens: 5 } }) });
+    try {
+      const env = { SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'mock-model', SENSEACT_PLANNER_TEMPERATURE: '1.5' };
+      const temperatures = async (extra: Partial<BenchExecutorOptions>, mode: 'senseact' | 'react-vlm'): Promise<unknown[]> => {
+        const before = server.requests.length;
+        const handle = await createBenchExecutor(options('sim', { policy: 'llm', env, ...extra }));
+        try {
+          const outDir = path.join(root, `temperature-${mode}-${extra.temperature ?? 'env'}`);
+          await handle.executor({ task: airplane, mode, repeat: 0, outDir, traceDir: path.join(outDir, 'traces', airplane.id, `${mode}-r0`), signal: new AbortController().signal });
+        } finally {
+          await handle.close();
+        }
+        return server.requests.slice(before).map((request) => (request.body as { temperature?: number }).temperature);
+      };
+      const flagged = [...(await temperatures({ temperature: 0.3 }, 'senseact')), ...(await temperatures({ temperature: 0.3 }, 'react-vlm'))];
+      expect(flagged.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(flagged)).toEqual(new Set([0.3]));
+      // Negative control: without the flag the planner's temperature comes from the environment.
+      expect(await temperatures({}, 'senseact')).toEqual([1.5]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('says which tasks a policy and device cannot run, and passes those they can', () => {
