@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { planningUsageSchema } from '../agent/planning-usage.js';
 import { agentModeSchema, modelUsageShape, policyNameSchema, taskRunResultSchema } from '../agent/task-run-result.js';
 import { labMetricsSchema } from './compute-lab-metrics.js';
+import { repeatSpreadSchema } from './compute-repeat-spread.js';
+import { vlmReductionSchema } from './compute-vlm-reduction.js';
+
+export { vlmReductionSchema, type VlmReduction } from './compute-vlm-reduction.js';
 
 /** Format version of `results.json`; bump on any incompatible change. */
 export const benchResultsVersion = 1;
@@ -38,20 +42,6 @@ export const appMetricsSchema = z.object({
   ...labMetricsSchema.shape,
 });
 export type AppMetrics = z.infer<typeof appMetricsSchema>;
-
-/**
- * VLM reduction of one mode against `react-vlm` on the same tasks. Images per task are
- * averaged over repeats; runs with an infrastructure error are left out.
- */
-export const vlmReductionSchema = z.object({
-  /** Mean over paired tasks (react-vlm used ≥ 1 image) of 1 − images(mode)/images(react-vlm). */
-  perTaskMean: z.number(),
-  /** 1 − Σ images(mode) / Σ images(react-vlm) over the same paired tasks. */
-  aggregate: z.number(),
-  /** How many tasks were paired. */
-  pairedTasks: z.number().int().nonnegative(),
-});
-export type VlmReduction = z.infer<typeof vlmReductionSchema>;
 
 /** Aggregates of one mode over all its runs (a run = one task × one repeat). */
 export const modeMetricsSchema = z.object({
@@ -97,6 +87,8 @@ export const modeMetricsSchema = z.object({
   modelFaultKinds: z.record(z.string(), z.number().int()).default({}),
   /** Against react-vlm on the same tasks; null when react-vlm was not run. */
   vlmReduction: vlmReductionSchema.nullable(),
+  /** Success, steps, tokens, vision calls and VLM reduction as mean ± sample sd over the repeats (null in results written before). */
+  repeatSpread: repeatSpreadSchema.nullable().default(null),
   /** Meta-plans, voting and app-memory hints summed over the runs that used them (issue 18); absent when none did. */
   planning: planningUsageSchema.extend({ runs: z.number().int().nonnegative() }).optional(),
 });

@@ -1,7 +1,11 @@
 import { emptyPlanningUsage, type PlanningUsage } from '../agent/planning-usage.js';
 import type { AgentMode, TaskRunResult } from '../agent/task-run-result.js';
-import type { AppMetrics, ModeMetrics, TokenPrices, VlmReduction } from './bench-results.js';
+import type { AppMetrics, ModeMetrics, TokenPrices } from './bench-results.js';
 import { computeLabMetrics } from './compute-lab-metrics.js';
+import { computeRepeatSpread } from './compute-repeat-spread.js';
+import { computeVlmReduction } from './compute-vlm-reduction.js';
+
+export { computeVlmReduction } from './compute-vlm-reduction.js';
 
 /** The baseline every VLM reduction is measured against (DESIGN.md §7). */
 export const vlmBaselineMode: AgentMode = 'react-vlm';
@@ -73,48 +77,9 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     modelFaultsSurvived: modelFaulted.filter((run) => run.success).length,
     modelFaultKinds: countRecords(runs.map((run) => Object.fromEntries(tally(run.modelFaults)))),
     vlmReduction: baseline.length === 0 ? null : computeVlmReduction(runs, baseline),
+    repeatSpread: computeRepeatSpread(runs, baseline),
     ...(planning ? { planning } : {}),
   };
-}
-
-/**
- * VLM reduction of `runs` against `baseline` (react-vlm) on the same tasks. Images are
- * averaged per task id over repeats, leaving out runs with an infrastructure error; a
- * task is paired when both sides have a clean run and the baseline used ≥ 1 image.
- * With no paired task both rates are 0 and `pairedTasks` is 0.
- */
-export function computeVlmReduction(runs: readonly TaskRunResult[], baseline: readonly TaskRunResult[]): VlmReduction {
-  const modeImages = meanImagesByTask(runs);
-  const baselineImages = meanImagesByTask(baseline);
-  let perTaskSum = 0;
-  let modeTotal = 0;
-  let baselineTotal = 0;
-  let paired = 0;
-  for (const [taskId, base] of baselineImages) {
-    const own = modeImages.get(taskId);
-    if (own === undefined || base < 1) continue;
-    paired++;
-    perTaskSum += 1 - own / base;
-    modeTotal += own;
-    baselineTotal += base;
-  }
-  return {
-    perTaskMean: paired === 0 ? 0 : perTaskSum / paired,
-    aggregate: baselineTotal === 0 ? 0 : 1 - modeTotal / baselineTotal,
-    pairedTasks: paired,
-  };
-}
-
-function meanImagesByTask(runs: readonly TaskRunResult[]): Map<string, number> {
-  const totals = new Map<string, { images: number; runs: number }>();
-  for (const run of runs) {
-    if (run.error !== null) continue;
-    const entry = totals.get(run.id) ?? { images: 0, runs: 0 };
-    entry.images += run.imagesUploaded;
-    entry.runs++;
-    totals.set(run.id, entry);
-  }
-  return new Map([...totals].map(([id, entry]) => [id, entry.images / entry.runs]));
 }
 
 function perApp(runs: readonly TaskRunResult[]): Record<string, AppMetrics> {

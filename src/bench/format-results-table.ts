@@ -1,4 +1,5 @@
 import type { BenchResults, ModeMetrics } from './bench-results.js';
+import type { MeanSd } from './compute-repeat-spread.js';
 
 interface Column {
   readonly header: string;
@@ -96,6 +97,30 @@ export function formatPerAppTable(results: BenchResults): string {
   })]);
   const { render } = alignedColumns(headers, rows, headers.map((_, index) => index > 0));
   return `${['Per app', render(headers), ...rows.map(render)].join('\n')}\n`;
+}
+
+/**
+ * The spread over `--repeat k` (k ≥ 2) as plain text: per mode, each figure computed per
+ * repeat, then its mean ± sample sd over the repeats. Empty when no mode ran two repeats.
+ * Pure. Ends with a newline when not empty.
+ */
+export function formatRepeatTable(results: BenchResults): string {
+  const spread = results.modes.flatMap((metrics) => (metrics.repeatSpread !== null && metrics.repeatSpread.repeats >= 2 ? [{ mode: metrics.mode, spread: metrics.repeatSpread }] : []));
+  if (spread.length === 0) return '';
+  const show = (value: MeanSd, format: (number: number) => string): string => `${format(value.mean)} ± ${value.sd === null ? '-' : format(value.sd)}`;
+  const percentValue = (number: number): string => `${(number * 100).toFixed(1)}%`;
+  const headers = ['mode', 'repeats', 'success rate', 'steps/run', 'tok/run', 'vlm/run', 'vlm red. agg'];
+  const rows = spread.map(({ mode, spread: entry }) => [
+    mode,
+    String(entry.repeats),
+    show(entry.successRate, percentValue),
+    show(entry.steps, (number) => number.toFixed(1)),
+    show(entry.tokens, (number) => number.toFixed(0)),
+    show(entry.vlmCalls, (number) => number.toFixed(2)),
+    entry.vlmReduction === null ? '-' : show(entry.vlmReduction, percentValue),
+  ]);
+  const { render } = alignedColumns(headers, rows, headers.map((_, index) => index > 0));
+  return `${['Over repeats: mean ± sample sd (n − 1) of each figure computed per repeat', render(headers), ...rows.map(render)].join('\n')}\n`;
 }
 
 /** Column widths over header and rows, and a renderer padding each cell to its column (numbers right-aligned). */

@@ -3,6 +3,7 @@ export * from './bench-lock.js';
 export * from './bench-progress-reporter.js';
 export * from './bench-results.js';
 export * from './compute-mode-metrics.js';
+export * from './compute-repeat-spread.js';
 export * from './fake-task-executor.js';
 export * from './format-replay-report.js';
 export * from './format-results-table.js';

@@ -4,7 +4,7 @@ import { agentModeSchema, policyNameSchema, type AgentMode, type PolicyName, typ
 import { BenchError } from '../../bench/bench-error.js';
 import { createBarProgressReporter, createLineProgressReporter, type BenchProgressReporter } from '../../bench/bench-progress-reporter.js';
 import { defaultTokenPrices, type BenchResults, type TokenPrices } from '../../bench/bench-results.js';
-import { formatPerAppTable, formatResultsTable } from '../../bench/format-results-table.js';
+import { formatPerAppTable, formatRepeatTable, formatResultsTable } from '../../bench/format-results-table.js';
 import { formatSkillTable } from '../../bench/format-skill-table.js';
 import { benchFiles, runBenchmark } from '../../bench/run-benchmark.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
@@ -340,6 +340,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   }
   io.stdout(formatResultsTable(results));
   io.stdout(formatPerAppTable(results));
+  io.stdout(formatRepeatTable(results));
   const skillTable = formatSkillTable(results.tasks);
   if (skillTable !== '') io.stdout(skillTable);
   io.stdout(`results: ${path.join(options.out, benchFiles.results)}\n`);
