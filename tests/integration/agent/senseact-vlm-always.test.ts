@@ -1,37 +1,18 @@
 // The `senseact-vlm-always` ablation (issue 17): the same SenseAct loop with a screenshot
 // on every planner call, against `senseact`, whose planner sees no pixels while the gate
 // stays closed. Scripted models record every request, so the images are counted per call.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
 import type { AgentMode } from '../../../src/agent/task-run-result.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import { ScriptedLanguageModel, ScriptedVisionModel } from '../../../src/model/scripted-language-model.js';
 import { countImages, type VisionMessage } from '../../../src/model/vision-model.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
-import type { Task } from '../../../src/tasks/task-schema.js';
 import { readTrace } from '../../../src/trace/read-trace.js';
+import { simSuiteTask as suiteTask, temporaryRunRoot } from '../../helpers/sim-suite.js';
 import { unitIdIn } from '../../unit/agent/senseact-fixture.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
-let root: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'senseact-vlm-always-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-function suiteTask(id: string): Task {
-  const task = suite.tasks.find((candidate) => candidate.id === id);
-  if (!task) throw new Error(`tasks/sim has no task ${id}`);
-  return task;
-}
+const runRoot = temporaryRunRoot('senseact-vlm-always-');
 
 /** The dark-theme plan as a model would give it, read from the view in the request. */
 function darkThemePlan(request: { messages: readonly VisionMessage[] }): string {
@@ -44,7 +25,7 @@ function darkThemePlan(request: { messages: readonly VisionMessage[] }): string 
 async function runScripted(mode: AgentMode, models: { planner: ScriptedLanguageModel; vision?: ScriptedVisionModel }) {
   const task = suiteTask('settings-dark-theme');
   const device = new SimDevice(simulatorForTask(task, { seed: 7 }));
-  return runTask({ task, mode, policy: 'llm', device, models, probe: device, traceRoot: root, suite: 'vlm-always' });
+  return runTask({ task, mode, policy: 'llm', device, models, probe: device, traceRoot: runRoot.dir(), suite: 'vlm-always' });
 }
 
 describe('senseact-vlm-always', () => {
@@ -85,7 +66,7 @@ describe('senseact-vlm-always', () => {
     const results = [];
     for (const mode of ['senseact', 'senseact-vlm-always'] as const) {
       const device = new SimDevice(simulatorForTask(task, { seed: 7 }));
-      results.push(await runTask({ task, mode, policy: 'oracle', device, probe: device, traceRoot: root, suite: 'vlm-always' }));
+      results.push(await runTask({ task, mode, policy: 'oracle', device, probe: device, traceRoot: runRoot.dir(), suite: 'vlm-always' }));
     }
     const [senseact, always] = results as [Awaited<ReturnType<typeof runTask>>, Awaited<ReturnType<typeof runTask>>];
     expect(always.success, always.reason).toBe(true);
