@@ -1,11 +1,11 @@
 import type { ControlUnit, UnitType } from '../perception/control-unit.js';
 import type { Perception } from '../perception/perceive.js';
 import { fillPlaceholders, type Bindings } from '../skills/skill-parameters.js';
-import { unitShowsNoLabel } from '../skills/target-query.js';
 import { readAnswer } from '../skills/answer-rule.js';
 import { holdsOn, matchSkill } from '../skills/match-skill.js';
 import { isBranchPoint, type Skill, type SkillAction, type SkillAnswer, type SkillStep } from '../skills/skill-schema.js';
 import { computeDelta } from '../verify/compute-delta.js';
+import { findNodes } from '../verify/find-nodes.js';
 import { parsePredicate, parseQuery } from '../verify/parse-predicate.js';
 import { PredicateParseError } from '../verify/predicate-parse-error.js';
 import { resolveUnit } from '../verify/resolve-unit.js';
@@ -77,8 +77,8 @@ function groundStep(step: SkillStep, bindings: Bindings, perception: Perception,
     let found = resolve(query);
     if (found.length === 0 && action.fallback !== undefined) {
       // The label may be gone (an icon drawn without its description): the unit's id still names it, if it shows no other label.
-      const byId = resolve(filled(action.fallback, bindings, 'fallback'));
-      if (byId.length === 1 && byId[0] && unitShowsNoLabel(byId[0], perception)) found = byId;
+      const fallback = filled(action.fallback, bindings, 'fallback');
+      if (nodeWithoutLabel(fallback, perception)) found = resolve(fallback);
     }
     const unit = found[0];
     if (!unit) return { ok: false, reason: `${action.unit} target ${query} is not on the screen` };
@@ -87,6 +87,19 @@ function groundStep(step: SkillStep, bindings: Bindings, perception: Perception,
     items.push({ unit: unit.id, ...args });
   }
   return { ok: true, items };
+}
+
+/** True when a fallback query finds exactly one node and that node shows no text or description: a label gone missing, not a label changed. */
+function nodeWithoutLabel(query: string, perception: Perception): boolean {
+  let matches: readonly number[];
+  try {
+    matches = findNodes(parseQuery(query), perception.tree).matches;
+  } catch (error) {
+    if (PredicateParseError.isInstance(error)) return false;
+    throw error;
+  }
+  const node = matches.length === 1 ? perception.tree.nodes[matches[0] as number] : undefined;
+  return node !== undefined && node.text.trim() === '' && node.contentDesc.trim() === '';
 }
 
 function argumentsOf(action: SkillAction, bindings: Bindings): Omit<CommitmentItem, 'unit'> {

@@ -3,6 +3,7 @@ import { assertNever } from '../util/assert-never.js';
 import { findNodes } from '../verify/find-nodes.js';
 import type { Query } from '../verify/predicate.js';
 import type { SkillAnswer } from './skill-schema.js';
+import { rowLabels } from './target-query.js';
 import { findNumbers, findQuoted, findTimes, liftLiteral, parseTime, projections, type Bindings } from './skill-parameters.js';
 
 /**
@@ -61,29 +62,6 @@ function namedByInstruction(label: string, instruction: string, bindings: Bindin
   });
 }
 
-/**
- * Labels of a node's row: the texts and descriptions in the subtree of its nearest
- * ancestor (up to three levels) that holds any label besides the node's own.
- */
-function rowLabels(node: UiNode, tree: UiTree): UiNode[] {
-  let top = node;
-  for (let level = 0; level < 3; level++) {
-    const parent = tree.nodes[top.parent];
-    if (!parent) break;
-    top = parent;
-    const labels: UiNode[] = [];
-    const stack = [...top.children];
-    while (stack.length > 0) {
-      const other = tree.nodes[stack.pop() as NodeIndex];
-      if (!other) continue;
-      stack.push(...other.children);
-      if (other.index !== node.index && (other.text.trim() !== '' || other.contentDesc.trim() !== '')) labels.push(other);
-    }
-    if (labels.length > 0) return labels;
-  }
-  return [];
-}
-
 /** A query names a node when it finds that node and no other on the screen. */
 function names(query: Query, node: UiNode, tree: UiTree): boolean {
   const found = findNodes(query, tree).matches;
@@ -112,7 +90,7 @@ function namingsOf(node: UiNode, tree: UiTree, instruction: string, bindings: Bi
   const namings: Naming[] = own.map(({ query, label }) => ({ query, named: namedByInstruction(label, instruction, bindings) }));
   const kind: Query = id === undefined ? { is: simpleClass(node) } : { id: equals(id) };
   namings.push({ query: kind, named: false });
-  for (const label of rowLabels(node, tree)) {
+  for (const label of rowLabels(node, tree, true)) {
     for (const [field, value] of [['text', label.text], ['desc', label.contentDesc]] as const) {
       if (value.trim() === '' || holdsAnswer(value)) continue;
       const anchor: Query = { [field]: equals(value.trim()) };

@@ -122,7 +122,7 @@ function liftAction(action: RecordedAction, bindings: Bindings): SkillAction {
   return {
     unit: action.unit,
     ...(action.target ? { target: printQuery(liftQuery(action.target, bindings)) } : {}),
-    ...(action.fallback ? { fallback: printQuery(action.fallback) } : {}),
+    ...(action.fallback ? { fallback: printQuery(liftQuery(action.fallback, bindings)) } : {}),
     ...(action.navigate ? { navigate: action.navigate } : {}),
     ...(action.value === undefined ? {} : { value: liftLiteral(action.value, bindings).text }),
     ...(action.checked === undefined ? {} : { checked: action.checked }),

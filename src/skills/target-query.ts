@@ -1,7 +1,7 @@
 import type { ControlUnit } from '../perception/control-unit.js';
 import type { Perception } from '../perception/perceive.js';
-import type { UiNode } from '../ui/ui-tree.js';
-import { subtreeEnd } from '../verify/find-nodes.js';
+import type { UiNode, UiTree } from '../ui/ui-tree.js';
+import { findNodes, subtreeEnd } from '../verify/find-nodes.js';
 import type { Query } from '../verify/predicate.js';
 import { resolveUnit } from '../verify/resolve-unit.js';
 
@@ -60,9 +60,52 @@ function nodesOf(unit: ControlUnit, perception: Perception): UiNode[] {
   return nodes;
 }
 
-/** True when no node of the unit shows a label (text or content-desc): an icon whose label is missing. */
-export function unitShowsNoLabel(unit: ControlUnit, perception: Perception): boolean {
-  return nodesOf(unit, perception).every((node) => node.text.trim() === '' && node.contentDesc.trim() === '');
+/**
+ * Labels of a node's row: texts and descriptions in the subtrees of its ancestors (one to
+ * three levels up) other than its own, nearest level first; with `nearestOnly`, only the
+ * first level that holds any.
+ */
+export function rowLabels(node: UiNode, tree: UiTree, nearestOnly = false): UiNode[] {
+  const labels: UiNode[] = [];
+  const seen = new Set<number>([node.index]);
+  let top = node;
+  for (let level = 0; level < 3; level++) {
+    const parent = tree.nodes[top.parent];
+    if (!parent) break;
+    top = parent;
+    const stack = [...top.children];
+    while (stack.length > 0) {
+      const other = tree.nodes[stack.pop() as number];
+      if (!other) continue;
+      stack.push(...other.children);
+      if (seen.has(other.index)) continue;
+      seen.add(other.index);
+      if (other.text.trim() !== '' || other.contentDesc.trim() !== '') labels.push(other);
+    }
+    if (nearestOnly && labels.length > 0) return labels;
+  }
+  return labels;
+}
+
+/**
+ * Label-free queries for a node whose label may go missing: its resource-id alone, or its
+ * id (else its class) near a label of its row that is shown once on the screen (a text
+ * before a description: icons lose descriptions, rows keep their texts). Each must find
+ * the node and no other.
+ */
+function labelFreeQueries(node: UiNode, tree: UiTree): Query[] {
+  const equals = (value: string) => ({ op: 'equals' as const, value });
+  const kind: Query = node.resourceId === '' ? { is: node.className.split('.').at(-1) ?? node.className } : { id: equals(shortId(node.resourceId)) };
+  const queries: Query[] = node.resourceId === '' ? [] : [kind];
+  const anchors: Query[] = [];
+  for (const label of rowLabels(node, tree)) if (label.text.trim() !== '') anchors.push({ text: equals(label.text.trim()) });
+  for (const label of rowLabels(node, tree)) if (label.contentDesc.trim() !== '') anchors.push({ desc: equals(label.contentDesc.trim()) });
+  // `near` measures from the first node its anchor finds: an anchor shown twice could measure from either.
+  for (const anchor of anchors) if (findNodes(anchor, tree).matches.length === 1) queries.push({ ...kind, near: anchor });
+  return queries.filter((query) => {
+    const found = findNodes(query, tree).matches;
+    return found.length === 1 && found[0] === node.index;
+  });
 }
 
 /** A unit's target: the query that names it, and a label-free one to fall back on when its label is gone. */
@@ -78,8 +121,8 @@ export interface UnitTarget {
  * resource-id, role), the first that resolves (`resolveUnit`) to this unit and no other;
  * failing that, the first with a rank (`nth`, top-to-bottom) that does. Never a node id
  * or coordinates, so it can find the unit again on a new screen. When the query names
- * the unit by a label, a label-free fallback by resource-id is kept for a screen where
- * the label is missing. Returns undefined when nothing names the unit alone: a skill
+ * the unit by a label, a label-free fallback (its resource-id, or its id or class near a
+ * label of its row shown once) is kept for a screen where the label is missing. Returns undefined when nothing names the unit alone: a skill
  * must not guess at such a target.
  */
 export function targetQueryFor(unit: ControlUnit, perception: Perception): UnitTarget | undefined {
@@ -90,8 +133,8 @@ export function targetQueryFor(unit: ControlUnit, perception: Perception): UnitT
   if (!query) return undefined;
   const labelled = query.text !== undefined || query.desc !== undefined || query.hint !== undefined;
   if (!labelled) return { query };
-  const ids = nodes.filter((node) => node.resourceId !== '').map((node) => ({ id: { op: 'equals' as const, value: shortId(node.resourceId) } }));
-  // Only an id that names the unit alone: a rank among look-alikes (rows of a list) would pick by position, which a missing label cannot justify.
-  const fallback = ids.find((candidate) => namesAlone(candidate, unit, perception));
+  // Only a query that names the unit alone, never a bare rank among look-alikes; tried first on the node the label was on, and used by the replay only on a node that shows no label at all.
+  const carriers = findNodes(query, perception.tree).matches.map((index) => perception.tree.nodes[index]).filter((node): node is UiNode => node !== undefined);
+  const fallback = [...carriers, ...nodes].flatMap((node) => labelFreeQueries(node, perception.tree)).find((candidate) => namesAlone(candidate, unit, perception));
   return fallback ? { query, fallback } : { query };
 }

@@ -195,6 +195,33 @@ describe('matching and grounding on a changed screen', () => {
     expect(alarms.map((alarm) => alarm.enabled)).toEqual([true, false, true, true]);
   });
 
+  it('drift: every icon label gone (icon-only), the switch is found by its row\'s time label and the right alarm is turned off', async () => {
+    expect(JSON.stringify(skill.steps)).toContain('near(text=\\"{time.hour}:{time.minute2} {time.ampm}\\")');
+    const task = variant('clock-alarm-4pm-off', {
+      id: 'clock-alarm-9pm-off-unlabelled',
+      instruction: 'Turn off the alarm at 9PM',
+      success: { state: [{ app: clock, path: 'alarms', op: 'some', where: [{ path: 'hour', op: 'equals', value: 21 }, { path: 'enabled', op: 'equals', value: false }] }] },
+    });
+    const { result, simulator } = await run(task, { skills: [skill], planner: finishingPlanner(), faults: { 'icon-only': { rate: 1 } }, runId: 'off-9pm-unlabelled' });
+    expect(result.skill?.outcome).toBe('completed');
+    expect(result.llmCalls + result.vlmCalls).toBe(0);
+    const alarms = (simulator.appState(clock) as { alarms: { hour: number; enabled: boolean }[] }).alarms;
+    expect(alarms.filter((alarm) => !alarm.enabled).map((alarm) => alarm.hour).sort()).toEqual([14, 21]);
+  });
+
+  it('drift, negative control: labels gone and no row shows the named time: hands over, nothing toggled (never the nearest switch)', async () => {
+    const task = variant('clock-alarm-4pm-off', {
+      id: 'clock-alarm-5pm-off-unlabelled',
+      instruction: 'Turn off the alarm at 5PM',
+      success: { state: [{ app: clock, path: 'alarms', op: 'some', where: [{ path: 'hour', op: 'equals', value: 17 }] }] },
+    });
+    const { result, simulator } = await run(task, { skills: [skill], planner: finishingPlanner(), faults: { 'icon-only': { rate: 1 } }, runId: 'off-5pm-unlabelled' });
+    expect(result.skill?.outcome).toBe('handed-over');
+    expect(result.steps).toBe(0);
+    const alarms = (simulator.appState(clock) as { alarms: { enabled: boolean }[] }).alarms;
+    expect(alarms.map((alarm) => alarm.enabled)).toEqual([true, false, true, true]);
+  });
+
   it('does not match an instruction of another shape, and says so', async () => {
     const task = variant('clock-alarm-4pm-off', { id: 'clock-other', instruction: 'Turn on the alarm at 4PM', success: { state: [{ app: clock, path: 'alarms', op: 'count=', value: 4 }] } });
     const { result } = await run(task, { skills: [skill], planner: finishingPlanner(), runId: 'other' });
