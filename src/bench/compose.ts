@@ -23,13 +23,15 @@ import type { FaultProfileName } from '../sim/fault-injector.js';
 import { SimulatorError } from '../sim/simulator-error.js';
 import { simApps } from '../sim/sim-seed-data.js';
 import { Simulator, type SimulatorOptions } from '../sim/simulator.js';
+import { loadSuite } from '../tasks/load-task-file.js';
 import type { Task } from '../tasks/task-schema.js';
+import { repoRoot } from '../device/appium-server.js';
 import { debugLog, setDebugLogRedaction } from '../util/debug-log.js';
 import { Redactor, secretsFromEnv } from '../util/redactor.js';
 import { stableHash } from '../util/stable-hash.js';
 import { BenchError } from './bench-error.js';
 import { pricesForModels } from './model-prices.js';
-import { deviceSetupSteps, runDeviceSetup, setupStepProblem } from './run-device-setup.js';
+import { describeSetupStep, deviceSetupSteps, runDeviceSetup, setupStepProblem } from './run-device-setup.js';
 import { simSeedDataForTask, simSeedForTask, simulatorForTask, type SimProfileSection } from './simulator-for-task.js';
 import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
 
@@ -101,6 +103,9 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
   } else if (config.ready) {
     policy = 'llm';
     notice = `policy: llm (planner ${config.models.planner}, vision ${config.models.vision} at ${config.baseUrl}${options.temperature === undefined ? '' : `, temperature ${options.temperature}`})${cassette ? `, recording to ${cassette.path}` : ''}`;
+  } else if (options.dryRun === true && wanted === 'llm') {
+    policy = 'llm';
+    notice = 'dry run: policy llm, checked without a model (nothing is run)';
   } else if (wanted === 'auto') {
     policy = 'oracle';
     notice = `policy: oracle — no model is configured (${config.problems.join('; ') || 'set SENSEACT_API_KEY or SENSEACT_BASE_URL'}), so reference solutions play through the full loop. Results are oracle results.`;
@@ -112,7 +117,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
   // variables of the environment, key patterns, and passwords typed during the runs.
   const redactor = new Redactor([...(config.apiKey ? [config.apiKey] : []), ...secretsFromEnv(options.env)]);
   setDebugLogRedaction((line) => redactor.text(line));
-  const models = policy === 'llm' ? openAiModels(config, cassette, redactor) : undefined;
+  const models = policy === 'llm' && options.dryRun !== true ? openAiModels(config, cassette, redactor) : undefined;
   // A replayed cassette answers as the models it recorded, whatever the environment names now.
   const modelNames = models?.names ?? [];
   const plannerName = models?.planner.modelName('planner');
@@ -166,8 +171,19 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
   };
   const planningOptions = Object.keys(chosenPlanning).length > 0 ? { planning: chosenPlanning } : {};
 
+  // DroidTask tasks on a simulated device run their sim twin (same instruction, our apps), under their own id.
+  const simulated = profile.kind === 'sim' || simDriver;
+  const simTwins = simulated && options.suite !== 'sim' ? await simTwinTasks(options.cwd) : new Map<string, Task>();
+  const runnable = (task: Task): Task | undefined => {
+    if (!simulated || task.simTwin === undefined) return task;
+    const twin = simTwins.get(task.simTwin);
+    return twin === undefined ? undefined : { ...twin, id: task.id };
+  };
+
   const executor: BenchExecutorHandle<Task>['executor'] = async (request) => {
-    const { task, mode, repeat, signal } = request;
+    const { mode, repeat, signal } = request;
+    const task = runnable(request.task);
+    if (task === undefined) throw new BenchError({ code: 'bench-sim-twin', message: `task "${request.task.id}": its simTwin "${request.task.simTwin}" is not a task of the sim suite` });
     const common = {
       task,
       mode,
@@ -228,12 +244,37 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
     redactor,
     faults: effectiveFaults === 'none' ? null : effectiveFaults ?? null,
     prices: pricesForModels(modelNames),
-    checkTask: (task) => whyTaskCannotRun(task, { policy, simulated: profile.kind === 'sim' || simDriver, apps: simSection?.apps, deviceName: profile.name }),
+    checkTask: (task) => {
+      const twin = runnable(task);
+      if (twin === undefined) return `their simTwin is not a task of the sim suite (tasks/sim)`;
+      return whyTaskCannotRun(twin, { policy, simulated, apps: simSection?.apps, deviceName: profile.name });
+    },
     retainRuns,
+    describeTask: (task) => {
+      const twin = runnable(task);
+      if (twin !== task && twin !== undefined) return `${task.id}: runs its sim twin ${task.simTwin}`;
+      const steps = simulated ? [] : deviceSetupSteps(task, profile.kind === 'appium' ? profile.reset : undefined);
+      const checks = [
+        ...(task.success?.screen === undefined ? [] : ['screen']),
+        ...(task.success?.state === undefined ? [] : ['state']),
+        ...(task.success?.adb === undefined ? [] : [`adb ×${task.success.adb.length}`]),
+        ...(task.success?.judge === undefined ? [] : ['judge: model']),
+        ...(task.answer === undefined ? [] : [`answer (${task.answer.judge})`]),
+      ];
+      return `${task.id}: start [${steps.map(describeSetupStep).join('; ')}]; success: ${checks.join(', ')}`;
+    },
     close: async () => {
       for (const memory of memories.values()) await (await memory).close();
     },
   };
+}
+
+/** The sim suite's tasks by id (the project's own tasks/sim when `cwd` has one, else the shipped one): the twins of DroidTask tasks. */
+async function simTwinTasks(cwd: string): Promise<Map<string, Task>> {
+  const own = path.join(cwd, 'tasks');
+  const tasksRoot = existsSync(path.join(own, 'sim')) ? own : path.join(repoRoot(), 'tasks');
+  const suite = await loadSuite('sim', { tasksRoot });
+  return new Map(suite.tasks.map((task) => [task.id, task]));
 }
 
 /**
@@ -265,7 +306,7 @@ export function whyTaskCannotRun(task: Task, context: { readonly policy: PolicyN
   const badStep = (task.start.device ?? []).map(setupStepProblem).find((problem) => problem !== undefined);
   if (badStep !== undefined) return badStep;
   const success = task.success;
-  if (task.answer === undefined && success !== undefined && success.screen === undefined && success.adb === undefined) {
+  if (task.answer === undefined && success !== undefined && success.state !== undefined && success.screen === undefined && success.adb === undefined && success.judge === undefined) {
     return `their success check reads only the simulator's app state (success.state), which device profile ${context.deviceName} cannot give; run them on the simulator`;
   }
   return undefined;

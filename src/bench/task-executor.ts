@@ -65,6 +65,8 @@ export interface BenchExecutorOptions {
   readonly gateThreshold?: number;
   /** Sampling temperature of every model role (`--temperature`, 0..2), over the environment's; the oracle samples nothing. */
   readonly temperature?: number;
+  /** `--dry-run`: the executor is only checked and described, never run (`--policy llm` then needs no model). */
+  readonly dryRun?: boolean;
 }
 
 /** The bench's planning aids (issue 18): `--meta-plan`, `--vote n`, `--vote-temperature`, `--app-memory <dir>`. */
@@ -104,6 +106,8 @@ export interface BenchExecutorHandle<Task extends BenchTask = BenchTask> {
    * again — so that resuming gives what an uninterrupted benchmark would have.
    */
   retainRuns?(kept: readonly Pick<TaskRunResult, 'id' | 'mode' | 'repeat'>[]): Promise<void>;
+  /** One line on how `task` would run on this device (its start steps, its success check), for `--dry-run`. */
+  readonly describeTask?: (task: Task) => string;
   close(): Promise<void>;
 }
 

@@ -24,7 +24,7 @@ export interface SuccessEvidence {
 
 /** One part of the success check and its outcome. */
 export interface SuccessCheckResult {
-  readonly kind: 'screen' | 'state' | 'adb' | 'answer';
+  readonly kind: 'screen' | 'state' | 'adb' | 'answer' | 'judge';
   /** The check as written (predicate text, `app path op value`, command, or expected answers). */
   readonly check: string;
   readonly outcome: Outcome;
@@ -112,6 +112,9 @@ export async function evaluateSuccess(task: Task, evidence: SuccessEvidence): Pr
     }
     const holds = adbHolds(adbCheck, output);
     checks.push({ kind: 'adb', check: label, outcome: holds ? 'pass' : 'fail', reason: `output ${JSON.stringify(output.trim())} ${holds ? 'meets' : 'does not meet'} ${JSON.stringify(adbCheck.expect)}` });
+  }
+  if (success?.judge === 'model') {
+    checks.push({ kind: 'judge', check: success.criterion ?? task.instruction, outcome: 'inconclusive', reason: 'this outcome is left to a model judge of the final screen (judge: model), which does not run yet: not counted as a success' });
   }
   const answer = await answerCheck(task, evidence);
   if (answer !== undefined) checks.push(answer);

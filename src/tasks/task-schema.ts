@@ -107,8 +107,17 @@ export const successSchema = z
     state: z.array(stateCheckSchema).min(1).optional(),
     /** Checks over adb outputs on a real device. */
     adb: z.array(adbCheckSchema).min(1).optional(),
+    /**
+     * `model`: the outcome is not observable by a predicate or an adb query (a photo was
+     * taken, a song plays): a model judge must decide from the final screen, and `criterion`
+     * says what it should see. No model judge of screens runs yet, so such a check is
+     * inconclusive (never a success) and results say why.
+     */
+    judge: z.literal('model').optional(),
+    criterion: z.string().trim().min(1).optional(),
   })
-  .refine((value) => value.screen !== undefined || value.state !== undefined || value.adb !== undefined, 'give at least one of screen, state, adb');
+  .refine((value) => value.screen !== undefined || value.state !== undefined || value.adb !== undefined || value.judge !== undefined, 'give at least one of screen, state, adb, judge')
+  .refine((value) => (value.judge === undefined) === (value.criterion === undefined), 'judge: model goes with a criterion (what the judge should see on the final screen), and a criterion with judge: model');
 export type Success = z.infer<typeof successSchema>;
 
 /** The expected answer of a query task. */
@@ -190,6 +199,11 @@ export const taskSchema = z
      * numerator of the reversed redundancy ratio. Absent: the task has no RRR.
      */
     referenceSteps: z.number().int().positive().optional(),
+    /**
+     * The id of the same instruction in the `sim` suite (a DroidTask task our simulated apps
+     * host): on a simulated device the bench runs that task, under this task's id.
+     */
+    simTwin: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'expected the id of a task of the sim suite').optional(),
     tags: z.array(z.string().min(1)).default([]),
     difficulty: z.enum(['easy', 'medium', 'hard']),
   })

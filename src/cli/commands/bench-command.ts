@@ -50,6 +50,8 @@ export interface BenchCommandOptions {
   readonly repeat: number;
   readonly out: string;
   readonly resume: boolean;
+  /** `--dry-run`: check and describe the plan, run nothing. */
+  readonly dryRun?: boolean;
   /** With --resume: go on although the recorded run had other conditions. */
   readonly force: boolean;
   readonly policy: PolicyName | 'auto';
@@ -80,6 +82,7 @@ interface RawOptions {
   out?: string;
   resume?: boolean;
   force?: boolean;
+  dryRun?: boolean;
   policy: string;
   pricePrompt?: string;
   priceCompletion?: string;
@@ -125,6 +128,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--workers <n>', 'worker threads for runs on the in-process simulator, at most --concurrency (0: all on the main thread; default: one per core, or SENSEACT_WORKERS)')
       .option('--repeat <k>', 'runs per task and mode', '1')
       .option('--out <dir>', 'output dir (default runs/bench-<suite>-<timestamp>)')
+      .option('--dry-run', 'load the suite and the device profile, check that every task can run there (start steps, checks, policy) and print how each would start; run nothing (--policy llm needs no model then)')
       .option('--resume', 'finish an interrupted run in --out, skipping runs already done')
       .option('--force', 'with --resume: go on although the run in --out had another suite, modes, device, faults, gate threshold, temperature, policy or model')
       .option('--tasks <ids>', 'comma-separated task ids or globs to run (e.g. clock-*,notes-create)')
@@ -233,6 +237,7 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     repeat: positive('--repeat', raw.repeat),
     out: path.resolve(io.cwd, raw.out ?? defaultOutDir(raw.suite, now)),
     resume,
+    ...(raw.dryRun === true ? { dryRun: true } : {}),
     force: raw.force === true,
     policy: policy.data,
     prices,
@@ -302,8 +307,15 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       concurrency: options.concurrency,
       ...(options.workers === undefined ? {} : { workers: options.workers }),
+      ...(options.dryRun === true ? { dryRun: true } : {}),
     });
     validateBenchPlan({ suite: suite.name, tasks, modes: options.modes, ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
+    if (options.dryRun === true) {
+      io.stderr(`${handle.notice}\n`);
+      for (const task of tasks) io.stdout(`${handle.describeTask?.(task) ?? task.id}\n`);
+      io.stdout(`dry run: ${tasks.length} tasks of suite ${suite.name} × ${options.modes.length} mode(s) can run on device ${options.device}; nothing was run\n`);
+      return exitCodes.ok;
+    }
     io.stderr(`${handle.notice}\n`);
     reporter = tty === null ? createLineProgressReporter(io.stderr) : createBarProgressReporter(tty);
     results = await runBenchmark({

@@ -120,3 +120,27 @@ describe('evaluateSuccess of a task built in code', () => {
     expect((await evaluateSuccess({ ...taskInCode, success: { screen: 'exists(text="Done")' } }, { finalTree: doneTree })).success).toBe(true);
   });
 });
+
+describe('evaluateSuccess with judge: model (an outcome no predicate or adb query observes)', () => {
+  const judged = task(`    success:\n      judge: model\n      criterion: a photo was taken`);
+  const judgedAndScreen = task(`    success:\n      screen: 'checked(is=switch, near(text="7:30 AM"))'\n      judge: model\n      criterion: the alarm rings at 7:30`);
+
+  it('is inconclusive, never a success, and says why', async () => {
+    const tree = parseHierarchy(alarmScreen(true));
+    const verdict = await evaluateSuccess(judged, { finalTree: tree });
+    expect(verdict.success).toBe(false);
+    expect(verdict.outcome).toBe('inconclusive');
+    expect(verdict.checks).toEqual([expect.objectContaining({ kind: 'judge', check: 'a photo was taken', outcome: 'inconclusive' })]);
+    expect(verdict.reason).toMatch(/model judge .* does not run yet/);
+  });
+
+  it('lets a failing predicate beside it fail the task', async () => {
+    const verdict = await evaluateSuccess(judgedAndScreen, { finalTree: parseHierarchy(alarmScreen(false)) });
+    expect(verdict.outcome).toBe('fail');
+  });
+
+  it('needs a criterion with judge: model, and judge: model with a criterion', () => {
+    expect(() => task(`    success:\n      judge: model`)).toThrow(/criterion/);
+    expect(() => task(`    success:\n      screen: 'exists(text="x")'\n      criterion: something`)).toThrow(/criterion/);
+  });
+});
