@@ -3,15 +3,17 @@ import { decideSurface, type SurfaceDecision } from '../verify/decide-surface.js
 import { extractRequiredValues } from '../verify/extract-required-values.js';
 import type { CommitmentRun } from './execute-commitment.js';
 import type { PlanReply } from './plan-reply.js';
-import { contractArgs, type ExecutedUnit, type SenseActContext, type SenseActState } from './senseact-state.js';
+import { nextPlannerFeedback } from './planner-feedback.js';
+import { contractArgs, unitFingerprint, type ExecutedUnit, type SenseActContext, type SenseActState } from './senseact-state.js';
 import type { IntentJudgement } from './verify-committed-intent.js';
 
 /**
  * The certify-and-decide phase (DESIGN.md §1.8–1.9): writes the feedback certificate of
  * the intent's pivot unit (the last executed) to memory, then decides the surface — STOP
  * (this surface is done: the SCG's verified set is cleared) or CONTINUE — by the rules of
- * `decideSurface`, and keeps what the next round needs (the last action, whether to
- * change strategy). Traces `certificate-end` and `surface-end`.
+ * `decideSurface`, and keeps what the next round needs: the last action, and the
+ * feedback for the next plan (`nextPlannerFeedback`). Traces `certificate-end` and
+ * `surface-end`.
  */
 export async function certifyAndDecide(context: SenseActContext, state: SenseActState, plan: PlanReply, run: CommitmentRun, judgement: IntentJudgement): Promise<SurfaceDecision> {
   const { session, memory, task } = context;
@@ -28,6 +30,7 @@ export async function certifyAndDecide(context: SenseActContext, state: SenseAct
     verifiedProgrammatically: judgement.by === 'contract',
   }));
   if (memory) await memory.append(certificate);
+  state.writtenCertificates.add(certificate.id);
   session.trace.emit({ type: 'certificate-end', step: session.step, text: renderCertificate(certificate), confidence: certificate.confidence });
 
   const surface = session.timeVerification(() => decideSurface({
@@ -42,7 +45,10 @@ export async function certifyAndDecide(context: SenseActContext, state: SenseAct
   }));
   session.trace.emit({ type: 'surface-end', step: session.step, decision: surface.decision === 'STOP' ? 'stop' : 'continue', rule: surface.rule, flags: Object.keys(surface.flags) });
   state.previousAction = { bounds: last.unit.bounds, deltaLabel: last.delta.label };
-  state.changeStrategy = surface.flags.changeStrategy === true;
+  const pivot = { target: { fingerprint: unitFingerprint(last.unit, last.before), bounds: last.unit.bounds }, label: `${last.unit.type} "${last.unit.label}"` };
+  const next = nextPlannerFeedback(state.feedbackMemory, { outcome: judgement.outcome, pivot, surface });
+  state.plannerFeedback = next.feedback;
+  state.feedbackMemory = next.memory;
   if (surface.decision === 'STOP' && surface.rule !== 'step-budget') state.verified.clear();
   return surface;
 }

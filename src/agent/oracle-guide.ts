@@ -66,10 +66,15 @@ interface PendingPlan {
 }
 
 /** What the planner prompt told the guide about its previous plan. */
-export interface PlannerFeedback {
+export interface OraclePlanPrompt {
   readonly history: readonly HistoryEntry[];
   readonly rejection?: string;
+  /** The surface decision after the last executed intent (the prompt's surface line). */
+  readonly surface?: { readonly decision: 'STOP' | 'CONTINUE'; readonly reason: string };
 }
+
+/** The reason the surface rules give when the screen changed under an action (`decideSurface`'s surface-changed rule). */
+const surfaceChangedReason = /^the surface changed\b/;
 
 /** Notes the loop writes on guard entries (not the answer to a plan). */
 const guardNote = 'guard';
@@ -102,7 +107,7 @@ export class OracleGuide {
   }
 
   /** Moves on by what the prompt says became of the last plan: passed, or no outcome shown (feedback off). */
-  private settle(feedback: PlannerFeedback): void {
+  private settle(feedback: OraclePlanPrompt): void {
     const plan = this.pending;
     this.pending = undefined;
     if (!plan || feedback.rejection !== undefined) return;
@@ -174,26 +179,44 @@ export class OracleGuide {
   }
 
   /** The planner's reply for the screen `perception`, after reading what became of the last plan. */
-  plan(perception: Perception, feedback: PlannerFeedback): PlanReply {
+  plan(perception: Perception, feedback: OraclePlanPrompt): PlanReply {
     this.catchUp(feedback.history);
-    const strayed = this.strayed(perception, feedback);
+    const failed = this.lastPlanFailed(feedback);
     this.settle(feedback);
+    if (failed) this.skipIfDoneByScreen(perception);
+    const strayed = failed && surfaceChangedReason.test(feedback.surface?.reason ?? '');
     const { reply, pending } = this.buildPlan(perception, strayed);
     this.pending = pending;
     return reply;
   }
 
   /**
-   * True when the history says the last plan failed and none of the units it committed is
-   * on the screen the prompt shows: its action led elsewhere (another unit was hit), so the
-   * way back is the first thing to try when the step's target is not here.
+   * True when the history says the last plan (an action on a unit of the screen, not a
+   * way back or a look-for) failed without every unit having taken effect.
    */
-  private strayed(perception: Perception, feedback: PlannerFeedback): boolean {
+  private lastPlanFailed(feedback: OraclePlanPrompt): boolean {
     const plan = this.pending;
     if (!plan || feedback.rejection !== undefined || plan.units.some((unit) => unit === lookForUnit || unit.startsWith('nav-'))) return false;
     const entry = [...feedback.history].reverse().find((candidate) => candidate.note !== guardNote);
-    if (!entry || entry.intent !== plan.intent || entry.outcome !== 'fail' || entry.note.startsWith(unitsTookEffectNote)) return false;
-    return plan.units.every((unit) => !perception.units.some((candidate) => candidate.id === unit));
+    return entry !== undefined && entry.intent === plan.intent && entry.outcome === 'fail' && !entry.note.startsWith(unitsTookEffectNote);
+  }
+
+  /**
+   * After a failed plan, as a planner reading the screen would: when the step's next
+   * target is no longer on the screen the prompt shows while the next step's first target
+   * is, the step did happen (only its check did not show, e.g. its label was stripped):
+   * move on. Targets are found by their queries on that screen, never by the unit ids
+   * committed before (a selected tab is no unit any more, and ids move with the screen).
+   */
+  private skipIfDoneByScreen(perception: Perception): void {
+    const step = this.solution[this.step];
+    const next = this.solution[this.step + 1]?.actions[0];
+    const current = step?.actions[this.offset];
+    if (!step || !current || !next || targetOf(next) === undefined || targetOf(current) === undefined) return;
+    if (this.resolve(current, perception) === undefined && this.resolve(next, perception) !== undefined) {
+      this.step += 1;
+      this.offset = 0;
+    }
   }
 
   private buildPlan(perception: Perception, strayed = false): { reply: PlanReply; pending?: PendingPlan } {

@@ -107,7 +107,7 @@ export function createOraclePolicy(task: Task, options: OraclePolicyOptions): Or
       const perception = screens.find(reading.screenBlock);
       if (request.role === 'verifier') return JSON.stringify(guide.verify(perception));
       if (options.react) return JSON.stringify(guide.react(perception, false, undefined));
-      return JSON.stringify(guide.plan(perception, { history: reading.history, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }) }));
+      return JSON.stringify(guide.plan(perception, { history: reading.history, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }), ...(reading.surface === undefined ? {} : { surface: reading.surface }) }));
     })),
   });
   const vision = new ScriptedVisionModel({

@@ -6,7 +6,7 @@ import type { TextMessage } from '../model/language-model.js';
 import type { VisionMessage } from '../model/vision-model.js';
 import { defaultGateImageDetail, plannerMessages, type HistoryEntry } from './agent-prompts.js';
 import { commitmentOf, lookForUnit, type CommitmentItem, type PlanReply } from './plan-reply.js';
-import { retrievedCertificates, selectCertificateHints } from './select-certificate-hints.js';
+import { openIntent, retrievedCertificates, selectCertificateHints } from './select-certificate-hints.js';
 import { appHintsFor, claimSubtasks, progressPrompt, refuseFinish } from './plan-meta.js';
 import { samplePlan } from './vote-on-plans.js';
 import type { SenseActContext, SenseActState } from './senseact-state.js';
@@ -40,17 +40,24 @@ function visibleHistory(context: SenseActContext, history: readonly HistoryEntry
   return context.feedback ? history : history.map((entry) => ({ ...entry, outcome: 'unknown' as const, note: '' }));
 }
 
+/** A plan was made on the feedback: the next plan hears what this one's execution teaches, never the same lines again. */
+function planned(state: SenseActState, result: PlannedIntent): PlannedIntent {
+  state.plannerFeedback = undefined;
+  return result;
+}
+
 /**
  * The plan phase (DESIGN.md §1.5): asks the planner for one intent, its expectation and
  * its commitment on the current screen, and checks the commitment's admissibility; a
  * rejected commitment is asked again with the reason, at most {@link maxPlanRejections}
- * times. Traces `plan-end` and `commitment-end` per attempt.
+ * times. The prompt carries the feedback of the last executed intent until a plan is
+ * made on it. Traces `plan-end` and `commitment-end` per attempt.
  */
 export async function planIntent(context: SenseActContext, state: SenseActState): Promise<PlannedIntent> {
   const { task, session, memory } = context;
   const { screen } = state;
   const certificates = memory
-    ? selectCertificateHints(memory.retrieve({ packageName: screen.perception.tree.packageName, scope: certificateScope(screen.perception.tree), intent: state.history.at(-1)?.intent ?? task.instruction }, retrievedCertificates), { perception: screen.perception, history: state.history })
+    ? selectCertificateHints(memory.retrieve({ packageName: screen.perception.tree.packageName, scope: certificateScope(screen.perception.tree), intent: openIntent(state.history, task.instruction) }, retrievedCertificates), { perception: screen.perception, history: state.history, written: state.writtenCertificates })
     : [];
   const hints = appHintsFor(context, state);
   // One screenshot serves every attempt of this round: the screen does not change between them.
@@ -67,7 +74,7 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
         history: visibleHistory(context, state.history),
         certificates,
         ...(rejection ? { rejection: rejection.reason } : {}),
-        changeStrategy: context.feedback && state.changeStrategy,
+        ...(context.feedback && state.plannerFeedback ? { feedback: state.plannerFeedback } : {}),
         ...(progress === undefined ? {} : { progress }),
         ...(hints === undefined ? {} : { hints }),
       }), png));
@@ -83,12 +90,12 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
         continue;
       }
       session.trace.emit({ type: 'commitment-end', step: session.step, admissible: true, units: plan.commitment });
-      return { kind: 'finish', plan };
+      return planned(state, { kind: 'finish', plan });
     }
     // A target only vision can name is located first; the whole commitment is checked then.
-    if (commitmentOf(plan).some((item) => item.unit === lookForUnit)) return { kind: 'look-for', plan };
+    if (commitmentOf(plan).some((item) => item.unit === lookForUnit)) return planned(state, { kind: 'look-for', plan });
     const check = admissibleCommitment(context, plan.commitment, screen, state.verified);
-    if (check.ok) return { kind: 'commit', plan, items: plan.commitment, units: check.units };
+    if (check.ok) return planned(state, { kind: 'commit', plan, items: plan.commitment, units: check.units });
     refused = false;
     rejection = { intent: plan.intent, reason: check.reason };
   }

@@ -1,7 +1,7 @@
 import type { TextMessage } from '../model/language-model.js';
 import type { VisionMessage } from '../model/vision-model.js';
 import type { Bounds } from '../ui/ui-tree.js';
-import type { HistoryEntry } from './agent-prompts.js';
+import { surfaceLineHead, type HistoryEntry } from './agent-prompts.js';
 
 /** A gate candidate as its prompt line gives it. */
 export interface PromptCandidate {
@@ -17,6 +17,8 @@ export interface PromptReading {
   readonly history: readonly HistoryEntry[];
   /** Why the previous commitment was rejected, when the prompt asks again. */
   readonly rejection?: string;
+  /** The surface decision after the last executed intent, when the prompt gives one. */
+  readonly surface?: { readonly decision: 'STOP' | 'CONTINUE'; readonly reason: string };
   /** Gate: what the planner described for vision to locate. */
   readonly lookFor?: string;
   /** Gate: the unit id whose effect did not show. */
@@ -48,8 +50,8 @@ function lineValue(text: string, label: string): string | undefined {
 }
 
 /**
- * Reads one of our prompts back: the screen block, the intent history, a rejection, and
- * the gate's question. The oracle policy answers from this reading only — the same
+ * Reads one of our prompts back: the screen block, the intent history, a rejection, the
+ * surface decision, and the gate's question. The oracle policy answers from this reading only — the same
  * messages a language model gets — so it cannot see more of the loop than a model does.
  */
 export function readPrompt(messages: readonly (TextMessage | VisionMessage)[]): PromptReading {
@@ -65,6 +67,8 @@ export function readPrompt(messages: readonly (TextMessage | VisionMessage)[]): 
     if (match) history.push({ intent: match[1] ?? '', outcome: match[2] as HistoryEntry['outcome'], note: match[3] ?? '' });
   }
   const rejection = lineValue(head, 'Your previous commitment was rejected');
+  const surfaceMatch = /^(STOP|CONTINUE) \((.*)\)$/.exec(lineValue(head, surfaceLineHead.slice(0, -1)) ?? '');
+  const surface = surfaceMatch ? { decision: surfaceMatch[1] as 'STOP' | 'CONTINUE', reason: surfaceMatch[2] ?? '' } : undefined;
   const lookFor = lineValue(head, 'Look for');
   const failedTarget = /^\[([^\]\s]+)\]/.exec(lineValue(head, 'Failed target') ?? '')?.[1];
   const candidates: PromptCandidate[] = [];
@@ -77,6 +81,7 @@ export function readPrompt(messages: readonly (TextMessage | VisionMessage)[]): 
     candidates,
     ...(screenBlock === undefined ? {} : { screenBlock }),
     ...(rejection === undefined ? {} : { rejection }),
+    ...(surface === undefined ? {} : { surface }),
     ...(lookFor === undefined ? {} : { lookFor }),
     ...(failedTarget === undefined ? {} : { failedTarget }),
   };

@@ -20,24 +20,35 @@ function actionOnScreen(certificate: Certificate, perception: Perception): boole
 }
 
 /**
+ * The intent the next plan pursues, as far as it is known before the planner answers:
+ * the last intent when it did not pass (it is still open: the planner retries it or works
+ * around it), else the task itself. Retrieval keys on it, never on an intent already done.
+ */
+export function openIntent(history: readonly HistoryEntry[], instruction: string): string {
+  const last = history.at(-1);
+  return last && (last.outcome === 'fail' || last.outcome === 'inconclusive') ? last.intent : instruction;
+}
+
+/**
  * The retrieved certificates worth showing the planner, as hint lines, best first, at
  * most {@link maxCertificateHints}: warnings (a failure, an inconclusive check, a weak or
  * unverified pass: "executed but no change", "value not updated") written on this screen
- * (same scope) about a unit it shows, whose intent the history does not already hold,
- * one per action and outcome. What is left out adds nothing the planner can act on here
- * and only costs tokens: a certificate of another page, one the history repeats, and a
- * strong pass (it says only that the unit does what its label says; the memory keeps it
- * for skills and reports).
+ * (same scope) about a unit it shows, one per action and outcome, that the history does
+ * not already say: not one this run wrote (`written`: its history entry is in the
+ * prompt), nor one about an intent the history shows passed. What is left out adds
+ * nothing the planner can act on here and only costs tokens: a certificate of another
+ * page, one the history repeats, and a strong pass (it says only that the unit does what
+ * its label says; the memory keeps it for skills and reports).
  */
-export function selectCertificateHints(retrieved: readonly RetrievedCertificate[], context: { readonly perception: Perception; readonly history: readonly HistoryEntry[] }): string[] {
+export function selectCertificateHints(retrieved: readonly RetrievedCertificate[], context: { readonly perception: Perception; readonly history: readonly HistoryEntry[]; readonly written?: ReadonlySet<string> }): string[] {
   const scope = certificateScope(context.perception.tree);
   const packageName = context.perception.tree.packageName;
-  const intents = new Set(context.history.map((entry) => normalise(entry.intent)));
+  const passed = new Set(context.history.filter((entry) => entry.outcome === 'pass').map((entry) => normalise(entry.intent)));
   const seen = new Set<string>();
   const kept: { hint: string; warns: boolean }[] = [];
   for (const { certificate } of retrieved) {
     if (certificate.package !== packageName || certificate.scope !== scope) continue;
-    if (intents.has(normalise(certificate.intent))) continue;
+    if (context.written?.has(certificate.id) || passed.has(normalise(certificate.intent))) continue;
     if (!actionOnScreen(certificate, context.perception)) continue;
     const hint = renderCertificateHint(certificate);
     if (seen.has(hint)) continue;

@@ -11,6 +11,7 @@ import type { AgentSession, Screen } from './agent-session.js';
 import type { ForegroundGuard } from './foreground-guard.js';
 import type { MetaPlanProgress } from './meta-plan.js';
 import type { PlanningOptions } from './planning-options.js';
+import { newFeedbackMemory, type FeedbackMemory, type PlannerFeedback } from './planner-feedback.js';
 import { emptyPlanningUsage, type PlanningUsage } from './planning-usage.js';
 import type { CommitmentItem } from './plan-reply.js';
 import type { GateDecision, VlmGate } from './vlm-gate.js';
@@ -65,8 +66,12 @@ export interface SenseActState {
   previousAction: PreviousAction | undefined;
   /** Plans in a row whose target could not be found. */
   unresolvedInARow: number;
-  /** The last intent had no effect: the next plan is told to change strategy. */
-  changeStrategy: boolean;
+  /** What the last executed intent taught the next plan (surface decision, missing values, no-repeat regions, change strategy); cleared once a plan is made on it. */
+  plannerFeedback: PlannerFeedback | undefined;
+  /** What the feedback carries across intents: failures per target, regions not to repeat on this surface. */
+  feedbackMemory: FeedbackMemory;
+  /** Ids of the certificates this run wrote: the history already says what they say. */
+  readonly writtenCertificates: Set<string>;
   /** The current meta-plan and its progress vector, when meta-plans are on and one was given. */
   metaPlan: MetaPlanProgress | undefined;
   /** FINISH requests refused in a row because a sub-task's check had not held. */
@@ -88,7 +93,9 @@ export function newSenseActState(screen: Screen): SenseActState {
     sameActionRepeats: 0,
     previousAction: undefined,
     unresolvedInARow: 0,
-    changeStrategy: false,
+    plannerFeedback: undefined,
+    feedbackMemory: newFeedbackMemory(),
+    writtenCertificates: new Set(),
     metaPlan: undefined,
     finishRefusedInARow: 0,
     planning: emptyPlanningUsage(),

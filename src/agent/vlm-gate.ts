@@ -23,7 +23,8 @@ export interface GateDecision {
   readonly threshold: number;
 }
 
-function sameTarget(a: GateTarget, b: GateTarget): boolean {
+/** Two targets are the same control objective: the same fingerprint, or bounds IoU ≥ {@link sameTargetIou}. */
+export function sameTarget(a: GateTarget, b: GateTarget): boolean {
   if (a.fingerprint !== '' && a.fingerprint === b.fingerprint) return true;
   return boundsIou(a.bounds, b.bounds) >= sameTargetIou;
 }

@@ -4,25 +4,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { certifyAndDecide } from '../../../src/agent/certify-and-decide.js';
-import { executeCommitment } from '../../../src/agent/execute-commitment.js';
-import { planReplySchema } from '../../../src/agent/plan-reply.js';
-import { verifyCommittedIntent } from '../../../src/agent/verify-committed-intent.js';
 import { CertificateMemory } from '../../../src/memory/certificate-memory.js';
 import type { FaultConfig } from '../../../src/sim/index.js';
-import { phaseFixture, suiteTask, unitLabelled } from './senseact-fixture.js';
+import { phaseFixture, suiteTask, tapAndDecide } from './senseact-fixture.js';
 
 const settings = suiteTask('settings-dark-theme');
 
 async function tap(label: string, options: { faults?: FaultConfig } = {}) {
   const memory = await CertificateMemory.open(path.join(mkdtempSync(path.join(tmpdir(), 'senseact-memory-')), 'memory.jsonl'));
   const fixture = await phaseFixture(settings, { memory, ...(options.faults ? { faults: options.faults } : {}) });
-  const unit = unitLabelled(fixture.state, label);
-  const plan = planReplySchema.parse({ intent: `Open ${label}`, expectation: '', commitment: [{ unit: unit.id }] });
-  const run = await executeCommitment(fixture.context, fixture.state, plan, plan.commitment, [unit]);
-  const judgement = await verifyCommittedIntent(fixture.context, plan, run);
-  const surface = await certifyAndDecide(fixture.context, fixture.state, plan, run, judgement);
-  return { ...fixture, memory, unit, surface };
+  return { ...fixture, memory, ...(await tapAndDecide(fixture, label)) };
 }
 
 describe('certifyAndDecide', () => {
@@ -36,10 +27,21 @@ describe('certifyAndDecide', () => {
     expect(events().filter((event) => event.type === 'surface-end')).toMatchObject([{ decision: 'stop', rule: 'surface-changed' }]);
   });
 
-  it('a tap with no effect is certified as a failure and flags a change of strategy', async () => {
-    const { memory, surface, state } = await tap('Display', { faults: { 'dropped-tap': { rate: 1 } } });
-    expect(memory.all()[0]?.effect).toMatchObject({ outcome: 'fail', label: 'no-change' });
-    expect(surface.flags.changeStrategy).toBe(true);
-    expect(state.changeStrategy).toBe(true);
+  it('gives the next plan the surface decision and its reason', async () => {
+    const { state, memory } = await tap('Display');
+    expect(state.plannerFeedback).toEqual({ surface: { decision: 'STOP', reason: 'the surface changed: a new page' }, missingValues: [], noRepeat: [] });
+    expect(state.writtenCertificates).toEqual(new Set([memory.all()[0]!.id]));
   });
+
+  it('a tap with no effect is certified as a failure; the planner is told to change strategy only after the second failure on that target', async () => {
+    const fixture = await phaseFixture(settings, { faults: { 'dropped-tap': { rate: 1 } } });
+    const first = await tapAndDecide(fixture, 'Display');
+    expect(first.surface.flags.changeStrategy).toBe(true);
+    // One dropped tap is what a retry fixes: no change of strategy, no region to avoid yet.
+    expect(fixture.state.plannerFeedback).toMatchObject({ surface: { reason: 'all required values shown and nothing on the screen is editable' }, noRepeat: [] });
+    expect(fixture.state.plannerFeedback?.changeStrategy).toBeUndefined();
+    await tapAndDecide(fixture, 'Display');
+    expect(fixture.state.plannerFeedback).toMatchObject({ changeStrategy: { target: 'click "Display"', failures: 2 }, noRepeat: ['click "Display"'] });
+  });
+
 });

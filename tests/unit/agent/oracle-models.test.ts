@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plannerMessages, type HistoryEntry } from '../../../src/agent/agent-prompts.js';
+import type { PlannerFeedback } from '../../../src/agent/planner-feedback.js';
 import { createOraclePolicy } from '../../../src/agent/oracle-models.js';
 import { planReplySchema, type PlanReply } from '../../../src/agent/plan-reply.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
@@ -27,8 +28,8 @@ function setup() {
   return { device, policy, watched: policy.watch(device) };
 }
 
-async function plan(policy: ReturnType<typeof createOraclePolicy>, view: string, history: HistoryEntry[]): Promise<PlanReply> {
-  const reply = await policy.models.planner.generate({ role: 'planner', messages: plannerMessages({ instruction: task.instruction, allowedPackages: task.allowedPackages, view, history, certificates: [] }) });
+async function plan(policy: ReturnType<typeof createOraclePolicy>, view: string, history: HistoryEntry[], feedback?: PlannerFeedback): Promise<PlanReply> {
+  const reply = await policy.models.planner.generate({ role: 'planner', messages: plannerMessages({ instruction: task.instruction, allowedPackages: task.allowedPackages, view, history, certificates: [], ...(feedback ? { feedback } : {}) }) });
   return planReplySchema.parse(JSON.parse(reply.text));
 }
 
@@ -93,7 +94,7 @@ describe('the oracle policy', () => {
     expect(next.intent).toBe('Switch dark theme on');
   });
 
-  it('goes back when its failed plan led to a screen without the units it committed', async () => {
+  it('goes back when its failed plan changed the surface to one without the step\'s target', async () => {
     const { policy, watched } = setup();
     const start = await look(watched);
     await plan(policy, start.view, []);
@@ -102,8 +103,13 @@ describe('the oracle policy', () => {
     await watched.act({ type: 'tap', point: [sound.tap![0], sound.tap![1]] });
     const elsewhere = await look(watched);
     expect(elsewhere.units.some((unit) => unit.label === 'Display')).toBe(false);
-    const back = await plan(policy, elsewhere.view, [{ intent: 'Open Display', outcome: 'fail', note: 'exists(text="Dark theme"): no match' }]);
+    const failed: HistoryEntry = { intent: 'Open Display', outcome: 'fail', note: 'exists(text="Dark theme"): no match' };
+    const back = await plan(policy, elsewhere.view, [failed], { surface: { decision: 'STOP', reason: 'the surface changed: a new page' }, missingValues: [], noRepeat: [] });
     expect(back.commitment).toEqual([{ unit: 'nav-back' }]);
+    // Negative control: told the surface did not change (the target lost its label where it was), it does not go back.
+    await plan(policy, start.view, []);
+    const stayed = await plan(policy, elsewhere.view, [failed], { surface: { decision: 'CONTINUE', reason: 'the last action had no effect' }, missingValues: [], noRepeat: [] });
+    expect(stayed.commitment).not.toEqual([{ unit: 'nav-back' }]);
     // Negative control: the same failure on the screen that still shows Display commits Display again.
     const again = await plan(policy, start.view, [{ intent: 'Open Display', outcome: 'fail', note: 'click "Display": nothing changed' }]);
     expect(again.intent).toBe('Open Display');
@@ -132,5 +138,46 @@ describe('the oracle policy', () => {
     const { latencyMs: _through, ...through } = await watched.observe();
     expect(through).toEqual(direct);
     expect(watched.info).toBe(device.info);
+  });
+});
+
+// Issue 12's regression (clock-remove-barcelona under --faults standard): the Clock tab
+// opened but its expectation's label was stripped, so the plan failed; the selected tab
+// is no unit any more, and the oracle, missing the unit ids it had committed, went Back
+// (out of the app) and back in, round after round. A model reading the prompt sees the
+// step's target gone and the next step's target there.
+describe('the oracle policy after a failed plan', () => {
+  const barcelona = suite.tasks.find((candidate) => candidate.id === 'clock-remove-barcelona')!;
+
+  async function planOn(policy: ReturnType<typeof createOraclePolicy>, view: string, history: HistoryEntry[], feedback?: PlannerFeedback): Promise<PlanReply> {
+    const reply = await policy.models.planner.generate({ role: 'planner', messages: plannerMessages({ instruction: barcelona.instruction, allowedPackages: barcelona.allowedPackages, view, history, certificates: [], ...(feedback ? { feedback } : {}) }) });
+    return planReplySchema.parse(JSON.parse(reply.text));
+  }
+
+  it('moves on when the failed step\'s target is gone and the next step\'s target is on the screen (not Back)', async () => {
+    const device = new SimDevice(simulatorForTask(barcelona, { seed: 5, faults: { 'icon-only': { rate: 1 } } }));
+    const policy = createOraclePolicy(barcelona, { react: false, probe: device });
+    const watched = policy.watch(device);
+    const alarms = await look(watched);
+    const first = await planOn(policy, alarms.view, []);
+    expect(first.intent).toBe('Open the Clock tab');
+    const clockTab = alarms.units.find((unit) => unit.id === first.commitment[0]?.unit)!;
+    await watched.act({ type: 'tap', point: [clockTab.tap![0], clockTab.tap![1]] });
+    const clock = await look(watched);
+    // The step's own check cannot hold: the icon-only fault stripped "Add city".
+    expect(clock.view).not.toContain('Add city');
+    const failed: HistoryEntry = { intent: 'Open the Clock tab', outcome: 'fail', note: 'commitment failed: click "Clock": expectation failed: no node matches desc="Add city"' };
+    const next = await planOn(policy, clock.view, [failed], { surface: { decision: 'STOP', reason: 'all required values shown and nothing on the screen is editable' }, missingValues: [], noRepeat: [] });
+    expect(next.intent).toBe('Long-press Barcelona');
+    expect(next.commitment).toEqual([{ unit: clock.units.find((unit) => unit.label === 'Barcelona')!.id, longPress: true }]);
+  });
+
+  it('retries the step when its target is still on the screen (negative control)', async () => {
+    const device = new SimDevice(simulatorForTask(barcelona, { seed: 5, faults: { 'icon-only': { rate: 1 } } }));
+    const policy = createOraclePolicy(barcelona, { react: false, probe: device });
+    const alarms = await look(policy.watch(device));
+    const first = await planOn(policy, alarms.view, []);
+    const again = await planOn(policy, alarms.view, [{ intent: 'Open the Clock tab', outcome: 'fail', note: 'click "Clock": nothing on screen changed' }], { surface: { decision: 'CONTINUE', reason: 'the last action had no effect' }, missingValues: [], noRepeat: [] });
+    expect(again).toEqual(first);
   });
 });

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { maxPlanRejections, planIntent } from '../../../src/agent/plan-intent.js';
 import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
-import { phaseFixture, suiteTask, unitIdIn } from './senseact-fixture.js';
+import { surfaceLineHead } from '../../../src/agent/agent-prompts.js';
+import { phaseFixture, suiteTask, tapAndDecide, unitIdIn } from './senseact-fixture.js';
 
 const settings = suiteTask('settings-dark-theme');
 const contacts = suiteTask('contacts-add-xu');
@@ -79,5 +80,64 @@ describe('planIntent', () => {
     const prompt = planner.calls[1]!.request.messages.at(-1)!.content;
     expect(prompt).toContain('1. Open Battery → unknown');
     expect(prompt).not.toContain('nothing changed');
+  });
+});
+
+// Each feedback line with a scripted planner: present when verification learned it, absent otherwise.
+describe('planIntent: the feedback lines of the prompt', () => {
+  const openDisplay = (request: Parameters<typeof unitIdIn>[0]) => JSON.stringify({ intent: 'Open Display', commitment: [{ unit: unitIdIn(request, 'Display') }] });
+  const promptOf = (planner: ScriptedLanguageModel, call: number) => planner.calls[call]!.request.messages.at(-1)!.content;
+
+  it('says the surface decision and its reason after an executed intent, once', async () => {
+    const planner = new ScriptedLanguageModel({ replies: (request) => (request.messages.at(-1)!.content.includes('"Navigate up"') ? JSON.stringify({ intent: 'Go back', commitment: [{ unit: 'nav-back' }] }) : openDisplay(request)) });
+    const fixture = await phaseFixture(settings, { models: { planner } });
+    await planIntent(fixture.context, fixture.state);
+    // Negative: before anything ran, there is no surface line.
+    expect(promptOf(planner, 0)).not.toContain(surfaceLineHead);
+    await tapAndDecide(fixture, 'Display');
+    await planIntent(fixture.context, fixture.state);
+    expect(promptOf(planner, 1)).toContain(`${surfaceLineHead} STOP (the surface changed: a new page)`);
+    // The plan was made on it: the next prompt (nothing executed since) does not repeat it.
+    await planIntent(fixture.context, fixture.state);
+    expect(promptOf(planner, 2)).not.toContain(surfaceLineHead);
+  });
+
+  it('names the required values the screen does not show yet, and only those', async () => {
+    const planner = new ScriptedLanguageModel({ replies: () => JSON.stringify({ intent: 'Go back', commitment: [{ unit: 'nav-back' }] }) });
+    const fixture = await phaseFixture(settings, { models: { planner } });
+    await tapAndDecide(fixture, 'Display', 'Open Display to set the brightness level to 75');
+    await planIntent(fixture.context, fixture.state);
+    expect(promptOf(planner, 0)).toContain('Not on screen yet: "75"');
+    // Negative: a value the screen shows (the brightness is 60) is not missing.
+    const shown = await phaseFixture(settings, { models: { planner } });
+    await tapAndDecide(shown, 'Display', 'Open Display to read the brightness level 60');
+    await planIntent(shown.context, shown.state);
+    expect(promptOf(planner, 1)).toContain(surfaceLineHead);
+    expect(promptOf(planner, 1)).not.toContain('Not on screen yet');
+  });
+
+  it('says "change strategy" and the region not to repeat after the second failure on one target, not after the first', async () => {
+    const planner = new ScriptedLanguageModel({ replies: openDisplay });
+    const fixture = await phaseFixture(settings, { models: { planner }, faults: { 'dropped-tap': { rate: 1 } } });
+    await tapAndDecide(fixture, 'Display');
+    await planIntent(fixture.context, fixture.state);
+    const once = promptOf(planner, 0);
+    expect(once).toContain(surfaceLineHead);
+    expect(once).not.toContain('choose a different unit or approach');
+    expect(once).not.toContain('Do not repeat');
+    await tapAndDecide(fixture, 'Display');
+    await planIntent(fixture.context, fixture.state);
+    const twice = promptOf(planner, 1);
+    expect(twice).toContain('click "Display" failed 2 times in a row: choose a different unit or approach.');
+    expect(twice).toContain('Do not repeat (no effect twice): click "Display"');
+  });
+
+  it('gives no feedback lines without execution feedback (open-loop)', async () => {
+    const planner = new ScriptedLanguageModel({ replies: openDisplay });
+    const fixture = await phaseFixture(settings, { models: { planner }, feedback: false });
+    fixture.state.plannerFeedback = { surface: { decision: 'STOP', reason: 'the surface changed: a new page' }, missingValues: ['75'], noRepeat: ['click "Display"'] };
+    await planIntent(fixture.context, fixture.state);
+    expect(promptOf(planner, 0)).not.toContain(surfaceLineHead);
+    expect(promptOf(planner, 0)).not.toContain('75');
   });
 });

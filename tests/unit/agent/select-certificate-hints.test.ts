@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectCertificateHints } from '../../../src/agent/select-certificate-hints.js';
+import { openIntent, selectCertificateHints } from '../../../src/agent/select-certificate-hints.js';
 import { perceive } from '../../../src/perception/perceive.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import { certificateScope, renderCertificateHint, type Certificate } from '../../../src/verify/certificate.js';
@@ -25,6 +25,16 @@ function certificate(overrides: { intent: string; label: string; unitType?: Cert
 }
 const hit = (value: Certificate) => ({ certificate: value, score: 1 });
 
+describe('openIntent: what retrieval keys on', () => {
+  it('is the last intent while it has not passed, else the task', () => {
+    expect(openIntent([], 'Turn Bluetooth off')).toBe('Turn Bluetooth off');
+    expect(openIntent([{ intent: 'Open Bluetooth', outcome: 'fail', note: '' }], 'Turn Bluetooth off')).toBe('Open Bluetooth');
+    expect(openIntent([{ intent: 'Open Bluetooth', outcome: 'inconclusive', note: '' }], 'Turn Bluetooth off')).toBe('Open Bluetooth');
+    // Negative: a passed intent is done; the next one is not known yet, the task is.
+    expect(openIntent([{ intent: 'Open Bluetooth', outcome: 'pass', note: '' }], 'Turn Bluetooth off')).toBe('Turn Bluetooth off');
+  });
+});
+
 describe('certificate hints for the planner', () => {
   it('renders a certificate as one short line: outcome, action, effect', () => {
     expect(renderCertificateHint(certificate({ intent: 'Switch Bluetooth off', label: 'Use Bluetooth' }))).toBe('fail: toggle "Use Bluetooth" → no change');
@@ -37,14 +47,19 @@ describe('certificate hints for the planner', () => {
     expect(selectCertificateHints([hit(warning)], { perception, history: [] })).toEqual(['fail: toggle "Use Bluetooth" → no change']);
   });
 
-  it('leaves out what adds nothing here: another page, a unit not shown, an intent the history holds, a strong pass, a repeat', () => {
+  it('leaves out what adds nothing here: another page, a unit not shown, what the history already says, a strong pass, a repeat', () => {
     const warning = certificate({ intent: 'Switch Bluetooth off', label: 'Use Bluetooth' });
     const otherPage = certificate({ intent: 'Switch Wi-Fi off', label: 'Use Bluetooth', scope: 'Settings "Network"' });
     const notShown = certificate({ intent: 'Turn on NFC', label: 'NFC' });
     const strongPass = certificate({ intent: 'Open pairing', label: 'Pair new device', unitType: 'click', outcome: 'pass', strength: 'strong', effect: 'new-page' });
     const repeat = certificate({ intent: 'Turn Bluetooth off', label: 'Use Bluetooth' });
-    const history = [{ intent: 'switch bluetooth OFF', outcome: 'fail' as const, note: '' }];
-    expect(selectCertificateHints([hit(warning), hit(otherPage), hit(notShown), hit(strongPass)], { perception, history })).toEqual([]);
+    // An intent the history shows done, or a certificate this run wrote (its history entry is in the prompt).
+    const passed = [{ intent: 'switch bluetooth OFF', outcome: 'pass' as const, note: '' }];
+    expect(selectCertificateHints([hit(warning), hit(otherPage), hit(notShown), hit(strongPass)], { perception, history: passed })).toEqual([]);
+    const failed = [{ intent: 'switch bluetooth OFF', outcome: 'fail' as const, note: '' }];
+    expect(selectCertificateHints([hit(warning)], { perception, history: failed, written: new Set([warning.id]) })).toEqual([]);
+    // Negative control: the same open intent's failure written by another run is a past failure on this scope, worth showing.
+    expect(selectCertificateHints([hit(warning)], { perception, history: failed, written: new Set() })).toEqual(['fail: toggle "Use Bluetooth" → no change']);
     expect(selectCertificateHints([hit(warning), hit(repeat), hit(otherPage), hit(notShown), hit(strongPass)], { perception, history: [] })).toEqual(['fail: toggle "Use Bluetooth" → no change']);
   });
 });

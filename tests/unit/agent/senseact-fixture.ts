@@ -5,6 +5,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { AgentSession } from '../../../src/agent/agent-session.js';
+import { certifyAndDecide } from '../../../src/agent/certify-and-decide.js';
+import { executeCommitment } from '../../../src/agent/execute-commitment.js';
+import { planReplySchema } from '../../../src/agent/plan-reply.js';
+import { verifyCommittedIntent } from '../../../src/agent/verify-committed-intent.js';
 import { ForegroundGuard } from '../../../src/agent/foreground-guard.js';
 import { newSenseActState, type SenseActContext, type SenseActState } from '../../../src/agent/senseact-state.js';
 import { VlmGate } from '../../../src/agent/vlm-gate.js';
@@ -90,4 +94,14 @@ export function unitLabelled(state: SenseActState, label: string) {
   const unit = state.screen.perception.units.find((candidate) => candidate.label === label);
   if (!unit) throw new Error(`no unit labelled "${label}" on the screen:\n${state.screen.perception.view}`);
   return unit;
+}
+
+/** Taps `label` as the intent `Open <label>` (or `intent`) and runs verify, certify and decide on it. */
+export async function tapAndDecide(fixture: PhaseFixture, label: string, intent = `Open ${label}`) {
+  const unit = unitLabelled(fixture.state, label);
+  const plan = planReplySchema.parse({ intent, expectation: '', commitment: [{ unit: unit.id }] });
+  const run = await executeCommitment(fixture.context, fixture.state, plan, plan.commitment, [unit]);
+  const judgement = await verifyCommittedIntent(fixture.context, plan, run);
+  const surface = await certifyAndDecide(fixture.context, fixture.state, plan, run, judgement);
+  return { unit, surface, judgement };
 }
