@@ -153,6 +153,21 @@ export class OracleGuide {
   }
 
   /**
+   * The dismiss button of a dialog or sheet the screen shows over the units `ids` (none of
+   * them is on it): a modal surface takes the taps meant for what lies under it, so a
+   * planner reading the screen closes it first.
+   */
+  private dismissOver(perception: Perception, ids: readonly string[]): ControlUnit | undefined {
+    const surfaces = new Set<string>(perception.blocks.filter((block) => block.surface).flatMap((block) => block.units));
+    if (ids.some((id) => surfaces.has(id) || id.startsWith('nav-'))) return undefined;
+    return this.dismissUnit(perception);
+  }
+
+  private dismissReply(dismiss: ControlUnit): PlanReply {
+    return { intent: `Dismiss the unexpected dialog ("${dismiss.label}")`, expectation: 'dismissedSurface', commitment: [{ unit: dismiss.id }], finish: false };
+  }
+
+  /**
    * On the first plan of a run a skill replay handed over: moves past the reference steps
    * whose intents the history shows the skill verified (last word on each intent: pass),
    * as a planner reading the history would. A step the skill's hand-over names as failed
@@ -244,14 +259,14 @@ export class OracleGuide {
     const covers = items.length;
     const last = covers === remaining.length || (covers > 0 && remaining[covers]?.unit === 'finish');
     const expectation = last && step.expect !== undefined ? step.expect : '';
+    const over = covers > 0 ? this.dismissOver(perception, items.map((item) => item.unit)) : undefined;
+    if (over) return { reply: this.dismissReply(over) };
     if (covers > 0) {
       const pending = { intent: step.intent, actions: remaining.slice(0, covers), units: items.map((item) => item.unit), covers };
       return { reply: { intent: step.intent, expectation, commitment: items, finish: false }, pending };
     }
     const dismiss = this.dismissUnit(perception);
-    if (dismiss) {
-      return { reply: { intent: `Dismiss the unexpected dialog ("${dismiss.label}")`, expectation: 'dismissedSurface', commitment: [{ unit: dismiss.id }], finish: false } };
-    }
+    if (dismiss) return { reply: this.dismissReply(dismiss) };
     // A step whose effect already shows (e.g. "open the Alarm tab" on the Alarm tab) is done.
     if (this.offset === 0 && step.expect !== undefined && evaluatePredicate(parsePredicate(step.expect), { after: perception.tree }).outcome === 'pass') {
       this.step += 1;
@@ -362,6 +377,8 @@ export class OracleGuide {
       if (dismiss) return { thought: 'oracle: dismiss the unexpected dialog', action: { unit: dismiss.id }, finish: false };
       return { thought: `oracle: cannot find the target of "${step.intent}"; going back`, action: { unit: 'nav-back' }, finish: false };
     }
+    const over = this.dismissOver(perception, [unit.id]);
+    if (over) return { thought: 'oracle: dismiss the unexpected dialog first', action: { unit: over.id }, finish: false };
     const item = itemFor(action, unit);
     const repeatScroll = action.unit === 'scroll' && action.until !== undefined;
     if (!repeatScroll) this.advance(1);
