@@ -1,4 +1,5 @@
-import { remote } from 'webdriverio';
+// Type-only: WebdriverIO (half a second and ~50 MB to load) is loaded when a session opens, not by every CLI command.
+import type { remote as Remote } from 'webdriverio';
 
 /** A W3C element reference as WebDriver returns it. */
 export type ElementReference = Readonly<Record<string, string>>;
@@ -54,6 +55,7 @@ export function withoutCredentials(url: string): string {
  */
 export const connectWebdriverio: AppiumConnector = async (request) => {
   const url = new URL(request.url);
+  const remote: typeof Remote = (await import('webdriverio')).remote;
   const browser = await remote({
     protocol: url.protocol === 'https:' ? 'https' : 'http',
     hostname: url.hostname,

@@ -1,4 +1,5 @@
-import { countTokens } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
+import type { countTokens as CountTokens } from 'gpt-tokenizer';
 import { estimateImageTokens } from './image-tokens.js';
 import type { ModelImage } from './vision-model.js';
 
@@ -11,7 +12,18 @@ export const tokensPerMessage = 4;
  */
 export function estimateTokens(text: string): number {
   // Model replies and UI text may contain special-token look-alikes; count them as text.
-  return countTokens(text, { disallowedSpecial: noSpecialTokens });
+  return tokenizer()(text, { disallowedSpecial: noSpecialTokens });
+}
+
+let loaded: typeof CountTokens | undefined;
+
+/**
+ * The o200k tokenizer, loaded on first use: its tables cost half a second and ~65 MB,
+ * which commands that never count tokens (report, inspect, help) should not pay.
+ */
+function tokenizer(): typeof CountTokens {
+  loaded ??= (createRequire(import.meta.url)('gpt-tokenizer') as { countTokens: typeof CountTokens }).countTokens;
+  return loaded;
 }
 
 const noSpecialTokens = new Set<string>();

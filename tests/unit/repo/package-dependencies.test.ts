@@ -54,9 +54,9 @@ describe('package.json dependencies against what the shipped code imports', () =
   it('control: a dependency only scripts or tests use, and an optional peer the library loads, are named', () => {
     const withScriptDependency = { ...manifest, dependencies: { ...manifest.dependencies, 'fast-xml-parser': '^5.12.1' } };
     expect(checkDependencies(imports, withScriptDependency, options)).toEqual(['dependency fast-xml-parser is imported by no shipped file: move it to devDependencies']);
-    // webdriverio as a peer: the Appium client import 'senseact' loads would fail without it.
+    // webdriverio as a peer: the Appium client loads it only when a session opens, but its types are in the public ones.
     const webdriverioAsPeer = { ...without('dependencies', 'webdriverio'), peerDependencies: { ...manifest.peerDependencies, webdriverio: '^9' }, peerDependenciesMeta: { ...manifest.peerDependenciesMeta, webdriverio: { optional: true } } };
-    expect(checkDependencies(imports, webdriverioAsPeer, options)).toEqual(["src/device/appium-client.ts: imports webdriverio, a peer dependency a user may not have, and import 'senseact' (or the CLI) loads this file"]);
+    expect(checkDependencies(imports, webdriverioAsPeer, options)).toEqual(['src/device/appium-client.ts: the public types import webdriverio, which is not in dependencies']);
     // The driver Appium loads may use Appium's base driver; without the peer it is a missing dependency.
     expect(checkDependencies(imports, without('peerDependencies', '@appium/base-driver'), options)).toEqual([expect.stringMatching(/^src\/sim\/appium-driver\/sim-appium-driver\.ts: imports @appium\/base-driver, which is not in dependencies \(only in devDependencies\)$/)]);
     const requiredPeer = { ...manifest, peerDependenciesMeta: {} };
