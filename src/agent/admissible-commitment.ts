@@ -1,5 +1,6 @@
 import type { ControlUnit, UnitId } from '../perception/control-unit.js';
 import { checkCommitment } from '../perception/scg.js';
+import { unitPrecondition } from '../perception/unit-precondition.js';
 import type { Screen } from './agent-session.js';
 import type { CommitmentItem } from './plan-reply.js';
 import type { SenseActContext } from './senseact-state.js';
@@ -10,8 +11,11 @@ export type Admissibility = { ok: true; units: ControlUnit[] } | { ok: false; re
 
 /**
  * Whether a commitment may run on `screen` (DESIGN.md §1.5): every unit is on the screen,
- * none would leave the allowed apps, every item maps onto device actions, and every
- * unit's SCG predecessors are earlier in the commitment or already verified. Traces the
+ * none would leave the allowed apps, every item maps onto device actions, the first unit's
+ * typed preconditions hold (enabled, not covered, not off-screen: later units may be
+ * enabled, uncovered or scrolled in by the ones before them, so `executeCommitment`
+ * checks each on the screen it meets), and every unit's SCG predecessors are earlier in
+ * the commitment or already verified. Traces the
  * verdict (`commitment-end`, and `guard-end` for a refusal of the guard).
  */
 export function admissibleCommitment(context: SenseActContext, commitment: readonly CommitmentItem[], screen: Screen, verified: ReadonlySet<UnitId>): Admissibility {
@@ -24,9 +28,11 @@ export function admissibleCommitment(context: SenseActContext, commitment: reado
 
 function judge(context: SenseActContext, commitment: readonly CommitmentItem[], screen: Screen, verified: ReadonlySet<UnitId>): Admissibility {
   const units: ControlUnit[] = [];
-  for (const item of commitment) {
+  for (const [position, item] of commitment.entries()) {
     const unit = screen.perception.units.find((candidate) => candidate.id === item.unit);
     if (!unit) return { ok: false, reason: `unit "${item.unit}" is not on this screen; use an id from the view` };
+    const unmet = position === 0 ? unitPrecondition(unit) : undefined;
+    if (unmet) return { ok: false, reason: unmet.reason };
     const refusal = context.guard.refusal(unit, item, screen);
     if (refusal !== undefined) return { ok: false, reason: refusal, guard: true };
     const actions = unitActions(unit, item);

@@ -1,4 +1,5 @@
 import type { ControlUnit } from '../perception/control-unit.js';
+import { unitPrecondition } from '../perception/unit-precondition.js';
 import { parsePredicate } from '../verify/parse-predicate.js';
 import type { Predicate } from '../verify/predicate.js';
 import { pixelOnlyCode } from '../verify/verify-unit-step.js';
@@ -14,7 +15,7 @@ export interface CommitmentRun {
   /** The screen before the first unit. */
   readonly start: Screen;
   readonly executed: readonly ExecutedUnit[];
-  /** Set when the commitment stopped early because a later unit was gone from the screen. */
+  /** Set when the commitment stopped early because a later unit was gone from the screen or its typed precondition failed there. */
   readonly unfinished: string;
 }
 
@@ -25,8 +26,8 @@ function actionKey(unit: ControlUnit, item: CommitmentItem): string {
 
 /**
  * Runs an admissible commitment unit by unit (DESIGN.md §1.6–1.7). Later units are found
- * again on the screen the earlier ones left (ids are stable); one that is gone ends the
- * commitment. With execution feedback, a failed unit stops it, and a target that failed
+ * again on the screen the earlier ones left (ids are stable); one that is gone, or whose
+ * typed precondition fails there (disabled, covered, off-screen), ends the commitment. With execution feedback, a failed unit stops it, and a target that failed
  * `τ` times in a row opens the gate: vision gets the failed unit and the screen's units
  * of its type, and the located unit runs with the plan's arguments once it passes the
  * admissibility check. Leaving the allowed apps or the step budget stops it too.
@@ -40,6 +41,9 @@ export async function executeCommitment(context: SenseActContext, state: SenseAc
   for (const [index, item] of items.entries()) {
     const current = index === 0 ? units[0] : state.screen.perception.units.find((candidate) => candidate.id === item.unit);
     if (!current) return { start, executed, unfinished: `stopped after ${index} of ${items.length} units: ${item.unit} is not on the new screen` };
+    // The first unit's preconditions were checked when the commitment was admitted; a later one's hold or not on the screen the earlier units left.
+    const unmet = index === 0 ? undefined : unitPrecondition(current);
+    if (unmet) return { start, executed, unfinished: `stopped after ${index} of ${items.length} units: ${unmet.reason}` };
     const key = actionKey(current, item);
     state.sameActionRepeats = key === state.lastActionKey ? state.sameActionRepeats + 1 : 1;
     state.lastActionKey = key;

@@ -1,5 +1,6 @@
 import type { ControlUnit } from '../perception/control-unit.js';
 import type { Perception } from '../perception/perceive.js';
+import { unitPrecondition } from '../perception/unit-precondition.js';
 import type { SolutionAction, SolutionStep, Task } from '../tasks/task-schema.js';
 import { boundsIou } from '../ui/bounds.js';
 import type { Bounds, UiTree } from '../ui/ui-tree.js';
@@ -130,7 +131,8 @@ export class OracleGuide {
     }
   }
 
-  private resolve(action: SolutionAction, perception: Perception): ControlUnit | undefined {
+  /** The unit a reference action names on this screen; with `actionable`, only one the view does not mark disabled, covered or off-screen. */
+  private resolve(action: SolutionAction, perception: Perception, actionable = false): ControlUnit | undefined {
     if (action.unit === 'navigate') {
       const id = action.key === 'back' ? 'nav-back' : action.key === 'home' ? 'nav-home' : 'nav-launch';
       return perception.units.find((unit) => unit.id === id);
@@ -142,7 +144,7 @@ export class OracleGuide {
     }
     // A unit the view's row budget left out is one the planner cannot see: the oracle does not use it either.
     const hidden = new Set(perception.plannerView.hiddenUnits);
-    const resolved = resolveUnit(parseQuery(target), perception).units.filter((unit) => !hidden.has(unit.id));
+    const resolved = resolveUnit(parseQuery(target), perception).units.filter((unit) => !hidden.has(unit.id) && !(actionable && unitPrecondition(unit)));
     const wanted = action.unit === 'scroll' ? resolved.find((unit) => unit.type === 'scroll') : undefined;
     return wanted ?? resolved[0];
   }
@@ -250,7 +252,9 @@ export class OracleGuide {
         if (items.length === 0) { this.advance(1); return this.buildPlan(perception, strayed); }
         break;
       }
-      const unit = this.resolve(action, perception);
+      // What the view marks disabled, covered or off-screen is not acted on first (a model reads those marks too); later
+      // in the commitment it may be, the earlier units enabling, uncovering or scrolling it in.
+      const unit = this.resolve(action, perception, items.length === 0);
       if (!unit) break;
       items.push(itemFor(action, unit));
       // A scroll that must repeat, or an action that opens another screen, ends what this screen can commit.

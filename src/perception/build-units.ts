@@ -26,6 +26,20 @@ export const finishId = 'finish' as UnitId;
 /** Block of the pseudo units. */
 export const navBlockId = 'b-nav' as BlockId;
 
+/** Visible extent (px) under which a cut-off unit counts as off-screen: well below a touch target (48 dp ≥ 48 px). */
+export const minVisibleExtent = 48;
+
+/**
+ * True when, along either axis, the visible part of a node is both under half of its
+ * extent and under {@link minVisibleExtent} px: a carousel card peeking in at the screen's
+ * edge, a row cut to a few pixels by its list. A node that is large but cut (a tall card
+ * whose top shows) is not a sliver: its visible centre is a sound target.
+ */
+function isSliver(full: Bounds, visible: Bounds): boolean {
+  const cut = (whole: number, shown: number): boolean => shown < whole / 2 && shown < minVisibleExtent;
+  return cut(full[2] - full[0], visible[2] - visible[0]) || cut(full[3] - full[1], visible[3] - visible[1]);
+}
+
 function isTab(node: UiNode, parent: UiNode | undefined): boolean {
   return /TabView$|\$TabView|TabItem$|\$Tab$|NavigationBarItemView$|BottomNavigationItemView$/.test(node.className) || (parent !== undefined && /TabWidget$|TabLayout$/.test(parent.className));
 }
@@ -190,6 +204,7 @@ export function buildUnits(tree: UiTree, reduced: ReducedTree, context: UnitCont
       block: context.blockOf(kept),
       ...(type === 'scroll' ? { orientation: scrollOrientation(node, kept, byId) } : {}),
       ...(occluded ? { occluded: true } : {}),
+      ...(type !== 'scroll' && isSliver(node.bounds, kept.bounds) ? { offScreen: true } : {}),
       state: {
         enabled: node.enabled && stateNode.enabled,
         ...(checkableNode ? { checked: checkableNode.checked } : {}),

@@ -46,6 +46,8 @@ export interface ControlUnit {
   readonly orientation?: 'vertical' | 'horizontal';
   /** True when a surface (dialog, sheet, popup) lies over the tap point: a tap would hit the surface instead. */
   readonly occluded?: boolean;
+  /** True when only a thin sliver of the unit is on the screen (it lies mostly beyond the screen or its list's edge): a tap there is a guess. */
+  readonly offScreen?: boolean;
   /** For `navigate` pseudo units: which system action they perform. */
   readonly navigation?: 'back' | 'home' | 'launch';
   readonly affordances: readonly Affordance[];

@@ -25,6 +25,7 @@ export interface PerceptionJsonUnit {
   readonly state: ControlUnit['state'];
   readonly orientation?: 'vertical' | 'horizontal';
   readonly occluded?: boolean;
+  readonly offScreen?: boolean;
   readonly members: readonly PerceptionJsonMember[];
 }
 
@@ -71,6 +72,7 @@ export function toPerceptionJson(perception: Perception): PerceptionJson {
       state: unit.state,
       ...(unit.orientation ? { orientation: unit.orientation } : {}),
       ...(unit.occluded ? { occluded: true } : {}),
+      ...(unit.offScreen ? { offScreen: true } : {}),
       members: unit.members.map((member) => ({
         id: member.nodeId,
         bounds: member.bounds,

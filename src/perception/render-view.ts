@@ -29,7 +29,7 @@ function extraDescription(description: string, label: string): string {
 }
 
 /** What `renderUnitLine` reads of a unit (a `ControlUnit` or its JSON form). */
-export type UnitLineInput = Pick<ControlUnit, 'type' | 'label' | 'state' | 'orientation' | 'occluded'> & {
+export type UnitLineInput = Pick<ControlUnit, 'type' | 'label' | 'state' | 'orientation' | 'occluded' | 'offScreen'> & {
   readonly id: string;
   readonly affordances: readonly string[];
   /** Short class name, shown for a unit without a label so that an icon is at least named by kind. */
@@ -53,6 +53,7 @@ export function renderUnitLine(unit: UnitLineInput): string {
   if (!state.enabled) parts.push('disabled');
   if (unit.orientation) parts.push(unit.orientation);
   if (unit.occluded) parts.push('covered');
+  if (unit.offScreen) parts.push('off-screen');
   if (unit.type !== 'long-press' && unit.affordances.includes('long-clickable')) parts.push('long-press');
   return parts.join(' ');
 }
@@ -164,6 +165,7 @@ export function buildPlannerView(input: ViewInput, budget?: ViewBudget): Planner
         ...(!unit.label && unit.members[0] ? { widget: shortClassName(unit.members[0].className) } : {}),
         ...(unit.orientation ? { orientation: unit.orientation } : {}),
         ...(unit.occluded ? { occluded: true } : {}),
+        ...(unit.offScreen ? { offScreen: true } : {}),
         ...(extra ? { description: extra } : {}),
       });
     } else {

@@ -23,6 +23,26 @@ describe('executeCommitment', () => {
     expect(state.screen).toBe(run.executed[0]!.after);
   });
 
+  it('stops before a later unit the first one covered (a dialog opened over it), and runs one still uncovered (negative control)', async () => {
+    const { context, state } = await phaseFixture(suiteTask('settings-private-dns-google'));
+    const network = unitLabelled(state, 'Network & internet');
+    const open = planReplySchema.parse({ intent: 'Open Network & internet', commitment: [{ unit: network.id }] });
+    await executeCommitment(context, state, open, open.commitment, [network]);
+    const privateDns = unitLabelled(state, 'Private DNS');
+    const airplane = unitLabelled(state, 'Airplane mode');
+    const plan = planReplySchema.parse({ intent: 'Open Private DNS then Airplane mode', commitment: [{ unit: privateDns.id }, { unit: airplane.id }] });
+    const run = await executeCommitment(context, state, plan, plan.commitment, [privateDns, airplane]);
+    expect(run.executed.map((unit) => unit.unit.label)).toEqual(['Private DNS']);
+    expect(run.unfinished).toMatch(new RegExp(`^stopped after 1 of 2 units: ${airplane.id} "Airplane mode" is covered by a dialog or sheet`));
+    // In the dialog that opened, its own option is not covered: it runs.
+    const option = unitLabelled(state, 'Private DNS provider hostname');
+    const cancel = unitLabelled(state, 'Cancel');
+    const inDialog = planReplySchema.parse({ intent: 'Pick hostname, then cancel', commitment: [{ unit: option.id }, { unit: cancel.id }] });
+    const second = await executeCommitment(context, state, inDialog, inDialog.commitment, [option, cancel]);
+    expect(second.executed.map((unit) => unit.unit.label)).toEqual(['Private DNS provider hostname', 'Cancel']);
+    expect(second.unfinished).toBe('');
+  });
+
   it('stops at a failed unit', async () => {
     const { context, state } = await phaseFixture(settings, { faults: { 'dropped-tap': { rate: 1 } } });
     const display = unitLabelled(state, 'Display');
