@@ -84,7 +84,7 @@ async function relocateByVision(context: SenseActContext, state: SenseActState, 
   }
   if (!located) return failed;
   const item = { ...failed.item, unit: located.id };
-  const check = admissibleCommitment(context, [item], after, state.verified);
+  const check = admissibleCommitment(context, [item], after, state.verified, state.learnedEdges);
   const unit = check.ok ? check.units[0] : undefined;
   if (!unit || state.steps >= context.task.stepBudget) return failed;
   const retried = await executeUnit(context, unit, item, after, expectation);

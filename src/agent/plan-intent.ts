@@ -1,5 +1,7 @@
 import { describeRepairs } from '../model/reply-repair.js';
-import type { ControlUnit } from '../perception/control-unit.js';
+import type { ControlUnit, ScgEdge, UnitId } from '../perception/control-unit.js';
+import { renderScg } from '../perception/render-scg.js';
+import { addEdges, type Scg } from '../perception/scg.js';
 import { certificateScope } from '../verify/certificate.js';
 import { admissibleCommitment } from './admissible-commitment.js';
 import type { TextMessage } from '../model/language-model.js';
@@ -35,6 +37,30 @@ function withScreenshot(context: SenseActContext, messages: readonly TextMessage
   return messages.map((message): VisionMessage => (message.role === 'user' ? { role: 'user', content: message.content, ...(message.sections ? { sections: message.sections } : {}), images: [image] } : message));
 }
 
+/** The current screen's SCG with the edges planners proposed earlier that join two of its units. */
+function screenScg(state: SenseActState): Scg {
+  const own = state.screen.perception.scg;
+  return state.learnedEdges.length === 0 ? own : addEdges(own, state.learnedEdges).scg;
+}
+
+/**
+ * Adds the plan's `dependsOn` orders (`unit` waits for `on`) to the SCG through
+ * `addEdges`, which keeps the graph acyclic: accepted edges are kept for the run, and
+ * refused ones (an id not on this screen, a self-loop, a duplicate, a cycle) are told to
+ * the next planner prompt. Returns what to trace.
+ */
+function learnEdges(state: SenseActState, scg: Scg, plan: PlanReply): { edgesAdded?: string[]; edgesRejected?: string[] } {
+  if (!plan.dependsOn || plan.dependsOn.length === 0) return {};
+  const proposed: ScgEdge[] = plan.dependsOn.map((order) => [order.on as UnitId, order.unit as UnitId]);
+  const { accepted, rejected } = addEdges(scg, proposed);
+  state.learnedEdges.push(...accepted);
+  state.edgeRejections = rejected.map((refusal) => `${refusal.edge[1]} on ${refusal.edge[0]} (${refusal.detail})`);
+  return {
+    ...(accepted.length > 0 ? { edgesAdded: accepted.map(([from, to]) => `${from} → ${to}`) } : {}),
+    ...(rejected.length > 0 ? { edgesRejected: rejected.map((refusal) => `${refusal.edge[0]} → ${refusal.edge[1]}: ${refusal.detail}`) } : {}),
+  };
+}
+
 /** The history as the planner may see it: without outcomes or notes when execution feedback is off. */
 function visibleHistory(context: SenseActContext, history: readonly HistoryEntry[]): readonly HistoryEntry[] {
   return context.feedback ? history : history.map((entry) => ({ ...entry, outcome: 'unknown' as const, note: '' }));
@@ -67,6 +93,8 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
   for (let attempt = 0; attempt <= maxPlanRejections; attempt++) {
     const started = performance.now();
     const progress = progressPrompt(state);
+    const scg = screenScg(state);
+    const edgeRejections = state.edgeRejections.splice(0);
     const reply = await samplePlan(context, state, withScreenshot(context, plannerMessages({
         instruction: task.instruction,
         allowedPackages: task.allowedPackages,
@@ -77,10 +105,13 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
         ...(context.feedback && state.plannerFeedback ? { feedback: state.plannerFeedback } : {}),
         ...(progress === undefined ? {} : { progress }),
         ...(hints === undefined ? {} : { hints }),
+        scg: renderScg(scg, { done: state.verified, hidden: new Set(screen.perception.plannerView.hiddenUnits) }),
+        edgeRejections,
       }), png));
     const plan = reply.value;
     claimSubtasks(context, state, plan.subtasksDone);
-    session.trace.emit({ type: 'plan-end', step: session.step, latencyMs: performance.now() - started, intent: plan.finish ? 'FINISH' : plan.intent, finish: plan.finish, expectation: plan.expectation, attempts: reply.attempts, ...(reply.repairs.length > 0 ? { repairs: describeRepairs(reply.repairs) } : {}) });
+    const edges = learnEdges(state, scg, plan);
+    session.trace.emit({ type: 'plan-end', step: session.step, latencyMs: performance.now() - started, intent: plan.finish ? 'FINISH' : plan.intent, finish: plan.finish, expectation: plan.expectation, attempts: reply.attempts, ...(reply.repairs.length > 0 ? { repairs: describeRepairs(reply.repairs) } : {}), ...edges });
     if (plan.finish) {
       // A sub-task whose completion check has not held refuses FINISH: progress is checked, not believed.
       const refusal = refuseFinish(context, state);
@@ -94,7 +125,7 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
     }
     // A target only vision can name is located first; the whole commitment is checked then.
     if (commitmentOf(plan).some((item) => item.unit === lookForUnit)) return planned(state, { kind: 'look-for', plan });
-    const check = admissibleCommitment(context, plan.commitment, screen, state.verified);
+    const check = admissibleCommitment(context, plan.commitment, screen, state.verified, state.learnedEdges);
     if (check.ok) return planned(state, { kind: 'commit', plan, items: plan.commitment, units: check.units });
     refused = false;
     rejection = { intent: plan.intent, reason: check.reason };

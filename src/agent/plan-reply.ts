@@ -43,6 +43,12 @@ export const planReplySchema = z.strictObject({
    * its arguments); an empty commitment means one plain `look-for` item.
    */
   lookFor: z.string().min(1).optional(),
+  /**
+   * Orders the view does not show that the planner proposes for the SCG: `unit` must wait
+   * for `on` (e.g. a field the form's Save needs). Added only while the graph stays acyclic;
+   * the rejected ones are reported back in the next prompt.
+   */
+  dependsOn: z.array(z.strictObject({ unit: z.string().min(1), on: z.string().min(1) })).max(16).optional(),
   /** With a meta-plan: the sub-tasks (1-based) the planner says it has finished; shown as done by its word until a check confirms them. */
   subtasksDone: z.array(z.number().int().positive()).optional(),
 }).superRefine((plan, context) => {

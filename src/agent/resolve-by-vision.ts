@@ -34,7 +34,7 @@ export async function resolveByVision(context: SenseActContext, state: SenseActS
     return answer.alreadyDone ? { kind: 'already-done' } : { kind: 'unresolved', note: 'vision could not locate the target either' };
   }
   const items = commitmentOf(plan).map((item) => (item.unit === lookForUnit ? { ...item, unit: located.id } : item));
-  const check = admissibleCommitment(context, items, screen, state.verified);
+  const check = admissibleCommitment(context, items, screen, state.verified, state.learnedEdges);
   if (!check.ok) return { kind: 'unresolved', note: `vision located the target but the commitment is inadmissible: ${check.reason}` };
   return { kind: 'resolved', items, units: check.units };
 }

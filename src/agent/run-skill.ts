@@ -261,7 +261,7 @@ class SkillReplay {
 
   private async execute(intent: string, expectation: string, items: readonly CommitmentItem[]): Promise<{ outcome: VerifyOutcome; retry: boolean }> {
     const { context, state } = this;
-    const check = admissibleCommitment(context, items, state.screen, state.verified);
+    const check = admissibleCommitment(context, items, state.screen, state.verified, state.learnedEdges);
     if (!check.ok) return { outcome: { outcome: 'fail', reason: `not admissible: ${check.reason}`, evidence: [] }, retry: false };
     const plan: PlanReply = { intent, expectation, commitment: [...items], finish: false };
     const run = await executeCommitment(context, state, plan, items, check.units);

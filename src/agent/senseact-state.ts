@@ -1,7 +1,7 @@
 import type { AppTrailStep } from '../memory/app-memory.js';
 import type { CertificateStore } from '../memory/certificate-memory.js';
 import type { ImageDetail } from '../model/vision-model.js';
-import type { ControlUnit, UnitId } from '../perception/control-unit.js';
+import type { ControlUnit, ScgEdge, UnitId } from '../perception/control-unit.js';
 import type { Task } from '../tasks/task-schema.js';
 import type { Delta } from '../verify/compute-delta.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
@@ -58,6 +58,10 @@ export interface SenseActState {
   readonly history: HistoryEntry[];
   /** Units verified on the current surface (the SCG's done set); cleared when the surface is left. */
   readonly verified: Set<UnitId>;
+  /** SCG edges the planner proposed (`dependsOn`) and `addEdges` accepted; they apply on any screen that shows both units. */
+  readonly learnedEdges: ScgEdge[];
+  /** Why the last proposed edges were refused, for the next planner prompt (then cleared). */
+  edgeRejections: string[];
   readonly verification: VerificationCounts;
   readonly gateReasons: Record<string, number>;
   /** The last action's key and how many times in a row it was issued (the loop guard). */
@@ -87,6 +91,8 @@ export function newSenseActState(screen: Screen): SenseActState {
     steps: 0,
     history: [],
     verified: new Set(),
+    learnedEdges: [],
+    edgeRejections: [],
     verification: { pass: 0, fail: 0, inconclusive: 0 },
     gateReasons: {},
     lastActionKey: '',

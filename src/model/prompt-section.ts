@@ -11,13 +11,14 @@ import { z } from 'zod';
  * - `memory`: app-abstraction hints (the app map, notes on how a kind of goal was reached).
  * - `feedback`: lines derived from verification (rejections, "change strategy", what failed).
  * - `view`: the screen (the reduced view, or the gate's candidate regions).
+ * - `scg`: the Structured Control Graph's lines (which unit comes before which, the frontier).
  * - `images`: screenshots, at their real size and detail.
  * - `format`: a JSON-format instruction added for structured replies.
  * - `retry`: a rejected reply and the correction asked for.
  * - `framing`: per-message overhead and the separators between parts.
  * - `other`: text nobody labelled.
  */
-export const promptSectionSchema = z.enum(['system', 'task', 'history', 'certificates', 'plan', 'memory', 'feedback', 'view', 'images', 'format', 'retry', 'framing', 'other']);
+export const promptSectionSchema = z.enum(['system', 'task', 'history', 'certificates', 'plan', 'memory', 'feedback', 'view', 'scg', 'images', 'format', 'retry', 'framing', 'other']);
 export type PromptSection = z.infer<typeof promptSectionSchema>;
 
 /** One labelled part of a message's text. */

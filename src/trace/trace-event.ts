@@ -86,6 +86,10 @@ export const planEndEventSchema = event('plan-end', {
   attempts: count.optional(),
   /** What the tolerant reader repaired in the reply that validated, one line each (`key-case (Intent → intent)`). */
   repairs: z.array(z.string()).optional(),
+  /** SCG edges the reply proposed (`dependsOn`) that were added, `from → to`. */
+  edgesAdded: z.array(z.string()).optional(),
+  /** Proposed SCG edges refused, with why (`from → to: would close a cycle`). */
+  edgesRejected: z.array(z.string()).optional(),
 });
 export const commitmentEndEventSchema = event('commitment-end', {
   admissible: z.boolean(),
