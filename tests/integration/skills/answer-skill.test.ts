@@ -1,10 +1,8 @@
 // Question skills (issue 15): a run that answered a question teaches where its answer was
 // read on the final screen, never the answer itself; the replay reads it again from the
 // live screen, and hands over when that place is not there.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
@@ -14,25 +12,10 @@ import { liftRun } from '../../../src/skills/lift-run.js';
 import { readVerifiedRun } from '../../../src/skills/read-verified-run.js';
 import { loadSkills, saveSkill } from '../../../src/skills/skill-library.js';
 import type { Skill } from '../../../src/skills/skill-schema.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import { taskSchema, type Task } from '../../../src/tasks/task-schema.js';
+import { simSuiteTask as suiteTask, temporaryRunRoot } from '../../helpers/sim-suite.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
-let root: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'senseact-answer-skills-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-function suiteTask(id: string): Task {
-  const task = suite.tasks.find((candidate) => candidate.id === id);
-  if (!task) throw new Error(`tasks/sim has no task ${id}`);
-  return task;
-}
+const runRoot = temporaryRunRoot('senseact-answer-skills-');
 
 function variant(id: string, changes: Partial<Task>): Task {
   const { solution: _solution, ...base } = suiteTask(id);
@@ -45,7 +28,7 @@ async function run(task: Task, runId: string, skills?: readonly Skill[]) {
   const planner = new ScriptedLanguageModel({ replies: () => JSON.stringify({ intent: 'Give up', finish: true }) });
   try {
     const result = await runTask({
-      task, mode: 'senseact', policy: skills ? 'llm' : 'oracle', device, probe: device, traceRoot: root, suite: 'answers', runId,
+      task, mode: 'senseact', policy: skills ? 'llm' : 'oracle', device, probe: device, traceRoot: runRoot.dir(), suite: 'answers', runId,
       ...(skills ? { models: { planner }, skills } : {}),
     });
     return { result, planner };
@@ -61,7 +44,7 @@ async function teach(id: string): Promise<Skill> {
   const read = readVerifiedRun(result.traceDir);
   if ('reason' in read) throw new Error(read.reason);
   const [skill] = induceSkills([liftRun(read)]).skills as [Skill];
-  const dir = path.join(root, `skills-${id}`);
+  const dir = path.join(runRoot.dir(), `skills-${id}`);
   saveSkill(dir, skill);
   return loadSkills(dir)[0] as Skill;
 }
