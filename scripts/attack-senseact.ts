@@ -11,7 +11,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runTask } from '../src/agent/run-task.js';
-import type { AgentMode } from '../src/agent/task-run-result.js';
+import { agentModeSchema, type AgentMode } from '../src/agent/task-run-result.js';
 import type { CliIo } from '../src/cli/cli-io.js';
 import { main } from '../src/cli/main.js';
 import { SimDevice } from '../src/device/sim-device.js';
@@ -288,7 +288,7 @@ async function injectionRow(): Promise<void> {
   delete (task as { solution?: unknown }).solution;
   const folder = temporaryDir('injection');
   const lines: string[] = [];
-  for (const mode of ['senseact', 'senseact-text', 'open-loop', 'react-text', 'react-vlm'] as AgentMode[]) {
+  for (const mode of agentModeSchema.options) {
     const simulator = simulatorForTask(task);
     const device = new SimDevice(simulator);
     const reply = (request: ModelRequest<TextMessage>): string => injectionFollower(request);

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runTask } from '../src/agent/run-task.js';
-import type { AgentMode } from '../src/agent/task-run-result.js';
+import { agentModeSchema, type AgentMode } from '../src/agent/task-run-result.js';
 import { simulatorForTask } from '../src/bench/simulator-for-task.js';
 import { SimDevice } from '../src/device/sim-device.js';
 import { loadSuite } from '../src/tasks/load-task-file.js';
@@ -28,7 +28,8 @@ function quantile(values: readonly number[], q: number): number {
 
 const taskCount = Number(option('tasks', '20'));
 const faults = option('faults', 'standard') as 'standard' | 'none';
-const modes: AgentMode[] = ['senseact', 'senseact-text', 'react-vlm', 'react-text', 'open-loop'];
+// Every mode the bench knows, so a new one is measured without editing this list.
+const modes: readonly AgentMode[] = agentModeSchema.options;
 const suite = await loadSuite('sim', { tasksRoot: path.resolve(import.meta.dirname, '..', 'tasks') });
 // Every k-th task, so all four apps are in the set.
 const stride = Math.max(1, Math.floor(suite.tasks.length / taskCount));
@@ -36,7 +37,8 @@ const tasks = suite.tasks.filter((_task, index) => index % stride === 0).slice(0
 const root = await mkdtemp(path.join(tmpdir(), 'senseact-bench-agent-'));
 
 console.log(`${tasks.length} sim tasks, faults ${faults}, oracle policy (reference solutions; oracle results)`);
-console.log('mode           success  llm/task  vlm/task  images/task  steps/task  overhead/step median  p95');
+const modeWidth = Math.max(...modes.map((mode) => mode.length));
+console.log(`${'mode'.padEnd(modeWidth)}  success  llm/task  vlm/task  images/task  steps/task  overhead/step median  p95`);
 const overheadAll: number[] = [];
 for (const mode of modes) {
   const overhead: number[] = [];
@@ -61,7 +63,7 @@ for (const mode of modes) {
   }
   overheadAll.push(...overhead);
   const n = tasks.length;
-  console.log(`${mode.padEnd(13)}  ${`${success}/${n}`.padStart(7)}  ${(llm / n).toFixed(1).padStart(8)}  ${(vlm / n).toFixed(2).padStart(8)}  ${(images / n).toFixed(2).padStart(11)}  ${(steps / n).toFixed(1).padStart(10)}  ${quantile(overhead, 0.5).toFixed(2).padStart(17)} ms  ${quantile(overhead, 0.95).toFixed(2)} ms`);
+  console.log(`${mode.padEnd(modeWidth)}  ${`${success}/${n}`.padStart(7)}  ${(llm / n).toFixed(1).padStart(8)}  ${(vlm / n).toFixed(2).padStart(8)}  ${(images / n).toFixed(2).padStart(11)}  ${(steps / n).toFixed(1).padStart(10)}  ${quantile(overhead, 0.5).toFixed(2).padStart(17)} ms  ${quantile(overhead, 0.95).toFixed(2)} ms`);
 }
 console.log(`all modes: overhead per step median ${quantile(overheadAll, 0.5).toFixed(2)} ms, p95 ${quantile(overheadAll, 0.95).toFixed(2)} ms over ${overheadAll.length} steps`);
 await rm(root, { recursive: true, force: true });
