@@ -54,7 +54,9 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
           const hint = existsSync(path.join(folder, 'results.json')) ? ' (this is a bench output dir: pick one run under its traces/ folder, or run senseact report on it)' : '';
           throw new BenchError({ code: 'debug-no-trace', message: `debug: no trace.jsonl in ${folder}${hint}` });
         }
-        const artifacts = await readRunArtifacts(folder);
+        // The replay prints no model call, and reads nothing that a link inside the run
+        // folder points at elsewhere (a run folder may come from someone else's machine).
+        const artifacts = await readRunArtifacts(folder, { modelCalls: false, within: folder });
         let steps = artifacts.steps;
         if (options.step !== undefined) {
           if (!/^\d+$/.test(options.step)) throw new BenchError({ code: 'debug-option', message: `--step: expected a step number ≥ 0, got "${options.step}"` });

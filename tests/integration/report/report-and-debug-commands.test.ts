@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
@@ -91,5 +91,21 @@ describe('senseact report and senseact debug (synthetic run folder)', () => {
     expect((await debug([benchDir], null)).stderr).toMatch(/no trace\.jsonl in .*bench \(this is a bench output dir: pick one run under its traces\/ folder/);
     expect((await debug([traceDir, '--step', '7'], null)).stderr).toBe('--step: the run has no step 7; its steps are 0, 1');
     expect((await debug([traceDir, '--step', 'x'], null)).stderr).toBe('--step: expected a step number ≥ 0, got "x"');
+  });
+
+  it('debug reads nothing a link in the run folder points at outside it, and says so', async () => {
+    const copy = path.join(root, 'shared-run');
+    await cp(traceDir, copy, { recursive: true });
+    const secret = path.join(root, 'secret.json');
+    await writeFile(secret, JSON.stringify({ request: 'OUTSIDE-SECRET' }));
+    await mkdir(path.join(copy, 'steps', '000', 'model-calls'), { recursive: true });
+    await symlink(secret, path.join(copy, 'steps', '000', 'model-calls', '009.json'));
+    const result = await debug([copy], null);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/warning: steps\/000\/model-calls\/009\.json leads outside the run folder/);
+    expect(result.stdout).not.toContain('OUTSIDE-SECRET');
+    // Control: the same folder without the link replays without a warning.
+    await rm(path.join(copy, 'steps', '000', 'model-calls', '009.json'));
+    expect((await debug([copy], null)).stdout).not.toContain('leads outside');
   });
 });
