@@ -1,16 +1,10 @@
 import { CassettePlayer, type ReplayingModelOptions } from './cassette-player.js';
-import type { LanguageModel, LanguageModelRequest, ModelReply } from './language-model.js';
+import type { LanguageModel, ModelReply, ModelRequest, TextMessage } from './language-model.js';
 import type { ModelRole } from './model-role.js';
-import type { VisionModel, VisionModelRequest } from './vision-model.js';
+import type { VisionMessage, VisionModel } from './vision-model.js';
 
-/**
- * A {@link LanguageModel} that answers from a cassette recorded by
- * `RecordingLanguageModel`: the n-th call with a given request hash gets the n-th
- * recorded reply for it, with the recorded usage and latency (so metrics replay too).
- * A request that was not recorded throws {@link CassetteMissError} naming the hash.
- * Throws `CassetteReadError` at construction when the file is missing or malformed.
- */
-export class ReplayingLanguageModel implements LanguageModel {
+/** The one body of both replaying models: they differ only in the messages they accept. */
+class ReplayingModel<Message extends TextMessage | VisionMessage> {
   readonly provider: string;
   private readonly player: CassettePlayer;
 
@@ -34,35 +28,19 @@ export class ReplayingLanguageModel implements LanguageModel {
     return this.player.modelName(role);
   }
 
-  generate(request: LanguageModelRequest): Promise<ModelReply> {
+  generate(request: ModelRequest<Message>): Promise<ModelReply> {
     return this.player.generate(request);
   }
 }
+
+/**
+ * A {@link LanguageModel} that answers from a cassette recorded by
+ * `RecordingLanguageModel`: the n-th call with a given request hash gets the n-th
+ * recorded reply for it, with the recorded usage and latency (so metrics replay too).
+ * A request that was not recorded throws {@link CassetteMissError} naming the hash.
+ * Throws `CassetteReadError` at construction when the file is missing or malformed.
+ */
+export class ReplayingLanguageModel extends ReplayingModel<TextMessage> implements LanguageModel {}
 
 /** The {@link VisionModel} counterpart of {@link ReplayingLanguageModel}; images match by their SHA-256. */
-export class ReplayingVisionModel implements VisionModel {
-  readonly provider: string;
-  private readonly player: CassettePlayer;
-
-  /** `options` opens a cassette of its own; a `CassettePlayer` shares one with other replaying models. */
-  constructor(options: ReplayingModelOptions | CassettePlayer) {
-    this.player = options instanceof CassettePlayer ? options : new CassettePlayer(options);
-    this.provider = `replay ${this.player.path}`;
-  }
-
-  get replayed(): number {
-    return this.player.replayed;
-  }
-
-  get unused(): number {
-    return this.player.size - this.player.replayed;
-  }
-
-  modelName(role: ModelRole): string {
-    return this.player.modelName(role);
-  }
-
-  generate(request: VisionModelRequest): Promise<ModelReply> {
-    return this.player.generate(request);
-  }
-}
+export class ReplayingVisionModel extends ReplayingModel<VisionMessage> implements VisionModel {}
