@@ -2,15 +2,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Command, CommanderError } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { benchResultsSchema } from '../../../src/bench/bench-results.js';
 import { FakeTaskExecutor } from '../../../src/bench/fake-task-executor.js';
 import type { BenchExecutorOptions } from '../../../src/bench/task-executor.js';
-import type { CliIo } from '../../../src/cli/cli-io.js';
-import { createBenchCommand, defaultOutDir, type BenchCommandDependencies } from '../../../src/cli/commands/bench-command.js';
+import { defaultOutDir, type BenchCommandDependencies } from '../../../src/cli/commands/bench-command.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
-import { SenseActError } from '../../../src/util/senseact-error.js';
+import { runBenchCli, type BenchInvocation } from '../../helpers/bench-cli.js';
 
 // A small suite in the real task format, loaded by the real loader.
 const suiteYaml = `tasks:
@@ -24,12 +22,6 @@ ${['alarm-add', 'wifi-toggle', 'note-create'].map((id) => `- id: ${id}
   tags: [${id === 'wifi-toggle' ? 'toggle, quick' : 'create'}]
   difficulty: easy`).join('\n')}
 `;
-
-interface Invocation {
-  readonly exitCode: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 describe('senseact bench (with a fake executor factory)', () => {
   let root: string;
@@ -49,13 +41,8 @@ describe('senseact bench (with a fake executor factory)', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  async function bench(args: string[], extra: Partial<BenchCommandDependencies> = {}): Promise<Invocation> {
-    let stdout = '';
-    let stderr = '';
-    let exitCode = 0;
-    const io: CliIo = { stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; }, cwd: root, env: {} };
-    const program = new Command('senseact').exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-    createBenchCommand({
+  function bench(args: string[], extra: Partial<BenchCommandDependencies> = {}): Promise<BenchInvocation> {
+    return runBenchCli(args, root, {
       createExecutor: async (options) => {
         factoryCalls.push(options);
         return { executor: fake.executor, modelLabel: 'scripted-test-model', policy: options.policy === 'auto' ? 'llm' : options.policy, notice: 'policy: scripted test executor', close: async () => { closed++; } };
@@ -64,15 +51,7 @@ describe('senseact bench (with a fake executor factory)', () => {
       signal: new AbortController().signal,
       now: () => new Date('2026-11-22T03:04:05.678Z'),
       ...extra,
-    })(program, io, (code) => { exitCode = code; });
-    try {
-      await program.parseAsync(['bench', ...args], { from: 'user' });
-    } catch (error) {
-      if (error instanceof CommanderError) return { exitCode: 2, stdout, stderr };
-      if (SenseActError.isInstance(error)) return { exitCode: 2, stdout, stderr: `${stderr}senseact: ${error.message}\n` };
-      throw error;
-    }
-    return { exitCode, stdout, stderr };
+    });
   }
 
   it('runs the suite, prints the table and the results path, and writes results.json under the default out dir', async () => {

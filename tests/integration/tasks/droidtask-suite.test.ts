@@ -5,13 +5,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Command, CommanderError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBenchExecutor } from '../../../src/bench/compose.js';
-import type { CliIo } from '../../../src/cli/cli-io.js';
-import { createBenchCommand } from '../../../src/cli/commands/bench-command.js';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
-import { SenseActError } from '../../../src/util/senseact-error.js';
+import { runBenchCli, type BenchInvocation } from '../../helpers/bench-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 const tasksRoot = path.join(repoRoot, 'tasks');
@@ -27,21 +24,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function bench(args: string[], cwd: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  let exitCode = 0;
-  const io: CliIo = { stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; }, cwd, env: {} };
-  const program = new Command('senseact').exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  createBenchCommand({ createExecutor: createBenchExecutor, progressTty: null, signal: new AbortController().signal })(program, io, (code) => { exitCode = code; });
-  try {
-    await program.parseAsync(['bench', ...args], { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) return { exitCode: 2, stdout, stderr };
-    if (SenseActError.isInstance(error)) return { exitCode: 2, stdout, stderr: `${stderr}senseact: ${error.message}\n` };
-    throw error;
-  }
-  return { exitCode, stdout, stderr };
+function bench(args: string[], cwd: string): Promise<BenchInvocation> {
+  return runBenchCli(args, cwd, { createExecutor: createBenchExecutor, progressTty: null, signal: new AbortController().signal });
 }
 
 describe('tasks/droidtask', () => {
