@@ -1,35 +1,17 @@
 // The SCG in planning, through the whole loop on the simulator with scripted planners:
 // typed preconditions refuse a disabled unit with a reason the next prompt shows, while
 // the same unit later in a commitment (after what enables it) runs.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import type { LanguageModelRequest } from '../../../src/model/language-model.js';
 import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
 import { readTrace } from '../../../src/trace/read-trace.js';
+import { simSuiteTask, temporaryRunRoot } from '../../helpers/sim-suite.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
-let root: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'senseact-scg-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-function suiteTask(id: string): Task {
-  const task = suite.tasks.find((candidate) => candidate.id === id);
-  if (!task) throw new Error(`tasks/sim has no task ${id}`);
-  return task;
-}
+const runRoot = temporaryRunRoot('senseact-scg-');
 
 function promptOf(request: LanguageModelRequest): string {
   return request.messages.map((message) => message.content).join('\n');
@@ -45,7 +27,7 @@ function unitId(request: LanguageModelRequest, label: string): string {
 async function run(task: Task, planner: ScriptedLanguageModel) {
   const simulator = simulatorForTask(task, { seed: 7 });
   const device = new SimDevice(simulator);
-  const result = await runTask({ task, mode: 'senseact', policy: 'llm', device, models: { planner }, traceRoot: root, suite: 'scg-tests', probe: device });
+  const result = await runTask({ task, mode: 'senseact', policy: 'llm', device, models: { planner }, traceRoot: runRoot.dir(), suite: 'scg-tests', probe: device });
   return { result, events: (await readTrace(result.traceDir)).events };
 }
 
@@ -65,7 +47,7 @@ function privateDnsPlanner(onDialog: (request: LanguageModelRequest, prompt: str
 }
 
 describe('typed preconditions in the loop', () => {
-  const task = suiteTask('settings-private-dns-google');
+  const task = simSuiteTask('settings-private-dns-google');
 
   it('refuses a disabled field as the first unit, says why in the next prompt, and runs it after the option that enables it', async () => {
     let refused = false;
