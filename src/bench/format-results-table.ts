@@ -99,28 +99,44 @@ export function formatPerAppTable(results: BenchResults): string {
   return `${['Per app', render(headers), ...rows.map(render)].join('\n')}\n`;
 }
 
+/** The spread over repeats as a table: title, headers and one row per mode that ran ≥ 2 repeats. */
+export interface RepeatTableModel {
+  readonly title: string;
+  readonly headers: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+}
+
 /**
- * The spread over `--repeat k` (k ≥ 2) as plain text: per mode, each figure computed per
- * repeat, then its mean ± sample sd over the repeats. Empty when no mode ran two repeats.
- * Pure. Ends with a newline when not empty.
+ * The spread over `--repeat k` (k ≥ 2): per mode, each figure computed per repeat, then
+ * its mean ± sample sd over the repeats. Undefined when no mode ran two repeats. Pure;
+ * the text table and the report's table are both drawn from it.
  */
-export function formatRepeatTable(results: BenchResults): string {
+export function repeatTableModel(results: BenchResults): RepeatTableModel | undefined {
   const spread = results.modes.flatMap((metrics) => (metrics.repeatSpread !== null && metrics.repeatSpread.repeats >= 2 ? [{ mode: metrics.mode, spread: metrics.repeatSpread }] : []));
-  if (spread.length === 0) return '';
+  if (spread.length === 0) return undefined;
   const show = (value: MeanSd, format: (number: number) => string): string => `${format(value.mean)} ± ${value.sd === null ? '-' : format(value.sd)}`;
   const percentValue = (number: number): string => `${(number * 100).toFixed(1)}%`;
-  const headers = ['mode', 'repeats', 'success rate', 'steps/run', 'tok/run', 'vlm/run', 'vlm red. agg'];
-  const rows = spread.map(({ mode, spread: entry }) => [
-    mode,
-    String(entry.repeats),
-    show(entry.successRate, percentValue),
-    show(entry.steps, (number) => number.toFixed(1)),
-    show(entry.tokens, (number) => number.toFixed(0)),
-    show(entry.vlmCalls, (number) => number.toFixed(2)),
-    entry.vlmReduction === null ? '-' : show(entry.vlmReduction, percentValue),
-  ]);
-  const { render } = alignedColumns(headers, rows, headers.map((_, index) => index > 0));
-  return `${['Over repeats: mean ± sample sd (n − 1) of each figure computed per repeat', render(headers), ...rows.map(render)].join('\n')}\n`;
+  return {
+    title: 'Over repeats: mean ± sample sd (n − 1) of each figure computed per repeat',
+    headers: ['mode', 'repeats', 'success rate', 'steps/run', 'tok/run', 'vlm/run', 'vlm red. agg'],
+    rows: spread.map(({ mode, spread: entry }) => [
+      mode,
+      String(entry.repeats),
+      show(entry.successRate, percentValue),
+      show(entry.steps, (number) => number.toFixed(1)),
+      show(entry.tokens, (number) => number.toFixed(0)),
+      show(entry.vlmCalls, (number) => number.toFixed(2)),
+      entry.vlmReduction === null ? '-' : show(entry.vlmReduction, percentValue),
+    ]),
+  };
+}
+
+/** {@link repeatTableModel} as plain text; empty when no mode ran two repeats. Ends with a newline when not empty. */
+export function formatRepeatTable(results: BenchResults): string {
+  const model = repeatTableModel(results);
+  if (model === undefined) return '';
+  const { render } = alignedColumns(model.headers, model.rows, model.headers.map((_, index) => index > 0));
+  return `${[model.title, render(model.headers), ...model.rows.map(render)].join('\n')}\n`;
 }
 
 /** Column widths over header and rows, and a renderer padding each cell to its column (numbers right-aligned). */

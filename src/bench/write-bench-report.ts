@@ -5,7 +5,7 @@ import type { ReportRun, ReportSummary } from '../report/report-input.js';
 import { writeReport, type WrittenReport } from '../report/write-report.js';
 import { BenchError } from './bench-error.js';
 import { benchResultsSchema, type BenchResults } from './bench-results.js';
-import { resultsTableModel } from './format-results-table.js';
+import { repeatTableModel, resultsTableModel } from './format-results-table.js';
 import { benchFiles } from './run-benchmark.js';
 
 /** The report page's file name inside a bench output dir. */
@@ -39,7 +39,7 @@ export async function writeBenchReport(runDir: string, options: { now?: () => Da
     title: `${table.title}${results.complete ? '' : ' (incomplete)'}`,
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     summary: { title: 'Modes compared', headers: table.headers, rows: table.rows, notes: table.notes },
-    tables: [perAppTable(results)],
+    tables: [perAppTable(results), ...repeatTable(results)],
     runs,
   }, path.join(runDir, reportFileName), { readOnlyInside: runDir });
 }
@@ -79,6 +79,12 @@ function perAppTable(results: BenchResults): ReportSummary {
     })]),
     notes: [],
   };
+}
+
+/** The spread over `--repeat k`, when some mode ran two repeats or more (the same figures as the CLI's table). */
+function repeatTable(results: BenchResults): ReportSummary[] {
+  const model = repeatTableModel(results);
+  return model === undefined ? [] : [{ title: 'Over repeats', headers: model.headers, rows: model.rows, notes: [model.title] }];
 }
 
 function runFacts(task: TaskRunResult): [string, string][] {
