@@ -229,8 +229,14 @@ export async function loadSuite(nameOrDir: string, options: LoadSuiteOptions = {
       problems.push(...error.problems);
     }
   }
-  if (problems.length > 0) throw new TaskLoadError(problems);
   const name = path.basename(directory);
+  for (const task of tasks) {
+    const of = task.source.benchmark === 'senseact' ? task.source.variantOf : undefined;
+    if (of !== undefined && (of === task.id || !fileOf.has(of))) {
+      problems.push({ file: fileOf.get(task.id) ?? displayPath(directory), taskId: task.id, field: 'source.variantOf', message: of === task.id ? 'a task cannot be a variant of itself: name the task whose template it varies' : `a variant of "${of}", which is not in suite "${name}": name a task of the same suite` });
+    }
+  }
+  if (problems.length > 0) throw new TaskLoadError(problems);
   debugLog('tasks', 'suite loaded', { name, files: files.length, tasks: tasks.length });
   return suiteSchema.parse({ name, tasks });
 }

@@ -36,7 +36,15 @@ export const taskSourceSchema = z.discriminatedUnion('benchmark', [
     /** The original instruction, verbatim. */
     task: z.string().min(1),
   }),
-  z.strictObject({ benchmark: z.literal('senseact') }),
+  z.strictObject({
+    benchmark: z.literal('senseact'),
+    /**
+     * A template variant we wrote: the id of the task (same suite) whose instruction has the
+     * same shape with other slot values — a time, a name, a label, a setting, a quoted
+     * text — so a train/test split of the suite holds siblings on both sides (issue 15).
+     */
+    variantOf: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'expected the id of the task this one is a variant of').optional(),
+  }),
 ]);
 export type TaskSource = z.infer<typeof taskSourceSchema>;
 
@@ -236,6 +244,13 @@ export const suiteSchema = z
     suite.tasks.forEach((task, index) => {
       if (seen.has(task.id)) context.addIssue({ code: 'custom', path: ['tasks', index, 'id'], message: `duplicate task id "${task.id}" in suite "${suite.name}"` });
       seen.add(task.id);
+    });
+    const ids = new Set(suite.tasks.map((task) => task.id));
+    suite.tasks.forEach((task, index) => {
+      const of = task.source.benchmark === 'senseact' ? task.source.variantOf : undefined;
+      if (of === undefined) return;
+      if (of === task.id) context.addIssue({ code: 'custom', path: ['tasks', index, 'source', 'variantOf'], message: `task "${task.id}" is marked a variant of itself: name the task whose template it varies` });
+      else if (!ids.has(of)) context.addIssue({ code: 'custom', path: ['tasks', index, 'source', 'variantOf'], message: `task "${task.id}" is a variant of "${of}", which is not in suite "${suite.name}": name a task of the same suite` });
     });
   });
 export type Suite = z.infer<typeof suiteSchema>;

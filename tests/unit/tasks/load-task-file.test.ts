@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSuite, loadTask, parseTaskFile } from '../../../src/tasks/load-task-file.js';
 import { TaskLoadError } from '../../../src/tasks/task-load-error.js';
 
+const SOURCE = '{ benchmark: senseact }';
 const valid = `tasks:
   - id: clock-add-alarm
     app: com.google.android.deskclock
@@ -121,6 +122,11 @@ describe('loadSuite and loadTask', () => {
     await mkdir(path.join(root, 'good'));
     await writeFile(path.join(root, 'good', 'a.yaml'), valid);
     await writeFile(path.join(root, 'good', 'b.yaml'), valid.replace('clock-add-alarm', 'clock-other'));
+    await mkdir(path.join(root, 'variants'));
+    await writeFile(path.join(root, 'variants', 'a.yaml'), valid);
+    await writeFile(path.join(root, 'variants', 'b.yaml'), valid.replace('clock-add-alarm', 'clock-other').replace(SOURCE, '{benchmark: senseact, variantOf: clock-add-alarm}'));
+    await mkdir(path.join(root, 'stray'));
+    await writeFile(path.join(root, 'stray', 'a.yaml'), valid.replace(SOURCE, '{benchmark: senseact, variantOf: clock-missing}'));
     await mkdir(path.join(root, 'dup'));
     await writeFile(path.join(root, 'dup', 'a.yaml'), valid);
     await writeFile(path.join(root, 'dup', 'b.yaml'), valid);
@@ -138,6 +144,12 @@ describe('loadSuite and loadTask', () => {
   it('rejects ids duplicated across files and unknown suites', async () => {
     await expect(loadSuite('dup', { tasksRoot: root })).rejects.toThrow(/duplicate id: .*a\.yaml has a task with this id too/);
     await expect(loadSuite('nope', { tasksRoot: root })).rejects.toThrow(/known suites under .*: dup, good/);
+  });
+
+  it('takes a template variant of a task of the same suite, and names a variant of a task it does not hold', async () => {
+    const suite = await loadSuite('variants', { tasksRoot: root });
+    expect(suite.tasks[1]?.source).toEqual({ benchmark: 'senseact', variantOf: 'clock-add-alarm' });
+    await expect(loadSuite('stray', { tasksRoot: root })).rejects.toThrow(/variant of "clock-missing", which is not in suite "stray"/);
   });
 
   it('loads one task by id', async () => {
