@@ -73,6 +73,30 @@ function findOptions(instruction: string, run: VerifiedRun): FoundLiteral[] {
   return options.sort((a, b) => (b.end - b.start) - (a.end - a.start));
 }
 
+/**
+ * Typed text the instruction names without quotes: a fill value of the run that stands
+ * in the instruction word for word (`Find a Contact Alice` typed `Alice` into the
+ * search). Not its first word, and not a number (numbers are their own type).
+ */
+function findTyped(instruction: string, run: VerifiedRun): FoundLiteral[] {
+  const values = new Set(run.steps.flatMap((step) => step.actions.filter((action) => action.unit === 'fill' && action.value !== undefined).map((action) => (action.value ?? '').trim())));
+  const typed: FoundLiteral[] = [];
+  for (const value of values) {
+    if (value.length < 2 || /^[\d\s/.+()-]+$/.test(value)) continue;
+    const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const match of instruction.matchAll(new RegExp(`(?<![\\w])${escaped}(?![\\w])`, 'g'))) {
+      const start = match.index ?? 0;
+      if (start > 0) typed.push({ type: 'text', value, start, end: start + value.length });
+    }
+  }
+  return typed;
+}
+
+/** Two slots with only spaces between them could split a value anywhere, so a template with them never matches: such an unquoted literal stays literal. */
+function besideAnother(literal: FoundLiteral, others: readonly FoundLiteral[], instruction: string): boolean {
+  return others.some((other) => other !== literal && ((other.end <= literal.start && instruction.slice(other.end, literal.start).trim() === '') || (literal.end <= other.start && instruction.slice(literal.end, other.start).trim() === '')));
+}
+
 /** A StringMatch with a literal lifted; text and option placeholders compare without case. */
 function liftMatch(match: StringMatch, bindings: Bindings): StringMatch {
   if (match.op === 'matches') return match;
@@ -118,10 +142,24 @@ function liftPredicate(predicate: Predicate, bindings: Bindings): Predicate {
   }
 }
 
+/**
+ * A target with a lifted label: it keeps the class of the node it named when it names no
+ * id or class yet, since on the recorded screen the label alone was unique but another
+ * value may also label another kind of node.
+ */
+function liftTarget(action: RecordedAction, bindings: Bindings): Query | undefined {
+  if (!action.target) return undefined;
+  const lifted = liftQuery(action.target, bindings);
+  const changed = printQuery(lifted) !== printQuery(action.target);
+  if (!changed || lifted.is !== undefined || lifted.id !== undefined || action.role === undefined) return lifted;
+  return { is: action.role, ...lifted };
+}
+
 function liftAction(action: RecordedAction, bindings: Bindings): SkillAction {
+  const target = liftTarget(action, bindings);
   return {
     unit: action.unit,
-    ...(action.target ? { target: printQuery(liftQuery(action.target, bindings)) } : {}),
+    ...(target ? { target: printQuery(target) } : {}),
     ...(action.fallback ? { fallback: printQuery(liftQuery(action.fallback, bindings)) } : {}),
     ...(action.navigate ? { navigate: action.navigate } : {}),
     ...(action.value === undefined ? {} : { value: liftLiteral(action.value, bindings).text }),
@@ -145,7 +183,15 @@ export function liftRun(run: VerifiedRun): LiftedRun {
   const literals = actionLiterals(run);
   const notes: LiftNote[] = [];
   const accepted: FoundLiteral[] = [];
-  const candidates: Record<ParameterType, FoundLiteral[]> = { text: findQuoted(instruction), time: findTimes(instruction), option: findOptions(instruction, run), number: findNumbers(instruction) };
+  const quoted = findQuoted(instruction);
+  const typed = findTyped(instruction, run).filter((literal) => !overlaps(literal, quoted));
+  const others = [...quoted, ...findTimes(instruction), ...findOptions(instruction, run), ...findNumbers(instruction), ...typed];
+  const apart = typed.filter((literal) => {
+    if (!besideAnother(literal, others.filter((other) => !overlaps(other, [literal])), instruction)) return true;
+    notes.push({ parameter: '-', literal: literal.value, why: 'not lifted: the typed text stands next to another value with only a space between (a template could not tell where one ends)' });
+    return false;
+  });
+  const candidates: Record<ParameterType, FoundLiteral[]> = { text: [...quoted, ...apart], time: findTimes(instruction), option: findOptions(instruction, run), number: findNumbers(instruction) };
   for (const type of typeOrder) {
     for (const literal of candidates[type]) {
       if (overlaps(literal, accepted)) continue;

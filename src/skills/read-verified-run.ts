@@ -6,11 +6,15 @@ import type { PerceptionOptions } from '../perception/perception-options.js';
 import { readTrace } from '../trace/read-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import { parseHierarchy } from '../ui/parse-hierarchy.js';
+import type { UiTree } from '../ui/ui-tree.js';
+import { safeParsePredicate } from '../verify/parse-predicate.js';
 import type { Query } from '../verify/predicate.js';
+import { printPredicate } from '../verify/print-predicate.js';
 import { alreadyInWantedState } from '../verify/verify-unit-step.js';
 import { redactedMarker } from '../util/redact-secrets.js';
 import { passwordPlaceholder } from '../util/redactor.js';
 import { SkillError } from './skill-error.js';
+import { scopeTypedEvidence } from './scope-typed-evidence.js';
 import { targetQueryFor } from './target-query.js';
 import { induceAnswerRule, type RecordedAnswer } from './answer-rule.js';
 
@@ -21,6 +25,8 @@ export interface RecordedAction {
   readonly target?: Query;
   /** A label-free query for when the label is missing. */
   readonly fallback?: Query;
+  /** The class (short name) of the node the target names (`TargetQuery.role`). */
+  readonly role?: string;
   readonly navigate?: 'back' | 'home' | 'launch';
   readonly value?: string;
   readonly checked?: boolean;
@@ -71,6 +77,14 @@ function itemsOf(units: readonly unknown[]): CommitmentItemRecord[] {
   return units.filter((item): item is CommitmentItemRecord => typeof item === 'object' && item !== null && typeof (item as { unit?: unknown }).unit === 'string');
 }
 
+/** The expectation with the text the round typed looked for apart from the field that holds it (`scopeTypedEvidence`), on the screen the round left. */
+function scopedExpectation(expectation: string, actions: readonly RecordedAction[], after: UiTree | undefined): string {
+  const typed = actions.filter((action) => action.unit === 'fill' && action.value !== undefined).map((action) => action.value ?? '');
+  if (after === undefined || typed.length === 0 || expectation.trim() === '') return expectation;
+  const parsed = safeParsePredicate(expectation);
+  return parsed.success ? printPredicate(scopeTypedEvidence(parsed.value, typed, after)) : expectation;
+}
+
 const navigation: Record<string, 'back' | 'home' | 'launch'> = { 'nav-back': 'back', 'nav-home': 'home', 'nav-launch': 'launch' };
 
 /**
@@ -84,7 +98,8 @@ const navigation: Record<string, 'back' | 'home' | 'launch'> = { 'nav-back': 'ba
  * failed, were rejected or left the app teach nothing and are listed in `skipped`. A
  * verified intent that cannot be recorded (no query names its unit alone, it typed a
  * secret, only the model verifier passed it) makes the run unusable: a skill with a hole
- * would pass its own checks and miss the task.
+ * would pass its own checks and miss the task; so does a run whose last acting round was
+ * not verified (what it did may be what passed the task check).
  * Throws `SkillError` when the folder has no readable trace.
  */
 export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOptions = {}): VerifiedRun | UnusableRun {
@@ -118,11 +133,18 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   const unrecordable: string[] = [];
   let observed: Observed | undefined;
   let round: { intent: string; expectation: string; by: RecordedStep['by']; screen?: Observed; items: CommitmentItemRecord[]; acted: Set<string>; verdict?: string; verifiedBy?: string | undefined } | undefined;
+  // Whether the last round that acted was verified: a run that ends on an unverified action may owe its success to it.
+  let lastActingVerified = true;
+  let lastActingIntent = '';
   const close = (): void => {
     if (!round) return;
     const current = round;
     round = undefined;
     if (current.items.length === 0) return;
+    if (current.acted.size > 0) {
+      lastActingVerified = current.verdict === 'pass';
+      lastActingIntent = current.intent;
+    }
     if (current.verdict !== 'pass') {
       skipped.push(`"${current.intent}": not verified (${current.verdict ?? 'no verdict'})`);
       return;
@@ -141,7 +163,7 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
     // A verified intent the skill cannot name would leave a hole: the skill would pass its checks and miss the task.
     if ('problem' in actions) unrecordable.push(`"${current.intent}": ${actions.problem}`);
     else if (actions.actions.some((action) => action.value?.includes(passwordPlaceholder) === true || action.value?.includes(redactedMarker) === true)) unrecordable.push(`"${current.intent}": it typed a secret (redacted in the trace); a skill never stores one`);
-    else steps.push({ intent: current.intent, expectation: current.expectation, actions: actions.actions, by: current.by });
+    else steps.push({ intent: current.intent, expectation: scopedExpectation(current.expectation, actions.actions, observed ? perceptionOf(observed)?.tree : undefined), actions: actions.actions, by: current.by });
   };
   for (const event of events) {
     switch (event.type) {
@@ -190,6 +212,8 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   }
   close();
   if (unrecordable.length > 0) return { dir, reason: `a verified intent cannot be recorded: ${unrecordable.join('; ')}` };
+  // Its task check passed after an action no check confirmed: that action may be what did the task, and a skill without it would have a hole.
+  if (!lastActingVerified) return { dir, reason: `its last action was not verified ("${lastActingIntent}"), yet the task check passed: the skill would lack the step that may have done the task` };
   if (taskStart.instruction.includes(passwordPlaceholder) || taskStart.instruction.includes(redactedMarker)) return { dir, reason: 'the instruction holds a redacted secret: a skill never stores one' };
   let answer: VerifiedRun['answer'];
   if (taskEnd.answer !== undefined) {
@@ -226,7 +250,7 @@ function recordActions(items: readonly CommitmentItemRecord[], acted: ReadonlySe
     if (unit.type === 'finish') continue;
     const target = targetQueryFor(unit, perception);
     if (!target) return { problem: `${unit.type} "${unit.label}" has no label or id that names it alone` };
-    actions.push({ unit: unit.type, target: target.query, ...(target.fallback ? { fallback: target.fallback } : {}), ...args });
+    actions.push({ unit: unit.type, target: target.query, ...(target.fallback ? { fallback: target.fallback } : {}), ...(target.role ? { role: target.role } : {}), ...args });
   }
   return actions.length > 0 ? { actions } : { problem: 'no unit ran' };
 }

@@ -116,6 +116,38 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** A clock time shown on a screen: `8:30 AM`, `8:30AM`, `20:30`. */
+const shownTimePattern = /(?<![\w:])\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\b\.?)?(?![\w:])/g;
+
+/** The ways a time binding may show whole on a screen: `6:45 AM`, `6:45AM`, `06:45`, `6:45`. */
+function wholeTimeForms(binding: { readonly type: ParameterType; readonly value: string }): string[] {
+  if (binding.type !== 'time') return [];
+  const parts = projections('time', binding.value);
+  const { hour, hour24, minute2, ampm } = parts;
+  if (hour === undefined || hour24 === undefined || minute2 === undefined || ampm === undefined) return [];
+  return [`${hour}:${minute2} ${ampm}`, `${hour}:${minute2}${ampm}`, `${hour24}:${minute2}`, `${hour24.padStart(2, '0')}:${minute2}`];
+}
+
+/**
+ * Masks the clock times of a literal that no time parameter shows whole (`8:30 AM` when the
+ * instruction's time is 8:00 am): a time on a screen is one value, so its hour alone
+ * recurring is a coincidence, not the parameter. Without a time parameter nothing is
+ * masked. Returns the masked text and how to undo it.
+ */
+function maskForeignTimes(literal: string, bindings: Bindings): { text: string; unmask: (text: string) => string } {
+  const wholes = Object.values(bindings).flatMap(wholeTimeForms).map((form) => form.toLowerCase());
+  // Only a time parameter's parts (hour, minute) recur by coincidence inside another time; a text or number is compared as it is.
+  if (wholes.length === 0) return { text: literal, unmask: (lifted) => lifted };
+  const masked: string[] = [];
+  const text = literal.replace(new RegExp(shownTimePattern.source, 'g'), (span) => {
+    if (wholes.includes(span.toLowerCase())) return span;
+    masked.push(span);
+    // Private-use characters: no word character, no digit a projection could match.
+    return `\uE000${String.fromCharCode(0xe100 + masked.length - 1)}\uE000`;
+  });
+  return { text, unmask: (lifted) => lifted.replace(/\uE000(.)\uE000/g, (_whole, mark: string) => masked[mark.charCodeAt(0) - 0xe100] ?? '') };
+}
+
 /**
  * Replaces, in `literal` (a query value, a fill value), every token-bounded occurrence of
  * one of the parameters' projections by its placeholder. Tokens compare with their case
@@ -123,9 +155,16 @@ function escapeRegex(text: string): string {
  * value in another case is that value (the instruction's `diary` is the screen's `Diary`).
  * A token that equals projections of two different parameters is ambiguous and left
  * alone (reported in `ambiguous`). Longer projections go first, so `10:30` is not split
- * into `10`.
+ * into `10`. A clock time shown on the screen is lifted whole or not at all (`8:30 AM`
+ * keeps its `8` when the instruction's time is 8:00 am).
  */
 export function liftLiteral(literal: string, bindings: Bindings): { text: string; used: string[]; ambiguous: string[] } {
+  const masked = maskForeignTimes(literal, bindings);
+  const lifted = liftUnmasked(masked.text, bindings);
+  return { ...lifted, text: masked.unmask(lifted.text) };
+}
+
+function liftUnmasked(literal: string, bindings: Bindings): { text: string; used: string[]; ambiguous: string[] } {
   const candidates: { token: string; placeholder: string; parameter: string; caseless: boolean }[] = [];
   for (const [name, binding] of Object.entries(bindings)) {
     for (const [projection, token] of Object.entries(projections(binding.type, binding.value))) {

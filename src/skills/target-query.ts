@@ -113,6 +113,12 @@ export interface UnitTarget {
   readonly query: Query;
   /** By a resource-id that names the unit alone; used when `query` finds nothing and the unit it names shows no label at all. */
   readonly fallback?: Query;
+  /**
+   * The class (short name) of the node `query` names: a target whose label becomes a
+   * parameter keeps it, so another value cannot name another kind of node (a time
+   * picker's "30 minutes" is both a dial number and, when 30 is picked, the minute chip).
+   */
+  readonly role?: string;
 }
 
 /**
@@ -131,10 +137,12 @@ export function targetQueryFor(unit: ControlUnit, perception: Perception): UnitT
   const query = all.find((candidate) => namesAlone(candidate, unit, perception))
     ?? all.map((candidate) => ranked(candidate, unit, perception)).find((candidate) => candidate !== undefined);
   if (!query) return undefined;
+  const named = perception.tree.nodes[findNodes(query, perception.tree).matches[0] ?? -1];
+  const role = named === undefined ? undefined : (named.className.split('.').at(-1) ?? named.className);
   const labelled = query.text !== undefined || query.desc !== undefined || query.hint !== undefined;
-  if (!labelled) return { query };
+  if (!labelled) return { query, ...(role ? { role } : {}) };
   // Only a query that names the unit alone, never a bare rank among look-alikes; tried first on the node the label was on, and used by the replay only on a node that shows no label at all.
   const carriers = findNodes(query, perception.tree).matches.map((index) => perception.tree.nodes[index]).filter((node): node is UiNode => node !== undefined);
   const fallback = [...carriers, ...nodes].flatMap((node) => labelFreeQueries(node, perception.tree)).find((candidate) => namesAlone(candidate, unit, perception));
-  return fallback ? { query, fallback } : { query };
+  return { query, ...(fallback ? { fallback } : {}), ...(role ? { role } : {}) };
 }

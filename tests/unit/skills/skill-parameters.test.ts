@@ -37,3 +37,23 @@ describe('skill parameters', () => {
     expect(fillPlaceholders('{label} at {time.second}', bindings)).toEqual({ missing: ['{label}', '{time.second}'] });
   });
 });
+
+describe('a time shown on a screen', () => {
+  const bindings = { time: { type: 'time' as const, value: '8:00 am' } };
+
+  it('lifts whole when it is the parameter', () => {
+    expect(liftLiteral('8:00 AM', bindings).text).toBe('{time.hour}:{time.minute2} {time.ampm}');
+    expect(liftLiteral('Expand 8:00 AM alarm', bindings).text).toBe('Expand {time.hour}:{time.minute2} {time.ampm} alarm');
+  });
+
+  it('negative control: another time keeps its hour, even when it equals the parameter\'s', () => {
+    expect(liftLiteral('8:30 AM', bindings).text).toBe('8:30 AM');
+    expect(liftLiteral('Expand 8:30 AM alarm', bindings)).toMatchObject({ text: 'Expand 8:30 AM alarm', used: [] });
+    // Outside a shown time the hour still recurs as itself.
+    expect(liftLiteral("8 o'clock", bindings).text).toBe("{time.hour} o'clock");
+  });
+
+  it('is compared as it is when no parameter is a time', () => {
+    expect(liftLiteral('9:00 AM alarm', { probe: { type: 'text', value: '9:00' } }).used).toEqual(['{probe}']);
+  });
+});
