@@ -3,10 +3,7 @@
 // task of the suite (tasks/sim template variants) with zero model calls; a value that only
 // looks like the slot (the hour of another time on the screen), typed names standing side
 // by side, or a value the app does not show are never guessed at.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
@@ -16,25 +13,10 @@ import { liftRun } from '../../../src/skills/lift-run.js';
 import { matchSkill } from '../../../src/skills/match-skill.js';
 import { readVerifiedRun } from '../../../src/skills/read-verified-run.js';
 import type { Skill } from '../../../src/skills/skill-schema.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import { taskSchema, type Task } from '../../../src/tasks/task-schema.js';
+import { simSuiteTask as suiteTask, temporaryRunRoot } from '../../helpers/sim-suite.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
-let root: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'senseact-generalise-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-function suiteTask(id: string): Task {
-  const task = suite.tasks.find((candidate) => candidate.id === id);
-  if (!task) throw new Error(`tasks/sim has no task ${id}`);
-  return task;
-}
+const runRoot = temporaryRunRoot('senseact-generalise-');
 
 /** A sibling task as the skill meets it: no reference solution, so only the skill (or a planner that gives up) plays it. */
 function unsolved(task: Task, changes: Partial<Task> = {}): Task {
@@ -53,7 +35,7 @@ async function run(task: Task, runId: string, skills?: readonly Skill[]) {
   const planner = finishingPlanner();
   try {
     const result = await runTask({
-      task, mode: 'senseact', policy: skills ? 'llm' : 'oracle', device, probe: device, traceRoot: root, suite: 'generalise', runId,
+      task, mode: 'senseact', policy: skills ? 'llm' : 'oracle', device, probe: device, traceRoot: runRoot.dir(), suite: 'generalise', runId,
       ...(skills ? { models: { planner }, skills } : {}),
     });
     return { result, simulator, planner };
