@@ -1,15 +1,14 @@
 // The report's summary page shows the spread over `--repeat k` that the CLI prints:
 // the same figures, from results.json alone.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeTaskExecutor } from '../../../src/bench/fake-task-executor.js';
 import { formatRepeatTable } from '../../../src/bench/format-results-table.js';
 import { runBenchmark } from '../../../src/bench/run-benchmark.js';
 import { readBenchResults, writeBenchReport } from '../../../src/bench/write-bench-report.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
-import { simSuite } from '../../helpers/sim-suite.js';
+import { simSuite, temporaryRunRoot } from '../../helpers/sim-suite.js';
 
 const tasks = simSuite.tasks.filter((task) => task.id === 'settings-wifi-off' || task.id === 'settings-airplane-on');
 
@@ -20,16 +19,10 @@ async function bench(outDir: string, repeat: number): Promise<void> {
 }
 
 describe('the report summary with --repeat', () => {
-  let root: string;
-  beforeAll(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'senseact-report-repeat-'));
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const root = temporaryRunRoot('senseact-report-repeat-');
 
   it('shows the mean ± sd table over three repeats, with the figures the CLI prints', async () => {
-    const outDir = path.join(root, 'three');
+    const outDir = path.join(root.dir(), 'three');
     await bench(outDir, 3);
     const page = await readFile((await writeBenchReport(outDir)).htmlFile, 'utf8');
     expect(page).toContain('<h2>Over repeats</h2>');
@@ -38,7 +31,7 @@ describe('the report summary with --repeat', () => {
   });
 
   it('has no such table for a single repeat', async () => {
-    const outDir = path.join(root, 'one');
+    const outDir = path.join(root.dir(), 'one');
     await bench(outDir, 1);
     const page = await readFile((await writeBenchReport(outDir)).htmlFile, 'utf8');
     expect(page).toContain('<h2>Success per app</h2>');
