@@ -3,7 +3,7 @@ import { SeededRandom } from '../util/seeded-random.js';
 import { SimulatorError } from './simulator-error.js';
 
 /** The kinds of fault the simulator can inject. */
-export const faultKinds = ['dropped-tap', 'delayed-effect', 'interstitial', 'icon-only', 'shuffle', 'slow-settle'] as const;
+export const faultKinds = ['dropped-tap', 'delayed-effect', 'interstitial', 'icon-only', 'shuffle', 'slow-settle', 'relabel', 'swap-labels'] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 /**
@@ -26,13 +26,19 @@ export const faultConfigSchema = z.object({
   'icon-only': faultRuleSchema.optional(),
   shuffle: faultRuleSchema.optional(),
   'slow-settle': faultRuleSchema.optional(),
+  relabel: faultRuleSchema.optional(),
+  'swap-labels': faultRuleSchema.optional(),
 });
 export type FaultConfig = z.infer<typeof faultConfigSchema>;
 
 /** Named fault mixes. */
-export type FaultProfileName = 'none' | 'standard';
+export type FaultProfileName = 'none' | 'standard' | 'drift';
 
-/** The profiles: `standard` is a moderate mix of every kind. */
+/**
+ * The profiles: `standard` is a moderate mix of the kinds every run meets; `drift` renames
+ * controls (`relabel`) and swaps the labels of sibling buttons (`swap-labels`) as an app
+ * update might, for testing what learnt flows do when labels move.
+ */
 export const faultProfiles: Readonly<Record<FaultProfileName, FaultConfig>> = {
   none: {},
   standard: {
@@ -43,7 +49,37 @@ export const faultProfiles: Readonly<Record<FaultProfileName, FaultConfig>> = {
     shuffle: { rate: 0.1 },
     'slow-settle': { rate: 0.1, observations: 3 },
   },
+  drift: {
+    relabel: { rate: 0.5 },
+    'swap-labels': { rate: 0.2 },
+  },
 };
+
+/**
+ * The words the `relabel` fault renames, as an app update might (whole words, matched
+ * without case; the first letter's case is kept). None of the new words is a label the
+ * simulated apps show elsewhere, so a renamed control never takes another's name.
+ */
+export const relabelWords: Readonly<Record<string, string>> = {
+  ok: 'confirm',
+  save: 'done',
+  edit: 'change',
+  search: 'find',
+  settings: 'preferences',
+};
+
+/** A label in the words of `relabelWords`, or undefined when it holds none of them. */
+export function relabelled(label: string): string | undefined {
+  let changed = false;
+  const renamed = label.replace(/[A-Za-z]+/g, (word) => {
+    const other = relabelWords[word.toLowerCase()];
+    if (other === undefined) return word;
+    changed = true;
+    if (word.length > 2 && word === word.toUpperCase()) return other.toUpperCase();
+    return word[0] === word[0]?.toUpperCase() ? `${other[0]?.toUpperCase() ?? ''}${other.slice(1)}` : other;
+  });
+  return changed ? renamed : undefined;
+}
 
 /** One fault occurrence. `step` is the simulator's step counter when it fired. */
 export interface FaultEvent {
@@ -94,7 +130,7 @@ export class FaultInjector {
     return stream.next() < rule.rate;
   }
 
-  /** A stable yes/no for a named target (icon-only, shuffle): same seed + key → same answer. */
+  /** A stable yes/no for a named target (icon-only, shuffle, relabel): same seed + key → same answer. */
   firesFor(kind: FaultKind, key: string): boolean {
     const rule = this.config[kind];
     if (rule?.rate === undefined || rule.rate <= 0) return false;

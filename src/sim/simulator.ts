@@ -1,5 +1,5 @@
 import { launcherApp, launcherPackage } from './apps/launcher-app.js';
-import { FaultInjector, resolveFaultConfig, type FaultConfig, type FaultEvent, type FaultProfileName } from './fault-injector.js';
+import { FaultInjector, relabelled, resolveFaultConfig, type FaultConfig, type FaultEvent, type FaultProfileName } from './fault-injector.js';
 import { layoutWindow, measureHeight, type LaidNode, type PixelRect, type ScrollExtents } from './layout-window.js';
 import { renderPageSource, type PageSourceDialect } from './render-page-source.js';
 import { renderScreenshotPng, renderScreenshotSvg } from './render-screenshot.js';
@@ -154,7 +154,7 @@ const knownKeys: readonly Key[] = ['back', 'home', 'enter'];
  * Every action advances a step counter and the virtual clock by `actionMs` (600 ms), every
  * `pageSource` by `observationMs` (200 ms); `advanceTime` lets time pass without input.
  * The phone's wall clock starts at `clockStart` (default 2024-05-01 09:00 UTC). Faults
- * (`dropped-tap`, `delayed-effect`, `interstitial`, `icon-only`, `shuffle`, `slow-settle`)
+ * (`dropped-tap`, `delayed-effect`, `interstitial`, `icon-only`, `shuffle`, `slow-settle`, `relabel`, `swap-labels`)
  * draw from seeded streams and are listed by `faultLog()`. Same seed + same calls →
  * byte-identical XML and screenshots. Taps hit what the last frame showed.
  *
@@ -733,7 +733,7 @@ export class Simulator {
   }
 
   /**
-   * The current screen as it would be without label-stripping (`icon-only`) faults, in
+   * The current screen as it would be without label faults (`icon-only`, `relabel`, `swap-labels`), in
    * the given dialect. Not an observation: it advances no counter or clock. Only the
    * oracle policy uses it, as the "eyes" behind its vision answers; an agent never sees it.
    */
@@ -846,7 +846,11 @@ export class Simulator {
     if (keyboardShown && reveal(focusedAt, instance, instanceExtents)) appRoot = layout(decor, [0, 0, W, appBottom], pkg, true);
     windows.push({ kind: 'app', root: appRoot, touchable: true, modal: false, instance });
     for (const window of windows) {
-      if (stripLabels && (window.kind === 'app' || window.kind === 'dialog' || window.kind === 'popup' || window.kind === 'sheet')) this.applyIconOnly(window.root, pkg);
+      if (stripLabels && (window.kind === 'app' || window.kind === 'dialog' || window.kind === 'popup' || window.kind === 'sheet')) {
+        this.applyIconOnly(window.root, pkg);
+        this.applyRelabel(window.root, pkg);
+        this.applySwapLabels(window.root, pkg);
+      }
     }
     return { windows, extents };
   }
@@ -912,6 +916,52 @@ export class Simulator {
           }
           node.desc = '';
           node.text = '';
+        }
+      }
+      for (const child of node.children) visit(child);
+    };
+    visit(root);
+  }
+
+  /** The `relabel` fault: a control whose label holds a word of `relabelWords` shows it renamed (seeded per control; the ground truth keeps the old name). */
+  private applyRelabel(root: LaidNode, pkg: string): void {
+    if (!this.faults.isEnabled('relabel')) return;
+    const visit = (node: LaidNode): void => {
+      if (node.clickable) {
+        for (const field of ['text', 'desc'] as const) {
+          const renamed = relabelled(node[field]);
+          if (renamed === undefined) continue;
+          const target = `${pkg}|${node.resourceId}|${node[field]}`;
+          if (!this.faults.firesFor('relabel', target)) continue;
+          if (!this.loggedTargets.has(`relabel:${target}`)) {
+            this.loggedTargets.add(`relabel:${target}`);
+            this.faults.record('relabel', this.steps, `${node.cls} "${node[field]}" shown as "${renamed}"`);
+          }
+          node[field] = renamed;
+        }
+      }
+      for (const child of node.children) visit(child);
+    };
+    visit(root);
+  }
+
+  /** The `swap-labels` fault: sibling buttons that show text trade their labels (seeded per group; the ground truth keeps them in place). */
+  private applySwapLabels(root: LaidNode, pkg: string): void {
+    if (!this.faults.isEnabled('swap-labels')) return;
+    const visit = (node: LaidNode): void => {
+      const labelled = node.children.filter((child) => child.clickable && child.text !== '' && child.children.length === 0);
+      const labels = labelled.map((child) => child.text);
+      if (labelled.length >= 2 && new Set(labels).size === labels.length) {
+        const target = `${pkg}|${node.resourceId}|${labels.join('|')}`;
+        if (this.faults.firesFor('swap-labels', target)) {
+          if (!this.loggedTargets.has(`swap:${target}`)) {
+            this.loggedTargets.add(`swap:${target}`);
+            this.faults.record('swap-labels', this.steps, `labels ${labels.map((label) => `"${label}"`).join(', ')} shown one place on`);
+          }
+          // Each button shows its next sibling's label (the last shows the first's).
+          labelled.forEach((child, index) => {
+            child.text = labels[(index + 1) % labels.length] as string;
+          });
         }
       }
       for (const child of node.children) visit(child);

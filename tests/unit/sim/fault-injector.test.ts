@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { relabelled } from '../../../src/sim/fault-injector.js';
 import { Simulator, faultProfiles, resolveFaultConfig, type ContactsState } from '../../../src/sim/index.js';
 import { exists, find, findAll, tapOn } from './sim-test-helpers.js';
 
@@ -82,6 +83,45 @@ describe('faults', () => {
     expect(names(new Simulator({ startPackage: contacts, faults: { shuffle: { rate: 1 } } }))).toEqual(shuffled);
     expect(shuffledSim.faultLog().filter((e) => e.kind === 'shuffle')).toHaveLength(1);
     expect((shuffledSim.appState(contacts) as ContactsState).contacts.map((c) => c.id)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
+  });
+
+  it('relabel: a control whose label holds a renamed word shows it in other words, logged once; the ground truth keeps the old label; taps still work', () => {
+    expect(relabelled('OK')).toBe('Confirm');
+    expect(relabelled('Save changes')).toBe('Done changes');
+    expect(relabelled('SEARCH')).toBe('FIND');
+    expect(relabelled('Add alarm')).toBeUndefined();
+    expect(relabelled('Booking')).toBeUndefined(); // whole words only
+    const sim = new Simulator({ startPackage: clock, faults: { relabel: { rate: 1 } } });
+    tapOn(sim, { 'content-desc': 'Add alarm' });
+    expect(exists(sim, { text: 'OK' })).toBe(false);
+    expect(find(sim, { 'resource-id': 'material_timepicker_ok_button' }).attrs['text']).toBe('Confirm');
+    expect(sim.groundTruthSource()).toContain('text="OK"');
+    // Not renamed: labels without a renamed word, and text that is not a control.
+    expect(exists(sim, { text: 'Cancel' })).toBe(true);
+    expect(exists(sim, { text: 'Select time' })).toBe(true);
+    expect(sim.faultLog().filter((e) => e.kind === 'relabel').map((e) => e.detail)).toEqual(['android.widget.Button "OK" shown as "Confirm"']);
+    tapOn(sim, { text: 'Confirm' });
+    expect((sim.appState(clock) as { alarms: unknown[] }).alarms).toHaveLength(3);
+    // Negative control: without the fault the button reads OK.
+    const plain = new Simulator({ startPackage: clock });
+    tapOn(plain, { 'content-desc': 'Add alarm' });
+    expect(find(plain, { 'resource-id': 'material_timepicker_ok_button' }).attrs['text']).toBe('OK');
+  });
+
+  it('swap-labels: sibling text buttons show each other\'s labels (each the next one\'s); the ground truth and what a tap does stay put', () => {
+    const sim = new Simulator({ startPackage: clock, faults: { 'swap-labels': { rate: 1 } } });
+    tapOn(sim, { 'content-desc': 'Add alarm' });
+    expect(find(sim, { 'resource-id': 'material_timepicker_ok_button' }).attrs['text']).toBe('Cancel');
+    expect(find(sim, { 'resource-id': 'material_timepicker_cancel_button' }).attrs['text']).toBe('OK');
+    expect(sim.groundTruthSource()).toMatch(/text="OK"[^>]*material_timepicker_ok_button|material_timepicker_ok_button[^>]*text="OK"/);
+    expect(sim.faultLog().some((e) => e.kind === 'swap-labels' && e.detail === 'labels "Cancel", "OK" shown one place on')).toBe(true);
+    // The button labelled OK is the Cancel button: tapping it adds no alarm.
+    tapOn(sim, { text: 'OK' });
+    expect((sim.appState(clock) as { alarms: unknown[] }).alarms).toHaveLength(2);
+    // Negative control: a rate of 0 swaps nothing.
+    const plain = new Simulator({ startPackage: clock, faults: { 'swap-labels': { rate: 0 } } });
+    tapOn(plain, { 'content-desc': 'Add alarm' });
+    expect(find(plain, { 'resource-id': 'material_timepicker_ok_button' }).attrs['text']).toBe('OK');
   });
 
   it('slow-settle: after an action the hierarchy keeps changing (a ProgressBar) for N observations, then is stable', () => {
