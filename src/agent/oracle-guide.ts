@@ -15,6 +15,9 @@ import { lookForUnit, type CommitmentItem, type PlanReply, type ReactReply, type
 import type { PromptReading } from './read-prompt.js';
 import { skillNotePrefix } from './run-skill.js';
 
+/** Of those, the labels that would also end the flow's own dialog (a half-done step's dialog is no stranger). */
+const flowDialogLabel = /^(cancel|close|dismiss)$/i;
+
 /** Labels of buttons that dismiss an unexpected dialog (rate this app, update available, ...). */
 const dismissLabel = /^(not now|later|no,? thanks|no thanks|cancel|dismiss|close|skip|maybe later|remind me later|don['’]?t allow|deny)$/i;
 
@@ -96,6 +99,8 @@ export class OracleGuide {
   private pending: PendingPlan | undefined;
   private reactPrevious: { step: number; offset: number } | undefined;
   private caughtUp = false;
+  /** The skill that handed over had verified part of the current reference step (a step of the same intent passed). */
+  private partlyDone = false;
 
   constructor(private readonly task: Task) {
     if (!task.solution || task.solution.length === 0) {
@@ -149,9 +154,10 @@ export class OracleGuide {
     return wanted ?? resolved[0];
   }
 
-  private dismissUnit(perception: Perception): ControlUnit | undefined {
+  /** The dismiss button of a dialog on the screen; with `ownDialog`, not one that would cancel the flow's own dialog (Cancel, Close). */
+  private dismissUnit(perception: Perception, ownDialog = false): ControlUnit | undefined {
     const surfaces = new Set(perception.blocks.filter((block) => block.surface).flatMap((block) => block.units));
-    return perception.units.find((unit) => surfaces.has(unit.id) && dismissLabel.test(unit.label.trim()));
+    return perception.units.find((unit) => surfaces.has(unit.id) && dismissLabel.test(unit.label.trim()) && !(ownDialog && flowDialogLabel.test(unit.label.trim())));
   }
 
   /**
@@ -193,11 +199,28 @@ export class OracleGuide {
       this.step = done + 1;
       this.offset = 0;
     }
+    const next = this.solution[this.step];
+    this.partlyDone = next !== undefined && history.some((entry) => entry.intent === next.intent && entry.outcome === 'pass' && entry.note.startsWith(`${skillNotePrefix} `));
+  }
+
+  /**
+   * After a skill verified part of the current reference step, as a planner reading the
+   * screen would: the step's leading actions whose targets are gone (the hour already
+   * picked, its dial replaced by the minutes) are done; go on from the first one shown.
+   */
+  private skipPartDoneBySkill(perception: Perception): void {
+    if (!this.partlyDone) return;
+    this.partlyDone = false;
+    const step = this.solution[this.step];
+    if (!step) return;
+    const shown = step.actions.findIndex((action, index) => index >= this.offset && targetOf(action) !== undefined && this.resolve(action, perception) !== undefined);
+    if (shown > this.offset) this.offset = shown;
   }
 
   /** The planner's reply for the screen `perception`, after reading what became of the last plan. */
   plan(perception: Perception, feedback: OraclePlanPrompt): PlanReply {
     this.catchUp(feedback.history);
+    this.skipPartDoneBySkill(perception);
     const failed = this.lastPlanFailed(feedback);
     this.settle(feedback);
     if (failed) this.skipIfDoneByScreen(perception);
@@ -269,7 +292,8 @@ export class OracleGuide {
       const pending = { intent: step.intent, actions: remaining.slice(0, covers), units: items.map((item) => item.unit), covers };
       return { reply: { intent: step.intent, expectation, commitment: items, finish: false }, pending };
     }
-    const dismiss = this.dismissUnit(perception);
+    // A step half done has its dialog open: its Cancel is no way on (its next target is left to vision below).
+    const dismiss = this.dismissUnit(perception, this.offset > 0);
     if (dismiss) return { reply: this.dismissReply(dismiss) };
     // A step whose effect already shows (e.g. "open the Alarm tab" on the Alarm tab) is done.
     if (this.offset === 0 && step.expect !== undefined && evaluatePredicate(parsePredicate(step.expect), { after: perception.tree }).outcome === 'pass') {

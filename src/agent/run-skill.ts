@@ -5,7 +5,7 @@ import { readAnswer } from '../skills/answer-rule.js';
 import { holdsOn, matchSkill } from '../skills/match-skill.js';
 import { isBranchPoint, type Skill, type SkillAction, type SkillAnswer, type SkillStep } from '../skills/skill-schema.js';
 import { computeDelta } from '../verify/compute-delta.js';
-import { findNodes } from '../verify/find-nodes.js';
+import { findNodes, subtreeEnd } from '../verify/find-nodes.js';
 import { parsePredicate, parseQuery } from '../verify/parse-predicate.js';
 import { PredicateParseError } from '../verify/predicate-parse-error.js';
 import { resolveUnit } from '../verify/resolve-unit.js';
@@ -84,9 +84,35 @@ function groundStep(step: SkillStep, bindings: Bindings, perception: Perception,
     if (!unit) return { ok: false, reason: `${action.unit} target ${query} is not on the screen` };
     if (found.length > 1) return { ok: false, reason: `${action.unit} target ${query} is ambiguous (${found.length} units)` };
     if (!sameKind(action.unit, unit.type)) return { ok: false, reason: `${action.unit} target ${query} is now a ${unit.type} ("${unit.label}")` };
+    const elsewhere = action.fallback === undefined ? undefined : idElsewhere(filled(action.fallback, bindings, 'fallback'), unit, perception);
+    if (elsewhere !== undefined) return { ok: false, reason: `${action.unit} target ${query} now names another control ("${unit.label}"): the recorded ${elsewhere} is on another node` };
     items.push({ unit: unit.id, ...args });
   }
   return { ok: true, items };
+}
+
+/**
+ * The recorded control's resource-id (a fallback that is an id alone, e.g. `id="button1"`)
+ * when the screen shows it on nodes outside the unit the label found: the label moved to
+ * another control (labels swapped or reused by an update). Undefined when the fallback is
+ * no bare id, or the id is on the unit, or nowhere on the screen (nothing to compare).
+ */
+function idElsewhere(fallback: string, unit: ControlUnit, perception: Perception): string | undefined {
+  let query;
+  try {
+    query = parseQuery(fallback);
+  } catch (error) {
+    if (PredicateParseError.isInstance(error)) return undefined;
+    throw error;
+  }
+  if (Object.entries(query).some(([key, value]) => key !== 'id' && value !== undefined) || query.id === undefined) return undefined;
+  const matches = findNodes(query, perception.tree).matches;
+  if (matches.length === 0) return undefined;
+  const own = new Set<number>();
+  for (const member of unit.members) {
+    for (let index = member.node; index < subtreeEnd(perception.tree, member.node); index++) own.add(index);
+  }
+  return matches.some((index) => own.has(index)) ? undefined : fallback;
 }
 
 /** True when a fallback query finds exactly one node and that node shows no text or description: a label gone missing, not a label changed. */
