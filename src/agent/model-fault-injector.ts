@@ -21,6 +21,9 @@ const unitLinePattern = /^\s*\[([^\]\s,]+)\] /gm;
 /** Pseudo units a plan may name that are on every screen. */
 const pseudoUnits = new Set(['nav-back', 'nav-home', 'nav-launch', 'finish', lookForUnit]);
 
+/** Told of every fault as it is injected (the run's trace records it); it cannot change the reply. */
+export type ModelFaultListener = (fault: ModelFault) => void;
+
 /** Replies that are not JSON: what a model writes when it forgets the format or is cut off. */
 const garbage = [
   'I will tap the button that matches the task.',
@@ -65,15 +68,16 @@ function parseObject(text: string): Json | undefined {
  * a unit id on no screen, another unit of the screen, the previous plan's expectation, no
  * expectation. Each kind draws from its own stream (so one kind's rate never moves when
  * another fires) and at most one fires per reply, the first in {@link modelFaultKinds}
- * order that applies to the reply. Every fault is logged. It changes only replies; the
- * loop around the models is the one every policy runs.
+ * order that applies to the reply. Every fault is logged and passed to the listener (the
+ * run gives one that writes a `model-fault-injected` trace event). It changes only
+ * replies; the loop around the models is the one every policy runs.
  */
 export class ModelFaultInjector {
   private readonly streams: ReadonlyMap<ModelFaultKind, SeededRandom>;
   private readonly faults: ModelFault[] = [];
   private lastExpectation: string | undefined;
 
-  constructor(private readonly config: ModelFaultConfig, seed: number) {
+  constructor(private readonly config: ModelFaultConfig, seed: number, private readonly listener?: ModelFaultListener) {
     this.streams = new Map(modelFaultKinds.map((kind) => [kind, new SeededRandom(seed, `model-fault:${kind}`)]));
   }
 
@@ -109,7 +113,9 @@ export class ModelFaultInjector {
       if ((draws.get(kind) ?? 1) >= (this.config[kind] ?? 0)) continue;
       corrupted = this.apply(kind, request, text, reply, (draws.get(kind) ?? 0) / (this.config[kind] ?? 1));
       if (corrupted) {
-        this.faults.push({ kind, role: request.role, detail: corrupted.detail });
+        const fault: ModelFault = { kind, role: request.role, detail: corrupted.detail };
+        this.faults.push(fault);
+        this.listener?.(fault);
         break;
       }
     }

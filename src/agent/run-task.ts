@@ -107,11 +107,16 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   if (oracle) models = options.models?.certifier ? { ...oracle.models, certifier: options.models.certifier } : oracle.models;
   else if (options.models) models = options.models;
   else throw new Error('runTask: the llm policy needs models (planner, and vision for senseact/react-vlm); configure them or use policy "oracle".');
-  const injector = options.modelFaults ? new ModelFaultInjector(options.modelFaults.config, options.modelFaults.seed) : undefined;
+  // Each injected fault goes into the trace at the step whose model call it corrupted; the listener only writes.
+  let stepNow = (): number | null => null;
+  const injector = options.modelFaults
+    ? new ModelFaultInjector(options.modelFaults.config, options.modelFaults.seed, (fault) => trace.emit({ type: 'model-fault-injected', step: stepNow(), kind: fault.kind, role: fault.role, detail: fault.detail }))
+    : undefined;
   if (injector) models = injector.wrap(models);
   // The oracle sees the screens through a read-only watch; the loop drives the same device either way.
   const device = oracle ? oracle.watch(options.device) : options.device;
   const session = new AgentSession(device, models, ledger, trace, perception, options.signal);
+  stepNow = () => session.step;
   const callOptions = options.signal ? { signal: options.signal } : {};
   const guard = new ForegroundGuard(task);
   trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy, oracle: policy === 'oracle', device: options.device.info.name, ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }) } });

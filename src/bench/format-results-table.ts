@@ -57,6 +57,7 @@ export function resultsTableModel(results: BenchResults): ResultsTableModel {
       `${results.prices.unknown === true ? 'cost:' : 'cost at'} ${results.prices.label}; img tok (part of tok in): each image at its real size and requested detail by OpenAI's tile formula`,
       'sub-sr: sub-goals of the task check met (mean per run); rrr: reference steps / agent steps on successes of tasks with referenceSteps; ror: operations that changed the screen; - when no run carries it',
       ...results.modes.flatMap((metrics) => (metrics.planning ? [planningNote(metrics.mode, metrics.planning)] : [])),
+      ...modelFaultNotes(results),
       baselineRan
         ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over tasks where react-vlm sent >= 1 image'
         : 'vlm red.: not measured (react-vlm was not run)',
@@ -169,6 +170,22 @@ function conditionNotes(results: BenchResults): string[] {
     ...(temperature === null ? [] : [`temperature ${temperature} for every model role${results.oracle ? ' (the oracle samples nothing: no effect)' : ''}`]),
   ];
   return parts.length === 0 ? [] : [`conditions: ${parts.join('; ')}`];
+}
+
+/**
+ * Under `--model-faults`: what the profile injected in each mode, by kind (occurrences;
+ * a run may meet several), and how many runs met one and still succeeded. None without it.
+ */
+function modelFaultNotes(results: BenchResults): string[] {
+  if (results.options.modelFaults === null) return [];
+  const kinds = (metrics: ModeMetrics): string => {
+    const entries = Object.entries(metrics.modelFaultKinds).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return entries.length === 0 ? 'none' : entries.map(([kind, count]) => `${kind} ×${count}`).join(', ');
+  };
+  return [
+    `model faults (--model-faults ${results.options.modelFaults}, injected into the oracle's replies) by kind:`,
+    ...results.modes.map((metrics) => `  ${metrics.mode}: ${kinds(metrics)}; ${metrics.modelFaultsSurvived} of ${metrics.modelFaultsMet} runs that met one succeeded`),
+  ];
 }
 
 /**

@@ -102,6 +102,7 @@ function runFacts(task: TaskRunResult): [string, string][] {
   const gates = Object.entries(task.gateReasons);
   if (gates.length > 0) facts.push(['gate reasons', gates.map(([reason, count]) => `${reason} ×${count}`).join(', ')]);
   if (task.faults.length > 0) facts.push(['faults', task.faults.join(', ')]);
+  if (task.modelFaults.length > 0) facts.push(['model faults', task.modelFaults.join(', ')]);
   if (task.answer !== undefined) facts.push(['answer', task.answer]);
   if (task.servedBy !== undefined) facts.push(['device', task.servedBy]);
   return facts;

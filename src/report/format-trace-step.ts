@@ -42,7 +42,7 @@ export function formatTraceStep(artifacts: RunArtifacts, step: StepArtifacts): s
   } else if (saw.length === 0) {
     lines.push('  (no observation recorded)');
   }
-  section(lines, 'PLANNED / EXPECTED', events.filter((event) => ['meta-plan-end', 'memory-hints-end', 'vote-end', 'plan-end', 'finish-refused'].includes(event.type)));
+  section(lines, 'PLANNED / EXPECTED', events.filter((event) => ['meta-plan-end', 'memory-hints-end', 'vote-end', 'model-fault-injected', 'plan-end', 'finish-refused'].includes(event.type)));
   section(lines, 'COMMITTED / DID', events.filter((event) => event.type === 'commitment-end' || event.type === 'act-end'));
   section(lines, 'GOT', events.filter((event) => ['guard-end', 'verify-end', 'gate-end', 'vlm-call-end', 'surface-end', 'progress-end', 'certificate-end', 'error'].includes(event.type)));
   if (step.delta?.json !== undefined) lines.push(`  delta: ${oneLine(step.delta.json)}`);
@@ -72,6 +72,8 @@ function describe(event: TraceEvent): string {
       return `act: ${oneLine(event.action)}${event.unitId === undefined ? '' : ` on ${event.unitId}`}`;
     case 'verify-end':
       return `verify: ${event.outcome.toUpperCase()}${event.reason === undefined ? '' : ` — ${event.reason}`}${event.label === undefined ? '' : ` [delta ${event.label}]`}${event.by === undefined ? '' : ` by ${event.by}`}${event.strength === undefined ? '' : ` (${event.strength} evidence)`}`;
+    case 'model-fault-injected':
+      return `MODEL FAULT injected: ${event.kind} in the ${event.role}'s reply — ${event.detail}`;
     case 'guard-end':
       return `guard: ${event.action === 'left' ? 'LEFT' : 'REFUSED on'} ${event.packageName}${event.detail === undefined ? '' : ` — ${event.detail}`}`;
     case 'gate-end':

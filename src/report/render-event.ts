@@ -37,6 +37,8 @@ export function renderEvent(event: TraceEvent): SafeHtml {
       return line(html`screenshot of the ${event.of} screen, ${event.width}×${event.height}, ${event.bytes} B in ${milliseconds(event.latencyMs)}`);
     case 'guard-end':
       return line(html`<span class="badge fail">${event.action === 'left' ? 'left' : 'refused on'} ${event.packageName}</span> ${event.detail ?? ''}`);
+    case 'model-fault-injected':
+      return line(html`<span class="badge fault">model fault injected</span> ${event.kind} in the ${event.role}'s reply: ${event.detail}`);
     case 'vlm-call-end':
     case 'model-call-end':
       return line(html`${event.role} · ${event.model} · ${event.promptTokens}+${event.completionTokens} tokens · ${event.images} images (${event.imageBytes} B${event.imageTokens === undefined || event.images === 0 ? '' : `, ${event.imageTokens} tokens`}) · ${milliseconds(event.latencyMs)}${event.error === undefined ? '' : html` · <span class="problems">${event.error}</span>`}`);

@@ -134,6 +134,18 @@ export const guardEndEventSchema = event('guard-end', {
   action: z.enum(['left', 'refused']),
   detail: z.string().optional(),
 });
+/**
+ * A model error `--model-faults` injected into a reply (the oracle policy only): which
+ * kind (`invalid-json`, `hallucinated-unit`, `wrong-unit`, `stale-expectation`,
+ * `missing-expectation`), the role whose reply it changed, and what it changed. It comes
+ * before the model call it corrupted (that call's `model-call-end` or `vlm-call-end`).
+ */
+export const modelFaultInjectedEventSchema = event('model-fault-injected', {
+  kind: z.string(),
+  role: z.string(),
+  /** What was changed, e.g. `unit n3f2a → n9c1e`. */
+  detail: z.string(),
+});
 export const vlmCallEndEventSchema = event('vlm-call-end', modelCall);
 export const modelCallEndEventSchema = event('model-call-end', modelCall);
 export const certificateEndEventSchema = event('certificate-end', {
@@ -259,6 +271,7 @@ export const traceEventSchema = z.discriminatedUnion('type', [
   gateEndEventSchema,
   guardEndEventSchema,
   screenshotEndEventSchema,
+  modelFaultInjectedEventSchema,
   vlmCallEndEventSchema,
   modelCallEndEventSchema,
   certificateEndEventSchema,

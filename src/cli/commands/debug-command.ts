@@ -7,6 +7,7 @@ import { createBenchExecutor } from '../../bench/compose.js';
 import { loadSuite } from '../../tasks/load-task-file.js';
 import { formatTraceHeader, formatTraceStep } from '../../report/format-trace-step.js';
 import { readRunArtifacts } from '../../report/read-run-artifacts.js';
+import { modelFaultProfiles } from '../../agent/model-fault-profile.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
 import { parseGateThreshold, parseTemperature } from './bench-command.js';
@@ -42,6 +43,7 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
       .option('--suite <suite>', 'with --device: the suite holding the task', 'sim')
       .option('--mode <mode>', `with --device: the agent mode (${agentModeSchema.options.join(', ')})`, 'senseact')
       .option('--faults <profile>', 'with --device: faults to inject (simulator only)')
+      .option('--model-faults <profile>', `with --device: model errors to inject into the oracle's replies (${Object.keys(modelFaultProfiles).join(', ')}); each shows in its step as a model-fault-injected event`)
       .option('--policy <policy>', 'with --device: llm, oracle or auto (llm when a model is configured)', 'auto')
       .option('--gate-threshold <n>', 'with --device: consecutive failures on the same target that open the VLM gate (τ, a whole number ≥ 1)')
       .option('--temperature <t>', 'with --device: sampling temperature of every model role, 0 to 2')
@@ -83,6 +85,7 @@ interface RunOneOptions {
   readonly suite: string;
   readonly mode: string;
   readonly faults?: string;
+  readonly modelFaults?: string;
   readonly policy: string;
   readonly gateThreshold?: string;
   readonly temperature?: string;
@@ -96,6 +99,9 @@ async function runOneTask(taskId: string, options: RunOneOptions & { device: str
   if (options.faults !== undefined && !Object.hasOwn(faultProfiles, options.faults)) {
     throw new BenchError({ code: 'debug-option', message: `--faults: unknown fault profile "${options.faults}"; choose from ${Object.keys(faultProfiles).join(', ')}` });
   }
+  if (options.modelFaults !== undefined && !Object.hasOwn(modelFaultProfiles, options.modelFaults)) {
+    throw new BenchError({ code: 'debug-option', message: `--model-faults: unknown model fault profile "${options.modelFaults}"; choose from ${Object.keys(modelFaultProfiles).join(', ')}` });
+  }
   const gateThreshold = options.gateThreshold === undefined ? undefined : parseGateThreshold(options.gateThreshold);
   const temperature = options.temperature === undefined ? undefined : parseTemperature(options.temperature);
   const suite = await loadSuite(options.suite, { tasksRoot: tasksRootFor(io.cwd, options.suite) });
@@ -103,7 +109,7 @@ async function runOneTask(taskId: string, options: RunOneOptions & { device: str
   if (!task) throw new BenchError({ code: 'debug-no-task', message: `debug: suite "${suite.name}" has no task "${taskId}" (pass a run folder to replay, or a task id of --suite with --device)` });
   const outDir = path.resolve(io.cwd, 'runs', `debug-${taskId}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`);
   const controller = new AbortController();
-  const handle = await createBenchExecutor({ suite: options.suite, device: options.device, faults: options.faults, policy, outDir, cwd: io.cwd, env: io.env, signal: controller.signal, ...(gateThreshold === undefined ? {} : { gateThreshold }), ...(temperature === undefined ? {} : { temperature }) });
+  const handle = await createBenchExecutor({ suite: options.suite, device: options.device, faults: options.faults, ...(options.modelFaults === undefined ? {} : { modelFaults: options.modelFaults }), policy, outDir, cwd: io.cwd, env: io.env, signal: controller.signal, ...(gateThreshold === undefined ? {} : { gateThreshold }), ...(temperature === undefined ? {} : { temperature }) });
   try {
     validateBenchPlan({ suite: suite.name, tasks: [task], modes: [mode.data], ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
     io.stderr(`${handle.notice}\n`);

@@ -328,6 +328,16 @@ describe('the SenseAct loop', () => {
     // The garbage reply was asked again; the wrong unit failed its check and the plan was made again.
     expect(trace.events.some((event) => event.type === 'plan-end' && event.attempts === 2)).toBe(true);
     expect(trace.events.some((event) => event.type === 'verify-end' && event.outcome === 'fail')).toBe(true);
+    // Each fault is a trace event at the step whose reply it changed, in the order of the result's kinds.
+    const injected = trace.events.filter((event) => event.type === 'model-fault-injected');
+    expect(injected.map((event) => event.kind)).toEqual(senseact.modelFaults);
+    expect(injected.every((event) => typeof event.step === 'number' && event.role === 'planner' && event.detail !== '')).toBe(true);
+    expect(injected.find((event) => event.kind === 'wrong-unit')?.detail).toMatch(/^unit n[0-9a-f]+ → n[0-9a-f]+$/);
+    // The same task without model faults: no such event.
+    const cleanDevice = start(task).device;
+    const clean = await runTask({ task, mode: 'senseact', policy: 'oracle', device: cleanDevice, probe: cleanDevice, traceRoot: root, suite: 'agent-tests' });
+    expect(clean.modelFaults).toEqual([]);
+    expect((await readTrace(clean.traceDir)).events.filter((event) => event.type === 'model-fault-injected')).toEqual([]);
     const openLoop = await runFaulted('open-loop');
     expect(openLoop.modelFaults).toContain('wrong-unit');
     expect(openLoop.success).toBe(false);

@@ -30,6 +30,27 @@ describe('senseact debug <task> --device', () => {
     expect(stderr).toContain('settings-dark-theme (senseact): success');
     expect(stdout).toContain('Open Display');
     expect(stdout).toContain('Dark theme');
+    // No --model-faults: no model fault in any step.
+    expect(stdout).not.toContain('MODEL FAULT');
+  });
+
+  it('with --model-faults, shows each injected model error in the step it changed', async () => {
+    const { code, stdout, stderr } = await senseact(['debug', 'settings-brightness-zero', '--device', 'sim', '--policy', 'oracle', '--model-faults', 'standard']);
+    expect(code, stderr).toBe(0);
+    const faults = stdout.match(/MODEL FAULT injected: .*/g) ?? [];
+    expect(faults).toHaveLength(2);
+    expect(faults[0]).toMatch(/^MODEL FAULT injected: hallucinated-unit in the planner's reply — unit n[0-9a-f]{4} → n[0-9a-f]{4}$/);
+    expect(faults[1]).toContain('invalid-json');
+    // Under the step's plan, before what the faulty reply planned.
+    const step = stdout.split(/\n(?=── step )/).find((text) => text.includes('hallucinated-unit')) ?? '';
+    expect(step.indexOf('MODEL FAULT')).toBeGreaterThan(step.indexOf('PLANNED / EXPECTED'));
+    expect(step.indexOf('MODEL FAULT')).toBeLessThan(step.indexOf('COMMITTED / DID'));
+  });
+
+  it('names an unknown --model-faults profile and the ones there are', async () => {
+    const { code, stderr } = await senseact(['debug', 'settings-brightness-zero', '--device', 'sim', '--policy', 'oracle', '--model-faults', 'heavy']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--model-faults: unknown model fault profile "heavy"; choose from none, standard');
   });
 
   it('names the suite and the missing task', async () => {

@@ -119,6 +119,23 @@ describe('ModelFaultInjector', () => {
     expect(models.planner.modelName('planner')).toBe(planner.modelName('planner'));
   });
 
+  it('tells its listener of each fault as it fires, the same faults as its log, and nothing when none fires', () => {
+    const heard: unknown[] = [];
+    const faults = new ModelFaultInjector({ 'wrong-unit': 0.5, 'missing-expectation': 0.5 }, 3, (fault) => heard.push(fault));
+    for (let call = 0; call < 12; call++) {
+      const before = heard.length;
+      const text = faults.corrupt(planRequest, planText);
+      // Heard at once, for this reply: one fault exactly when the reply changed.
+      expect(heard.length - before).toBe(text === planText ? 0 : 1);
+    }
+    expect(heard.length).toBeGreaterThan(0);
+    expect(heard).toEqual(faults.log());
+    const quiet: unknown[] = [];
+    const off = new ModelFaultInjector({ 'wrong-unit': 0, 'missing-expectation': 0 }, 3, (fault) => quiet.push(fault));
+    for (let call = 0; call < 12; call++) off.corrupt(planRequest, planText);
+    expect(quiet).toEqual([]);
+  });
+
   it('names its profiles, and no other', () => {
     expect(modelFaultProfile('standard')).toBe(modelFaultProfiles.standard);
     expect(modelFaultProfile('none')).toEqual({});

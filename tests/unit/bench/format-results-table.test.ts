@@ -7,12 +7,12 @@ import { runResult } from './run-result-builder.js';
 
 const prices = { label: 'test prices $1/$2', promptPerMillionUsd: 1, completionPerMillionUsd: 2 };
 
-function results(runs: TaskRunResult[], modes: AgentMode[], policy: PolicyName, expectedRuns = runs.length): BenchResults {
+function results(runs: TaskRunResult[], modes: AgentMode[], policy: PolicyName, expectedRuns = runs.length, modelFaults: string | null = null): BenchResults {
   return benchResultsSchema.parse({
     version: 1,
     policy,
     oracle: policy === 'oracle',
-    options: { suite: 'sim/settings', modes, repeat: 1, concurrency: 2, device: 'sim', faults: null, policy, modelLabel: policy === 'oracle' ? 'none' : 'gpt-4o-mini', taskIds: [...new Set(runs.map((run) => run.id))] },
+    options: { suite: 'sim/settings', modes, repeat: 1, concurrency: 2, device: 'sim', faults: null, modelFaults, policy, modelLabel: policy === 'oracle' ? 'none' : 'gpt-4o-mini', taskIds: [...new Set(runs.map((run) => run.id))] },
     prices,
     startedAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:10.000Z',
@@ -68,6 +68,25 @@ describe('formatResultsTable', () => {
     expect(text.split('\n')[0]).toBe('SenseAct bench: suite sim/settings, oracle policy (reference solutions, no model)');
     expect(text).toContain('\noracle: no model was called; ');
     expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toContain('oracle');
+  });
+
+  it('counts injected model faults by kind per mode under --model-faults, and says nothing without it', () => {
+    const faulted = [
+      runResult({ id: 'a', mode: 'senseact', policy: 'oracle', modelFaults: ['wrong-unit', 'invalid-json', 'wrong-unit'] }),
+      runResult({ id: 'b', mode: 'senseact', policy: 'oracle', success: false, modelFaults: ['stale-expectation'] }),
+      runResult({ id: 'c', mode: 'senseact', policy: 'oracle' }),
+      runResult({ id: 'a', mode: 'open-loop', policy: 'oracle', success: false, modelFaults: ['wrong-unit'] }),
+      runResult({ id: 'b', mode: 'open-loop', policy: 'oracle' }),
+      runResult({ id: 'c', mode: 'open-loop', policy: 'oracle' }),
+    ];
+    const summary = results(faulted, ['senseact', 'open-loop'], 'oracle', faulted.length, 'standard');
+    expect(summary.modes[0]?.modelFaultKinds).toEqual({ 'wrong-unit': 2, 'invalid-json': 1, 'stale-expectation': 1 });
+    const text = formatResultsTable(summary);
+    expect(text).toContain("\nmodel faults (--model-faults standard, injected into the oracle's replies) by kind:\n");
+    expect(text).toContain('\n  senseact: invalid-json ×1, stale-expectation ×1, wrong-unit ×2; 1 of 2 runs that met one succeeded\n');
+    expect(text).toContain('\n  open-loop: wrong-unit ×1; 0 of 1 runs that met one succeeded\n');
+    // The same runs without the option recorded: no such lines.
+    expect(formatResultsTable(results(faulted, ['senseact', 'open-loop'], 'oracle'))).not.toContain('model faults (');
   });
 
   it('says when the VLM reduction was not measured and when the run is incomplete', () => {
