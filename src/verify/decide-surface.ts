@@ -17,12 +17,12 @@ export const surfaceRules = [
   'repeated-action',
   'surface-changed',
   'blocker',
+  'no-effect',
+  'repeated-region',
   'read-only-complete',
   'commit-sealed',
   'commit-still-editable',
   'values-missing',
-  'no-effect',
-  'repeated-region',
 ] as const;
 export type SurfaceRule = (typeof surfaceRules)[number];
 
@@ -97,12 +97,14 @@ export function findMissingValues(tree: UiTree, values: readonly string[]): stri
  * CONTINUE, with the rule that decided. Rules in order: loop guards (step budget, the
  * same action `maxSameActionRepeats` times) → STOP; surface changed (new page, surface
  * opened or dismissed, unless what appeared is a blocker) → STOP; blocker → CONTINUE;
- * all required values present and nothing editable → STOP; commit-like action on a
- * sealed surface → STOP, still editable → CONTINUE; values missing or still editable
- * (and the action had an effect) → CONTINUE; no effect → CONTINUE with
- * `changeStrategy`; the same region (IoU ≥ `sameRegionIouThreshold`) hit twice with
- * an empty delta → STOP when sealed, else CONTINUE with `noRepeat`. The flags are set
- * whenever their condition holds, whichever rule decided.
+ * no effect (an empty delta) → CONTINUE with `changeStrategy`, or, the same region
+ * (IoU ≥ `sameRegionIouThreshold`) hit twice with an empty delta → STOP when sealed,
+ * else CONTINUE with `noRepeat` — checked before the rules about what the action did,
+ * so a dropped tap on a read-only screen is a retry, not a finished surface; all
+ * required values present and nothing editable → STOP; commit-like action on a sealed
+ * surface → STOP, still editable → CONTINUE; otherwise (values missing or still
+ * editable) → CONTINUE. The flags are set whenever their condition holds, whichever
+ * rule decided.
  */
 export function decideSurface(input: SurfaceInput): SurfaceDecision {
   const { delta, after } = input;
@@ -132,6 +134,14 @@ export function decideSurface(input: SurfaceInput): SurfaceDecision {
     const blocker = delta.errorsOrBlocks[0];
     return decide('CONTINUE', 'blocker', `a blocker is on screen: ${blocker?.kind} ${JSON.stringify(blocker?.text ?? '')}`);
   }
+  // A step that changed nothing did nothing the rules below could speak of (a dropped tap
+  // on a read-only list completes nothing, a Save that did not land sealed nothing): retry or change strategy.
+  if (empty) {
+    if (!repeated) return decide('CONTINUE', 'no-effect', `the last action had no effect (${missingText}); change strategy`);
+    return editable
+      ? decide('CONTINUE', 'repeated-region', 'the same region was hit twice with no effect; do not repeat it')
+      : decide('STOP', 'repeated-region', 'the same region was hit twice with no effect and the surface is sealed');
+  }
   if (missingValues.length === 0 && !editable) {
     return decide('STOP', 'read-only-complete', `${missingText} and nothing on the screen is editable`);
   }
@@ -140,11 +150,5 @@ export function decideSurface(input: SurfaceInput): SurfaceDecision {
       ? decide('CONTINUE', 'commit-still-editable', `"${input.lastAction.label}" looks like a commit but the surface is still editable`)
       : decide('STOP', 'commit-sealed', `"${input.lastAction.label}" sealed the surface`);
   }
-  if (!empty) {
-    return decide('CONTINUE', 'values-missing', `${missingText}; the surface is ${editable ? 'still editable' : 'read-only'}`);
-  }
-  if (!repeated) return decide('CONTINUE', 'no-effect', `the last action had no effect (${missingText}); change strategy`);
-  return editable
-    ? decide('CONTINUE', 'repeated-region', 'the same region was hit twice with no effect; do not repeat it')
-    : decide('STOP', 'repeated-region', 'the same region was hit twice with no effect and the surface is sealed');
+  return decide('CONTINUE', 'values-missing', `${missingText}; the surface is ${editable ? 'still editable' : 'read-only'}`);
 }

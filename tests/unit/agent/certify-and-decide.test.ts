@@ -38,7 +38,9 @@ describe('certifyAndDecide', () => {
     const first = await tapAndDecide(fixture, 'Display');
     expect(first.surface.flags.changeStrategy).toBe(true);
     // One dropped tap is what a retry fixes: no change of strategy, no region to avoid yet.
-    expect(fixture.state.plannerFeedback).toMatchObject({ surface: { reason: 'all required values shown and nothing on the screen is editable' }, noRepeat: [] });
+    // Nor is the read-only list done: the tap did not land, so the surface stays (CONTINUE), not STOP.
+    expect(first.surface).toMatchObject({ decision: 'CONTINUE', rule: 'no-effect' });
+    expect(fixture.state.plannerFeedback).toMatchObject({ surface: { decision: 'CONTINUE', reason: 'the last action had no effect (all required values shown); change strategy' }, noRepeat: [] });
     expect(fixture.state.plannerFeedback?.changeStrategy).toBeUndefined();
     await tapAndDecide(fixture, 'Display');
     expect(fixture.state.plannerFeedback).toMatchObject({ changeStrategy: { target: 'click "Display"', failures: 2 }, noRepeat: ['click "Display"'] });

@@ -39,6 +39,16 @@ describe('decideSurface rules, in order', () => {
     expect(result).toMatchObject({ decision: 'STOP', rule: 'read-only-complete', missingValues: [], editable: false });
   });
 
+  it('no-effect before read-only-complete and commit-sealed: a dropped tap on a read-only screen is a retry, not a finished surface', () => {
+    const list = readOnly('Alarm set for 7:30 AM');
+    // Nothing changed: the tap (or the Save) did not land.
+    expect(decide(list, list, { requiredValues: ['7:30 AM'], lastAction: tap('Alarm 7:30 AM', 'click', [0, 100, 1000, 200]) })).toMatchObject({ decision: 'CONTINUE', rule: 'no-effect', flags: { changeStrategy: true } });
+    expect(decide(list, list, { lastAction: tap('Save') })).toMatchObject({ decision: 'CONTINUE', rule: 'no-effect' });
+    // Negative controls: the same screens with a change decide as before.
+    expect(decide(list, readOnly('Alarm set for 7:30 AM, Gym'), { requiredValues: ['7:30 AM'] })).toMatchObject({ decision: 'STOP', rule: 'read-only-complete' });
+    expect(decide(list, readOnly('Saved'), { lastAction: tap('Save') })).toMatchObject({ decision: 'STOP', rule: 'read-only-complete' });
+  });
+
   it('commit-sealed / commit-still-editable after a commit-like action', () => {
     expect(decide(readOnly('Saved'), readOnly('Saved!'), { requiredValues: ['Gym'], lastAction: tap('Save') })).toMatchObject({ decision: 'STOP', rule: 'commit-sealed' });
     expect(decide(form(''), form('Gym'), { lastAction: tap('Done', 'commit') })).toMatchObject({ decision: 'CONTINUE', rule: 'commit-still-editable' });
