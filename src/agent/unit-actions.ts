@@ -17,8 +17,8 @@ function point(unit: ControlUnit): [number, number] {
 }
 
 /**
- * Maps one committed unit (with its arguments) onto device actions. A toggle already in
- * the wanted state needs none (empty list). Pseudo units: `nav-back`/`nav-home` press the
+ * Maps one committed unit (with its arguments) onto device actions, or says why it cannot
+ * (a `value` on a unit that is no field). A toggle already in the wanted state needs none (empty list). Pseudo units: `nav-back`/`nav-home` press the
  * key, `nav-launch` launches `item.value`.
  */
 export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceAction[] | UnitActionProblem {
@@ -27,6 +27,11 @@ export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceActi
   if (unit.id === 'nav-launch') {
     if (!item.value) return { problem: 'nav-launch needs "value": the package to launch' };
     return [{ type: 'launch', packageName: item.value }];
+  }
+  // A typed action takes the arguments of its type: a value goes into a field (or a
+  // slider); on any other unit it would be dropped and the unit merely tapped.
+  if (item.value !== undefined && unit.type !== 'fill') {
+    return { problem: `${unit.id} is a ${unit.type} unit ("${unit.label.slice(0, 40)}"), which takes no "value": a value goes into a fill unit (text, or a slider's percentage) or nav-launch; commit the unit the value belongs in, or drop "value"` };
   }
   if (item.longPress === true && unit.tap !== null) return [{ type: 'long-press', point: point(unit) }];
   switch (unit.type) {
