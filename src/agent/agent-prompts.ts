@@ -37,6 +37,27 @@ const plannerSystem = [
 /** The history note of an intent whose units all had their effect while its expectation did not show. */
 export const unitsTookEffectNote = 'the units took effect; the expectation did not hold';
 
+/** How many executed units a history note names (the rest are counted). */
+export const ranUnitsShown = 3;
+
+/** The head of the part of a history note that names the units that ran: `ran click "Save", fill "Title"`. */
+export const ranNoteHead = 'ran ';
+
+/** How a history note names a unit: its type and its label (JSON-quoted, cut to 40 characters). */
+export function unitReference(unit: { readonly type: string; readonly label: string }): string {
+  return `${unit.type} ${JSON.stringify(unit.label.slice(0, 40))}`;
+}
+
+/**
+ * What ran of a commitment, for the history: the planner sees which units its ids became
+ * (an id copied wrong taps another unit than the one the intent names).
+ */
+export function ranNote(units: readonly { readonly type: string; readonly label: string }[]): string {
+  if (units.length === 0) return '';
+  const shown = units.slice(0, ranUnitsShown).map(unitReference).join(', ');
+  return `${ranNoteHead}${shown}${units.length > ranUnitsShown ? ` +${units.length - ranUnitsShown} more` : ''}`;
+}
+
 /** How many of the latest history entries the planner sees. */
 export const historyWindow = 12;
 

@@ -10,7 +10,7 @@ import { findNodes } from '../verify/find-nodes.js';
 import { parsePredicate, parseQuery } from '../verify/parse-predicate.js';
 import { PredicateParseError } from '../verify/predicate-parse-error.js';
 import { resolveUnit } from '../verify/resolve-unit.js';
-import { unitsTookEffectNote, type HistoryEntry } from './agent-prompts.js';
+import { ranNoteHead, ranUnitsShown, unitReference, unitsTookEffectNote, type HistoryEntry } from './agent-prompts.js';
 import { lookForUnit, type CommitmentItem, type PlanReply, type ReactReply, type VerifierReply, type VisionReply } from './plan-reply.js';
 import type { PromptReading } from './read-prompt.js';
 import { skillNotePrefix } from './run-skill.js';
@@ -67,6 +67,31 @@ interface PendingPlan {
   readonly units: readonly string[];
   /** How many reference actions the plan moves the guide on when it is done. */
   readonly covers: number;
+  /** The committed units as a history note names them (`click "Save"`); empty for a plan left to vision. */
+  readonly references: readonly string[];
+}
+
+/** One unit named in a history note's `ran` part, `type "label"`; the label as JSON. */
+const ranReferencePattern = /^([a-z-]+) ("(?:[^"\\]|\\.)*")/;
+
+/**
+ * The units a history note says ran (`ran click "Save", fill "Title"; …`), as
+ * {@link unitReference} writes them; undefined when the note names none (feedback off,
+ * a rejection, a note of the guard). Read from the prompt's text, as any model reads it.
+ */
+export function ranReferences(note: string): string[] | undefined {
+  if (!note.startsWith(ranNoteHead)) return undefined;
+  const references: string[] = [];
+  let rest = note.slice(ranNoteHead.length);
+  for (;;) {
+    const match = ranReferencePattern.exec(rest);
+    if (!match) break;
+    references.push(match[0]);
+    rest = rest.slice(match[0].length);
+    if (!rest.startsWith(', ')) break;
+    rest = rest.slice(2);
+  }
+  return references.length > 0 ? references : undefined;
 }
 
 /** What the planner prompt told the guide about its previous plan. */
@@ -80,6 +105,17 @@ export interface OraclePlanPrompt {
 /** The reason the surface rules give when the screen changed under an action (`decideSurface`'s surface-changed rule). */
 const surfaceChangedReason = /^the surface changed\b/;
 
+/**
+ * Whether the units a history entry says ran are the ones the plan committed, in order
+ * (as far as the note names them). A plan left to vision, or a note naming none, says
+ * nothing against it.
+ */
+function ranAsMeant(plan: PendingPlan, entry: HistoryEntry): boolean {
+  const ran = ranReferences(entry.note);
+  if (ran === undefined || plan.references.length === 0) return true;
+  return ran.slice(0, ranUnitsShown).every((reference, index) => plan.references[index] === undefined || plan.references[index] === reference);
+}
+
 /** Notes the loop writes on guard entries (not the answer to a plan). */
 const guardNote = 'guard';
 
@@ -87,7 +123,10 @@ const guardNote = 'guard';
  * The `oracle` policy's brain: plays a task's reference solution. It resolves each
  * reference action's target query on the screen its prompt shows, commits as much of the
  * current reference step as that screen shows, and advances only when the next prompt's
- * intent history says the plan passed (or carries no outcome: feedback off). It dismisses
+ * intent history says the plan passed (or carries no outcome: feedback off) and that the
+ * units it meant ran (the note's `ran click "Save"` part names what its ids became: a
+ * reply whose id named another unit is no progress). It reads these lines from the
+ * prompt's text as any model gets them (`readPrompt`), nothing more. It dismisses
  * unexpected dialogs generically and leaves targets the text view cannot name to vision
  * (`lookFor`). Its vision answers from a ground-truth tree when the device has one. It
  * never reads the device for the loop and never tells the loop anything but its replies.
@@ -119,11 +158,13 @@ export class OracleGuide {
     if (!plan || feedback.rejection !== undefined) return;
     const entry = [...feedback.history].reverse().find((candidate) => candidate.note !== guardNote);
     if (!entry || entry.intent !== plan.intent) return;
+    // Units other than the ones meant ran (an id copied wrong): nothing of the step is done.
+    if (!ranAsMeant(plan, entry)) return;
     const stopped = /stopped after (\d+) of \d+ units/.exec(entry.note);
     const count = Math.min(plan.covers, stopped ? Number(stopped[1]) : plan.covers);
     // Every reference action ran and had its own effect; only the step's expectation did
     // not show (e.g. its label was stripped): the step is done, unconfirmed.
-    const doneUnconfirmed = entry.outcome === 'fail' && entry.note.startsWith(unitsTookEffectNote);
+    const doneUnconfirmed = entry.outcome === 'fail' && entry.note.includes(unitsTookEffectNote);
     if (entry.outcome === 'pass' || entry.outcome === 'unknown' || doneUnconfirmed) this.advance(count);
   }
 
@@ -232,13 +273,15 @@ export class OracleGuide {
 
   /**
    * True when the history says the last plan (an action on a unit of the screen, not a
-   * way back or a look-for) failed without every unit having taken effect.
+   * way back or a look-for) failed without every unit having taken effect, or that other
+   * units than the ones meant ran.
    */
   private lastPlanFailed(feedback: OraclePlanPrompt): boolean {
     const plan = this.pending;
     if (!plan || feedback.rejection !== undefined || plan.units.some((unit) => unit === lookForUnit || unit.startsWith('nav-'))) return false;
     const entry = [...feedback.history].reverse().find((candidate) => candidate.note !== guardNote);
-    return entry !== undefined && entry.intent === plan.intent && entry.outcome === 'fail' && !entry.note.startsWith(unitsTookEffectNote);
+    if (entry === undefined || entry.intent !== plan.intent) return false;
+    return (entry.outcome === 'fail' && !entry.note.includes(unitsTookEffectNote)) || !ranAsMeant(plan, entry);
   }
 
   /**
@@ -289,7 +332,8 @@ export class OracleGuide {
     const over = covers > 0 ? this.dismissOver(perception, items.map((item) => item.unit)) : undefined;
     if (over) return { reply: this.dismissReply(over) };
     if (covers > 0) {
-      const pending = { intent: step.intent, actions: remaining.slice(0, covers), units: items.map((item) => item.unit), covers };
+      const references = items.map((item) => perception.units.find((unit) => unit.id === item.unit)).map((unit) => (unit ? unitReference(unit) : ''));
+      const pending = { intent: step.intent, actions: remaining.slice(0, covers), units: items.map((item) => item.unit), covers, references };
       return { reply: { intent: step.intent, expectation, commitment: items, finish: false }, pending };
     }
     // A step half done has its dialog open: its Cancel is no way on (its next target is left to vision below).
@@ -307,7 +351,7 @@ export class OracleGuide {
     const query = first ? targetOf(first) ?? '' : '';
     const single = remaining.length === 1 && step.expect !== undefined ? step.expect : '';
     const reply: PlanReply = { intent: step.intent, expectation: single, commitment: first ? [{ unit: lookForUnit, ...argumentsFor(first) }] : [], finish: false, lookFor: query || step.intent };
-    return first ? { reply, pending: { intent: step.intent, actions: [first], units: [lookForUnit], covers: 1 } } : { reply };
+    return first ? { reply, pending: { intent: step.intent, actions: [first], units: [lookForUnit], covers: 1, references: [] } } : { reply };
   }
 
   /**
@@ -344,7 +388,7 @@ export class OracleGuide {
     // What the text view could not show, the ground truth can: the step's effect may already be there.
     if (located.unit === null && groundTruth && step && this.offset === 0 && step.expect !== undefined
       && evaluatePredicate(parsePredicate(step.expect), { after: groundTruth }).outcome === 'pass') {
-      this.pending = { intent: step.intent, actions: step.actions, units: [], covers: step.actions.length };
+      this.pending = { intent: step.intent, actions: step.actions, units: [], covers: step.actions.length, references: [] };
       return { unit: null, reason: 'oracle: the ground truth already shows this step done', alreadyDone: true };
     }
     return located;

@@ -3,7 +3,7 @@ import { computeDelta, type Delta } from '../verify/compute-delta.js';
 import { parsePredicate } from '../verify/parse-predicate.js';
 import { verifyIntent } from '../verify/verify-intent.js';
 import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
-import { unitsTookEffectNote, verifierMessages } from './agent-prompts.js';
+import { ranNote, unitsTookEffectNote, verifierMessages } from './agent-prompts.js';
 import type { CommitmentRun } from './execute-commitment.js';
 import { verifierReplySchema, type PlanReply } from './plan-reply.js';
 import type { SenseActContext } from './senseact-state.js';
@@ -29,8 +29,9 @@ export interface IntentJudgement {
  * The verify-intent phase (DESIGN.md §1.6): the intent's expectation over the whole
  * commitment's change, combined with the unit verdicts by `verifyIntent`; an inconclusive
  * verdict goes to the LLM verifier when there is one — never silently to success. Writes
- * `predicates.json` and `delta.json` and traces `verify-end`. The note tells the planner
- * when every unit took effect and only the expectation did not show.
+ * `predicates.json` and `delta.json` and traces `verify-end`. The note names the units
+ * that ran (`ran click "Save"`) and tells the planner when every unit took effect and
+ * only the expectation did not show.
  */
 export async function verifyCommittedIntent(context: SenseActContext, plan: PlanReply, run: CommitmentRun): Promise<IntentJudgement> {
   const { session } = context;
@@ -61,9 +62,11 @@ export async function verifyCommittedIntent(context: SenseActContext, plan: Plan
   const unitsTookEffect = unitOutcomes.every((outcome) => outcome.outcome === 'pass') && expectationOutcome?.outcome === 'fail';
   // A weak pass is still a pass, but the planner sees that nothing tied the change to the intent.
   const weakNote = verdict.outcome === 'pass' && verdict.strength === 'weak' ? 'weak evidence: the screen changed, nothing ties it to the intent' : '';
-  const note = verdict.outcome === 'pass' ? [run.unfinished, weakNote].filter(Boolean).join('; ')
+  const outcomeNote = verdict.outcome === 'pass' ? [run.unfinished, weakNote].filter(Boolean).join('; ')
     : verdict.outcome === 'fail' && unitsTookEffect ? `${unitsTookEffectNote}; ${expectationOutcome.reason}`.slice(0, maxNoteLength)
     : verdict.reason.slice(0, maxNoteLength);
+  // The units the ids became, first: a plan whose id named another unit than its intent meant shows it here.
+  const note = [ranNote(run.executed.map((unit) => unit.unit)), outcomeNote].filter(Boolean).join('; ');
   return { outcome: verdict.outcome, reason: verdict.reason, note, by, delta, ...(verdict.strength ? { strength: verdict.strength } : {}) };
 }
 

@@ -2,7 +2,8 @@
 // returned through a read-only watch; it moves on only when a prompt says its plan passed.
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plannerMessages, type HistoryEntry } from '../../../src/agent/agent-prompts.js';
+import { plannerMessages, ranNote, ranUnitsShown, unitReference, unitsTookEffectNote, type HistoryEntry } from '../../../src/agent/agent-prompts.js';
+import { ranReferences } from '../../../src/agent/oracle-guide.js';
 import type { PlannerFeedback } from '../../../src/agent/planner-feedback.js';
 import { createOraclePolicy } from '../../../src/agent/oracle-models.js';
 import { planReplySchema, type PlanReply } from '../../../src/agent/plan-reply.js';
@@ -77,6 +78,36 @@ describe('the oracle policy', () => {
     await plan(policy, start.view, []);
     const next = await plan(policy, start.view, [{ intent: 'Open Display', outcome: 'fail', note: 'the units took effect; the expectation did not hold; exists(text="Dark theme"): no match' }]);
     expect(next.intent).toBe('Switch dark theme on');
+  });
+
+  it('reads which units the history says ran: another unit than the one it meant is no progress, and off a changed surface it goes back', async () => {
+    const { policy, watched } = setup();
+    const start = await look(watched);
+    await plan(policy, start.view, []);
+    // Its id named another unit (Sound, say): the note names what ran, and that unit took effect.
+    const sound = start.units.find((unit) => /^(Sound|Battery|Apps)/.test(unit.label) && unit.tap !== null)!;
+    await watched.act({ type: 'tap', point: [sound.tap![0], sound.tap![1]] });
+    const elsewhere = await look(watched);
+    const ranSound: HistoryEntry = { intent: 'Open Display', outcome: 'fail', note: `${ranNote([sound])}; ${unitsTookEffectNote}; exists(text="Dark theme"): no match` };
+    const changed: PlannerFeedback = { surface: { decision: 'STOP', reason: 'the surface changed: a new page' }, missingValues: [], noRepeat: [] };
+    const back = await plan(policy, elsewhere.view, [ranSound], changed);
+    expect(back.commitment).toEqual([{ unit: 'nav-back' }]);
+    // A pass of the other unit is no progress either: back on the first screen, the step is planned again.
+    const again = await plan(policy, start.view, [{ intent: 'Open Display', outcome: 'pass', note: ranNote([sound]) }]);
+    expect(again.intent).toBe('Open Display');
+    // Negative control: the note names the unit it meant, so the same words count as done.
+    const display = start.units.find((unit) => unit.label === 'Display')!;
+    const next = await plan(policy, start.view, [{ intent: 'Open Display', outcome: 'fail', note: `${ranNote([display])}; ${unitsTookEffectNote}; exists(text="Dark theme"): no match` }]);
+    expect(next.intent).toBe('Switch dark theme on');
+  });
+
+  it('reads the ran part of a note back as the loop wrote it, labels with quotes and all, and nothing from a note without one', () => {
+    const units = [{ type: 'click', label: 'Say "hi", then go' }, { type: 'fill', label: 'Name; first' }, { type: 'toggle', label: 'Wi-Fi' }, { type: 'commit', label: 'Save' }];
+    const note = `${ranNote(units)}; stopped after 4 of 5 units`;
+    expect(note).toBe('ran click "Say \\"hi\\", then go", fill "Name; first", toggle "Wi-Fi" +1 more; stopped after 4 of 5 units');
+    expect(ranReferences(note)).toEqual(units.slice(0, ranUnitsShown).map(unitReference));
+    expect(ranReferences('the units took effect; the expectation did not hold')).toBeUndefined();
+    expect(ranReferences('')).toBeUndefined();
   });
 
   it('answers a prompt asked again after an invalid reply as it did the first time (the guide does not move twice)', async () => {

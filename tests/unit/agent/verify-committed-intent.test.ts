@@ -25,16 +25,27 @@ async function openDisplay(expectation: string, models: FixtureModels = {}) {
 describe('verifyCommittedIntent', () => {
   it('passes when the units passed and the expectation became true; the note says what was left undone', async () => {
     const { judgement, events, run } = await openDisplay('exists(text="Dark theme")');
-    expect(judgement).toMatchObject({ outcome: 'pass', by: 'contract', note: run.unfinished });
-    expect(judgement.note).toMatch(/^stopped after 1 of 2 units/);
+    expect(judgement).toMatchObject({ outcome: 'pass', by: 'contract', note: `ran click "Display"; ${run.unfinished}` });
+    expect(run.unfinished).toMatch(/^stopped after 1 of 2 units/);
     expect(judgement.delta.label).toBe('new-page');
     expect(events().filter((event) => event.type === 'verify-end').at(-1)).toMatchObject({ outcome: 'pass', by: 'contract' });
   });
 
-  it('fails when the expectation does not hold, saying the units took effect', async () => {
+  it('fails when the expectation does not hold, saying which units ran and that they took effect', async () => {
     const { judgement } = await openDisplay('exists(text="Wallpaper colours")');
     expect(judgement.outcome).toBe('fail');
-    expect(judgement.note.startsWith(unitsTookEffectNote)).toBe(true);
+    expect(judgement.note.startsWith(`ran click "Display"; ${unitsTookEffectNote}; `)).toBe(true);
+  });
+
+  it('names the unit an id became, not the one the intent names (an id copied wrong shows in the history)', async () => {
+    const fixture = await phaseFixture(settings);
+    const battery = unitLabelled(fixture.state, 'Battery');
+    const plan: PlanReply = planReplySchema.parse({ intent: 'Open Display', expectation: 'exists(text="Dark theme")', commitment: [{ unit: battery.id }] });
+    const run = await executeCommitment(fixture.context, fixture.state, plan, plan.commitment, [battery]);
+    const judgement = await verifyCommittedIntent(fixture.context, plan, run);
+    expect(judgement.outcome).toBe('fail');
+    expect(judgement.note).toMatch(/^ran click "Battery"; /);
+    expect(judgement.note).not.toContain('Display"');
   });
 
   it('hands an inconclusive verdict to the LLM verifier, whose word is recorded as such', async () => {
