@@ -11,6 +11,9 @@ import { unitActions } from './unit-actions.js';
 /** Extra observations after an action that seemed to change nothing, for effects that arrive late. */
 export const graceObservations = 2;
 
+/** The code of a unit whose command the device refused (typing with no field focused: the focusing tap did not reach the field). */
+export const refusedCode = 'refused';
+
 /**
  * The execute phase for one unit (DESIGN.md §1.6): acts it, observes the settled result
  * (looking again up to {@link graceObservations} times when nothing seems to have
@@ -34,7 +37,7 @@ export async function executeUnit(context: SenseActContext, unit: ControlUnit, i
   if (!feedback) return executed({ outcome: 'inconclusive', reason: 'feedback off', evidence: [] });
   if (actions.length === 0) return executed({ outcome: 'pass', reason: `${unit.type} "${unit.label}" already in the wanted state`, evidence: [] });
   const outcome: VerifyOutcome = refused !== undefined
-    ? { outcome: 'fail', reason: `${unit.type} "${unit.label}": the device refused the action (${refused})`, evidence: [] }
+    ? { outcome: 'fail', reason: `${unit.type} "${unit.label}": the device refused the action (${refused})`, evidence: [], code: refusedCode }
     : session.timeVerification(() => verifyUnitStep({ unit, args: contractArgs(item), ...(expectation ? { expectation } : {}), before: before.perception.tree, after: after.perception.tree, delta }));
   session.trace.emit({ type: 'verify-end', step: session.step, outcome: outcome.outcome, reason: outcome.reason, label: delta.label, by: 'contract', ...(outcome.strength ? { strength: outcome.strength } : {}) });
   return executed(outcome);

@@ -15,6 +15,7 @@ import type { VerifyOutcome } from '../verify/verify-outcome.js';
 import { admissibleCommitment } from './admissible-commitment.js';
 import { certifyAndDecide } from './certify-and-decide.js';
 import { executeCommitment, type CommitmentRun } from './execute-commitment.js';
+import { refusedCode } from './execute-unit.js';
 import type { CommitmentItem, PlanReply } from './plan-reply.js';
 import type { SenseActContext, SenseActState } from './senseact-state.js';
 import { maxNoteLength, type IntentJudgement } from './verify-committed-intent.js';
@@ -38,6 +39,9 @@ export const skillNotePrefix = 'skill';
 
 /** Extra tries of a step whose unit changed nothing at all (a tap the device dropped): nothing happened, so trying again is safe. */
 export const skillStepRetries = 1;
+
+/** Unexpected dialogs dismissed per step at most (one may appear after the dismissal's own tap). */
+export const skillDialogDismissals = 2;
 
 /** Labels of the button that dismisses an unexpected dialog (rate this app, update available). Never Cancel: that may be the flow's own dialog. */
 const dismissLabel = /^(not now|later|no,? thanks|maybe later|remind me later|skip)$/i;
@@ -250,26 +254,42 @@ class SkillReplay {
     return this.end('handed-over', reason);
   }
 
-  /** Plays one step as one round, with a retry after a dropped tap and a dismissal of an unexpected dialog. */
+  /**
+   * Plays one step as one round, with a retry after a dropped tap and a dismissal of an
+   * unexpected dialog: before each round (a dialog the last step's tap raised over the
+   * screen takes the next tap) and after a round that acted on nothing (its tap fell on
+   * the dialog), then the step is played again.
+   */
   private async playStep(step: SkillStep, index: number): Promise<StepVerdict> {
     let verdict: StepVerdict = { outcome: 'ungrounded', reason: 'not played' };
-    for (let attempt = 0; attempt <= skillStepRetries; attempt++) {
-      verdict = await this.round(step, index);
-      if (verdict.outcome === 'pass') return verdict;
-      if (verdict.outcome === 'ungrounded' && await this.dismissDialog()) continue;
-      if (!(verdict.outcome === 'fail' && 'retry' in verdict)) return verdict;
+    let retries = 0;
+    for (let dismissals = 0; ;) {
+      if (dismissals < skillDialogDismissals) {
+        const dismissed = await this.dismissDialog(step);
+        if (dismissed === 'failed') return { outcome: 'fail', reason: 'an unexpected dialog over the screen could not be dismissed' };
+        if (dismissed === 'dismissed') dismissals += 1;
+      }
+      const played = await this.round(step, index);
+      verdict = played;
+      if (played.outcome === 'pass') return played;
+      // Nothing acted: a dialog that appeared meanwhile took the tap; it is dismissed at the top of the loop.
+      if (played.noEffect === true && dismissals < skillDialogDismissals && this.dismissableDialog(step) !== undefined) continue;
+      if (played.retry === true && retries < skillStepRetries) {
+        retries += 1;
+        continue;
+      }
+      return verdict;
     }
-    return verdict;
   }
 
   /** One round: ground, execute through the loop's phase, verify the intent, certify. */
-  private async round(step: SkillStep, index: number): Promise<StepVerdict & { retry?: true }> {
+  private async round(step: SkillStep, index: number): Promise<StepVerdict & { retry?: true; noEffect?: true }> {
     const { context, state } = this;
     const { session } = context;
     const intent = filled(step.intent, this.bindings, 'intent');
     const expectation = step.expect === undefined ? '' : filled(step.expect, this.bindings, 'expect');
     const grounded = groundStep(step, this.bindings, state.screen.perception, this.resolve);
-    if (!grounded.ok) return { outcome: 'ungrounded', reason: grounded.reason };
+    if (!grounded.ok) return { outcome: 'ungrounded', reason: grounded.reason, noEffect: true };
     if (state.steps + grounded.items.length > context.task.stepBudget) return { outcome: 'ungrounded', reason: 'the step budget would run out' };
     this.rounds += 1;
     session.step = this.rounds;
@@ -277,7 +297,9 @@ class SkillReplay {
     session.trace.writeStepArtifact(session.step, 'view.txt', state.screen.perception.view);
     const started = performance.now();
     const result = await this.execute(intent, expectation, grounded.items);
-    const verdict: StepVerdict & { retry?: true } = result.outcome.outcome === 'pass' ? { outcome: 'pass' } : { outcome: result.outcome.outcome, reason: result.outcome.reason, ...(result.retry ? { retry: true as const } : {}) };
+    const verdict: StepVerdict & { retry?: true; noEffect?: true } = result.outcome.outcome === 'pass'
+      ? { outcome: 'pass' }
+      : { outcome: result.outcome.outcome, reason: result.outcome.reason, ...(result.retry ? { retry: true as const } : {}), ...(result.noEffect ? { noEffect: true as const } : {}) };
     if (verdict.outcome === 'pass') this.verifiedSteps += 1;
     state.history.push({ intent, outcome: result.outcome.outcome, note: noteOf(this.skill, index, this.total, verdict.outcome === 'pass' ? '' : verdict.reason) });
     session.trace.emit({ type: 'skill-step-end', step: session.step, skill: this.skill.name, index, intent, ...(expectation === '' ? {} : { expectation }), outcome: result.outcome.outcome, reason: result.outcome.reason });
@@ -285,21 +307,30 @@ class SkillReplay {
     return verdict;
   }
 
-  private async execute(intent: string, expectation: string, items: readonly CommitmentItem[]): Promise<{ outcome: VerifyOutcome; retry: boolean }> {
+  private async execute(intent: string, expectation: string, items: readonly CommitmentItem[]): Promise<{ outcome: VerifyOutcome; retry: boolean; noEffect: boolean }> {
     const { context, state } = this;
     const check = admissibleCommitment(context, items, state.screen, state.verified, state.learnedEdges);
-    if (!check.ok) return { outcome: { outcome: 'fail', reason: `not admissible: ${check.reason}`, evidence: [] }, retry: false };
+    if (!check.ok) return { outcome: { outcome: 'fail', reason: `not admissible: ${check.reason}`, evidence: [] }, retry: false, noEffect: true };
     const plan: PlanReply = { intent, expectation, commitment: [...items], finish: false };
     const run = await executeCommitment(context, state, plan, items, check.units);
-    if (run.executed.length === 0) return { outcome: { outcome: 'fail', reason: run.unfinished || 'no unit ran', evidence: [] }, retry: false };
+    // No unit ran (the device refused the first, e.g. a fill whose focusing tap was lost): nothing acted, trying again is safe.
+    if (run.executed.length === 0) return { outcome: { outcome: 'fail', reason: run.unfinished || 'no unit ran', evidence: [] }, retry: true, noEffect: true };
     const judgement = this.judge(plan, run);
     await certifyAndDecide(context, state, plan, run, judgement);
     const last = run.executed.at(-1);
-    // Nothing changed at all and the unit is no icon whose effect may be pixels only: the tap was lost; trying again is safe.
-    const retry = judgement.outcome === 'fail' && last !== undefined && last.delta.label === 'no-change' && last.outcome.outcome === 'fail' && last.outcome.code !== pixelOnlyCode;
+    // Nothing changed at all: the tap was lost and trying again is safe — unless the unit is an
+    // icon whose effect may be pixels only and nothing but the unit speaks for the step. A
+    // one-unit step with an expectation is judged by it: the recorded run saw that expectation
+    // come true on the tree, so a tree where nothing changed is a lost tap, not a pixel effect.
+    const nothingChanged = judgement.outcome === 'fail' && last !== undefined && last.delta.label === 'no-change' && last.outcome.outcome === 'fail';
+    // The first unit's command was refused (a fill with no field focused: its focusing tap did not reach the field): nothing acted.
+    const refusedFirst = judgement.outcome === 'fail' && run.executed.length === 1 && last?.outcome.code === refusedCode;
+    const lostTap = nothingChanged && (last.outcome.code !== pixelOnlyCode || (expectation !== '' && items.length === 1));
+    // A step of fills only sets each field to its value: played again, it ends in the same state (a typed value a lost tap sent elsewhere is overwritten).
+    const settable = items.every((item) => item.value !== undefined && run.start.perception.units.find((unit) => unit.id === item.unit)?.type === 'fill');
     const outcome: VerifyOutcome = { outcome: judgement.outcome, reason: run.unfinished === '' ? judgement.reason : `${judgement.reason}; ${run.unfinished}`, evidence: [] };
     // A commitment cut short is not the step done.
-    return { outcome: run.unfinished !== '' && outcome.outcome === 'pass' ? { ...outcome, outcome: 'fail' } : outcome, retry };
+    return { outcome: run.unfinished !== '' && outcome.outcome === 'pass' ? { ...outcome, outcome: 'fail' } : outcome, retry: judgement.outcome === 'fail' && (lostTap || settable || refusedFirst), noEffect: refusedFirst || (nothingChanged && run.executed.length === 1) };
   }
 
   /** The intent's verdict by the loop's own pure step; inconclusive stays inconclusive (no model is asked). */
@@ -313,20 +344,41 @@ class SkillReplay {
     return { outcome: combined.outcome, reason: combined.reason, note: '', by: 'contract', delta, ...(combined.strength ? { strength: combined.strength } : {}) };
   }
 
-  /** Dismisses a dialog the app raised on its own (rate this app, update available) as a verified round of its own. */
-  private async dismissDialog(): Promise<boolean> {
+  /**
+   * The dismiss button of a dialog the app raised on its own (rate this app, update
+   * available) that the step does not act on: a surface showing Not now / Later / No thanks
+   * / Skip, none of whose units the step's targets name. A step whose targets are on that
+   * dialog is the flow's own use of it.
+   */
+  private dismissableDialog(step: SkillStep): ControlUnit | undefined {
     const perception = this.state.screen.perception;
-    const surfaces = new Set(perception.blocks.filter((block) => block.surface).flatMap((block) => block.units));
-    const dismiss = perception.units.find((unit) => surfaces.has(unit.id) && dismissLabel.test(unit.label.trim()));
-    if (!dismiss) return false;
-    const { session } = this.context;
-    this.rounds += 1;
-    session.step = this.rounds;
-    session.trace.emit({ type: 'step-start', step: session.step });
-    const intent = `Dismiss the unexpected dialog ("${dismiss.label}")`;
-    const result = await this.execute(intent, 'dismissedSurface', [{ unit: dismiss.id }]);
-    this.state.history.push({ intent, outcome: result.outcome.outcome, note: `${skillNotePrefix} ${this.skill.name}: not part of the skill` });
-    session.trace.emit({ type: 'step-end', step: session.step });
-    return result.outcome.outcome === 'pass';
+    const grounded = groundStep(step, this.bindings, perception, this.resolve);
+    const targets = new Set(grounded.ok ? grounded.items.map((item) => item.unit) : []);
+    for (const block of perception.blocks) {
+      if (!block.surface || block.units.some((unit) => targets.has(unit))) continue;
+      const members = new Set(block.units);
+      const dismiss = perception.units.find((unit) => members.has(unit.id) && dismissLabel.test(unit.label.trim()));
+      if (dismiss) return dismiss;
+    }
+    return undefined;
+  }
+
+  /** Dismisses such a dialog as a verified round of its own. */
+  private async dismissDialog(step: SkillStep): Promise<'none' | 'dismissed' | 'failed'> {
+    for (let attempt = 0; attempt <= skillStepRetries; attempt++) {
+      const dismiss = this.dismissableDialog(step);
+      if (!dismiss) return attempt === 0 ? 'none' : 'failed';
+      const { session } = this.context;
+      this.rounds += 1;
+      session.step = this.rounds;
+      session.trace.emit({ type: 'step-start', step: session.step });
+      const intent = `Dismiss the unexpected dialog ("${dismiss.label}")`;
+      const result = await this.execute(intent, 'dismissedSurface', [{ unit: dismiss.id }]);
+      this.state.history.push({ intent, outcome: result.outcome.outcome, note: `${skillNotePrefix} ${this.skill.name}: not part of the skill` });
+      session.trace.emit({ type: 'step-end', step: session.step });
+      if (result.outcome.outcome === 'pass') return 'dismissed';
+      if (!result.retry) return 'failed';
+    }
+    return 'failed';
   }
 }
