@@ -132,7 +132,7 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   const skipped: string[] = [];
   const unrecordable: string[] = [];
   let observed: Observed | undefined;
-  let round: { intent: string; expectation: string; by: RecordedStep['by']; screen?: Observed; items: CommitmentItemRecord[]; acted: Set<string>; verdict?: string; verifiedBy?: string | undefined } | undefined;
+  let round: { intent: string; expectation: string; by: RecordedStep['by']; screen?: Observed; items: CommitmentItemRecord[]; acted: Set<string>; verdict?: string; verifiedBy?: string | undefined; byVision?: true } | undefined;
   // Whether the last round that acted was verified: a run that ends on an unverified action may owe its success to it.
   let lastActingVerified = true;
   let lastActingIntent = '';
@@ -152,6 +152,11 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
     // Only a model said it worked: a replay, which asks no model, could never verify it.
     if (current.verifiedBy === 'llm-verifier') {
       unrecordable.push(`"${current.intent}": only the model verifier passed it; a replay without a model could not verify it`);
+      return;
+    }
+    // Vision passed one of its units (an icon whose effect showed only in the pixels): a replay, which asks no vision, could never verify it.
+    if (current.byVision === true) {
+      unrecordable.push(`"${current.intent}": only vision passed one of its units; a replay without vision could not verify it`);
       return;
     }
     const perception = current.screen ? perceptionOf(current.screen) : undefined;
@@ -201,6 +206,7 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
         if (round && round.by === 'planner') {
           round.verdict = event.outcome;
           round.verifiedBy = event.by;
+          if (event.by === 'vlm' && event.outcome === 'pass') round.byVision = true;
         }
         break;
       case 'step-end':

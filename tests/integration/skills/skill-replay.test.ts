@@ -1,7 +1,7 @@
 // Verified skills on the in-process simulator (issue 15): a skill induced from one oracle
 // run replays a variant of its task without any model call, every step verified; on a
 // changed screen it hands over to the planner instead of acting or passing.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +96,19 @@ describe('a skill induced from one verified oracle run', () => {
     expect(targets).toContain("{time.hour} o'clock");
     expect(targets).not.toContain('"n'); // no node ids
     expect(recorded.steps.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('negative control: a run in which vision passed a unit teaches nothing (a replay asks no vision, so it could not verify that step)', async () => {
+    const copy = path.join(root, 'teacher-vision');
+    await cp(recorded.dir, copy, { recursive: true });
+    const tracePath = path.join(copy, 'trace.jsonl');
+    const lines = (await readFile(tracePath, 'utf8')).split('\n');
+    const unitVerdict = lines.findIndex((line) => line.includes('"type":"verify-end"') && line.includes('"outcome":"pass"') && line.includes('Add alarm'));
+    expect(unitVerdict).toBeGreaterThan(-1);
+    lines[unitVerdict] = (lines[unitVerdict] as string).replace('"by":"contract"', '"by":"vlm"');
+    await writeFile(tracePath, lines.join('\n'));
+    const read = readVerifiedRun(copy);
+    expect('reason' in read && read.reason).toMatch(/only vision passed/);
   });
 
   it('replays a variant of the task (other time, other label) with zero model calls, every step verified', async () => {
