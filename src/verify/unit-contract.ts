@@ -1,5 +1,6 @@
 import { boundsArea, boundsIou, intersectBounds } from '../ui/bounds.js';
 import type { ControlUnit } from '../perception/control-unit.js';
+import { isAdjustableClass } from '../perception/reduce-tree.js';
 import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import { isComparedNode, matchIouThreshold, type Delta } from './compute-delta.js';
@@ -171,8 +172,32 @@ function sameIgnoringSpaces(left: string, right: string): boolean {
   return left.replace(/\s+/g, '') === right.replace(/\s+/g, '');
 }
 
+/** A number as a slider shows it (its text is its value): "40", "40.0", "40%". */
+function shownNumber(text: string): number | undefined {
+  const match = /^\s*(-?\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * A slider set to a percentage: it passes when its node now reads that number (a 0–100
+ * slider shows the percentage itself). Another number proves nothing either way — the
+ * slider's scale is not in the tree — and a slider showing no number is not checked here.
+ */
+function sliderContract(unit: ControlUnit, slider: UiNode, args: ContractArgs, after: UiTree, delta: Delta): VerifyOutcome {
+  const wanted = args.value === undefined ? undefined : Number(args.value);
+  if (wanted === undefined || !Number.isFinite(wanted)) return outcome('inconclusive', `fill "${unit.label}": a slider set without a number`);
+  const now = locateAfter(slider, after, delta);
+  if (!now) return outcome('inconclusive', `fill "${unit.label}": the slider ${describeNode(slider)} is not on the after screen`, [nodeRef(slider, 'before')]);
+  const shown = shownNumber(now.text);
+  if (shown === undefined) return outcome('inconclusive', `fill "${unit.label}": the slider shows no value to compare`, [nodeRef(now)]);
+  if (shown === wanted) return pass(`fill "${unit.label}": the slider reads ${now.text.trim()}`, 'strong', [nodeRef(now)]);
+  return outcome('inconclusive', `fill "${unit.label}": the slider reads ${now.text.trim()}, not ${args.value}; its scale is not on the screen`, [nodeRef(now)]);
+}
+
 function fillContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const field = memberWith(unit, before, (node) => node.editable);
+  const slider = field ? undefined : memberWith(unit, before, (node) => isAdjustableClass(node.className));
+  if (slider) return sliderContract(unit, slider, args, after, delta);
   if (!field) return outcome('inconclusive', `fill "${unit.label}": the unit has no editable node`);
   // A field tapped without a value is a tap to focus it or to open its picker.
   if (args.value === undefined) {

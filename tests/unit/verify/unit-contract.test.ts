@@ -210,3 +210,25 @@ describe('verifyCommitment', () => {
     expect(verifyCommitment([pass, pass], pass).outcome).toBe('pass');
   });
 });
+
+describe('fill contract on a slider (its text is its value)', () => {
+  const volume = (value: string): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1080,2400]' },
+    node({ class: 'android.widget.TextView', text: 'Ring volume', bounds: '[210,1000][1017,1060]' })
+    + node({ class: 'android.widget.SeekBar', text: value, 'content-desc': 'Ring volume', 'resource-id': 'android:id/seekbar', focusable: true, bounds: '[210,1080][1017,1200]' }))));
+  const before = volume('70');
+  const unit = unitOf(before, 'fill', 'Ring volume', [2]);
+
+  it('passes when the slider reads the percentage it was set to', () => {
+    expect(check(unit, { value: '0' }, before, volume('0'))).toMatchObject({ outcome: 'pass', strength: 'strong' });
+    expect(check(unit, { value: '50' }, before, volume('50'))).toMatchObject({ outcome: 'pass' });
+  });
+
+  it('negative controls: another number, no number, or the slider gone is never a pass', () => {
+    // Another number may be another scale (0–15), so it is inconclusive, not a fail; never a pass.
+    expect(check(unit, { value: '0' }, before, volume('70')).outcome).toBe('inconclusive');
+    expect(check(unit, { value: '0' }, before, volume('3')).outcome).toBe('inconclusive');
+    expect(check(unit, { value: '0' }, before, volume('')).outcome).toBe('inconclusive');
+    const gone = screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1080,2400]' }, node({ class: 'android.widget.TextView', text: 'Display', bounds: '[0,0][500,100]' }))));
+    expect(check(unit, { value: '0' }, before, gone).outcome).toBe('inconclusive');
+  });
+});
