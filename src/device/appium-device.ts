@@ -170,7 +170,6 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
     return await this.call(`act:${action.type}`, options, action.type === 'launch', (client) => performAction(client, action));
   }
 
-  /** Deletes the session; the device cannot be used afterwards. Never throws for an already-gone session. */
   /**
    * Runs one `mobile:` (or other) script on the session, with the same deadline, retries
    * and session recovery as every call — for driver-specific queries such as the
@@ -262,6 +261,7 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
     return typeof value === 'string' ? value : JSON.stringify(value);
   }
 
+  /** Deletes the session; the device cannot be used afterwards. Never throws for an already-gone session. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
