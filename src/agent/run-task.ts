@@ -27,6 +27,15 @@ import { summariseAppMemory } from './summarise-app-memory.js';
 import type { Skill } from '../skills/skill-schema.js';
 import type { AgentMode, PolicyName, TaskRunResult } from './task-run-result.js';
 
+/** One start step's outcome, as the trace records it (`start-step-end`). */
+export interface StartStepOutcome {
+  readonly index: number;
+  /** The step in words, e.g. `pm clear com.simplemobiletools.notes.pro`. */
+  readonly step: string;
+  readonly outcome: 'done' | 'manual' | 'failed';
+  readonly output?: string;
+}
+
 export interface RunTaskOptions {
   readonly task: Task;
   readonly mode: AgentMode;
@@ -81,6 +90,14 @@ export interface RunTaskOptions {
   readonly modelFaults?: { readonly config: ModelFaultConfig; readonly seed: number };
   /** Skills (`loadSkills`) the SenseAct modes replay without a model before planning; the planner takes over on any mismatch. */
   readonly skills?: readonly Skill[];
+  /**
+   * The task's start steps on the device (a snapshot load, `pm clear`, install checks, adb
+   * commands, a launch, `manual` preconditions), run after `task-start` and before the
+   * agent's first step; `report` writes each step's outcome to the trace
+   * (`start-step-end`). A throw ends the run as an infrastructure error (`where: start`),
+   * its trace kept.
+   */
+  readonly startSteps?: (report: (outcome: StartStepOutcome) => void, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -129,7 +146,12 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   let success = false;
   let reason = '';
   let subGoals: SubGoalCount = { met: 0, total: 0 };
+  let where = 'start';
   try {
+    await options.startSteps?.((outcome) => {
+      trace.emit({ type: 'start-step-end', step: null, index: outcome.index, description: outcome.step, outcome: outcome.outcome, ...(outcome.output === undefined ? {} : { output: outcome.output }) });
+    }, options.signal);
+    where = 'run';
     run = !isSenseActMode(mode)
       ? await runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, guard })
       : await runSenseAct({
@@ -174,7 +196,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       message: error,
       ...(caught instanceof Error ? { name: caught.name, ...(caught.stack ? { stack: caught.stack } : {}) } : {}),
       ...(known ? { code: caught.code } : {}),
-      where: 'run',
+      where,
       infrastructure: true,
     });
   }

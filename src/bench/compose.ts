@@ -31,7 +31,7 @@ import { Redactor, secretsFromEnv } from '../util/redactor.js';
 import { stableHash } from '../util/stable-hash.js';
 import { BenchError } from './bench-error.js';
 import { pricesForModels } from './model-prices.js';
-import { describeSetupStep, deviceSetupSteps, runDeviceSetup, setupStepProblem } from './run-device-setup.js';
+import { describeSetupStep, deviceSetupSteps, runDeviceSetup, setupStepProblem, type DeviceSetupOutcome } from './run-device-setup.js';
 import { simSeedDataForTask, simSeedForTask, simulatorForTask, type SimProfileSection } from './simulator-for-task.js';
 import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
 
@@ -227,11 +227,14 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
     // The simulator's own Appium driver says what the apps hold and which faults fired, as the
     // in-process one does; a real device runs the task's adb queries.
     try {
-      if (device instanceof AppiumDevice) {
-        const setup = await runDeviceSetup(deviceSetupSteps(task, profile.reset), device, { taskId: task.id, signal });
-        if (setup.length > 0) debugLog('bench', `${task.id}: start steps on ${device.info.servedBy ?? device.info.name}: ${setup.map((record) => `${record.step} (${record.outcome})`).join('; ')}`);
-      }
-      return await runTask({ ...common, device, ...(device instanceof AppiumDevice ? { probe: device } : {}) });
+      // The start steps run inside the run, so that each one's outcome is in its trace.
+      const startSteps = device instanceof AppiumDevice
+        ? async (report: (outcome: DeviceSetupOutcome) => void): Promise<void> => {
+          const setup = await runDeviceSetup(deviceSetupSteps(task, profile.reset), device, { taskId: task.id, signal, onStep: report });
+          if (setup.length > 0) debugLog('bench', `${task.id}: start steps on ${device.info.servedBy ?? device.info.name}: ${setup.map((record) => `${record.step} (${record.outcome})`).join('; ')}`);
+        }
+        : undefined;
+      return await runTask({ ...common, device, ...(device instanceof AppiumDevice ? { probe: device } : {}), ...(startSteps === undefined ? {} : { startSteps }) });
     } finally {
       await device.close();
     }

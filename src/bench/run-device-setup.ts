@@ -28,6 +28,14 @@ export interface DeviceSetupRecord {
   readonly output?: string;
 }
 
+/** What `runDeviceSetup` tells as each step ends: its record, or `failed` with the error's message. */
+export interface DeviceSetupOutcome {
+  readonly index: number;
+  readonly step: string;
+  readonly outcome: 'done' | 'manual' | 'failed';
+  readonly output?: string;
+}
+
 /**
  * The steps a task starts with on a device, in order: the profile's reset (a snapshot load,
  * or `pm clear` of the task's app), then the task's own `start.device` steps; and, when a
@@ -79,53 +87,61 @@ export function setupStepProblem(step: DeviceSetupStep): string | undefined {
  * `mobile: shell` (start Appium with `--allow-insecure '*:adb_shell'`) or the emulator
  * console (`*:emulator_console`), a `pm clear` or snapshot load the device reports as failed.
  */
-export async function runDeviceSetup(steps: readonly DeviceSetupStep[], target: DeviceSetupTarget, context: { readonly taskId: string; readonly signal?: AbortSignal }): Promise<DeviceSetupRecord[]> {
-  const options = context.signal ? { signal: context.signal } : {};
+export async function runDeviceSetup(steps: readonly DeviceSetupStep[], target: DeviceSetupTarget, context: { readonly taskId: string; readonly signal?: AbortSignal; readonly onStep?: (outcome: DeviceSetupOutcome) => void }): Promise<DeviceSetupRecord[]> {
   const records: DeviceSetupRecord[] = [];
   for (const [index, step] of steps.entries()) {
     const described = describeSetupStep(step);
-    const fail = (message: string, cause?: unknown): DeviceSetupError =>
-      new DeviceSetupError({ taskId: context.taskId, step: index, message: `task "${context.taskId}", start step ${index + 1} (${described}) on device ${target.info.name}${target.info.servedBy === undefined ? '' : ` (${target.info.servedBy})`}: ${message}`, ...(cause === undefined ? {} : { cause }) });
-    const attempt = async (run: () => Promise<string>, feature: 'adb_shell' | 'emulator_console'): Promise<string> => {
-      try {
-        return await run();
-      } catch (error) {
-        throw fail(refusalAdvice(error, feature), error);
-      }
-    };
-    if ('manual' in step) {
-      records.push({ step: described, outcome: 'manual' });
-      continue;
+    let record: DeviceSetupRecord;
+    try {
+      record = await runSetupStep(step, index, described, target, context);
+    } catch (error) {
+      context.onStep?.({ index, step: described, outcome: 'failed', output: error instanceof Error ? error.message : String(error) });
+      throw error;
     }
-    if ('launch' in step) {
-      await target.act({ type: 'launch', packageName: step.launch }, options);
-      records.push({ step: described, outcome: 'done' });
-      continue;
-    }
-    if ('installed' in step) {
-      const installed = await target.isAppInstalled(step.installed, options);
-      if (!installed) throw fail(`the package ${step.installed} is not installed. Install it${step.apk === undefined ? '' : ` from ${step.apk}`} (adb install <apk>) and run again.`);
-      records.push({ step: described, outcome: 'done' });
-      continue;
-    }
-    if ('pmClear' in step) {
-      const output = await attempt(() => target.shell(`pm clear ${step.pmClear}`, options), 'adb_shell');
-      if (!/^Success\b/m.test(output)) throw fail(`pm clear answered ${JSON.stringify(output.trim())} instead of "Success"; is ${step.pmClear} installed?`);
-      records.push({ step: described, outcome: 'done', output: output.trim() });
-      continue;
-    }
-    if ('snapshot' in step) {
-      const output = await attempt(() => target.emulatorConsole(`avd snapshot load ${step.snapshot}`, options), 'emulator_console');
-      if (/\bKO\b/.test(output)) throw fail(`the emulator refused to load snapshot "${step.snapshot}": ${output.trim()}. List them with adb emu avd snapshot list; save one with adb emu avd snapshot save ${step.snapshot}.`);
-      records.push({ step: described, outcome: 'done', output: output.trim() });
-      continue;
-    }
-    const problem = setupStepProblem(step);
-    if (problem !== undefined) throw fail(problem);
-    const output = await attempt(() => target.shell(step.adb.trim().replace(/^shell\s+/, ''), options), 'adb_shell');
-    records.push({ step: described, outcome: 'done', output: output.trim() });
+    records.push(record);
+    context.onStep?.({ index, ...record });
   }
   return records;
+}
+
+/** One start step; throws `DeviceSetupError` as `runDeviceSetup` says. */
+async function runSetupStep(step: DeviceSetupStep, index: number, described: string, target: DeviceSetupTarget, context: { readonly taskId: string; readonly signal?: AbortSignal }): Promise<DeviceSetupRecord> {
+  const options = context.signal ? { signal: context.signal } : {};
+  const fail = (message: string, cause?: unknown): DeviceSetupError =>
+    new DeviceSetupError({ taskId: context.taskId, step: index, message: `task "${context.taskId}", start step ${index + 1} (${described}) on device ${target.info.name}${target.info.servedBy === undefined ? '' : ` (${target.info.servedBy})`}: ${message}`, ...(cause === undefined ? {} : { cause }) });
+  const attempt = async (run: () => Promise<string>, feature: 'adb_shell' | 'emulator_console'): Promise<string> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw fail(refusalAdvice(error, feature), error);
+    }
+  };
+  if ('manual' in step) {
+    return { step: described, outcome: 'manual' };
+  }
+  if ('launch' in step) {
+    await target.act({ type: 'launch', packageName: step.launch }, options);
+    return { step: described, outcome: 'done' };
+  }
+  if ('installed' in step) {
+    const installed = await target.isAppInstalled(step.installed, options);
+    if (!installed) throw fail(`the package ${step.installed} is not installed. Install it${step.apk === undefined ? '' : ` from ${step.apk}`} (adb install <apk>) and run again.`);
+    return { step: described, outcome: 'done' };
+  }
+  if ('pmClear' in step) {
+    const output = await attempt(() => target.shell(`pm clear ${step.pmClear}`, options), 'adb_shell');
+    if (!/^Success\b/m.test(output)) throw fail(`pm clear answered ${JSON.stringify(output.trim())} instead of "Success"; is ${step.pmClear} installed?`);
+    return { step: described, outcome: 'done', output: output.trim() };
+  }
+  if ('snapshot' in step) {
+    const output = await attempt(() => target.emulatorConsole(`avd snapshot load ${step.snapshot}`, options), 'emulator_console');
+    if (/\bKO\b/.test(output)) throw fail(`the emulator refused to load snapshot "${step.snapshot}": ${output.trim()}. List them with adb emu avd snapshot list; save one with adb emu avd snapshot save ${step.snapshot}.`);
+    return { step: described, outcome: 'done', output: output.trim() };
+  }
+  const problem = setupStepProblem(step);
+  if (problem !== undefined) throw fail(problem);
+  const output = await attempt(() => target.shell(step.adb.trim().replace(/^shell\s+/, ''), options), 'adb_shell');
+  return { step: described, outcome: 'done', output: output.trim() };
 }
 
 /** The server's refusal in words a user can act on. */

@@ -17,6 +17,8 @@ export function renderEvent(event: TraceEvent): SafeHtml {
       return line(html`suite ${event.suite}, task ${event.task}, mode ${event.mode}, started ${event.startedAt}`);
     case 'task-start':
       return line(html`<strong>${event.instruction}</strong>${event.stepBudget === undefined ? '' : html` (budget ${event.stepBudget} steps)`}`);
+    case 'start-step-end':
+      return line(html`start step ${event.index + 1}: ${event.description} ${event.outcome === 'done' ? html`<span class="badge pass">done</span>` : event.outcome === 'manual' ? html`<span class="badge inconclusive">manual</span>` : html`<span class="badge fail">failed</span>`}${event.output === undefined || event.output === '' ? '' : html` <code>${compact(event.output)}</code>`}`);
     case 'step-start':
       return line(html`at ${milliseconds(event.t)}`);
     case 'observe-end':

@@ -60,6 +60,21 @@ export const taskStartEventSchema = event('task-start', {
   app: z.string().optional(),
   stepBudget: count.optional(),
 });
+/**
+ * One start step of the task on the device, before the agent's first step (`pm clear`, an
+ * install check, a snapshot load, an `adb shell` command, a launch, or a `manual`
+ * precondition): `done`, `manual` (a person must have established it; reported, never
+ * faked) or `failed` (the run then ends with an infrastructure error).
+ */
+export const startStepEndEventSchema = event('start-step-end', {
+  /** Zero-based position among the task's start steps. */
+  index: count,
+  /** The step in words, e.g. `pm clear com.simplemobiletools.notes.pro`. */
+  description: z.string(),
+  outcome: z.enum(['done', 'manual', 'failed']),
+  /** What the device answered (trimmed), or why the step failed. */
+  output: z.string().optional(),
+});
 export const stepStartEventSchema = event('step-start', {});
 export const observeEndEventSchema = event('observe-end', {
   packageName: z.string(),
@@ -261,6 +276,7 @@ export const errorEventSchema = event('error', {
 export const traceEventSchema = z.discriminatedUnion('type', [
   runStartEventSchema,
   taskStartEventSchema,
+  startStepEndEventSchema,
   stepStartEventSchema,
   observeEndEventSchema,
   perceiveEndEventSchema,

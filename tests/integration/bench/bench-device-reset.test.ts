@@ -14,6 +14,8 @@ import { AppiumDevice } from '../../../src/device/appium-device.js';
 import { startAppiumServer, type AppiumServerHandle } from '../../../src/device/appium-server.js';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import { taskSchema, type Task } from '../../../src/tasks/task-schema.js';
+import { readTrace } from '../../../src/trace/read-trace.js';
+import type { TaskRunResult } from '../../../src/agent/task-run-result.js';
 import { simCapabilities, startSimAppium } from '../device/sim-appium-server.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -110,7 +112,7 @@ describe('a device profile\'s reset in the bench', () => {
   const base = suite.tasks.find((candidate) => candidate.id === 'notes-delete-diary')!;
   const task: Task = taskSchema.parse({ ...base, id: 'notes-delete-diary-after-reset', start: { launch: notes, state: { [notes]: { notes: [{ id: 'n1', title: 'General note', type: 'text', text: 'x', items: [] }], nextId: 2 } } } });
 
-  async function runWith(reset: string[]): Promise<{ success: boolean; reason: string }> {
+  async function runWith(reset: string[], which: Task = task, expectError = false): Promise<TaskRunResult> {
     const profile = path.join(root, `sim-appium-${reset.length}.yaml`);
     await writeFile(profile, [
       'kind: appium', 'name: sim-appium-reset', 'appium:', `  url: ${server.url}`, '  capabilities:', '    platformName: Android', '    appium:automationName: SenseActSim',
@@ -119,8 +121,9 @@ describe('a device profile\'s reset in the bench', () => {
     const controller = new AbortController();
     const handle = await createBenchExecutor({ suite: 'sim', device: profile, faults: undefined, policy: 'oracle', outDir: root, cwd: repoRoot, env: {}, signal: controller.signal });
     try {
-      const result = await handle.executor({ task, mode: 'senseact', repeat: 0, outDir: root, traceDir: path.join(root, 'traces', task.id, `senseact-r${reset.length}`), signal: controller.signal });
-      expect(result.error).toBeNull();
+      const result = await handle.executor({ task: which, mode: 'senseact', repeat: 0, outDir: root, traceDir: path.join(root, 'traces', which.id, `senseact-r${reset.length}`), signal: controller.signal });
+      if (expectError) expect(result.error).not.toBeNull();
+      else expect(result.error).toBeNull();
       return result;
     } finally {
       await handle.close();
@@ -130,7 +133,42 @@ describe('a device profile\'s reset in the bench', () => {
   it('applies reset: { pmClear: true } before the task, and the task is played from the reset state', async () => {
     const reset = await runWith(['reset:', '  pmClear: true']);
     expect(reset.success, reset.reason).toBe(true);
+    // Each start step is in the run's trace with its outcome, before the agent's first step
+    // (read now: the next run of the task replaces the folder).
+    expect(startSteps(reset.traceDir)).toEqual([
+      { index: 0, description: `pm clear ${notes}`, outcome: 'done', output: 'Success' },
+      { index: 1, description: `launch ${notes}`, outcome: 'done' },
+    ]);
+    const types = readTrace(traceFolder(reset.traceDir)).events.map((event) => event.type);
+    expect(types.lastIndexOf('start-step-end')).toBeLessThan(types.indexOf('step-start'));
     const none = await runWith([]);
     expect(none.success, none.reason).toBe(false);
+    // Negative control: without a reset the run has no start steps to record.
+    expect(startSteps(none.traceDir)).toEqual([]);
+  }, 60_000);
+
+  it('records a manual precondition as manual and a failed step as failed, and the run ends as an infrastructure error of its start', async () => {
+    const manual: Task = taskSchema.parse({ ...task, id: 'notes-manual-then-missing', start: { ...task.start, device: [{ manual: 'sign in to the notes sync account' }, { installed: 'com.example.absent', apk: 'apks/absent.apk' }] } });
+    const result = await runWith(['reset:', '  pmClear: true'], manual, true);
+    expect(result.error).toMatch(/start step 3 \(installed com\.example\.absent/);
+    const recorded = startSteps(result.traceDir);
+    expect(recorded.map(({ description, outcome }) => [description, outcome])).toEqual([
+      [`pm clear ${notes}`, 'done'],
+      ['manual: sign in to the notes sync account', 'manual'],
+      ['installed com.example.absent (apk apks/absent.apk)', 'failed'],
+    ]);
+    expect(recorded[2]?.output).toMatch(/com\.example\.absent is not installed/);
+    const events = readTrace(traceFolder(result.traceDir)).events;
+    // No agent step ran; the error says where it happened.
+    expect(events.some((event) => event.type === 'step-start')).toBe(false);
+    expect(events.find((event) => event.type === 'error')).toMatchObject({ where: 'start', infrastructure: true });
   }, 60_000);
 });
+
+function startSteps(traceDir: string): { index: number; description: string; outcome: string; output?: string }[] {
+  return readTrace(traceFolder(traceDir)).events.flatMap((event) => (event.type === 'start-step-end' ? [{ index: event.index, description: event.description, outcome: event.outcome, ...(event.output === undefined ? {} : { output: event.output }) }] : []));
+}
+
+function traceFolder(traceDir: string): string {
+  return path.isAbsolute(traceDir) ? traceDir : path.join(root, traceDir);
+}

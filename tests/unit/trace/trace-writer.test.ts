@@ -29,6 +29,7 @@ function fakeClock(stepMs = 10): () => number {
 const everyEvent: TraceEventInput[] = [
   { type: 'run-start', step: null, runId: 'r', suite: 'sim/settings', task: 'wifi-off', mode: 'senseact', startedAt: '2026-11-22T03:00:00.000Z', seed: 7, config: { planner: 'gpt-4o' } },
   { type: 'task-start', step: null, taskId: 'wifi-off', instruction: 'Turn Wi-Fi off', app: 'com.android.settings', stepBudget: 10 },
+  { type: 'start-step-end', step: null, index: 0, description: 'pm clear com.android.settings', outcome: 'done', output: 'Success' },
   { type: 'step-start', step: 0 },
   { type: 'observe-end', step: 0, packageName: 'com.android.settings', activity: '.Settings', latencyMs: 12.5, polls: 2, settled: true, artifact: 'steps/000/before.xml' },
   { type: 'perceive-end', step: 0, latencyMs: 3, nodes: 120, keptNodes: 31, units: 12, blocks: 4 },
