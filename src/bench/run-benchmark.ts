@@ -9,9 +9,9 @@ import { acquireBenchLock, benchLockFileName } from './bench-lock.js';
 import { benchResultsSchema, benchResultsVersion, defaultTokenPrices, type BenchResults, type TokenPrices } from './bench-results.js';
 import { computeModeMetrics } from './compute-mode-metrics.js';
 import { readResultsJournal, ResultsJournal } from './results-journal.js';
+import { ResultsFileWriter } from './results-file-writer.js';
 import { resumeMismatches } from './resume-conditions.js';
 import type { BenchTask, TaskExecutor } from './task-executor.js';
-import { writeFileAtomic } from './write-file-atomic.js';
 
 /** File names inside a bench output dir. */
 export const benchFiles = {
@@ -374,49 +374,4 @@ function describeError(error: unknown): string {
 function abortPromise(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-}
-
-/**
- * Rewrites results.json atomically in the background: `schedule` never waits, and
- * requests that arrive during a write coalesce into one more write. The journal, not
- * this file, is what makes a finished run durable, so runs need not wait for it.
- * `flush` waits for the last write and rethrows a failed one.
- */
-class ResultsFileWriter {
-  private writing: Promise<void> | undefined;
-  private again = false;
-  private failure: unknown;
-  /** The snapshot most recently written to disk. */
-  lastWritten: BenchResults | undefined;
-
-  constructor(private readonly file: string, private readonly snapshot: () => BenchResults) {}
-
-  schedule(): void {
-    if (this.writing !== undefined) {
-      this.again = true;
-      return;
-    }
-    this.writing = this.loop()
-      .catch((error: unknown) => {
-        this.failure ??= error;
-      })
-      .finally(() => {
-        this.writing = undefined;
-      });
-  }
-
-  async flush(): Promise<void> {
-    this.schedule();
-    while (this.writing !== undefined) await this.writing;
-    if (this.failure !== undefined) throw this.failure;
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      const results = this.snapshot();
-      await writeFileAtomic(this.file, `${JSON.stringify(results, null, 2)}\n`);
-      this.lastWritten = results;
-    } while (this.again);
-  }
 }

@@ -101,7 +101,7 @@ export async function createWorkerPoolExecutor(options: BenchExecutorOptions, si
   const logOf = async (mode: string): Promise<{ record: MemoryRecord; from: number }[]> => {
     let log = logs.get(mode);
     if (!log) {
-      const memory = await memoryOf(mode, composition.redactor);
+      const memory = await memoryOf(mode, (await wiring).redactor);
       log = logs.get(mode) ?? memory.all().map((record) => ({ record, from: -1 }));
       logs.set(mode, log);
     }
@@ -114,8 +114,9 @@ export async function createWorkerPoolExecutor(options: BenchExecutorOptions, si
   let closing = false;
 
   // The main thread wires the bench too (policy, notice, checks, prices, the memory that
-  // --resume trims), on the pool's memories; only the runs go to the threads.
-  const composition = await createBenchExecutor(options, { memoryFor: memoryOf });
+  // --resume trims), on the pool's memories; only the runs go to the threads, which start
+  // meanwhile (below).
+  const wiring = createBenchExecutor(options, { memoryFor: memoryOf });
 
   const start = (index: number): Promise<PoolWorker> => new Promise((resolve, reject) => {
     const data: BenchWorkerData = { index, options: shared };
@@ -134,7 +135,7 @@ export async function createWorkerPoolExecutor(options: BenchExecutorOptions, si
         case 'certificate': {
           const persisted = logOf(message.mode).then(async (log) => {
             log.push({ record: message.record, from: worker.serial });
-            await (await memoryOf(message.mode, composition.redactor)).append(message.record);
+            await (await memoryOf(message.mode, (await wiring).redactor)).append(message.record);
           });
           persisting.add(persisted);
           void persisted.catch((error: unknown) => debugLog('bench', 'persisting a worker certificate failed', { message: error instanceof Error ? error.message : String(error) })).finally(() => persisting.delete(persisted));
@@ -205,14 +206,19 @@ export async function createWorkerPoolExecutor(options: BenchExecutorOptions, si
     worker.thread.postMessage(message);
   };
 
-  try {
-    workers.push(...(await Promise.all(Array.from({ length: size }, (_, index) => start(index)))));
-  } catch (error) {
+  // The threads load their modules and wire their executors while this thread wires its
+  // own: on two cores that overlaps about a second of start-up.
+  const starting = Array.from({ length: size }, (_, index) => start(index));
+  const [wired, ...started] = await Promise.allSettled([wiring, ...starting]);
+  for (const outcome of started) if (outcome.status === 'fulfilled') workers.push(outcome.value);
+  const failure = [wired, ...started].find((outcome) => outcome.status === 'rejected');
+  if (failure !== undefined || wired?.status !== 'fulfilled') {
     closing = true;
     await Promise.all(workers.map((worker) => worker.thread.terminate()));
-    await composition.close();
-    throw error;
+    if (wired?.status === 'fulfilled') await wired.value.close();
+    throw failure?.reason;
   }
+  const composition = wired.value;
   return {
     ...composition,
     notice: `${composition.notice} (runs on ${size} worker threads; --workers 0 keeps them on the main thread)`,

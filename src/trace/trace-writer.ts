@@ -1,4 +1,4 @@
-import { close as closeAsync, fsync as fsyncAsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, write as writeAsync, writeFileSync, writeSync } from 'node:fs';
+import { close as closeAsync, fsync as fsyncAsync, fsyncSync, mkdirSync, open as openAsync, openSync, readdirSync, readFileSync, rmSync, write as writeAsync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { debugLog } from '../util/debug-log.js';
@@ -265,23 +265,25 @@ export class TraceWriter {
 }
 
 /**
- * Writes a whole file on the I/O thread pool: it is opened here (one quick call) and its
- * bytes go to the pool at once, so the write proceeds while this thread computes, even
- * if it does not yield. The returned promise settles once the file is closed.
+ * Writes a whole file on the I/O thread pool: open, write and close all run there, so
+ * this thread only hands the bytes over and goes on computing (on two cores the pool
+ * runs beside it). The returned promise settles once the file is closed.
  */
 function writeFileInPool(path: string, data: string | Uint8Array): Promise<void> {
-  const fd = openSync(path, 'w');
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   return new Promise<void>((resolve, reject) => {
-    const finish = (writeError: NodeJS.ErrnoException | null): void => closeAsync(fd, (closeError) => (writeError ?? closeError ? reject(writeError ?? closeError) : resolve()));
-    const writeFrom = (offset: number): void => {
-      writeAsync(fd, bytes, offset, bytes.byteLength - offset, null, (error, written) => {
-        if (error) return finish(error);
-        if (offset + written < bytes.byteLength) return writeFrom(offset + written);
-        finish(null);
-      });
-    };
-    writeFrom(0);
+    openAsync(path, 'w', (openError, fd) => {
+      if (openError) return reject(openError);
+      const finish = (writeError: NodeJS.ErrnoException | null): void => closeAsync(fd, (closeError) => (writeError ?? closeError ? reject(writeError ?? closeError) : resolve()));
+      const writeFrom = (offset: number): void => {
+        writeAsync(fd, bytes, offset, bytes.byteLength - offset, null, (error, written) => {
+          if (error) return finish(error);
+          if (offset + written < bytes.byteLength) return writeFrom(offset + written);
+          finish(null);
+        });
+      };
+      writeFrom(0);
+    });
   });
 }
 
