@@ -55,8 +55,9 @@ export interface BenchExecutorOptions {
   /** Runs the bench keeps in flight (`--concurrency`); a factory may spread them over threads. */
   readonly concurrency?: number;
   /**
-   * Worker threads for runs on the in-process simulator (`--workers`): 0 or 1 keeps them on the
-   * main thread; default: one per core (or `SENSEACT_WORKERS`), at most `concurrency`.
+   * Worker threads for runs on the in-process simulator (`--workers`), at most `concurrency`:
+   * 0 or 1 keeps them on the main thread; default `SENSEACT_WORKERS`, else 0 (measured
+   * faster on 2 cores: docs/grid.md, "Both cores").
    */
   readonly workers?: number;
   /** Meta-plans, voting and app memory for the senseact modes; all off when absent. */

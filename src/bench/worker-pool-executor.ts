@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { TaskRunResult } from '../agent/task-run-result.js';
@@ -13,26 +12,32 @@ import type { BenchExecutorHandle, BenchExecutorOptions, TaskExecutionRequest } 
 import type { BenchWorkerData, MainToWorker, WorkerError, WorkerToMain } from './worker-messages.js';
 import { siblingModule, workerScript } from '../util/worker-script.js';
 
-/** `SENSEACT_WORKERS=0` keeps every run on the main thread; a number caps the threads (`--workers` wins). */
+/** `SENSEACT_WORKERS=N` (N ≥ 2) asks for up to N worker threads; unset or 0 keeps every run on the main thread (`--workers` wins). */
 export const workersEnvironmentVariable = 'SENSEACT_WORKERS';
 
 /**
- * The bench's executor factory (the CLI wires this one): runs on the in-process simulator
- * at `concurrency` > 1 go to a pool of worker threads (`createWorkerPoolExecutor`), since
- * they are CPU-bound and one thread would run them one after another whatever the
- * concurrency; everything else (Appium devices, whose runs wait on the network, a cassette
- * being recorded to one file, `SENSEACT_WORKERS=0`) stays in-process (`createBenchExecutor`).
+ * The bench's executor factory (the CLI wires this one). By default every run stays on the
+ * main thread (`createBenchExecutor`): measured on 2 cores, two worker threads made the
+ * README's main job slower (docs/grid.md, "Both cores"), since one thread already keeps
+ * about 1.4 cores busy and each thread pays its own start-up, JIT and heap. Asked for
+ * (`--workers N` or `SENSEACT_WORKERS=N`, N ≥ 2), runs on the in-process simulator at
+ * `concurrency` > 1 go to a pool of worker threads (`createWorkerPoolExecutor`); Appium
+ * devices, whose runs wait on the network, and a cassette being recorded to one file stay
+ * in-process whatever is asked.
  */
 export async function createParallelBenchExecutor(options: BenchExecutorOptions): Promise<BenchExecutorHandle<Task>> {
   const threads = workerThreadsFor(options);
   return threads > 1 ? await createWorkerPoolExecutor(options, threads) : await createBenchExecutor(options);
 }
 
+/** Worker threads when neither `--workers` nor `SENSEACT_WORKERS` says: none (see `createParallelBenchExecutor`). */
+export const defaultWorkers = 0;
+
 /** How many worker threads a bench with these options gets; 1 means none (in-process). */
 export function workerThreadsFor(options: BenchExecutorOptions): number {
   const concurrency = options.concurrency ?? 1;
   const setting = options.env[workersEnvironmentVariable];
-  const cap = options.workers ?? (setting === undefined || setting.trim() === '' ? availableParallelism() : Number(setting));
+  const cap = options.workers ?? (setting === undefined || setting.trim() === '' ? defaultWorkers : Number(setting));
   if (!Number.isInteger(cap) || cap < 0) {
     throw new BenchError({ code: 'bench-option', message: `${workersEnvironmentVariable}=${setting}: expected a whole number of worker threads (0 keeps runs on the main thread).` });
   }
@@ -221,7 +226,7 @@ export async function createWorkerPoolExecutor(options: BenchExecutorOptions, si
   const composition = wired.value;
   return {
     ...composition,
-    notice: `${composition.notice} (runs on ${size} worker threads; --workers 0 keeps them on the main thread)`,
+    notice: `${composition.notice} (runs on ${size} worker threads, as asked; the main thread alone was faster on 2 cores: docs/grid.md)`,
     get threads() {
       return workers.map((worker) => ({ busyWith: worker.current?.taskId, terminate: () => worker.thread.terminate() }));
     },

@@ -125,7 +125,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--faults <profile>', `fault profile to inject (simulator only): ${Object.keys(faultProfiles).join(', ')}`)
       .option('--model-faults <profile>', `model errors to inject into the oracle's replies (seeded: invalid JSON, invented or wrong unit ids, stale or missing expectations): ${Object.keys(modelFaultProfiles).join(', ')}`)
       .option('--concurrency <n>', 'runs in flight at once', '1')
-      .option('--workers <n>', 'worker threads for runs on the in-process simulator, at most --concurrency (0: all on the main thread; default: one per core, or SENSEACT_WORKERS)')
+      .option('--workers <n>', 'worker threads for runs on the in-process simulator, at most --concurrency (default SENSEACT_WORKERS, else 0: all on the main thread, which was faster on 2 cores; see docs/grid.md)')
       .option('--repeat <k>', 'runs per task and mode', '1')
       .option('--out <dir>', 'output dir (default runs/bench-<suite>-<timestamp>)')
       .option('--dry-run', 'load the suite and the device profile, check that every task can run there (start steps, checks, policy) and print how each would start; run nothing (--policy llm needs no model then)')
