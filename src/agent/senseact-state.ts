@@ -130,6 +130,7 @@ export function contractArgs(item: CommitmentItem): ContractArgs {
     ...(item.value !== undefined && item.unit !== 'nav-launch' ? { value: item.value } : {}),
     ...(item.unit === 'nav-launch' && item.value !== undefined ? { package: item.value } : {}),
     ...(item.checked !== undefined ? { checked: item.checked } : {}),
+    ...(item.longPress === true ? { longPress: true } : {}),
   };
 }
 

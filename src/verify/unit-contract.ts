@@ -26,6 +26,8 @@ export interface ContractArgs {
   readonly submitted?: boolean;
   /** `toggle`: the wanted final state; without it the contract wants a flip. */
   readonly checked?: boolean;
+  /** The unit was long-pressed (a checklist row held to delete it): its contract is "something changed", whatever its type — a long press does not flip a switch. */
+  readonly longPress?: boolean;
   /** `navigate` / `click`: the package the action should lead to. */
   readonly package?: string;
   /** `navigate` / `click`: the activity (contains) the action should lead to. */
@@ -498,7 +500,7 @@ function navigateContract(unit: ControlUnit, args: ContractArgs, before: UiTree,
  * - select → the option is checked or selected (the same to a user), or its list closed
  *   and the page shows the choice; another option of the same group chosen fails
  *   (`other-option`); a spinner shows the value, or opens its list when none was given;
- * - click, long-press → some change, strong when tied to the unit (`tiedEvidence`); an
+ * - click, long-press (and any unit held with `args.longPress`) → some change, strong when tied to the unit (`tiedEvidence`); an
  *   activity change with an identical hierarchy is inconclusive (`activity-only`);
  * - commit → dismissed its surface (strong when the page it covered is back, weak when
  *   the dump held the surface alone), left edit mode, a new page or a raised prompt (a
@@ -509,6 +511,7 @@ function navigateContract(unit: ControlUnit, args: ContractArgs, before: UiTree,
  * delta's matches.
  */
 export function unitContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
+  if (args.longPress === true) return changeContract(unit, before, after, delta, `long-press "${unit.label}"`);
   switch (unit.type) {
     case 'fill':
       return fillContract(unit, args, before, after, delta);

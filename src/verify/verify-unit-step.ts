@@ -120,7 +120,7 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
   const { unit, before, after } = input;
   const delta = input.delta ?? computeDelta(before, after);
   const contract = unitContract(unit, input.args, before, after, delta);
-  let verdict = input.expectation && expectationJudgedWithUnit(unit) ? withExpectation(unit, contract, evaluateExpectation(input.expectation, { before, after, delta })) : contract;
+  let verdict = input.expectation && (expectationJudgedWithUnit(unit) || input.args.longPress === true) ? withExpectation(unit, contract, evaluateExpectation(input.expectation, { before, after, delta })) : contract;
   if (verdict.outcome === 'fail' && delta.label === 'no-change') {
     if (shownAsChosen(unit)) {
       verdict = { outcome: 'pass', reason: `${unit.type} "${unit.label}" was already chosen and still is`, evidence: verdict.evidence, code: alreadySelectedCode, strength: 'strong' };

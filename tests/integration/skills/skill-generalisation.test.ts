@@ -3,6 +3,8 @@
 // task of the suite (tasks/sim template variants) with zero model calls; a value that only
 // looks like the slot (the hour of another time on the screen), typed names standing side
 // by side, or a value the app does not show are never guessed at.
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
@@ -142,17 +144,25 @@ describe('a step\'s evidence is kept apart from what it typed', () => {
 
 describe('a run that ends on an action no check confirmed', () => {
   it('teaches nothing, though its task check passed (the unverified action may be what did the task)', async () => {
-    // Today the long-press that deletes a checklist row is judged by the row's toggle contract and fails
-    // ("did not flip"); the row is gone all the same. Without this rule the skill would only open the list.
     const { result } = await run(suiteTask('notes-shopping-remove-bread'), 'remove-bread');
     expect(result.success, result.reason).toBe(true);
-    const read = readVerifiedRun(result.traceDir);
-    expect(read).toMatchObject({ reason: expect.stringContaining('its last action was not verified') as unknown });
+    // The long-press that deletes the row is verified (the row is gone, as its step expected);
+    // the same run with that last verdict made inconclusive is a run ending on an unconfirmed action.
+    const copy = path.join(runRoot.dir(), 'remove-bread-unconfirmed');
+    await cp(result.traceDir, copy, { recursive: true });
+    const tracePath = path.join(copy, 'trace.jsonl');
+    const lines = (await readFile(tracePath, 'utf8')).split('\n');
+    const last = lines.map((line) => (line.includes('"type":"act-end"') ? (JSON.parse(line) as { step: number }).step : -1)).reduce((a, b) => Math.max(a, b), -1);
+    const edited = lines.map((line) => (line.includes('"type":"verify-end"') && line.includes(`"step":${last},`) ? line.replace('"outcome":"pass"', '"outcome":"inconclusive"') : line));
+    await writeFile(tracePath, edited.join('\n'));
+    expect(readVerifiedRun(copy)).toMatchObject({ reason: expect.stringContaining('its last action was not verified') as unknown });
   });
 
-  it('positive control: a run whose last action was verified still teaches', async () => {
-    const { result } = await run(suiteTask('notes-shopping-remove-eggs'), 'remove-eggs');
-    const read = readVerifiedRun(result.traceDir);
-    expect('reason' in read ? read.reason : 'usable').toBe('usable');
+  it('positive control: a run whose last action was verified still teaches (the row held to delete it is judged by what changed, not by a flip)', async () => {
+    for (const id of ['notes-shopping-remove-eggs', 'notes-shopping-remove-bread']) {
+      const { result } = await run(suiteTask(id), `${id}-teaches`);
+      const read = readVerifiedRun(result.traceDir);
+      expect('reason' in read ? read.reason : 'usable').toBe('usable');
+    }
   });
 });

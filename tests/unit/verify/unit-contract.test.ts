@@ -232,3 +232,25 @@ describe('fill contract on a slider (its text is its value)', () => {
     expect(check(unit, { value: '0' }, before, gone).outcome).toBe('inconclusive');
   });
 });
+
+describe('a checklist row held to delete it (long press on a toggle unit)', () => {
+  const row = (text: string, checked: boolean, top: number): string =>
+    node({ class: 'android.widget.CheckBox', text, checkable: true, checked, clickable: true, 'long-clickable': true, 'resource-id': 'com.example.app:id/checklist_title', bounds: `[0,${top}][1080,${top + 120}]` });
+  const list = (...rows: [string, boolean][]): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1080,2400]' },
+    node({ class: 'android.widget.TextView', text: 'Shopping', bounds: '[0,0][1080,100]' }) + rows.map(([text, checked], index) => row(text, checked, 200 + index * 120)).join(''))));
+  const before = list(['Milk', false], ['Eggs', true], ['Bread', false]);
+  const bread = unitOf(before, 'toggle', 'Bread', [4]);
+  const judge = (after: UiTree, expectation: string): VerifyOutcome =>
+    verifyUnitStep({ unit: bread, args: { longPress: true }, expectation: parsePredicate(expectation), before, after, delta: computeDelta(before, after) });
+
+  it('is judged by what changed and the step\'s expectation, not by a flip: the row gone passes', () => {
+    expect(judge(list(['Milk', false], ['Eggs', true]), 'absent(text="Bread")').outcome).toBe('pass');
+    // Without longPress the toggle contract looks for a flip of a row that is gone: never a pass here.
+    expect(check(bread, {}, before, list(['Milk', false], ['Eggs', true])).outcome).not.toBe('pass');
+  });
+
+  it('negative controls: another row gone, or nothing changed, fails', () => {
+    expect(judge(list(['Eggs', true], ['Bread', false]), 'absent(text="Bread")').outcome).toBe('fail');
+    expect(judge(list(['Milk', false], ['Eggs', true], ['Bread', false]), 'absent(text="Bread")').outcome).toBe('fail');
+  });
+});
