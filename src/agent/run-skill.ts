@@ -209,15 +209,29 @@ class SkillReplay {
     }
   };
 
+  /**
+   * A guard holds on the live screen; a guard induction made from the step's own first
+   * target (`exists(<target>)`, "this step's control is here") also holds when that target
+   * grounds as the step would ground it: by its fallback when its label is gone (an icon
+   * drawn without its description), under the same rule — the one node the fallback finds
+   * shows no label at all.
+   */
+  private guardHolds(when: string, step: SkillStep): boolean {
+    if (this.holds(when)) return true;
+    const first = step.actions.find((action) => action.target !== undefined);
+    if (first?.target === undefined || first.fallback === undefined || when !== `exists(${first.target})`) return false;
+    return groundStep({ ...step, actions: [first] }, this.bindings, this.state.screen.perception, this.resolve).ok;
+  }
+
   async run(): Promise<SkillRunEnd> {
     for (const [index, entry] of this.skill.steps.entries()) {
       let steps: readonly SkillStep[];
       if (isBranchPoint(entry)) {
-        const chosen = entry.branches.find((branch) => this.holds(branch.when) && groundStep(branch.steps[0] as SkillStep, this.bindings, this.state.screen.perception, this.resolve).ok);
+        const chosen = entry.branches.find((branch) => this.guardHolds(branch.when, branch.steps[0] as SkillStep) && groundStep(branch.steps[0] as SkillStep, this.bindings, this.state.screen.perception, this.resolve).ok);
         if (!chosen) return this.handOver(index, `no alternative of branch point ${index + 1} fits this screen`);
         steps = chosen.steps;
       } else {
-        if (entry.when !== undefined && !this.holds(entry.when)) continue;
+        if (entry.when !== undefined && !this.guardHolds(entry.when, entry)) continue;
         steps = [entry];
       }
       for (const step of steps) {

@@ -14,7 +14,7 @@ import { induceSkills } from '../../../src/skills/induce-skills.js';
 import { liftRun } from '../../../src/skills/lift-run.js';
 import { readVerifiedRun, type VerifiedRun } from '../../../src/skills/read-verified-run.js';
 import { loadSkills, saveSkill } from '../../../src/skills/skill-library.js';
-import type { Skill } from '../../../src/skills/skill-schema.js';
+import type { Skill, SkillStep } from '../../../src/skills/skill-schema.js';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import { taskSchema, type Task } from '../../../src/tasks/task-schema.js';
 import { readTrace } from '../../../src/trace/read-trace.js';
@@ -306,6 +306,30 @@ describe('matching and grounding on a changed screen', () => {
     expect(result.steps).toBe(0);
     const alarms = (simulator.appState(clock) as { alarms: { enabled: boolean }[] }).alarms;
     expect(alarms.map((alarm) => alarm.enabled)).toEqual([true, false, true, true]);
+  });
+
+  it('drift at a branch point: a guard made from the step\'s own target holds when the target\'s label is gone and its fallback finds the one unlabelled switch of the named row', async () => {
+    const [step] = skill.steps as [SkillStep];
+    const target = step.actions[0]?.target as string;
+    const branched: Skill = { ...skill, steps: [{ branches: [{ when: `exists(${target})`, steps: [step] }] }] };
+    const task = variant('clock-alarm-4pm-off', {
+      id: 'clock-alarm-9pm-off-branch-unlabelled',
+      instruction: 'Turn off the alarm at 9PM',
+      success: { state: [{ app: clock, path: 'alarms', op: 'some', where: [{ path: 'hour', op: 'equals', value: 21 }, { path: 'enabled', op: 'equals', value: false }] }] },
+    });
+    const { result, simulator } = await run(task, { skills: [branched], planner: finishingPlanner(), faults: { 'icon-only': { rate: 1 } }, runId: 'off-9pm-branch-unlabelled' });
+    expect(result.skill?.outcome).toBe('completed');
+    const alarms = (simulator.appState(clock) as { alarms: { hour: number; enabled: boolean }[] }).alarms;
+    expect(alarms.filter((alarm) => !alarm.enabled).map((alarm) => alarm.hour).sort()).toEqual([14, 21]);
+    // Negative control: no row shows the named time, so neither the guard nor its fallback holds.
+    const missing = variant('clock-alarm-4pm-off', {
+      id: 'clock-alarm-5pm-off-branch-unlabelled',
+      instruction: 'Turn off the alarm at 5PM',
+      success: { state: [{ app: clock, path: 'alarms', op: 'some', where: [{ path: 'hour', op: 'equals', value: 17 }] }] },
+    });
+    const other = await run(missing, { skills: [branched], planner: finishingPlanner(), faults: { 'icon-only': { rate: 1 } }, runId: 'off-5pm-branch-unlabelled' });
+    expect(other.result.skill).toMatchObject({ outcome: 'handed-over', reason: expect.stringContaining('no alternative') });
+    expect((other.simulator.appState(clock) as { alarms: { enabled: boolean }[] }).alarms.map((alarm) => alarm.enabled)).toEqual([true, false, true, true]);
   });
 
   it('does not match an instruction of another shape, and says so', async () => {
