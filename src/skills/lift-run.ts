@@ -227,12 +227,38 @@ export function liftRun(run: VerifiedRun): LiftedRun {
   const ambiguous = new Set<string>();
   for (const entry of literals) for (const problem of liftLiteral(entry.literal, bindings).ambiguous) ambiguous.add(problem);
   for (const problem of ambiguous) notes.push({ parameter: '-', literal: problem, why: 'not lifted there: more than one parameter could explain it' });
+  const answerTarget = run.answer?.rule.from === 'checked' ? printQuery(run.answer.rule.target) : undefined;
   const steps: SkillStep[] = run.steps.map((step) => ({
     intent: liftLiteral(step.intent, bindings).text,
     actions: step.actions.map((action) => liftAction(action, bindings)),
-    ...(step.expectation.trim() === '' ? {} : { expect: printPredicate(liftPredicate(parsePredicate(step.expectation), bindings)) }),
+    ...(step.expectation.trim() === '' ? {} : { expect: printPredicate(liftPredicate(withoutAnswerState(parsePredicate(step.expectation), answerTarget), bindings)) }),
   }));
   const precondition = printPredicate({ kind: 'package', match: { op: 'equals', value: run.start.packageName } });
   const answer: SkillAnswer | undefined = run.answer ? { ...run.answer.rule, target: printQuery(liftQuery(run.answer.rule.target, bindings)) } : undefined;
   return { app: run.app, template, parameters, precondition, steps, ...(answer ? { answer } : {}), source: run.dir, notes };
+}
+
+/**
+ * A yes/no answer read from a node's checked state: a step's expectation that tests that
+ * state tests the answer, which is what varies from one run to the next ("Does my 4PM
+ * alarm vibrate?" Yes: checked(text="Vibrate"); the 9AM one: No). It keeps the node's
+ * presence (`exists`) and drops the state.
+ */
+function withoutAnswerState(predicate: Predicate, answerTarget: string | undefined): Predicate {
+  if (answerTarget === undefined) return predicate;
+  switch (predicate.kind) {
+    case 'checked':
+    case 'selected':
+      return printQuery(predicate.query) === answerTarget ? { kind: 'exists', query: predicate.query } : predicate;
+    case 'not': {
+      const { operand } = predicate;
+      if ((operand.kind === 'checked' || operand.kind === 'selected') && printQuery(operand.query) === answerTarget) return { kind: 'exists', query: operand.query };
+      return { kind: 'not', operand: withoutAnswerState(operand, answerTarget) };
+    }
+    case 'and':
+    case 'or':
+      return { kind: predicate.kind, operands: predicate.operands.map((operand) => withoutAnswerState(operand, answerTarget)) };
+    default:
+      return predicate;
+  }
 }

@@ -129,3 +129,33 @@ describe('answers no rule explains alone', () => {
     expect(result.success).toBe(true);
   });
 });
+
+describe('a yes/no skill read from a checked state', () => {
+  let skill: Skill;
+  beforeAll(async () => {
+    // Does my alarm at 4PM turn on vibrate? The recorded answer is Yes: its step expected the Vibrate box checked.
+    skill = await teach('clock-query-12');
+  });
+
+  it('keeps the node the answer is read from in its steps\' expectations, not its state (the state is the answer)', () => {
+    expect(skill.answer).toMatchObject({ from: 'checked' });
+    const expectations = JSON.stringify(skill.steps);
+    expect(expectations).toContain('exists(text=\\"Vibrate\\")');
+    expect(expectations).not.toMatch(/checked\(text=\\"Vibrate\\"\)/);
+  });
+
+  it('answers No for an alarm that does not vibrate, with zero model calls (the taught run answered Yes)', async () => {
+    const { result, planner } = await run(suiteTask('clock-query-9am-vibrate'), 'replay-9am-vibrate', [skill]);
+    expect(result.skill?.outcome).toBe('completed');
+    expect(result.answer).toBe('No');
+    expect(planner.calls).toHaveLength(0);
+    expect(result.success).toBe(true);
+  });
+
+  it('negative control: an alarm the screen does not show is not answered (hands over)', async () => {
+    const task = variant('clock-query-9am-vibrate', { id: 'clock-query-5am-vibrate', instruction: 'Does my alarm at 5AM turn on vibrate?' });
+    const { result } = await run(task, 'replay-5am-vibrate', [skill]);
+    expect(result.skill?.outcome).toBe('handed-over');
+    expect(result.answer).toBeUndefined();
+  });
+});
