@@ -62,7 +62,9 @@ export class ResultsFileWriter {
       const results = this.snapshot();
       await this.write(this.file, `${JSON.stringify(results, null, 2)}\n`);
       this.lastWritten = results;
-      if (this.again && !this.urgent) await this.pause();
+      // The pause follows every write, not only one that found a request waiting: a request
+      // just after a write must wait its interval too, or a slow write paces nothing.
+      if (!this.urgent) await this.pause();
     } while (this.again);
   }
 
