@@ -105,6 +105,8 @@ export function plannerMessages(input: {
   readonly scg?: string;
   /** Why proposed `dependsOn` orders were not added. */
   readonly edgeRejections?: readonly string[];
+  /** The skills the planner may call by name (`renderSkillMenu`), when a skills folder is given. */
+  readonly skills?: string;
 }): TextMessage[] {
   // Each part says which section it is, so the token accounting follows the prompt (scripts/bench-prompt-tokens.ts).
   const parts: PromptPart[] = [
@@ -114,6 +116,7 @@ export function plannerMessages(input: {
   ];
   if (input.progress) parts.push({ section: 'plan', text: `${escapeFenceTags(input.progress)}\nSay which sub-tasks your intent finishes in "subtasksDone" (numbers); FINISH is refused while a sub-task's check has not held.` });
   if (input.hints) parts.push({ section: 'memory', text: escapeFenceTags(input.hints) });
+  if (input.skills) parts.push({ section: 'memory', text: input.skills });
   if (input.certificates.length > 0) parts.push({ section: 'certificates', text: `Tried before on this screen:\n${escapeFenceTags(input.certificates.map((line) => `- ${line}`).join('\n'))}` });
   if (input.feedback) parts.push({ section: 'feedback', text: escapeFenceTags(feedbackText(input.feedback)) });
   if (input.rejection) parts.push({ section: 'feedback', text: `Your previous commitment was rejected: ${escapeFenceTags(input.rejection)}` });

@@ -14,6 +14,8 @@ import { ranNoteHead, ranUnitsShown, unitReference, unitsTookEffectNote, type Hi
 import { lookForUnit, type CommitmentItem, type PlanReply, type ReactReply, type VerifierReply, type VisionReply } from './plan-reply.js';
 import type { PromptReading } from './read-prompt.js';
 import { skillNotePrefix } from './run-skill.js';
+import type { MenuSkill } from './skill-menu.js';
+import { bindTemplate } from '../skills/match-skill.js';
 
 /** Of those, the labels that would also end the flow's own dialog (a half-done step's dialog is no stranger). */
 const flowDialogLabel = /^(cancel|close|dismiss)$/i;
@@ -100,7 +102,12 @@ export interface OraclePlanPrompt {
   readonly rejection?: string;
   /** The surface decision after the last executed intent (the prompt's surface line). */
   readonly surface?: { readonly decision: 'STOP' | 'CONTINUE'; readonly reason: string };
+  /** The skills the prompt lists for calling by name. */
+  readonly skills?: readonly MenuSkill[];
 }
+
+/** The history line of a skill replay: `Replay skill <name>` (a hand-over fails it; a called skill that completed passes it). */
+const replayIntent = /^Replay skill (\S+)$/;
 
 /** The reason the surface rules give when the screen changed under an action (`decideSurface`'s surface-changed rule). */
 const surfaceChangedReason = /^the surface changed\b/;
@@ -140,6 +147,8 @@ export class OracleGuide {
   private caughtUp = false;
   /** The skill that handed over had verified part of the current reference step (a step of the same intent passed). */
   private partlyDone = false;
+  /** Skills already replayed in this run (matched at the start, or called): never called again. */
+  private readonly triedSkills = new Set<string>();
 
   constructor(private readonly task: Task) {
     if (!task.solution || task.solution.length === 0) {
@@ -223,7 +232,7 @@ export class OracleGuide {
    * is not done, whatever an earlier round of it said.
    */
   private catchUp(history: readonly HistoryEntry[]): void {
-    if (this.caughtUp) return;
+    const first = !this.caughtUp;
     this.caughtUp = true;
     const status = new Map<string, HistoryEntry['outcome']>();
     for (const entry of history) {
@@ -236,10 +245,13 @@ export class OracleGuide {
     this.solution.forEach((step, index) => {
       if (status.get(step.intent) === 'pass') done = index;
     });
-    if (done >= 0) {
+    // Only forward: a skill called later may have done more; nothing it did undoes the guide's own steps.
+    const moved = done + 1 > this.step;
+    if (moved) {
       this.step = done + 1;
       this.offset = 0;
     }
+    if (!first && !moved) return;
     const next = this.solution[this.step];
     this.partlyDone = next !== undefined && history.some((entry) => entry.intent === next.intent && entry.outcome === 'pass' && entry.note.startsWith(`${skillNotePrefix} `));
   }
@@ -260,6 +272,17 @@ export class OracleGuide {
 
   /** The planner's reply for the screen `perception`, after reading what became of the last plan. */
   plan(perception: Perception, feedback: OraclePlanPrompt): PlanReply {
+    for (const entry of feedback.history) {
+      const replayed = replayIntent.exec(entry.intent)?.[1] ?? (entry.note.startsWith(`${skillNotePrefix} `) ? /^\S+ (\S+)/.exec(entry.note)?.[1] : undefined);
+      if (replayed !== undefined) this.triedSkills.add(replayed);
+    }
+    const completed = feedback.history.find((entry) => entry.outcome === 'pass' && replayIntent.test(entry.intent));
+    if (completed) return this.finishAfterSkill(completed);
+    const call = this.skillCall(feedback.skills ?? []);
+    if (call) {
+      this.pending = undefined;
+      return call;
+    }
     this.catchUp(feedback.history);
     this.skipPartDoneBySkill(perception);
     const failed = this.lastPlanFailed(feedback);
@@ -269,6 +292,32 @@ export class OracleGuide {
     const { reply, pending } = this.buildPlan(perception, strayed);
     this.pending = pending;
     return reply;
+  }
+
+  /**
+   * A skill to run by name, as a planner reading the prompt would choose one: the one
+   * listed skill whose template fits the task's instruction word for word, not replayed
+   * yet in this run. Several fits, or none: no call.
+   */
+  private skillCall(skills: readonly MenuSkill[]): PlanReply | undefined {
+    const fits = skills.flatMap((skill) => {
+      if (this.triedSkills.has(skill.name)) return [];
+      const bound = bindTemplate(skill, this.task.instruction);
+      return 'bindings' in bound ? [{ skill, bound: bound.bindings }] : [];
+    });
+    const only = fits[0];
+    if (fits.length !== 1 || !only) return undefined;
+    this.triedSkills.add(only.skill.name);
+    const args = Object.fromEntries(Object.entries(only.bound).map(([name, binding]) => [name, binding.value]));
+    return { intent: `Replay skill ${only.skill.name}`, expectation: '', commitment: [], finish: false, skill: only.skill.name, arguments: args };
+  }
+
+  /** A called skill whose template is the task completed: the task is done (with the answer the skill read, else the reference's). */
+  private finishAfterSkill(entry: HistoryEntry): PlanReply {
+    const read = /; answer: ("(?:[^"\\]|\\.)*")/.exec(entry.note)?.[1];
+    const reference = this.solution.flatMap((step) => step.actions).find((action) => action.unit === 'finish');
+    const answer = read === undefined ? (reference?.unit === 'finish' ? reference.answer : undefined) : (JSON.parse(read) as string);
+    return { intent: 'The task is complete', expectation: '', commitment: [], finish: true, ...(answer === undefined ? {} : { answer }) };
   }
 
   /**

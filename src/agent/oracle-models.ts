@@ -107,7 +107,7 @@ export function createOraclePolicy(task: Task, options: OraclePolicyOptions): Or
       const perception = screens.find(reading.screenBlock);
       if (request.role === 'verifier') return JSON.stringify(guide.verify(perception));
       if (options.react) return JSON.stringify(guide.react(perception, false, undefined));
-      return JSON.stringify(guide.plan(perception, { history: reading.history, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }), ...(reading.surface === undefined ? {} : { surface: reading.surface }) }));
+      return JSON.stringify(guide.plan(perception, { history: reading.history, skills: reading.skills, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }), ...(reading.surface === undefined ? {} : { surface: reading.surface }) }));
     })),
   });
   const vision = new ScriptedVisionModel({
@@ -118,7 +118,7 @@ export function createOraclePolicy(task: Task, options: OraclePolicyOptions): Or
       if (request.role === 'vision') return JSON.stringify(guide.vision(reading, truth));
       if (options.react) return JSON.stringify(guide.react(screens.find(reading.screenBlock), true, truth));
       // senseact-vlm-always: the planner's prompt with a screenshot, answered as the planner answers it.
-      return JSON.stringify(guide.plan(screens.find(reading.screenBlock), { history: reading.history, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }) }));
+      return JSON.stringify(guide.plan(screens.find(reading.screenBlock), { history: reading.history, skills: reading.skills, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }) }));
     }),
   });
   return {

@@ -11,6 +11,7 @@ import { commitmentOf, lookForUnit, type CommitmentItem, type PlanReply } from '
 import { openIntent, retrievedCertificates, selectCertificateHints } from './select-certificate-hints.js';
 import { appHintsFor, claimSubtasks, progressPrompt, refuseFinish } from './plan-meta.js';
 import { samplePlan } from './vote-on-plans.js';
+import { menuSkills, renderSkillMenu, resolveSkillCall, type SkillCall } from './skill-menu.js';
 import type { SenseActContext, SenseActState } from './senseact-state.js';
 
 /** How many times one plan may be rejected (inadmissible, unknown unit) before the step is given up. */
@@ -24,6 +25,8 @@ export type PlannedIntent =
   | { readonly kind: 'commit'; readonly plan: PlanReply; readonly items: readonly CommitmentItem[]; readonly units: readonly ControlUnit[] }
   /** A commitment naming a target only vision can locate (`look-for`); checked once it is located. */
   | { readonly kind: 'look-for'; readonly plan: PlanReply }
+  /** A skill the prompt listed, called by name with arguments that bind and a precondition that holds. */
+  | { readonly kind: 'skill'; readonly plan: PlanReply; readonly call: SkillCall }
   /** Every attempt was inadmissible. */
   | { readonly kind: 'rejected'; readonly intent: string; readonly reason: string };
 
@@ -86,6 +89,8 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
     ? selectCertificateHints(memory.retrieve({ packageName: screen.perception.tree.packageName, scope: certificateScope(screen.perception.tree), intent: openIntent(state.history, task.instruction) }, retrievedCertificates), { perception: screen.perception, history: state.history, written: state.writtenCertificates })
     : [];
   const hints = appHintsFor(context, state);
+  const listed = context.skills ? menuSkills(context.skills, screen.perception.tree.packageName, task.instruction) : [];
+  const skills = renderSkillMenu(listed);
   // One screenshot serves every attempt of this round: the screen does not change between them.
   const png = context.visionEveryPlan ? await session.screenshot() : undefined;
   let rejection: { intent: string; reason: string } | undefined;
@@ -107,6 +112,7 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
         ...(hints === undefined ? {} : { hints }),
         scg: renderScg(scg, { done: state.verified, hidden: new Set(screen.perception.plannerView.hiddenUnits) }),
         edgeRejections,
+        ...(skills === '' ? {} : { skills }),
       }), png));
     const plan = reply.value;
     claimSubtasks(context, state, plan.subtasksDone);
@@ -122,6 +128,15 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
       }
       session.trace.emit({ type: 'commitment-end', step: session.step, admissible: true, units: plan.commitment });
       return planned(state, { kind: 'finish', plan });
+    }
+    if (plan.skill !== undefined) {
+      const call = resolveSkillCall(listed, plan.skill, plan.arguments ?? {}, screen.perception.tree);
+      if (!('problem' in call)) return planned(state, { kind: 'skill', plan, call });
+      // Nothing runs: the planner hears what to fix, as for an inadmissible commitment.
+      session.trace.emit({ type: 'commitment-end', step: session.step, admissible: false, units: [], reason: call.problem });
+      refused = false;
+      rejection = { intent: plan.intent, reason: call.problem };
+      continue;
     }
     // A target only vision can name is located first; the whole commitment is checked then.
     if (commitmentOf(plan).some((item) => item.unit === lookForUnit)) return planned(state, { kind: 'look-for', plan });

@@ -51,8 +51,18 @@ export const planReplySchema = z.strictObject({
   dependsOn: z.array(z.strictObject({ unit: z.string().min(1), on: z.string().min(1) })).max(16).optional(),
   /** With a meta-plan: the sub-tasks (1-based) the planner says it has finished; shown as done by its word until a check confirms them. */
   subtasksDone: z.array(z.number().int().positive()).optional(),
+  /** A skill the prompt lists, run by name instead of a commitment (replayed and verified step by step, no model). */
+  skill: z.string().min(1).optional(),
+  /** The skill's parameters by name, each a value as the instruction would say it (`{"time": "5PM"}`). */
+  arguments: z.record(z.string(), z.string()).optional(),
 }).superRefine((plan, context) => {
-  if (!plan.finish && plan.commitment.length === 0 && plan.lookFor === undefined) {
+  if (plan.skill !== undefined && (plan.commitment.length > 0 || plan.lookFor !== undefined || plan.finish)) {
+    context.addIssue({ code: 'custom', path: ['skill'], message: 'a skill call stands alone: give "skill" and "arguments" without commitment, lookFor or finish' });
+  }
+  if (plan.arguments !== undefined && plan.skill === undefined) {
+    context.addIssue({ code: 'custom', path: ['arguments'], message: '"arguments" go with "skill": name the skill to run' });
+  }
+  if (!plan.finish && plan.commitment.length === 0 && plan.lookFor === undefined && plan.skill === undefined) {
     // The paper's planner answers {intent, expectation} alone; here the same reply must also commit to units.
     context.addIssue({
       code: 'custom',

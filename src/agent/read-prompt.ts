@@ -2,6 +2,7 @@ import type { TextMessage } from '../model/language-model.js';
 import type { VisionMessage } from '../model/vision-model.js';
 import type { Bounds } from '../ui/ui-tree.js';
 import { surfaceLineHead, type HistoryEntry } from './agent-prompts.js';
+import { readSkillMenu, type MenuSkill } from './skill-menu.js';
 
 /** A gate candidate as its prompt line gives it. */
 export interface PromptCandidate {
@@ -25,6 +26,8 @@ export interface PromptReading {
   readonly failedTarget?: string;
   /** Gate: the candidate regions. */
   readonly candidates: readonly PromptCandidate[];
+  /** The skills the planner may call by name (none when the prompt lists none). */
+  readonly skills: readonly MenuSkill[];
 }
 
 const outcomes = ['pass', 'fail', 'inconclusive', 'unknown', 'rejected'] as const;
@@ -79,6 +82,7 @@ export function readPrompt(messages: readonly (TextMessage | VisionMessage)[]): 
   return {
     history,
     candidates,
+    skills: readSkillMenu(head),
     ...(screenBlock === undefined ? {} : { screenBlock }),
     ...(rejection === undefined ? {} : { rejection }),
     ...(surface === undefined ? {} : { surface }),

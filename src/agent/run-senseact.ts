@@ -14,7 +14,8 @@ import { planMetaIfDue, refusalsExhausted, trackProgress } from './plan-meta.js'
 import type { PlanningOptions } from './planning-options.js';
 import type { PlanningUsage } from './planning-usage.js';
 import { resolveByVision } from './resolve-by-vision.js';
-import { runSkill, type SkillRunEnd } from './run-skill.js';
+import { playCalledSkill, runSkill, type SkillRunEnd } from './run-skill.js';
+import type { SkillCall } from './skill-menu.js';
 import { SenseActAgentError } from './senseact-agent-error.js';
 import type { Skill } from '../skills/skill-schema.js';
 import { newSenseActState, recordGate, type SenseActContext, type SenseActState, type VerificationCounts } from './senseact-state.js';
@@ -77,6 +78,8 @@ export interface AgentRunEnd {
 /** How a round ended: the history entry it adds, and the end of the run when it ends it. */
 interface RoundEnd {
   readonly entry?: HistoryEntry;
+  /** A skill the planner called by name: it runs once this round has closed, in rounds of its own. */
+  readonly call?: SkillCall;
   readonly stop?: { readonly finished: boolean; readonly reason: string; readonly answer?: string };
 }
 
@@ -107,6 +110,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
     ...(options.planning ? { planning: options.planning } : {}),
     ...(options.appTrail ? { appTrail: options.appTrail } : {}),
+    ...(options.skills && mode !== 'open-loop' ? { skills: options.skills } : {}),
   };
   session.step = 0;
   const state = newSenseActState(await session.observe('before.xml'));
@@ -129,6 +133,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     if (ended.entry) state.history.push(ended.entry);
     session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - started, latency: stepLatency(session, latencyBefore) });
     if (ended.stop) return end(ended.stop.finished, ended.stop.reason, ended.stop.answer);
+    if (ended.call) round += (await playCalledSkill(context, state, ended.call, round + 1)).rounds;
   }
   return end(false, state.steps >= task.stepBudget ? `step budget of ${task.stepBudget} used up` : 'too many planning rounds without progress');
 }
@@ -152,6 +157,7 @@ async function playRound(context: SenseActContext, state: SenseActState): Promis
     return refusalsExhausted(context, state) ? { entry, stop: { finished: false, reason: `FINISH refused ${state.finishRefusedInARow} times in a row and no new meta-plan is left: ${planned.reason}` } } : { entry };
   }
   if (planned.kind === 'finish') return { stop: { finished: true, reason: 'the planner said FINISH', ...(planned.plan.answer === undefined ? {} : { answer: planned.plan.answer }) } };
+  if (planned.kind === 'skill') return { call: planned.call };
   const { plan } = planned;
   let items = planned.kind === 'commit' ? planned.items : [];
   let units = planned.kind === 'commit' ? planned.units : [];

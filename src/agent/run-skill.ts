@@ -18,6 +18,7 @@ import { executeCommitment, type CommitmentRun } from './execute-commitment.js';
 import { refusedCode } from './execute-unit.js';
 import type { CommitmentItem, PlanReply } from './plan-reply.js';
 import type { SenseActContext, SenseActState } from './senseact-state.js';
+import type { SkillCall } from './skill-menu.js';
 import { maxNoteLength, type IntentJudgement } from './verify-committed-intent.js';
 
 /** How a skill replay ended. */
@@ -169,9 +170,30 @@ export async function runSkill(context: SenseActContext, state: SenseActState, s
     return { outcome: 'no-match', reason: matched.reason, steps: 0, rounds: 0 };
   }
   const { skill, bindings } = matched.match;
-  const replay = new SkillReplay({ ...context, visionAllowed: false }, state, skill, bindings);
+  return replaySkill(context, state, skill, bindings, 1);
+}
+
+async function replaySkill(context: SenseActContext, state: SenseActState, skill: Skill, bindings: Bindings, firstRound: number): Promise<SkillRunEnd> {
+  const replay = new SkillReplay({ ...context, visionAllowed: false }, state, skill, bindings, firstRound);
   const end = await replay.run();
-  session.trace.emit({ type: 'skill-end', step: null, skill: skill.name, outcome: end.outcome, reason: end.reason, steps: end.steps, bindings: Object.fromEntries(Object.entries(bindings).map(([name, binding]) => [name, binding.value])) });
+  context.session.trace.emit({ type: 'skill-end', step: null, skill: skill.name, outcome: end.outcome, reason: end.reason, steps: end.steps, bindings: Object.fromEntries(Object.entries(bindings).map(([name, binding]) => [name, binding.value])) });
+  return end;
+}
+
+/**
+ * Runs a skill the planner called by name mid-run (`resolveSkillCall` checked the name,
+ * the arguments and the precondition), through the same verified replay as a skill
+ * matched at the start; its rounds are numbered from `firstRound`. Its steps go into the
+ * history as they are verified; a completed replay adds a line saying so (with the answer
+ * it read, for a question), a hand-over the line saying where and why. The planner goes
+ * on either way.
+ */
+export async function playCalledSkill(context: SenseActContext, state: SenseActState, call: SkillCall, firstRound: number): Promise<SkillRunEnd> {
+  const end = await replaySkill(context, state, call.skill, call.bindings, firstRound);
+  if (end.outcome === 'completed') {
+    const answer = end.answer === undefined ? '' : `; answer: ${JSON.stringify(end.answer)}`;
+    state.history.push({ intent: `Replay skill ${call.skill.name}`, outcome: 'pass', note: `${skillNotePrefix} ${call.skill.name}: all ${end.steps} steps verified${answer}`.slice(0, maxNoteLength) });
+  }
   return end;
 }
 
@@ -188,6 +210,8 @@ class SkillReplay {
     private readonly state: SenseActState,
     private readonly skill: Skill,
     private readonly bindings: Bindings,
+    /** The loop's round number of the replay's first round (1 at the start of a run). */
+    private readonly firstRound: number,
   ) {
     this.total = skill.steps.length;
   }
@@ -306,7 +330,7 @@ class SkillReplay {
     if (!grounded.ok) return { outcome: 'ungrounded', reason: grounded.reason, noEffect: true };
     if (state.steps + grounded.items.length > context.task.stepBudget) return { outcome: 'ungrounded', reason: 'the step budget would run out' };
     this.rounds += 1;
-    session.step = this.rounds;
+    session.step = this.firstRound - 1 + this.rounds;
     session.trace.emit({ type: 'step-start', step: session.step });
     session.trace.writeStepArtifact(session.step, 'view.txt', state.screen.perception.view);
     const started = performance.now();
@@ -384,7 +408,7 @@ class SkillReplay {
       if (!dismiss) return attempt === 0 ? 'none' : 'failed';
       const { session } = this.context;
       this.rounds += 1;
-      session.step = this.rounds;
+      session.step = this.firstRound - 1 + this.rounds;
       session.trace.emit({ type: 'step-start', step: session.step });
       const intent = `Dismiss the unexpected dialog ("${dismiss.label}")`;
       const result = await this.execute(intent, 'dismissedSurface', [{ unit: dismiss.id }]);

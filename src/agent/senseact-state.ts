@@ -1,3 +1,4 @@
+import type { Skill } from '../skills/skill-schema.js';
 import type { AppTrailStep } from '../memory/app-memory.js';
 import type { CertificateStore } from '../memory/certificate-memory.js';
 import type { ImageDetail } from '../model/vision-model.js';
@@ -34,6 +35,8 @@ export interface SenseActContext {
   readonly planning?: PlanningOptions;
   /** Where executed intents are noted for the app memory to learn from once the run is judged. */
   readonly appTrail?: AppTrailStep[];
+  /** Skills the planner may call by name (listed in its prompt for the app in the foreground). */
+  readonly skills?: readonly Skill[];
 }
 
 /** Verification outcomes counted over a run. */

@@ -17,11 +17,12 @@ export interface VoteResult {
 
 /**
  * The key votes are counted on: the commitment's units with their arguments in order
- * (`FINISH` for a finish, with its answer). Two plans that would do the same thing vote
+ * (`FINISH` for a finish, with its answer; `SKILL` with the name and arguments for a skill call). Two plans that would do the same thing vote
  * together whatever their intents say.
  */
 export function commitmentKey(plan: PlanReply): string {
   if (plan.finish) return plan.answer === undefined ? 'FINISH' : `FINISH answer=${JSON.stringify(plan.answer)}`;
+  if (plan.skill !== undefined) return `SKILL ${plan.skill} ${JSON.stringify(Object.entries(plan.arguments ?? {}).sort())}`;
   return commitmentOf(plan).map((item) => [
     item.unit === 'look-for' ? `look-for(${plan.lookFor ?? ''})` : item.unit,
     item.value === undefined ? '' : `=${JSON.stringify(item.value)}`,

@@ -7,3 +7,4 @@ export * from './lift-run.js';
 export * from './induce-skills.js';
 export * from './match-skill.js';
 export * from './skill-library.js';
+export * from './bind-arguments.js';

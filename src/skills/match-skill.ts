@@ -26,7 +26,7 @@ function normalise(text: string): string {
 }
 
 /** The regex of a template: literal parts word for word (any case, any spacing), slots by their type's pattern. */
-function templateRegex(skill: Skill): { regex: RegExp; names: string[] } | undefined {
+function templateRegex(skill: Pick<Skill, 'template' | 'parameters'>): { regex: RegExp; names: string[] } | undefined {
   const names: string[] = [];
   let source = '';
   let last = 0;
@@ -48,7 +48,7 @@ function templateRegex(skill: Skill): { regex: RegExp; names: string[] } | undef
 }
 
 /** The instruction's values for a skill's parameters, or why the template does not fit. */
-export function bindTemplate(skill: Skill, instruction: string): { bindings: Bindings } | { problem: string } {
+export function bindTemplate(skill: Pick<Skill, 'template' | 'parameters'>, instruction: string): { bindings: Bindings } | { problem: string } {
   const compiled = templateRegex(skill);
   if (!compiled) return { problem: 'the template names an unknown parameter or has two slots side by side' };
   const match = compiled.regex.exec(normalise(instruction));
