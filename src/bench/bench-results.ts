@@ -111,6 +111,8 @@ export const benchRunOptionsSchema = z.object({
   policy: policyNameSchema,
   modelLabel: z.string(),
   taskIds: z.array(z.string()),
+  /** The `--skills` folder and the digest of its skill files when the run started (`skillsDigest`); null without skills (and in older results). */
+  skills: z.object({ dir: z.string(), digest: z.string(), files: z.record(z.string(), z.string()) }).nullable().default(null),
 });
 export type BenchRunOptions = z.infer<typeof benchRunOptionsSchema>;
 

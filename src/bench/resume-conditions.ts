@@ -1,4 +1,5 @@
 import type { AgentMode, PolicyName } from '../agent/task-run-result.js';
+import { describeSkillsChange, type SkillsDigest } from '../skills/skills-digest.js';
 import type { BenchRunOptions } from './bench-results.js';
 
 /** The conditions a resumed benchmark must share with the run it finishes. */
@@ -12,6 +13,8 @@ export interface ResumeConditions {
   readonly temperature: number | null;
   readonly policy: PolicyName;
   readonly modelLabel: string;
+  /** The `--skills` folder's digest now, or null without skills. */
+  readonly skills: SkillsDigest | null;
 }
 
 /**
@@ -35,5 +38,20 @@ export function resumeMismatches(previous: BenchRunOptions, current: ResumeCondi
   compare('--temperature', previous.temperature === null ? null : String(previous.temperature), current.temperature === null ? null : String(current.temperature));
   compare('--policy', previous.policy, current.policy);
   compare('model', previous.modelLabel, current.modelLabel);
+  const skills = skillsMismatch(previous.skills, current.skills);
+  if (skills !== undefined) differences.push(skills);
   return differences;
+}
+
+/**
+ * How the skills differ: another folder (or skills on one side only), or the same folder
+ * whose skill files changed since the run started (a replay must meet the skills the
+ * finished runs met: skills induced meanwhile would mix two skill sets in one result).
+ */
+function skillsMismatch(before: BenchRunOptions['skills'], now: SkillsDigest | null): string | undefined {
+  if (before === null && now === null) return undefined;
+  if (before === null || now === null) return `--skills: the run used ${before === null ? '(none)' : before.dir}, this one ${now === null ? '(none)' : now.dir}`;
+  if (before.dir !== now.dir) return `--skills: the run used ${before.dir}, this one ${now.dir}${before.digest === now.digest ? ' (the same skill files)' : ` (${describeSkillsChange(before, now)})`}`;
+  if (before.digest !== now.digest) return `--skills ${now.dir}: its skill files changed since the run started (${describeSkillsChange(before, now)}); restore them (the run recorded digest ${before.digest}) or finish in another --out`;
+  return undefined;
 }

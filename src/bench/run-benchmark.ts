@@ -11,6 +11,7 @@ import { computeModeMetrics } from './compute-mode-metrics.js';
 import { readResultsJournal, ResultsJournal } from './results-journal.js';
 import { ResultsFileWriter } from './results-file-writer.js';
 import { resumeMismatches } from './resume-conditions.js';
+import type { SkillsDigest } from '../skills/skills-digest.js';
 import type { BenchTask, TaskExecutor } from './task-executor.js';
 
 /** File names inside a bench output dir. */
@@ -60,6 +61,8 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   readonly temperature?: number | null;
   /** Recorded in results; `none` for the oracle policy. */
   readonly modelLabel?: string;
+  /** The `--skills` folder's digest (`skillsDigest`), recorded in results and compared on resume; null or absent without skills. */
+  readonly skills?: SkillsDigest | null;
   readonly prices?: TokenPrices;
   readonly onProgress?: (progress: BenchProgress) => void;
   /** Cancels the benchmark: no new run starts, in-flight runs are abandoned, results are written as incomplete. */
@@ -150,6 +153,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
           policy: options.policy,
           modelLabel: modelLabelOf(options),
           taskIds: options.tasks.map((task) => task.id),
+          skills: options.skills ?? null,
         },
         prices,
         startedAt,
@@ -271,6 +275,7 @@ async function prepareOutDir<Task extends BenchTask>(outDir: string, options: Ru
     temperature: options.temperature ?? null,
     policy: options.policy,
     modelLabel: modelLabelOf(options),
+    skills: options.skills ?? null,
   });
   if (differences.length > 0 && options.force !== true) {
     throw new BenchError({

@@ -8,3 +8,4 @@ export * from './induce-skills.js';
 export * from './match-skill.js';
 export * from './skill-library.js';
 export * from './bind-arguments.js';
+export * from './skills-digest.js';

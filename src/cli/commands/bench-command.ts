@@ -14,6 +14,7 @@ import { isSenseActMode } from '../../agent/run-senseact.js';
 import { defaultGateThreshold } from '../../agent/vlm-gate.js';
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
 import { writeJunit } from '../../bench/write-junit.js';
+import { skillsDigest } from '../../skills/skills-digest.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
 import { modelFaultProfiles } from '../../agent/model-fault-profile.js';
 import { writeBenchReport } from '../../bench/write-bench-report.js';
@@ -277,6 +278,8 @@ export function defaultOutDir(suite: string, now: Date): string {
 async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependencies: BenchCommandDependencies): Promise<number> {
   const suite = await (dependencies.loadSuite ?? loadSuite)(options.suite, { tasksRoot: tasksRootFor(io.cwd, options.suite) });
   const tasks = selectTasks(suite.tasks, options.selection, suite.name);
+  // What the skills folder holds as the run starts: recorded in results.json, and a resume must find the same.
+  const skills = options.skills === undefined ? undefined : skillsDigest(options.skills);
   const controller = new AbortController();
   const stopOnSignal = (): void => controller.abort();
   const ownSignals = dependencies.signal === undefined;
@@ -336,6 +339,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       gateThreshold: options.gateThreshold ?? null,
       temperature: options.temperature ?? null,
       modelLabel: handle.modelLabel,
+      ...(skills === undefined ? {} : { skills }),
       prices: options.prices ?? handle.prices ?? defaultTokenPrices,
       onProgress: reporter.onProgress,
       ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),

@@ -300,6 +300,34 @@ describe('senseact bench (with a fake executor factory)', () => {
     expect(forced.exitCode).toBe(0);
   });
 
+  it('records the --skills folder\'s digest and refuses to resume when its skill files changed, or with another folder; the same files resume', async () => {
+    fake = new FakeTaskExecutor<Task>(() => ({ kind: 'result', result: { policy: 'llm' } }));
+    await mkdir(path.join(root, 'skills'), { recursive: true });
+    await writeFile(path.join(root, 'skills', 'alarm.yaml'), 'name: alarm\n');
+    const args = ['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'taught', '--skills', 'skills'];
+    const first = await bench(args);
+    expect(first.exitCode).toBe(0);
+    expect(factoryCalls[0]).toMatchObject({ skills: path.join(root, 'skills') });
+    const written = benchResultsSchema.parse(JSON.parse(await readFile(path.join(root, 'taught', 'results.json'), 'utf8')));
+    expect(written.options.skills).toMatchObject({ dir: path.join(root, 'skills'), files: { 'alarm.yaml': expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    const same = await bench([...args, '--resume']);
+    expect(same.exitCode).toBe(0);
+    await writeFile(path.join(root, 'skills', 'alarm.yaml'), 'name: alarm\n# grafted\n');
+    const changed = await bench([...args, '--resume']);
+    expect(changed.exitCode).toBe(2);
+    expect(changed.stderr).toContain(`--skills ${path.join(root, 'skills')}: its skill files changed since the run started (changed alarm.yaml); restore them (the run recorded digest ${written.options.skills?.digest ?? ''}) or finish in another --out`);
+    await writeFile(path.join(root, 'skills', 'alarm.yaml'), 'name: alarm\n');
+    await mkdir(path.join(root, 'other'), { recursive: true });
+    await writeFile(path.join(root, 'other', 'alarm.yaml'), 'name: alarm\n');
+    const moved = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'taught', '--skills', 'other', '--resume']);
+    expect(moved.exitCode).toBe(2);
+    expect(moved.stderr).toContain(`--skills: the run used ${path.join(root, 'skills')}, this one ${path.join(root, 'other')} (the same skill files)`);
+    const without = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'taught', '--resume']);
+    expect(without.stderr).toContain(`--skills: the run used ${path.join(root, 'skills')}, this one (none)`);
+    // Restored: the run resumes.
+    expect((await bench([...args, '--resume'])).exitCode).toBe(0);
+  });
+
   it('lists its exit codes in --help', async () => {
     const result = await bench(['--help']);
     expect(result.stdout).toMatch(/Exit codes:\n {2}0 {2}every run finished.*\n {2}1 {2}interrupted.*\n {2}2 {2}bad input.*\n.*\n {2}4 {2}at least one run ended in an infrastructure error/);
