@@ -67,7 +67,7 @@ function filled(text: string, bindings: Bindings, where: string): string {
  * instruction's values) must find exactly one unit, of the recorded kind. None, several,
  * or another kind is a mismatch: the skill never guesses.
  */
-function groundStep(step: SkillStep, bindings: Bindings, perception: Perception, resolve: (query: string) => readonly ControlUnit[]): Grounded {
+function groundStep(step: SkillStep, bindings: Bindings, perception: Perception, resolve: (query: string) => readonly ControlUnit[], examples: Readonly<Record<string, string>>): Grounded {
   const { units } = perception;
   const items: CommitmentItem[] = [];
   for (const action of step.actions) {
@@ -89,16 +89,25 @@ function groundStep(step: SkillStep, bindings: Bindings, perception: Perception,
     if (!unit) return { ok: false, reason: `${action.unit} target ${query} is not on the screen` };
     if (found.length > 1) return { ok: false, reason: `${action.unit} target ${query} is ambiguous (${found.length} units)` };
     if (!sameKind(action.unit, unit.type)) return { ok: false, reason: `${action.unit} target ${query} is now a ${unit.type} ("${unit.label}")` };
-    const elsewhere = action.fallback === undefined ? undefined : idElsewhere(filled(action.fallback, bindings, 'fallback'), unit, perception);
+    // A label that is a parameter names another control for another value (AM, not the recorded PM): the recorded id then says nothing.
+    const elsewhere = action.fallback === undefined || !recordedValue(action.target ?? '', bindings, examples) ? undefined : idElsewhere(filled(action.fallback, bindings, 'fallback'), unit, perception);
     if (elsewhere !== undefined) return { ok: false, reason: `${action.unit} target ${query} now names another control ("${unit.label}"): the recorded ${elsewhere} is on another node` };
     items.push({ unit: unit.id, ...args });
   }
   return { ok: true, items };
 }
 
+/** True when a target's placeholders (if any) are bound to the values the skill was recorded with (its parameters' examples). */
+function recordedValue(target: string, bindings: Bindings, examples: Readonly<Record<string, string>>): boolean {
+  return [...target.matchAll(/\{([a-z][a-z0-9]*)(?:\.[a-z0-9]+)?\}/g)].every((match) => {
+    const name = match[1] ?? '';
+    return bindings[name]?.value.toLowerCase() === examples[name]?.toLowerCase();
+  });
+}
+
 /**
- * The recorded control's resource-id (a fallback that is an id alone, e.g. `id="button1"`)
- * when the screen shows it on nodes outside the unit the label found: the label moved to
+ * The recorded control's resource-id (a fallback that is an id alone, e.g. `id="button1"`,
+ * checked only while the target's placeholders hold the recorded values) when the screen shows it on nodes outside the unit the label found: the label moved to
  * another control (labels swapped or reused by an update). Undefined when the fallback is
  * no bare id, or the id is on the unit, or nowhere on the screen (nothing to compare).
  */
@@ -204,6 +213,8 @@ class SkillReplay {
   private rounds = 0;
   private verifiedSteps = 0;
   private readonly total: number;
+  /** The values the skill's parameters were recorded with. */
+  private readonly examples: Readonly<Record<string, string>>;
 
   constructor(
     private readonly context: SenseActContext,
@@ -214,6 +225,7 @@ class SkillReplay {
     private readonly firstRound: number,
   ) {
     this.total = skill.steps.length;
+    this.examples = Object.fromEntries(Object.entries(skill.parameters).map(([name, parameter]) => [name, parameter.example]));
   }
 
   private end(outcome: SkillRunEnd['outcome'], reason: string, answer?: string): SkillRunEnd {
@@ -244,14 +256,14 @@ class SkillReplay {
     if (this.holds(when)) return true;
     const first = step.actions.find((action) => action.target !== undefined);
     if (first?.target === undefined || first.fallback === undefined || when !== `exists(${first.target})`) return false;
-    return groundStep({ ...step, actions: [first] }, this.bindings, this.state.screen.perception, this.resolve).ok;
+    return groundStep({ ...step, actions: [first] }, this.bindings, this.state.screen.perception, this.resolve, this.examples).ok;
   }
 
   async run(): Promise<SkillRunEnd> {
     for (const [index, entry] of this.skill.steps.entries()) {
       let steps: readonly SkillStep[];
       if (isBranchPoint(entry)) {
-        const chosen = entry.branches.find((branch) => this.guardHolds(branch.when, branch.steps[0] as SkillStep) && groundStep(branch.steps[0] as SkillStep, this.bindings, this.state.screen.perception, this.resolve).ok);
+        const chosen = entry.branches.find((branch) => this.guardHolds(branch.when, branch.steps[0] as SkillStep) && groundStep(branch.steps[0] as SkillStep, this.bindings, this.state.screen.perception, this.resolve, this.examples).ok);
         if (!chosen) return this.handOver(index, `no alternative of branch point ${index + 1} fits this screen`);
         steps = chosen.steps;
       } else {
@@ -326,7 +338,7 @@ class SkillReplay {
     const { session } = context;
     const intent = filled(step.intent, this.bindings, 'intent');
     const expectation = step.expect === undefined ? '' : filled(step.expect, this.bindings, 'expect');
-    const grounded = groundStep(step, this.bindings, state.screen.perception, this.resolve);
+    const grounded = groundStep(step, this.bindings, state.screen.perception, this.resolve, this.examples);
     if (!grounded.ok) return { outcome: 'ungrounded', reason: grounded.reason, noEffect: true };
     if (state.steps + grounded.items.length > context.task.stepBudget) return { outcome: 'ungrounded', reason: 'the step budget would run out' };
     this.rounds += 1;
@@ -390,7 +402,7 @@ class SkillReplay {
    */
   private dismissableDialog(step: SkillStep): ControlUnit | undefined {
     const perception = this.state.screen.perception;
-    const grounded = groundStep(step, this.bindings, perception, this.resolve);
+    const grounded = groundStep(step, this.bindings, perception, this.resolve, this.examples);
     const targets = new Set(grounded.ok ? grounded.items.map((item) => item.unit) : []);
     for (const block of perception.blocks) {
       if (!block.surface || block.units.some((unit) => targets.has(unit))) continue;
