@@ -308,7 +308,7 @@ export class OracleGuide {
     const only = fits[0];
     if (fits.length !== 1 || !only) return undefined;
     this.triedSkills.add(only.skill.name);
-    const args = Object.fromEntries(Object.entries(only.bound).map(([name, binding]) => [name, binding.value]));
+    const args = Object.entries(only.bound).map(([name, binding]) => ({ name, value: binding.value }));
     return { intent: `Replay skill ${only.skill.name}`, expectation: '', commitment: [], finish: false, skill: only.skill.name, arguments: args };
   }
 

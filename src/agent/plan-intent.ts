@@ -130,7 +130,7 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
       return planned(state, { kind: 'finish', plan });
     }
     if (plan.skill !== undefined) {
-      const call = resolveSkillCall(listed, plan.skill, plan.arguments ?? {}, screen.perception.tree);
+      const call = resolveSkillCall(listed, plan.skill, plan.arguments ?? [], screen.perception.tree);
       if (!('problem' in call)) return planned(state, { kind: 'skill', plan, call });
       // Nothing runs: the planner hears what to fix, as for an inadmissible commitment.
       session.trace.emit({ type: 'commitment-end', step: session.step, admissible: false, units: [], reason: call.problem });

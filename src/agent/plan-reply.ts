@@ -53,8 +53,12 @@ export const planReplySchema = z.strictObject({
   subtasksDone: z.array(z.number().int().positive()).optional(),
   /** A skill the prompt lists, run by name instead of a commitment (replayed and verified step by step, no model). */
   skill: z.string().min(1).optional(),
-  /** The skill's parameters by name, each a value as the instruction would say it (`{"time": "5PM"}`). */
-  arguments: z.record(z.string(), z.string()).optional(),
+  /**
+   * The skill's parameters, each a value as the instruction would say it
+   * (`[{"name": "time", "value": "5PM"}]`; pairs, not an object with open keys, so strict
+   * structured output can name every key).
+   */
+  arguments: z.array(z.strictObject({ name: z.string().min(1), value: z.string() })).max(16).optional(),
 }).superRefine((plan, context) => {
   if (plan.skill !== undefined && (plan.commitment.length > 0 || plan.lookFor !== undefined || plan.finish)) {
     context.addIssue({ code: 'custom', path: ['skill'], message: 'a skill call stands alone: give "skill" and "arguments" without commitment, lookFor or finish' });

@@ -9,7 +9,7 @@ import { escapeFenceTags } from './screen-fence.js';
 export const maxMenuSkills = 6;
 
 /** The head of the prompt's skills section; the lines after it are `- name: template [parameters]`. */
-export const skillMenuHead = 'Skills (run one by name: reply {"intent":…,"skill":name,"arguments":{parameter:value}}; it is replayed and verified without you):';
+export const skillMenuHead = 'Skills (run one by name: reply {"intent":…,"skill":name,"arguments":[{"name":parameter,"value":…}]}; it is replayed and verified without you):';
 
 /** One menu line, as the prompt shows it and `readSkillMenu` reads it back. */
 const menuLinePattern = /^- ([^:\s]+): (.*) \[(.*)\]$/;
@@ -77,12 +77,14 @@ export interface SkillCall {
  * name must be one of them, the arguments must bind (`bindArguments`), and the skill's
  * precondition must hold on the current screen. The reason says what to fix; nothing is run.
  */
-export function resolveSkillCall(listed: readonly Skill[], name: string, args: Readonly<Record<string, string>>, screen: UiTree): SkillCall | { readonly problem: string } {
+export function resolveSkillCall(listed: readonly Skill[], name: string, pairs: readonly { readonly name: string; readonly value: string }[], screen: UiTree): SkillCall | { readonly problem: string } {
   const skill = listed.find((candidate) => candidate.name === name);
   if (!skill) {
     return { problem: listed.length === 0 ? `no skill "${name}": none is listed for this app; plan a commitment instead` : `no skill "${name}" here; the skills listed are ${listed.map((candidate) => candidate.name).join(', ')}` };
   }
-  const bound = bindArguments(skill, args);
+  const twice = pairs.map((pair) => pair.name).filter((parameter, index, names) => names.indexOf(parameter) !== index);
+  if (twice.length > 0) return { problem: `skill ${name}: ${[...new Set(twice)].join(', ')} given twice in "arguments"; give each parameter once` };
+  const bound = bindArguments(skill, Object.fromEntries(pairs.map((pair) => [pair.name, pair.value])));
   if ('problem' in bound) return bound;
   const precondition = holdsOn(skill.precondition, bound.bindings, screen);
   if (!precondition.holds) return { problem: `skill ${name} cannot start on this screen: its precondition ${skill.precondition} does not hold (${precondition.reason})` };

@@ -22,7 +22,7 @@ export interface VoteResult {
  */
 export function commitmentKey(plan: PlanReply): string {
   if (plan.finish) return plan.answer === undefined ? 'FINISH' : `FINISH answer=${JSON.stringify(plan.answer)}`;
-  if (plan.skill !== undefined) return `SKILL ${plan.skill} ${JSON.stringify(Object.entries(plan.arguments ?? {}).sort())}`;
+  if (plan.skill !== undefined) return `SKILL ${plan.skill} ${(plan.arguments ?? []).map((pair) => `${pair.name}=${JSON.stringify(pair.value)}`).sort().join(' ')}`;
   return commitmentOf(plan).map((item) => [
     item.unit === 'look-for' ? `look-for(${plan.lookFor ?? ''})` : item.unit,
     item.value === undefined ? '' : `=${JSON.stringify(item.value)}`,

@@ -62,7 +62,7 @@ describe('the planner calls a skill by name', () => {
   it('lists the app\'s skills in the prompt; a call runs it step by step, verified, and the planner goes on from its result', async () => {
     const planner = new ScriptedLanguageModel({
       replies: [
-        JSON.stringify({ intent: 'Set the gym alarm', skill: skill.name, arguments: { time: '5PM', text: 'gym' } }),
+        JSON.stringify({ intent: 'Set the gym alarm', skill: skill.name, arguments: [{ name: 'time', value: '5PM' }, { name: 'text', value: 'gym' }] }),
         JSON.stringify({ intent: 'Done', finish: true }),
       ],
     });
@@ -91,7 +91,7 @@ describe('the planner calls a skill by name', () => {
   it('a called skill that hands over leaves its progress and the reason in the history; the planner goes on from that state', async () => {
     const planner = new ScriptedLanguageModel({
       replies: [
-        JSON.stringify({ intent: 'Set the gym alarm', skill: skill.name, arguments: { time: '5PM', text: 'gym' } }),
+        JSON.stringify({ intent: 'Set the gym alarm', skill: skill.name, arguments: [{ name: 'time', value: '5PM' }, { name: 'text', value: 'gym' }] }),
         JSON.stringify({ intent: 'Give up', finish: true }),
       ],
     });
@@ -110,9 +110,9 @@ describe('the planner calls a skill by name', () => {
   it('an unknown skill or a missing argument is refused with the reason; nothing runs', async () => {
     const planner = new ScriptedLanguageModel({
       replies: [
-        JSON.stringify({ intent: 'Set it', skill: 'clock-no-such-skill', arguments: {} }),
-        JSON.stringify({ intent: 'Set it', skill: skill.name, arguments: { time: '5PM' } }),
-        JSON.stringify({ intent: 'Set it', skill: skill.name, arguments: { time: 'noon', text: 'gym' } }),
+        JSON.stringify({ intent: 'Set it', skill: 'clock-no-such-skill', arguments: [] }),
+        JSON.stringify({ intent: 'Set it', skill: skill.name, arguments: [{ name: 'time', value: '5PM' }] }),
+        JSON.stringify({ intent: 'Set it', skill: skill.name, arguments: [{ name: 'time', value: 'noon' }, { name: 'text', value: 'gym' }] }),
         JSON.stringify({ intent: 'Give up', finish: true }),
       ],
     });
@@ -130,7 +130,7 @@ describe('the planner calls a skill by name', () => {
   it('negative control: without a skills folder the prompt lists no skill and a call is refused', async () => {
     const planner = new ScriptedLanguageModel({
       replies: [
-        JSON.stringify({ intent: 'Set it', skill: skill.name, arguments: { time: '5PM', text: 'gym' } }),
+        JSON.stringify({ intent: 'Set it', skill: skill.name, arguments: [{ name: 'time', value: '5PM' }, { name: 'text', value: 'gym' }] }),
         JSON.stringify({ intent: 'Give up', finish: true }),
       ],
     });

@@ -36,11 +36,11 @@ describe('the skill menu of the planner prompt', () => {
   });
 
   it('the reply schema takes a skill call alone, and refuses one mixed with a commitment or arguments without a skill', () => {
-    expect(planReplySchema.safeParse({ intent: 'Set it', skill: 'deskclock-set-alarm', arguments: { time: '5PM' } }).success).toBe(true);
+    expect(planReplySchema.safeParse({ intent: 'Set it', skill: 'deskclock-set-alarm', arguments: [{ name: 'time', value: '5PM' }] }).success).toBe(true);
     const mixed = planReplySchema.safeParse({ intent: 'Set it', skill: 'deskclock-set-alarm', commitment: [{ unit: 'n1' }] });
     expect(mixed.success).toBe(false);
     expect(mixed.error?.issues.map((issue) => issue.message)).toContain('a skill call stands alone: give "skill" and "arguments" without commitment, lookFor or finish');
-    expect(planReplySchema.safeParse({ intent: 'Set it', arguments: { time: '5PM' }, commitment: [{ unit: 'n1' }] }).error?.issues.map((issue) => issue.message)).toContain('"arguments" go with "skill": name the skill to run');
+    expect(planReplySchema.safeParse({ intent: 'Set it', arguments: [{ name: 'time', value: '5PM' }], commitment: [{ unit: 'n1' }] }).error?.issues.map((issue) => issue.message)).toContain('"arguments" go with "skill": name the skill to run');
     // Without a skill, an empty commitment is still refused.
     expect(planReplySchema.safeParse({ intent: 'Set it' }).success).toBe(false);
   });

@@ -27,8 +27,8 @@ describe('voteOnPlans', () => {
     expect(commitmentKey(plan({ intent: 'a', commitment: [{ unit: 'n1', checked: true }] }))).toBe('n1 checked=true');
     expect(commitmentKey(plan({ intent: 'done', finish: true }))).toBe('FINISH');
     // A skill call votes by its name and arguments: another argument is another vote.
-    expect(commitmentKey(plan({ intent: 'a', skill: 's', arguments: { time: '5PM' } }))).toBe('SKILL s [["time","5PM"]]');
-    expect(commitmentKey(plan({ intent: 'b', skill: 's', arguments: { time: '5PM' } }))).not.toBe(commitmentKey(plan({ intent: 'a', skill: 's', arguments: { time: '6PM' } })));
+    expect(commitmentKey(plan({ intent: 'a', skill: 's', arguments: [{ name: 'time', value: '5PM' }] }))).toBe('SKILL s time="5PM"');
+    expect(commitmentKey(plan({ intent: 'b', skill: 's', arguments: [{ name: 'time', value: '5PM' }] }))).not.toBe(commitmentKey(plan({ intent: 'a', skill: 's', arguments: [{ name: 'time', value: '6PM' }] })));
   });
 
   it('breaks a tie by the more specific expectation (negative: without one, the first sampled wins)', () => {
