@@ -34,6 +34,13 @@ async function plan(policy: ReturnType<typeof createOraclePolicy>, view: string,
   return planReplySchema.parse(JSON.parse(reply.text));
 }
 
+/** Taps a settings row other than Display (Sound, Battery or Apps), as a wrong unit id would, and looks again. */
+async function tapAnotherRow(start: Perception, watched: Device): Promise<{ other: Perception['units'][number]; elsewhere: Perception }> {
+  const other = start.units.find((unit) => /^(Sound|Battery|Apps)/.test(unit.label) && unit.tap !== null)!;
+  await watched.act({ type: 'tap', point: [other.tap![0], other.tap![1]] });
+  return { other, elsewhere: await look(watched) };
+}
+
 describe('the oracle policy', () => {
   it('plans on the screen its prompt shows, and moves on only when the history says the plan passed', async () => {
     const { policy, watched } = setup();
@@ -85,9 +92,7 @@ describe('the oracle policy', () => {
     const start = await look(watched);
     await plan(policy, start.view, []);
     // Its id named another unit (Sound, say): the note names what ran, and that unit took effect.
-    const sound = start.units.find((unit) => /^(Sound|Battery|Apps)/.test(unit.label) && unit.tap !== null)!;
-    await watched.act({ type: 'tap', point: [sound.tap![0], sound.tap![1]] });
-    const elsewhere = await look(watched);
+    const { other: sound, elsewhere } = await tapAnotherRow(start, watched);
     const ranSound: HistoryEntry = { intent: 'Open Display', outcome: 'fail', note: `${ranNote([sound])}; ${unitsTookEffectNote}; exists(text="Dark theme"): no match` };
     const changed: PlannerFeedback = { surface: { decision: 'STOP', reason: 'the surface changed: a new page' }, missingValues: [], noRepeat: [] };
     const back = await plan(policy, elsewhere.view, [ranSound], changed);
@@ -130,9 +135,7 @@ describe('the oracle policy', () => {
     const start = await look(watched);
     await plan(policy, start.view, []);
     // Another unit was hit (say Sound): the screen lost Display, and the history says the plan failed.
-    const sound = start.units.find((unit) => /^(Sound|Battery|Apps)/.test(unit.label) && unit.tap !== null)!;
-    await watched.act({ type: 'tap', point: [sound.tap![0], sound.tap![1]] });
-    const elsewhere = await look(watched);
+    const { elsewhere } = await tapAnotherRow(start, watched);
     expect(elsewhere.units.some((unit) => unit.label === 'Display')).toBe(false);
     const failed: HistoryEntry = { intent: 'Open Display', outcome: 'fail', note: 'exists(text="Dark theme"): no match' };
     const back = await plan(policy, elsewhere.view, [failed], { surface: { decision: 'STOP', reason: 'the surface changed: a new page' }, missingValues: [], noRepeat: [] });
