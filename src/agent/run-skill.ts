@@ -311,7 +311,6 @@ class SkillReplay {
    * the dialog), then the step is played again.
    */
   private async playStep(step: SkillStep, index: number): Promise<StepVerdict> {
-    let verdict: StepVerdict = { outcome: 'ungrounded', reason: 'not played' };
     let retries = 0;
     for (let dismissals = 0; ;) {
       if (dismissals < skillDialogDismissals) {
@@ -320,7 +319,6 @@ class SkillReplay {
         if (dismissed === 'dismissed') dismissals += 1;
       }
       const played = await this.round(step, index);
-      verdict = played;
       if (played.outcome === 'pass') return played;
       // Nothing acted: a dialog that appeared meanwhile took the tap; it is dismissed at the top of the loop.
       if (played.noEffect === true && dismissals < skillDialogDismissals && this.dismissableDialog(step) !== undefined) continue;
@@ -328,8 +326,16 @@ class SkillReplay {
         retries += 1;
         continue;
       }
-      return verdict;
+      return played;
     }
+  }
+
+  /** Counts a round and opens its step in the trace (numbered after the loop's rounds before the replay). */
+  private startRound(): void {
+    const { session } = this.context;
+    this.rounds += 1;
+    session.step = this.firstRound - 1 + this.rounds;
+    session.trace.emit({ type: 'step-start', step: session.step });
   }
 
   /** One round: ground, execute through the loop's phase, verify the intent, certify. */
@@ -341,9 +347,7 @@ class SkillReplay {
     const grounded = groundStep(step, this.bindings, state.screen.perception, this.resolve, this.examples);
     if (!grounded.ok) return { outcome: 'ungrounded', reason: grounded.reason, noEffect: true };
     if (state.steps + grounded.items.length > context.task.stepBudget) return { outcome: 'ungrounded', reason: 'the step budget would run out' };
-    this.rounds += 1;
-    session.step = this.firstRound - 1 + this.rounds;
-    session.trace.emit({ type: 'step-start', step: session.step });
+    this.startRound();
     session.trace.writeStepArtifact(session.step, 'view.txt', state.screen.perception.view);
     const started = performance.now();
     const result = await this.execute(intent, expectation, grounded.items);
@@ -419,9 +423,7 @@ class SkillReplay {
       const dismiss = this.dismissableDialog(step);
       if (!dismiss) return attempt === 0 ? 'none' : 'failed';
       const { session } = this.context;
-      this.rounds += 1;
-      session.step = this.firstRound - 1 + this.rounds;
-      session.trace.emit({ type: 'step-start', step: session.step });
+      this.startRound();
       const intent = `Dismiss the unexpected dialog ("${dismiss.label}")`;
       const result = await this.execute(intent, 'dismissedSurface', [{ unit: dismiss.id }]);
       this.state.history.push({ intent, outcome: result.outcome.outcome, note: `${skillNotePrefix} ${this.skill.name}: not part of the skill` });

@@ -1,7 +1,7 @@
 import { bindArguments, describeParameters } from '../skills/bind-arguments.js';
 import { holdsOn } from '../skills/match-skill.js';
 import type { Bindings } from '../skills/skill-parameters.js';
-import type { Skill } from '../skills/skill-schema.js';
+import { parameterTypeSchema, type ParameterType, type Skill } from '../skills/skill-schema.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { escapeFenceTags } from './screen-fence.js';
 
@@ -56,10 +56,11 @@ export function readSkillMenu(promptHead: string): MenuSkill[] {
   for (const line of promptHead.slice(start + skillMenuHead.length + 1).split('\n')) {
     const match = menuLinePattern.exec(line);
     if (!match) break;
-    const parameters: Record<string, { type: 'time' | 'text' | 'number' | 'option'; example: string }> = {};
+    const parameters: Record<string, { type: ParameterType; example: string }> = {};
     for (const part of (match[3] ?? '').split('; ')) {
-      const parameter = /^([a-z][a-z0-9]*): (time|text|number|option), e\.g\. (.*)$/.exec(part);
-      if (parameter) parameters[parameter[1] ?? ''] = { type: parameter[2] as 'time', example: parameter[3] ?? '' };
+      const parameter = /^([a-z][a-z0-9]*): ([a-z]+), e\.g\. (.*)$/.exec(part);
+      const type = parameterTypeSchema.safeParse(parameter?.[2]);
+      if (parameter && type.success) parameters[parameter[1] ?? ''] = { type: type.data, example: parameter[3] ?? '' };
     }
     read.push({ name: match[1] ?? '', template: match[2] ?? '', parameters });
   }

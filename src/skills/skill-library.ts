@@ -90,11 +90,16 @@ export function readSkillFile(file: string): Skill {
   return parsed.data;
 }
 
+/** The skill files of a folder (`*.yaml`), sorted by name; throws `SkillError` when the path is no folder. */
+export function skillFileNames(dir: string): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new SkillError({ message: `${dir} is not a folder of skills (*.yaml); pass the folder senseact skills induce --out wrote` });
+  return readdirSync(dir).filter((name) => name.endsWith('.yaml')).sort();
+}
+
 /** Reads every `*.yaml` skill of a folder, sorted by name. A missing folder holds no skills; a bad file throws `SkillError`. */
 export function loadSkills(dir: string): Skill[] {
   if (!existsSync(dir)) return [];
-  if (!statSync(dir).isDirectory()) throw new SkillError({ message: `${dir} is not a folder of skills (*.yaml); pass the folder senseact skills induce --out wrote` });
-  const skills = readdirSync(dir).filter((name) => name.endsWith('.yaml')).sort().map((name) => readSkillFile(join(dir, name)));
+  const skills = skillFileNames(dir).map((name) => readSkillFile(join(dir, name)));
   const seen = new Set<string>();
   for (const skill of skills) {
     if (seen.has(skill.name)) throw new SkillError({ message: `${dir}: two skill files name the skill "${skill.name}"; rename one` });

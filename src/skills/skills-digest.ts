@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SkillError } from './skill-error.js';
+import { skillFileNames } from './skill-library.js';
 
 /** What a skills folder held when a benchmark used it: its path, a digest of its skill files, and each file's own hash. */
 export interface SkillsDigest {
@@ -23,9 +23,8 @@ function sha(text: string | Buffer): string {
  * path is not a folder.
  */
 export function skillsDigest(dir: string): SkillsDigest {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new SkillError({ message: `${dir} is not a folder of skills (*.yaml); pass the folder senseact skills induce --out wrote` });
   const files: Record<string, string> = {};
-  for (const name of readdirSync(dir).filter((entry) => entry.endsWith('.yaml')).sort()) files[name] = sha(readFileSync(join(dir, name)));
+  for (const name of skillFileNames(dir)) files[name] = sha(readFileSync(join(dir, name)));
   return { dir, digest: sha(Object.entries(files).map(([name, hash]) => `${name} ${hash}`).join('\n')), files };
 }
 
