@@ -1,4 +1,4 @@
-import { close as closeAsync, fsync as fsyncAsync, fsyncSync, mkdirSync, open as openAsync, openSync, readdirSync, readFileSync, rmSync, write as writeAsync, writeFileSync, writeSync } from 'node:fs';
+import { close as closeAsync, fsync as fsyncAsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFile as writeFileAsync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { debugLog } from '../util/debug-log.js';
@@ -234,8 +234,10 @@ export class TraceWriter {
     const data = content instanceof Uint8Array ? content
       : typeof content === 'string' ? this.redactor.text(content)
       : `${JSON.stringify(this.redactor.deep(content), binaryReplacer, 2)}\n`;
+    // fs.writeFile opens, writes and closes on the I/O pool: this thread only hands the bytes over.
+    const write = (): Promise<void> => new Promise((resolve, reject) => writeFileAsync(path, data, (error) => (error ? reject(error) : resolve())));
     const previous = this.inFlight.get(path);
-    this.track(path, previous === undefined ? writeFileInPool(path, data) : previous.then(() => writeFileInPool(path, data)));
+    this.track(path, previous === undefined ? write() : previous.then(write));
   }
 
   /** Keeps `write` of `path` in flight until it settles; its failure is kept for `close()`. */
@@ -262,29 +264,6 @@ export class TraceWriter {
     }
     this.folders.add(folder);
   }
-}
-
-/**
- * Writes a whole file on the I/O thread pool: open, write and close all run there, so
- * this thread only hands the bytes over and goes on computing (on two cores the pool
- * runs beside it). The returned promise settles once the file is closed.
- */
-function writeFileInPool(path: string, data: string | Uint8Array): Promise<void> {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  return new Promise<void>((resolve, reject) => {
-    openAsync(path, 'w', (openError, fd) => {
-      if (openError) return reject(openError);
-      const finish = (writeError: NodeJS.ErrnoException | null): void => closeAsync(fd, (closeError) => (writeError ?? closeError ? reject(writeError ?? closeError) : resolve()));
-      const writeFrom = (offset: number): void => {
-        writeAsync(fd, bytes, offset, bytes.byteLength - offset, null, (error, written) => {
-          if (error) return finish(error);
-          if (offset + written < bytes.byteLength) return writeFrom(offset + written);
-          finish(null);
-        });
-      };
-      writeFrom(0);
-    });
-  });
 }
 
 /** Creates `path` unless it exists; true when this call created it. */
