@@ -214,15 +214,14 @@ export class TraceWriter {
       const redacted = this.redactor.text(text);
       if (redacted !== text) writeFileSync(path, redacted);
     };
+    // A file still being written may not exist yet (its open runs on the pool): those are
+    // taken from the writes in flight, not from the folder listing.
+    for (const [path, writing] of [...this.inFlight]) if (!path.endsWith('.png')) this.track(path, writing.then(() => rewrite(path)));
     const walk = (folder: string): void => {
       for (const entry of readdirSync(folder, { withFileTypes: true })) {
         const path = join(folder, entry.name);
         if (entry.isDirectory()) walk(path);
-        else if (entry.isFile() && !entry.name.endsWith('.png')) {
-          const writing = this.inFlight.get(path);
-          if (writing === undefined) rewrite(path);
-          else this.track(path, writing.then(() => rewrite(path)));
-        }
+        else if (entry.isFile() && !entry.name.endsWith('.png') && !this.inFlight.has(path)) rewrite(path);
       }
     };
     walk(this.dir);

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { pbkdf2 } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -205,6 +206,22 @@ describe('TraceWriter and readTrace', () => {
     const trace = readFileSync(join(writer.dir, 'trace.jsonl'), 'utf8');
     expect(trace).not.toMatch(/abcdefghijkl|"apiKey":"abc"/);
     expect(existsSync(join(writer.dir, 'model-calls', '000.json'))).toBe(true);
+  });
+
+  it('a password learned while a write is still in flight reaches neither that file nor one written before', async () => {
+    const writer = new TraceWriter({ root, suite: 's', task: 't', runId: 'r' });
+    const password = 'Hunter2-correct-horse';
+    const earlier = writer.writeModelCall(1, { content: `Task: join with ${password}` });
+    await writer.settled();
+    // Keep the I/O pool busy so the next write's open waits in its queue: the file does not
+    // exist yet when the redactor calls back.
+    const busy = Array.from({ length: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4) }, () => new Promise((resolve) => pbkdf2('x', 'y', 200_000, 32, 'sha256', resolve)));
+    const inFlight = writer.writeModelCall(2, { content: `Task: join with ${password}` });
+    writer.redactor.addPassword(password);
+    const after = writer.writeModelCall(2, { content: `Task: join with ${password}` });
+    await Promise.all(busy);
+    await writer.close();
+    for (const file of [earlier, inFlight, after]) expect(JSON.parse(readFileSync(join(writer.dir, file), 'utf8'))).toEqual({ content: 'Task: join with [password]' });
   });
 
   it('run folders: sanitized names, suffix on collision, error or replace on request', async () => {
