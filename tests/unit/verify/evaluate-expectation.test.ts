@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { computeDelta } from '../../../src/verify/compute-delta.js';
-import { evaluateExpectation } from '../../../src/verify/evaluate-expectation.js';
+import { evaluateExpectation, goneWithPageCode } from '../../../src/verify/evaluate-expectation.js';
 import { parsePredicate } from '../../../src/verify/parse-predicate.js';
 import { verifyIntent } from '../../../src/verify/verify-intent.js';
 import type { VerifyOutcome } from '../../../src/verify/verify-outcome.js';
-import { readDump, screen, setAttribute } from './screens.js';
+import { readDump, removeElement, screen, setAttribute } from './screens.js';
 
 // The real Settings › Network & internet screen, and the same screen with Airplane mode switched on.
 const settingsXml = readDump('settings');
@@ -47,6 +47,38 @@ describe('evaluateExpectation: an expectation must be evidence of change', () =>
 
   it('returns a failing or inconclusive expectation as it is', () => {
     expect(judge('exists(text="Bluetooth pairing")').outcome).toBe('fail');
+  });
+});
+
+describe('evaluateExpectation: a thing absent from a page that is gone', () => {
+  // The real Settings screen left for the real Clock app: every Settings row is absent
+  // after, only because the page it was on is gone.
+  const clock = screen(readDump('clock'));
+  const withoutInternet = removeElement(settingsXml, 'text="Internet"');
+
+  it('fails absent(q) when the page it was on is gone and the new one does not show where it was', () => {
+    expect(computeDelta(before, clock).label).toBe('new-page');
+    const verdict = judge('absent(text="Internet")', clock);
+    expect(verdict).toMatchObject({ outcome: 'fail', code: goneWithPageCode });
+    expect(verdict.reason).toContain('page it was on is gone');
+    expect(judge('not exists(text="Internet")', clock)).toMatchObject({ outcome: 'fail', code: goneWithPageCode });
+  });
+
+  it('negative control: passes absent(q) for a row removed from the page that stays', () => {
+    expect(judge('absent(text="Internet")', screen(withoutInternet))).toMatchObject({ outcome: 'pass', strength: 'strong' });
+  });
+
+  it('passes absent(q) on a new page that shows the same list without it (another activity)', () => {
+    const otherActivity = screen(withoutInternet, { activity: '.SubSettings' });
+    const fromActivity = screen(settingsXml, { activity: '.Settings' });
+    const delta = computeDelta(fromActivity, otherActivity);
+    expect(delta.label).toBe('new-page');
+    const verdict = evaluateExpectation(parsePredicate('absent(text="Internet")'), { before: fromActivity, after: otherActivity, delta });
+    expect(verdict).toMatchObject({ outcome: 'pass', strength: 'strong' });
+  });
+
+  it('passes when another atom is evidence of its own (the planner expected the page to change)', () => {
+    expect(judge('absent(text="Internet") and screenChanged', clock)).toMatchObject({ outcome: 'pass', strength: 'strong' });
   });
 });
 
