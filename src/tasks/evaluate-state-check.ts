@@ -61,6 +61,25 @@ function satisfiesAll(element: unknown, where: readonly StateCondition[]): boole
 }
 
 /**
+ * Why a `some` or `every` failed, by the element that came nearest: for `some`, the one
+ * meeting the most conditions; for `every`, the first that misses one. Names the element
+ * (1-based) and its first unmet condition with what was found, so a failed task check
+ * says which part failed (the `where` list itself is cut at 120 characters).
+ */
+function nearestMiss(elements: readonly unknown[], where: readonly StateCondition[], op: 'some' | 'every'): string {
+  let nearest: { index: number; met: number; miss: StateConditionResult } | undefined;
+  elements.forEach((element, index) => {
+    const results = where.map((condition) => evaluateStateCondition(element, condition));
+    const miss = results.find((candidate) => candidate.outcome === 'fail');
+    if (miss === undefined) return;
+    const met = results.length - results.filter((candidate) => candidate.outcome === 'fail').length;
+    if (nearest === undefined || (op === 'some' && met > nearest.met)) nearest = { index, met, miss };
+  });
+  if (nearest === undefined) return '';
+  return `; ${op === 'some' ? 'nearest' : 'first miss'}: element ${nearest.index + 1} meets ${nearest.met} of ${where.length}, not ${nearest.miss.reason}`;
+}
+
+/**
  * Evaluates one condition (state-check-schema.ts documents paths and ops) against
  * `root`. Pure; a regex or path error is a bug in the task file, which the loader has
  * already rejected, so this throws only for those.
@@ -107,7 +126,8 @@ export function evaluateStateCondition(root: unknown, condition: StateCondition)
       const elements = elementsOf(actual);
       const matching = elements.filter((element) => satisfiesAll(element, condition.where ?? [])).length;
       const pass = op === 'some' ? matching > 0 : op === 'none' ? matching === 0 : elements.length > 0 && matching === elements.length;
-      return result(pass, `${matching} of ${elements.length} element(s) match where ${show(condition.where)}`);
+      const why = pass || op === 'none' ? '' : nearestMiss(elements, condition.where ?? [], op);
+      return result(pass, `${matching} of ${elements.length} element(s) match where ${show(condition.where)}${why}`);
     }
     default:
       return assertNever(op, 'state op');

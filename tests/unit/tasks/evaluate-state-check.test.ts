@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateStateCondition } from '../../../src/tasks/evaluate-state-check.js';
 import { parseStatePath, resolveStatePath } from '../../../src/tasks/resolve-state-path.js';
 import { StatePathError } from '../../../src/tasks/state-path-error.js';
-import { stateCheckSchema } from '../../../src/tasks/state-check-schema.js';
+import { stateCheckSchema, type StateCondition } from '../../../src/tasks/state-check-schema.js';
 
 const clock = {
   alarms: [
@@ -63,6 +63,33 @@ describe('evaluateStateCondition', () => {
     const result = evaluateStateCondition(clock, condition);
     expect(result.outcome).toBe(outcome);
     expect(result.reason).toContain(condition.path);
+  });
+});
+
+describe('evaluateStateCondition: a failed some / every names the element nearest to passing', () => {
+  // The Shopping note after a wrong long-press deleted Bread and the next one Eggs: Eggs is gone,
+  // the count is what fails; the reason must say so (it used to end in the cut-off where list).
+  const notes = { notes: [{ title: 'General note', items: [] }, { title: 'Shopping', items: [{ text: 'Milk' }] }] };
+  const where: StateCondition[] = [
+    { path: 'title', op: 'equals', value: 'Shopping' },
+    { path: 'items', op: 'none', where: [{ path: 'text', op: 'equals', value: 'Eggs' }] },
+    { path: 'items', op: 'count=', value: 2 },
+  ];
+
+  it('some: the element meeting the most conditions, and the one it misses', () => {
+    const result = evaluateStateCondition(notes, { path: 'notes', op: 'some', where });
+    expect(result.outcome).toBe('fail');
+    expect(result.reason).toContain('nearest: element 2 meets 2 of 3, not items count= 2: counted 1 of 1');
+  });
+
+  it('every: the first element that misses', () => {
+    const result = evaluateStateCondition(clock, { path: 'alarms', op: 'every', where: [{ path: 'enabled', op: 'equals', value: true }] });
+    expect(result.reason).toContain('first miss: element 2 meets 0 of 1, not enabled equals true: found false');
+  });
+
+  it('negative control: a pass, and a failed none, name no element', () => {
+    expect(evaluateStateCondition(notes, { path: 'notes', op: 'some', where: where.slice(0, 1) }).reason).not.toContain('element 2');
+    expect(evaluateStateCondition(clock, { path: 'alarms', op: 'none', where: [{ path: 'hour', op: 'equals', value: 7 }] }).reason).not.toContain('nearest');
   });
 });
 
