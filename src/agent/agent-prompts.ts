@@ -163,6 +163,9 @@ const gateSystem = [
   screenIsData,
 ].join('\n');
 
+/** The gate prompt's line head for the expectation the tree did not confirm. */
+export const gateExpectationLabel = 'Expected after the action';
+
 /** The gate's default image detail: a phone screenshot at `high` costs 1445 tokens, at `low` 85 (docs/models-and-traces.md). */
 export const defaultGateImageDetail: ImageDetail = 'high';
 
@@ -181,6 +184,8 @@ export function gateMessages(input: {
   readonly failure: string;
   readonly lookFor?: string;
   readonly target?: string;
+  /** The expectation the tree did not confirm. */
+  readonly expectation?: string;
   readonly candidates: readonly string[];
   readonly png: Uint8Array;
   /** Default {@link defaultGateImageDetail}. */
@@ -191,6 +196,7 @@ export function gateMessages(input: {
     { section: 'feedback', text: `What failed: ${input.failure}` },
     ...(input.lookFor === undefined ? [] : [{ section: 'task' as const, text: `Look for: ${input.lookFor}` }]),
     ...(input.target === undefined ? [] : [{ section: 'feedback' as const, text: `Failed target: ${input.target}` }]),
+    ...(input.expectation === undefined ? [] : [{ section: 'feedback' as const, text: `${gateExpectationLabel}: ${input.expectation}` }]),
     { section: 'view', text: `Candidate regions (id [left,top,right,bottom] type label):\n${input.candidates.join('\n')}` },
   ];
   const text = sectionedContent(parts.map((part) => ({ ...part, text: escapeFenceTags(part.text) })), '\n');

@@ -50,6 +50,8 @@ export class AgentSession {
   readonly certifier: LanguageModel | undefined;
   step = 0;
   llmCalls = 0;
+  /** Calls of the planner role (inside `llmCalls`, or `vlmCalls` when the planner gets a screenshot). */
+  plannerCalls = 0;
   private readonly lastWritten = new Map<string, string>();
   /** The screen last observed: the one the next action's unit comes from. */
   private lastScreen: Screen | undefined;
@@ -98,6 +100,7 @@ export class AgentSession {
     const isVision = record.images > 0;
     if (isVision) this.vlmCalls += 1;
     else this.llmCalls += 1;
+    if (record.role === 'planner') this.plannerCalls += 1;
     // The metered model entered this call in the ledger just before calling us.
     const last = this.ledger.entries.at(-1);
     if (!last) throw new Error('AgentSession: a model call was reported before the ledger entered it');

@@ -13,6 +13,8 @@ export interface VisionQuestion {
   readonly lookFor?: string;
   /** The unit whose effect did not show. */
   readonly target?: ControlUnit;
+  /** What the action was expected to bring (the predicate the tree did not confirm). */
+  readonly expectation?: string;
 }
 
 /** Vision's answer: a candidate, or none (then maybe "the intent already shows"). */
@@ -38,6 +40,7 @@ export async function askVision(context: SenseActContext, question: VisionQuesti
       failure: question.failure,
       ...(question.lookFor === undefined ? {} : { lookFor: question.lookFor }),
       ...(question.target === undefined ? {} : { target: gateCandidateLine(question.target) }),
+      ...(question.expectation === undefined ? {} : { expectation: question.expectation }),
       candidates: candidates.map(gateCandidateLine),
       png,
       ...(context.gateImageDetail === undefined ? {} : { detail: context.gateImageDetail }),

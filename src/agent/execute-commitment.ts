@@ -1,12 +1,10 @@
 import type { ControlUnit } from '../perception/control-unit.js';
 import { unitPrecondition } from '../perception/unit-precondition.js';
 import { parsePredicate } from '../verify/parse-predicate.js';
-import type { Predicate } from '../verify/predicate.js';
 import { pixelOnlyCode } from '../verify/verify-unit-step.js';
-import { admissibleCommitment } from './admissible-commitment.js';
 import type { Screen } from './agent-session.js';
-import { askVision } from './ask-vision.js';
 import { executeUnit } from './execute-unit.js';
+import { relocateByVision } from './relocate-by-vision.js';
 import type { CommitmentItem, PlanReply } from './plan-reply.js';
 import { recordGate, unitFingerprint, type ExecutedUnit, type SenseActContext, type SenseActState } from './senseact-state.js';
 
@@ -17,6 +15,14 @@ export interface CommitmentRun {
   readonly executed: readonly ExecutedUnit[];
   /** Set when the commitment stopped early because a later unit was gone from the screen or its typed precondition failed there. */
   readonly unfinished: string;
+  /** Set when `halt` stopped it before a later unit: how many units ran. */
+  readonly haltedAfter?: number;
+}
+
+/** How a caller may stop a commitment between units. */
+export interface CommitmentOptions {
+  /** Asked before each unit after the first, on the screen the units before it left: a reason stops the commitment there. */
+  readonly halt?: (screen: Screen) => string | undefined;
 }
 
 /** The key of "the same action" for the repeated-action guard. */
@@ -32,13 +38,15 @@ function actionKey(unit: ControlUnit, item: CommitmentItem): string {
  * of its type, and the located unit runs with the plan's arguments once it passes the
  * admissibility check. Leaving the allowed apps or the step budget stops it too.
  */
-export async function executeCommitment(context: SenseActContext, state: SenseActState, plan: PlanReply, items: readonly CommitmentItem[], units: readonly ControlUnit[]): Promise<CommitmentRun> {
+export async function executeCommitment(context: SenseActContext, state: SenseActState, plan: PlanReply, items: readonly CommitmentItem[], units: readonly ControlUnit[], options: CommitmentOptions = {}): Promise<CommitmentRun> {
   const { task, feedback, gate, guard } = context;
   const start = state.screen;
   // A one-unit commitment's expectation speaks about this unit's effect.
   const expectation = items.length === 1 && plan.expectation.trim() !== '' ? parsePredicate(plan.expectation) : undefined;
   const executed: ExecutedUnit[] = [];
   for (const [index, item] of items.entries()) {
+    const halt = index === 0 ? undefined : options.halt?.(state.screen);
+    if (halt !== undefined) return { start, executed, unfinished: `stopped after ${index} of ${items.length} units: ${halt}`, haltedAfter: index };
     const current = index === 0 ? units[0] : state.screen.perception.units.find((candidate) => candidate.id === item.unit);
     if (!current) return { start, executed, unfinished: `stopped after ${index} of ${items.length} units: ${item.unit} is not on the new screen` };
     // The first unit's preconditions were checked when the commitment was admitted; a later one's hold or not on the screen the earlier units left.
@@ -54,7 +62,7 @@ export async function executeCommitment(context: SenseActContext, state: SenseAc
       const pixelOnly = result.outcome.code === pixelOnlyCode;
       const decision = pixelOnly ? gate.pixelOnly() : gate.recordOutcome({ fingerprint: unitFingerprint(current, state.screen), bounds: current.bounds }, result.outcome.outcome);
       if (decision.open) recordGate(context, state, decision);
-      if (decision.open && context.visionAllowed) result = await relocateByVision(context, state, plan, result, expectation, pixelOnly);
+      if (decision.open && context.visionAllowed) result = await relocateByVision(context, state, plan, result, expectation, pixelOnly ? 'pixel-only' : 'relocate');
       state.verification[result.outcome.outcome] += 1;
       if (result.outcome.outcome === 'pass') state.verified.add(result.unit.id);
     }
@@ -64,30 +72,4 @@ export async function executeCommitment(context: SenseActContext, state: SenseAc
     if (stop) break;
   }
   return { start, executed, unfinished: '' };
-}
-
-/**
- * After repeated failure on one target: asks vision where the intended unit is on the
- * screen the failure left, and runs the plan's item on the located unit when that is
- * admissible and the budget allows; otherwise the failed result stands.
- */
-async function relocateByVision(context: SenseActContext, state: SenseActState, plan: PlanReply, failed: ExecutedUnit, expectation: Predicate | undefined, pixelOnly: boolean): Promise<ExecutedUnit> {
-  const after = failed.after;
-  state.screen = after;
-  const candidates = after.perception.units.filter((candidate) => candidate.tap !== null && candidate.type === failed.unit.type);
-  const { unit: located, alreadyDone } = await askVision(context, { intent: plan.intent, failure: failed.outcome.reason, target: failed.unit }, candidates);
-  if (!located && pixelOnly && alreadyDone) {
-    // The effect shows only in the pixels: vision saw it, so the unit passed, weakly.
-    const reason = `vision: the effect of ${failed.unit.type} "${failed.unit.label}" shows in the pixels`;
-    context.session.trace.emit({ type: 'verify-end', step: context.session.step, outcome: 'pass', reason, by: 'vlm' });
-    return { ...failed, outcome: { outcome: 'pass', reason, evidence: [], strength: 'weak' } };
-  }
-  if (!located) return failed;
-  const item = { ...failed.item, unit: located.id };
-  const check = admissibleCommitment(context, [item], after, state.verified, state.learnedEdges);
-  const unit = check.ok ? check.units[0] : undefined;
-  if (!unit || state.steps >= context.task.stepBudget) return failed;
-  const retried = await executeUnit(context, unit, item, after, expectation);
-  state.steps += 1;
-  return retried;
 }

@@ -27,6 +27,16 @@ function targetOf(action: SolutionAction): string | undefined {
   return 'target' in action ? action.target : undefined;
 }
 
+/** True when an expectation (predicate text) holds on `tree`; one that does not parse holds nowhere. */
+function holdsOn(expectation: string, tree: UiTree): boolean {
+  try {
+    return evaluatePredicate(parsePredicate(expectation), { after: tree }).outcome === 'pass';
+  } catch (error) {
+    if (PredicateParseError.isInstance(error)) return false;
+    throw error;
+  }
+}
+
 /** True when `text` is a target query (the guide's own `lookFor`), not a prose description. */
 function isQuery(text: string): boolean {
   try {
@@ -149,6 +159,8 @@ export class OracleGuide {
   private partlyDone = false;
   /** Skills already replayed in this run (matched at the start, or called): never called again. */
   private readonly triedSkills = new Set<string>();
+  /** The `lookFor` of the guide's last plan, to tell the gate's questions about its own plans from others (a skill step's). */
+  private lastLookFor: string | undefined;
 
   constructor(private readonly task: Task) {
     if (!task.solution || task.solution.length === 0) {
@@ -272,6 +284,7 @@ export class OracleGuide {
 
   /** The planner's reply for the screen `perception`, after reading what became of the last plan. */
   plan(perception: Perception, feedback: OraclePlanPrompt): PlanReply {
+    this.lastLookFor = undefined;
     for (const entry of feedback.history) {
       const replayed = replayIntent.exec(entry.intent)?.[1] ?? (entry.note.startsWith(`${skillNotePrefix} `) ? /^\S+ (\S+)/.exec(entry.note)?.[1] : undefined);
       if (replayed !== undefined) this.triedSkills.add(replayed);
@@ -291,6 +304,7 @@ export class OracleGuide {
     const strayed = failed && surfaceChangedReason.test(feedback.surface?.reason ?? '');
     const { reply, pending } = this.buildPlan(perception, strayed);
     this.pending = pending;
+    this.lastLookFor = reply.lookFor;
     return reply;
   }
 
@@ -422,12 +436,16 @@ export class OracleGuide {
   }
 
   /**
-   * The gate's question for the oracle's vision: where is the target the prompt asks for
-   * (its `lookFor`, a reference query the guide wrote; or the reference action behind the
-   * unit that kept failing)? A step whose effect the ground truth already shows is
-   * answered "already done".
+   * The gate's question for the oracle's vision. About the guide's own last plan (the
+   * failed target is one it committed, or the `lookFor` is the one it wrote): where is the
+   * target the prompt asks for (its `lookFor`, a reference query the guide wrote; or the
+   * reference action behind the unit that kept failing)? A step whose effect the ground
+   * truth already shows is answered "already done". About anything else (a skill step's
+   * check, with no plan of the guide behind it): answered from the prompt alone, as a
+   * VLM looking at the screenshot would — {@link OracleGuide.lookAt}.
    */
   vision(reading: PromptReading, groundTruth: UiTree | undefined): VisionReply {
+    if (!this.asksAboutOwnPlan(reading)) return this.lookAt(reading, groundTruth);
     const step = this.solution[this.step];
     const asked = reading.lookFor !== undefined && isQuery(reading.lookFor) ? reading.lookFor : undefined;
     const failedIndex = reading.failedTarget === undefined ? -1 : (this.pending?.units.indexOf(reading.failedTarget) ?? -1);
@@ -441,6 +459,25 @@ export class OracleGuide {
       return { unit: null, reason: 'oracle: the ground truth already shows this step done', alreadyDone: true };
     }
     return located;
+  }
+
+  private asksAboutOwnPlan(reading: PromptReading): boolean {
+    if (reading.failedTarget !== undefined && this.pending?.units.includes(reading.failedTarget) === true) return true;
+    return reading.lookFor !== undefined && reading.lookFor === this.lastLookFor;
+  }
+
+  /**
+   * A question the guide's plans did not raise, answered from what the prompt gives and
+   * the screenshot shows (the ground truth stands for the pixels): the expectation it
+   * states holds there → already done; else the target its `lookFor` query names there →
+   * the candidate over it; else none. It reads no reference solution and moves nothing on.
+   */
+  private lookAt(reading: PromptReading, groundTruth: UiTree | undefined): VisionReply {
+    if (groundTruth && reading.expectation !== undefined && holdsOn(reading.expectation, groundTruth)) {
+      return { unit: null, reason: `oracle: the ground truth shows ${reading.expectation}`, alreadyDone: true };
+    }
+    const query = reading.lookFor !== undefined && isQuery(reading.lookFor) ? reading.lookFor : '';
+    return this.locate(query, reading.candidates, groundTruth);
   }
 
   /** The LLM verifier's role: the reference step's expectation decides, else pass. */

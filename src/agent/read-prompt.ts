@@ -1,7 +1,7 @@
 import type { TextMessage } from '../model/language-model.js';
 import type { VisionMessage } from '../model/vision-model.js';
 import type { Bounds } from '../ui/ui-tree.js';
-import { surfaceLineHead, type HistoryEntry } from './agent-prompts.js';
+import { gateExpectationLabel, surfaceLineHead, type HistoryEntry } from './agent-prompts.js';
 import { readSkillMenu, type MenuSkill } from './skill-menu.js';
 
 /** A gate candidate as its prompt line gives it. */
@@ -22,6 +22,8 @@ export interface PromptReading {
   readonly surface?: { readonly decision: 'STOP' | 'CONTINUE'; readonly reason: string };
   /** Gate: what the planner described for vision to locate. */
   readonly lookFor?: string;
+  /** Gate: the expectation the tree did not confirm. */
+  readonly expectation?: string;
   /** Gate: the unit id whose effect did not show. */
   readonly failedTarget?: string;
   /** Gate: the candidate regions. */
@@ -73,6 +75,7 @@ export function readPrompt(messages: readonly (TextMessage | VisionMessage)[]): 
   const surfaceMatch = /^(STOP|CONTINUE) \((.*)\)$/.exec(lineValue(head, surfaceLineHead.slice(0, -1)) ?? '');
   const surface = surfaceMatch ? { decision: surfaceMatch[1] as 'STOP' | 'CONTINUE', reason: surfaceMatch[2] ?? '' } : undefined;
   const lookFor = lineValue(head, 'Look for');
+  const expectation = lineValue(head, gateExpectationLabel);
   const failedTarget = /^\[([^\]\s]+)\]/.exec(lineValue(head, 'Failed target') ?? '')?.[1];
   const candidates: PromptCandidate[] = [];
   for (const line of (section(head, 'Candidate regions (id [left,top,right,bottom] type label):') ?? '').split('\n')) {
@@ -87,6 +90,7 @@ export function readPrompt(messages: readonly (TextMessage | VisionMessage)[]): 
     ...(rejection === undefined ? {} : { rejection }),
     ...(surface === undefined ? {} : { surface }),
     ...(lookFor === undefined ? {} : { lookFor }),
+    ...(expectation === undefined ? {} : { expectation }),
     ...(failedTarget === undefined ? {} : { failedTarget }),
   };
 }

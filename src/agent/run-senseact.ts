@@ -71,6 +71,8 @@ export interface AgentRunEnd {
   readonly gateReasons: Record<string, number>;
   /** How the skill replay went, when skills were given. */
   readonly skill?: SkillRunEnd;
+  /** The skills the planner called by name later in the run, in order. */
+  readonly calledSkills?: readonly SkillRunEnd[];
   /** What meta-plans, voting and hints did and cost (all zero when they are off; absent for the ReAct baselines). */
   readonly planning?: PlanningUsage;
 }
@@ -116,8 +118,9 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
   const state = newSenseActState(await session.observe('before.xml'));
   // A matching skill plays first, without a model; the planner takes over where it stops.
   const skill = options.skills && context.feedback ? await runSkill(context, state, options.skills) : undefined;
+  const called: SkillRunEnd[] = [];
   const end = (finished: boolean, stopReason: string, answer?: string): AgentRunEnd => ({
-    finished, stopReason, steps: state.steps, finalScreen: state.screen, verification: state.verification, gateReasons: state.gateReasons, planning: state.planning, ...(answer === undefined ? {} : { answer }), ...(skill ? { skill } : {}),
+    finished, stopReason, steps: state.steps, finalScreen: state.screen, verification: state.verification, gateReasons: state.gateReasons, planning: state.planning, ...(answer === undefined ? {} : { answer }), ...(skill ? { skill } : {}), ...(called.length === 0 ? {} : { calledSkills: called }),
   });
   if (skill?.outcome === 'completed') return end(true, `skill ${skill.skill ?? ''} completed: ${skill.reason}`, skill.answer);
   const firstRound = (skill?.rounds ?? 0) + 1;
@@ -133,7 +136,11 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     if (ended.entry) state.history.push(ended.entry);
     session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - started, latency: stepLatency(session, latencyBefore) });
     if (ended.stop) return end(ended.stop.finished, ended.stop.reason, ended.stop.answer);
-    if (ended.call) round += (await playCalledSkill(context, state, ended.call, round + 1)).rounds;
+    if (ended.call) {
+      const played = await playCalledSkill(context, state, ended.call, round + 1);
+      called.push(played);
+      round += played.rounds;
+    }
   }
   return end(false, state.steps >= task.stepBudget ? `step budget of ${task.stepBudget} used up` : 'too many planning rounds without progress');
 }

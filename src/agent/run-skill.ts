@@ -10,13 +10,16 @@ import { parsePredicate, parseQuery } from '../verify/parse-predicate.js';
 import { PredicateParseError } from '../verify/predicate-parse-error.js';
 import { resolveUnit } from '../verify/resolve-unit.js';
 import { verifyIntent } from '../verify/verify-intent.js';
-import { pixelOnlyCode } from '../verify/verify-unit-step.js';
+import { expectationFailedCode, pixelOnlyCode } from '../verify/verify-unit-step.js';
 import type { VerifyOutcome } from '../verify/verify-outcome.js';
 import { admissibleCommitment } from './admissible-commitment.js';
 import { certifyAndDecide } from './certify-and-decide.js';
 import { executeCommitment, type CommitmentRun } from './execute-commitment.js';
+import { relocateByVision } from './relocate-by-vision.js';
+import { resolveByVision } from './resolve-by-vision.js';
+import { recordGate } from './senseact-state.js';
 import { refusedCode } from './execute-unit.js';
-import type { CommitmentItem, PlanReply } from './plan-reply.js';
+import { lookForUnit, type CommitmentItem, type PlanReply } from './plan-reply.js';
 import type { SenseActContext, SenseActState } from './senseact-state.js';
 import type { SkillCall } from './skill-menu.js';
 import { maxNoteLength, type IntentJudgement } from './verify-committed-intent.js';
@@ -54,7 +57,12 @@ function sameKind(recorded: UnitType, found: UnitType): boolean {
   return recorded === found || (tapLike.has(recorded) && tapLike.has(found));
 }
 
-type Grounded = { readonly ok: true; readonly items: CommitmentItem[] } | { readonly ok: false; readonly reason: string };
+/**
+ * A step grounded on the screen, or why not. `lookFor`: the one action whose target is
+ * not on the screen (everything else grounded): its item holds the look-for placeholder,
+ * and `query` is what vision may be asked to locate.
+ */
+type Grounded = { readonly ok: true; readonly items: CommitmentItem[] } | { readonly ok: false; readonly reason: string; readonly lookFor?: { readonly items: CommitmentItem[]; readonly action: SkillAction; readonly query: string } };
 
 function filled(text: string, bindings: Bindings, where: string): string {
   const result = fillPlaceholders(text, bindings);
@@ -70,6 +78,7 @@ function filled(text: string, bindings: Bindings, where: string): string {
 function groundStep(step: SkillStep, bindings: Bindings, perception: Perception, resolve: (query: string) => readonly ControlUnit[], examples: Readonly<Record<string, string>>): Grounded {
   const { units } = perception;
   const items: CommitmentItem[] = [];
+  let missing: { readonly action: SkillAction; readonly query: string; readonly reason: string } | undefined;
   for (const action of step.actions) {
     const args = argumentsOf(action, bindings);
     if (action.unit === 'navigate') {
@@ -80,21 +89,54 @@ function groundStep(step: SkillStep, bindings: Bindings, perception: Perception,
     }
     const query = filled(action.target ?? '', bindings, 'target');
     let found = resolve(query);
-    if (found.length === 0 && action.fallback !== undefined) {
+    if (found.length === 0 && action.fallback !== undefined && fallbackApplies(action, bindings, examples)) {
       // The label may be gone (an icon drawn without its description): the unit's id still names it, if it shows no other label.
       const fallback = filled(action.fallback, bindings, 'fallback');
       if (nodeWithoutLabel(fallback, perception)) found = resolve(fallback);
     }
     const unit = found[0];
-    if (!unit) return { ok: false, reason: `${action.unit} target ${query} is not on the screen` };
+    if (!unit) {
+      // Not on the screen by its query: vision may locate it (one such target per step).
+      if (missing) return { ok: false, reason: missing.reason };
+      missing = { action, query, reason: `${action.unit} target ${query} is not on the screen` };
+      items.push({ unit: lookForUnit, ...args });
+      continue;
+    }
     if (found.length > 1) return { ok: false, reason: `${action.unit} target ${query} is ambiguous (${found.length} units)` };
-    if (!sameKind(action.unit, unit.type)) return { ok: false, reason: `${action.unit} target ${query} is now a ${unit.type} ("${unit.label}")` };
-    // A label that is a parameter names another control for another value (AM, not the recorded PM): the recorded id then says nothing.
-    const elsewhere = action.fallback === undefined || !recordedValue(action.target ?? '', bindings, examples) ? undefined : idElsewhere(filled(action.fallback, bindings, 'fallback'), unit, perception);
-    if (elsewhere !== undefined) return { ok: false, reason: `${action.unit} target ${query} now names another control ("${unit.label}"): the recorded ${elsewhere} is on another node` };
+    const wrong = wrongControl(action, unit, query, bindings, perception, examples);
+    if (wrong !== undefined) return { ok: false, reason: wrong };
     items.push({ unit: unit.id, ...args });
   }
+  if (missing) return { ok: false, reason: missing.reason, lookFor: { items, action: missing.action, query: missing.query } };
   return { ok: true, items };
+}
+
+/**
+ * Why a unit found for a recorded action is not the recorded control: another kind, or
+ * a label that is a parameter now names another control (AM, not the recorded PM: the
+ * recorded id is on another node). Undefined when it may be the one.
+ */
+function wrongControl(action: SkillAction, unit: ControlUnit, query: string, bindings: Bindings, perception: Perception, examples: Readonly<Record<string, string>>): string | undefined {
+  if (!sameKind(action.unit, unit.type)) return `${action.unit} target ${query} is now a ${unit.type} ("${unit.label}")`;
+  const elsewhere = action.fallback === undefined || !recordedValue(action.target ?? '', bindings, examples) ? undefined : idElsewhere(filled(action.fallback, bindings, 'fallback'), unit, perception);
+  if (elsewhere !== undefined) return `${action.unit} target ${query} now names another control ("${unit.label}"): the recorded ${elsewhere} is on another node`;
+  return undefined;
+}
+
+/** The placeholders of a skill text. */
+function placeholdersOf(text: string): Set<string> {
+  return new Set([...text.matchAll(/\{([a-z][a-z0-9]*)(?:\.[a-z0-9]+)?\}/g)].map((match) => match[1] ?? ''));
+}
+
+/**
+ * A recorded fallback names the control the skill was recorded on. It stands for the
+ * target only while every placeholder of the target it does not carry itself holds the
+ * value it was recorded with: `id="day_button_6"` was Saturday's box, so it says nothing
+ * about Sunday's.
+ */
+function fallbackApplies(action: SkillAction, bindings: Bindings, examples: Readonly<Record<string, string>>): boolean {
+  const own = placeholdersOf(action.fallback ?? '');
+  return [...placeholdersOf(action.target ?? '')].every((name) => own.has(name) || bindings[name]?.value.toLowerCase() === examples[name]?.toLowerCase());
 }
 
 /** True when a target's placeholders (if any) are bound to the values the skill was recorded with (its parameters' examples). */
@@ -166,10 +208,17 @@ function noteOf(skill: Skill, index: number, total: number, reason: string): str
  * then certified like a planned intent. Guarded steps run only when their guard holds;
  * at a branch point the first alternative whose guard holds and whose targets are all on
  * the screen runs. A step whose unit changed nothing is tried once more (a dropped tap);
- * an unexpected dialog the step's targets hide is dismissed. Anything else — a target
- * not found, ambiguous or of another kind, a failed or inconclusive verdict, an unmet
- * postcondition — hands over to the planner from that state, with the skill's progress
- * in the history. Vision is never asked during a replay; no model is called.
+ * an unexpected dialog the step's targets hide is dismissed, also between two units of a
+ * step. Where the tree does not show what the step needs, the loop's own vision phases
+ * run (when the mode allows vision; no planner is asked): a target its query does not
+ * find is located by vision from the recorded query (`resolveByVision`; the located unit
+ * must be admissible, of the recorded kind and not the recorded id's rival), a dropped
+ * tap on an icon goes to the gate as in the loop, and a step whose units acted while its
+ * expectation did not show asks vision whether it shows (`relocateByVision`, `confirm`).
+ * Anything else — a target not found by either, ambiguous or of another kind, a found
+ * unit whose recorded id sits on another node, a failed or inconclusive verdict vision
+ * does not confirm, an unmet postcondition — hands over to the planner from that state,
+ * with the skill's progress in the history.
  */
 export async function runSkill(context: SenseActContext, state: SenseActState, skills: readonly Skill[]): Promise<SkillRunEnd> {
   const { session, task } = context;
@@ -183,7 +232,7 @@ export async function runSkill(context: SenseActContext, state: SenseActState, s
 }
 
 async function replaySkill(context: SenseActContext, state: SenseActState, skill: Skill, bindings: Bindings, firstRound: number): Promise<SkillRunEnd> {
-  const replay = new SkillReplay({ ...context, visionAllowed: false }, state, skill, bindings, firstRound);
+  const replay = new SkillReplay(context, state, skill, bindings, firstRound);
   const end = await replay.run();
   context.session.trace.emit({ type: 'skill-end', step: null, skill: skill.name, outcome: end.outcome, reason: end.reason, steps: end.steps, bindings: Object.fromEntries(Object.entries(bindings).map(([name, binding]) => [name, binding.value])) });
   return end;
@@ -207,6 +256,33 @@ export async function playCalledSkill(context: SenseActContext, state: SenseActS
 }
 
 type StepVerdict = { readonly outcome: 'pass' } | { readonly outcome: 'fail' | 'inconclusive' | 'ungrounded'; readonly reason: string };
+
+/** A round's verdict, with what the step may do next: try again (`retry`), it acted on nothing (`noEffect`), a dialog stopped it after that many units (`haltedAfter`). */
+type RoundVerdict = StepVerdict & { readonly retry?: true; readonly noEffect?: true; readonly haltedAfter?: number };
+
+interface ExecuteResult {
+  readonly outcome: VerifyOutcome;
+  readonly retry: boolean;
+  readonly noEffect: boolean;
+  readonly haltedAfter?: number;
+}
+
+/**
+ * True when the fills of a failed round changed the text of an editable field that is
+ * none of their own: the typed value went elsewhere (a lost focusing tap), so playing
+ * the fills again would leave that field wrong.
+ */
+function typedElsewhere(run: CommitmentRun, delta: IntentJudgement['delta']): boolean {
+  const tree = run.start.perception.tree;
+  const own = new Set<number>();
+  for (const executed of run.executed) {
+    const unit = run.start.perception.units.find((candidate) => candidate.id === executed.unit.id);
+    for (const member of unit?.members ?? []) {
+      for (let node = member.node; node < subtreeEnd(tree, member.node); node++) own.add(node);
+    }
+  }
+  return delta.changes.some((change) => change.kind === 'text' && change.field === 'text' && tree.nodes[change.before]?.editable === true && !own.has(change.before));
+}
 
 /** One replay of one skill over the loop's state. */
 class SkillReplay {
@@ -307,19 +383,26 @@ class SkillReplay {
   /**
    * Plays one step as one round, with a retry after a dropped tap and a dismissal of an
    * unexpected dialog: before each round (a dialog the last step's tap raised over the
-   * screen takes the next tap) and after a round that acted on nothing (its tap fell on
-   * the dialog), then the step is played again.
+   * screen takes the next tap), after a round that acted on nothing (its tap fell on
+   * the dialog), then the step is played again, and between two units of the step (the
+   * units before it verified: the rest of the step is played after the dismissal).
    */
   private async playStep(step: SkillStep, index: number): Promise<StepVerdict> {
     let retries = 0;
+    let from = 0;
     for (let dismissals = 0; ;) {
       if (dismissals < skillDialogDismissals) {
         const dismissed = await this.dismissDialog(step);
         if (dismissed === 'failed') return { outcome: 'fail', reason: 'an unexpected dialog over the screen could not be dismissed' };
         if (dismissed === 'dismissed') dismissals += 1;
       }
-      const played = await this.round(step, index);
+      const played = await this.round(step, index, from);
       if (played.outcome === 'pass') return played;
+      // A dialog came up between two units: the ones before it verified, the rest is played once it is dismissed.
+      if (played.haltedAfter !== undefined && dismissals < skillDialogDismissals) {
+        from += played.haltedAfter;
+        continue;
+      }
       // Nothing acted: a dialog that appeared meanwhile took the tap; it is dismissed at the top of the loop.
       if (played.noEffect === true && dismissals < skillDialogDismissals && this.dismissableDialog(step) !== undefined) continue;
       if (played.retry === true && retries < skillStepRetries) {
@@ -338,22 +421,31 @@ class SkillReplay {
     session.trace.emit({ type: 'step-start', step: session.step });
   }
 
-  /** One round: ground, execute through the loop's phase, verify the intent, certify. */
-  private async round(step: SkillStep, index: number): Promise<StepVerdict & { retry?: true; noEffect?: true }> {
+  /**
+   * One round: ground (a target its query does not find goes to vision, as in the loop's
+   * resolve-by-vision phase), execute through the loop's phase, verify the intent,
+   * certify. `from` skips the step's units already played and verified.
+   */
+  private async round(whole: SkillStep, index: number, from: number): Promise<RoundVerdict> {
     const { context, state } = this;
     const { session } = context;
+    const step = from === 0 ? whole : { ...whole, actions: whole.actions.slice(from) };
     const intent = filled(step.intent, this.bindings, 'intent');
     const expectation = step.expect === undefined ? '' : filled(step.expect, this.bindings, 'expect');
     const grounded = groundStep(step, this.bindings, state.screen.perception, this.resolve, this.examples);
-    if (!grounded.ok) return { outcome: 'ungrounded', reason: grounded.reason, noEffect: true };
-    if (state.steps + grounded.items.length > context.task.stepBudget) return { outcome: 'ungrounded', reason: 'the step budget would run out' };
+    if (!grounded.ok && (grounded.lookFor === undefined || !context.visionAllowed)) return { outcome: 'ungrounded', reason: grounded.reason, noEffect: true };
+    const items = grounded.ok ? grounded.items : grounded.lookFor?.items ?? [];
+    if (state.steps + items.length > context.task.stepBudget) return { outcome: 'ungrounded', reason: 'the step budget would run out' };
     this.startRound();
     session.trace.writeStepArtifact(session.step, 'view.txt', state.screen.perception.view);
     const started = performance.now();
-    const result = await this.execute(intent, expectation, grounded.items);
-    const verdict: StepVerdict & { retry?: true; noEffect?: true } = result.outcome.outcome === 'pass'
+    const located = grounded.ok ? { items } : await this.locateByVision(intent, expectation, grounded);
+    const result = 'problem' in located
+      ? { outcome: { outcome: 'fail' as const, reason: located.problem, evidence: [] }, retry: false, noEffect: true }
+      : await this.execute(intent, expectation, located.items, step);
+    const verdict: RoundVerdict = result.outcome.outcome === 'pass'
       ? { outcome: 'pass' }
-      : { outcome: result.outcome.outcome, reason: result.outcome.reason, ...(result.retry ? { retry: true as const } : {}), ...(result.noEffect ? { noEffect: true as const } : {}) };
+      : { outcome: 'problem' in located ? 'ungrounded' : result.outcome.outcome, reason: result.outcome.reason, ...(result.retry ? { retry: true as const } : {}), ...(result.noEffect ? { noEffect: true as const } : {}), ...(result.haltedAfter === undefined ? {} : { haltedAfter: result.haltedAfter }) };
     if (verdict.outcome === 'pass') this.verifiedSteps += 1;
     state.history.push({ intent, outcome: result.outcome.outcome, note: noteOf(this.skill, index, this.total, verdict.outcome === 'pass' ? '' : verdict.reason) });
     session.trace.emit({ type: 'skill-step-end', step: session.step, skill: this.skill.name, index, intent, ...(expectation === '' ? {} : { expectation }), outcome: result.outcome.outcome, reason: result.outcome.reason });
@@ -361,15 +453,46 @@ class SkillReplay {
     return verdict;
   }
 
-  private async execute(intent: string, expectation: string, items: readonly CommitmentItem[]): Promise<{ outcome: VerifyOutcome; retry: boolean; noEffect: boolean }> {
+  /**
+   * The loop's resolve-by-vision phase for the one target of a step its query does not
+   * find (a label the screen lost): vision is asked for the step's recorded target
+   * (`lookFor`: its query), the located unit takes the placeholder's place and the
+   * commitment is checked for admissibility. The located unit must be of the recorded
+   * kind and not the recorded id's rival (the id on another node); vision answering
+   * "already done" acts on nothing and is no verified step.
+   */
+  private async locateByVision(intent: string, expectation: string, grounded: Extract<Grounded, { ok: false }>): Promise<{ items: CommitmentItem[] } | { problem: string }> {
+    const lookFor = grounded.lookFor;
+    if (!lookFor) return { problem: grounded.reason };
+    const plan: PlanReply = { intent, expectation, commitment: lookFor.items, finish: false, lookFor: lookFor.query };
+    const resolution = await resolveByVision(this.context, this.state, plan);
+    if (resolution.kind !== 'resolved') return { problem: `${grounded.reason}; vision: ${resolution.kind === 'already-done' ? 'it looks already done, which verifies nothing' : resolution.note}` };
+    const position = lookFor.items.findIndex((item) => item.unit === lookForUnit);
+    const unit = resolution.units[position];
+    if (!unit) return { problem: `${grounded.reason}; vision located nothing usable` };
+    if (lookFor.items.some((item, other) => other !== position && item.unit === unit.id)) return { problem: `${grounded.reason}; vision located a unit the step already acts on` };
+    const wrong = wrongControl(lookFor.action, unit, lookFor.query, this.bindings, this.state.screen.perception, this.examples);
+    if (wrong !== undefined) return { problem: `${grounded.reason}; vision located ${unit.type} "${unit.label}", but ${wrong}` };
+    return { items: [...resolution.items] };
+  }
+
+  private async execute(intent: string, expectation: string, items: readonly CommitmentItem[], step?: SkillStep): Promise<ExecuteResult> {
     const { context, state } = this;
     const check = admissibleCommitment(context, items, state.screen, state.verified, state.learnedEdges);
     if (!check.ok) return { outcome: { outcome: 'fail', reason: `not admissible: ${check.reason}`, evidence: [] }, retry: false, noEffect: true };
-    const plan: PlanReply = { intent, expectation, commitment: [...items], finish: false };
-    const run = await executeCommitment(context, state, plan, items, check.units);
+    // A one-action step names its target for vision, should the gate open on it.
+    const target = step?.actions.length === 1 ? step.actions[0]?.target : undefined;
+    const plan: PlanReply = { intent, expectation, commitment: [...items], finish: false, ...(target === undefined ? {} : { lookFor: filled(target, this.bindings, 'target') }) };
+    // A dialog the app raised between two units of the step would take the next tap: stop there.
+    const halt = step === undefined ? undefined : (): string | undefined => (this.dismissableDialog(step) === undefined ? undefined : 'an unexpected dialog came up over the screen');
+    const run = await executeCommitment(context, state, plan, items, check.units, halt ? { halt } : {});
     // No unit ran (the device refused the first, e.g. a fill whose focusing tap was lost): nothing acted, trying again is safe.
     if (run.executed.length === 0) return { outcome: { outcome: 'fail', reason: run.unfinished || 'no unit ran', evidence: [] }, retry: true, noEffect: true };
-    const judgement = this.judge(plan, run);
+    if (run.haltedAfter !== undefined && run.executed.every((unit) => unit.outcome.outcome === 'pass')) {
+      return { outcome: { outcome: 'fail', reason: run.unfinished, evidence: [] }, retry: false, noEffect: false, haltedAfter: run.haltedAfter };
+    }
+    let judgement = this.judge(plan, run);
+    if (judgement.outcome !== 'pass' && step !== undefined && this.visionMayConfirm(plan, items, run)) judgement = await this.confirmByVision(plan, run, judgement);
     await certifyAndDecide(context, state, plan, run, judgement);
     const last = run.executed.at(-1);
     // Nothing changed at all: the tap was lost and trying again is safe — unless the unit is an
@@ -380,14 +503,47 @@ class SkillReplay {
     // The first unit's command was refused (a fill with no field focused: its focusing tap did not reach the field): nothing acted.
     const refusedFirst = judgement.outcome === 'fail' && run.executed.length === 1 && last?.outcome.code === refusedCode;
     const lostTap = nothingChanged && (last.outcome.code !== pixelOnlyCode || (expectation !== '' && items.length === 1));
-    // A step of fills only sets each field to its value: played again, it ends in the same state (a typed value a lost tap sent elsewhere is overwritten).
-    const settable = items.every((item) => item.value !== undefined && run.start.perception.units.find((unit) => unit.id === item.unit)?.type === 'fill');
+    // A step of fills only sets each field to its value: played again, it ends in the same state
+    // (a typed value a lost tap sent into one of them is overwritten) — not when the text went into another field.
+    const settable = items.every((item) => item.value !== undefined && run.start.perception.units.find((unit) => unit.id === item.unit)?.type === 'fill') && !typedElsewhere(run, judgement.delta);
     const outcome: VerifyOutcome = { outcome: judgement.outcome, reason: run.unfinished === '' ? judgement.reason : `${judgement.reason}; ${run.unfinished}`, evidence: [] };
     // A commitment cut short is not the step done.
     return { outcome: run.unfinished !== '' && outcome.outcome === 'pass' ? { ...outcome, outcome: 'fail' } : outcome, retry: judgement.outcome === 'fail' && (lostTap || settable || refusedFirst), noEffect: refusedFirst || (nothingChanged && run.executed.length === 1) };
   }
 
-  /** The intent's verdict by the loop's own pure step; inconclusive stays inconclusive (no model is asked). */
+  /**
+   * True when a failed or inconclusive step may be a matter of what the tree cannot show:
+   * vision is allowed, the step states an expectation, every unit ran and changed the
+   * screen, and only the expectation did not show (the last unit's own check failed on it
+   * or was inconclusive; the others passed).
+   */
+  private visionMayConfirm(plan: PlanReply, items: readonly CommitmentItem[], run: CommitmentRun): boolean {
+    if (!this.context.visionAllowed || plan.expectation.trim() === '' || run.unfinished !== '' || run.executed.length !== items.length) return false;
+    return run.executed.every((unit, position) => {
+      if (unit.delta.label === 'no-change' && unit.outcome.outcome !== 'pass') return false;
+      if (unit.outcome.outcome === 'pass') return true;
+      return position === run.executed.length - 1 && (unit.outcome.outcome === 'inconclusive' || unit.outcome.code === expectationFailedCode);
+    });
+  }
+
+  /**
+   * The loop's vision phase on a failed check (`relocateByVision`, kind `confirm`): vision
+   * is asked, on the screen the step left, whether its expectation shows; seen → a weak
+   * pass by vision (the certificate is low-confidence), not seen → the verdict stands and
+   * the skill hands over. Nothing is acted on again.
+   */
+  private async confirmByVision(plan: PlanReply, run: CommitmentRun, judgement: IntentJudgement): Promise<IntentJudgement> {
+    const { context, state } = this;
+    const last = run.executed.at(-1);
+    if (!last) return judgement;
+    recordGate(context, state, context.gate.skillCheck());
+    const failed = { ...last, outcome: { outcome: 'fail' as const, reason: judgement.reason, evidence: [] } };
+    const seen = await relocateByVision(context, state, plan, failed, undefined, 'confirm');
+    if (seen.outcome.outcome !== 'pass') return judgement;
+    return { outcome: 'pass', reason: seen.outcome.reason, note: 'seen by vision, low confidence', by: 'vlm', delta: judgement.delta, strength: 'weak' };
+  }
+
+  /** The intent's verdict by the loop's own pure step; inconclusive stays inconclusive (no language model is asked). */
   private judge(plan: PlanReply, run: CommitmentRun): IntentJudgement {
     const { session } = this.context;
     const after = run.executed.at(-1)?.after ?? run.start;

@@ -25,7 +25,8 @@ import { runReact } from './run-react.js';
 import { isSenseActMode, runSenseAct, type AgentRunEnd } from './run-senseact.js';
 import { summariseAppMemory } from './summarise-app-memory.js';
 import type { Skill } from '../skills/skill-schema.js';
-import type { AgentMode, PolicyName, TaskRunResult } from './task-run-result.js';
+import type { AgentMode, PolicyName, SkillRun, TaskRunResult } from './task-run-result.js';
+import type { SkillRunEnd } from './run-skill.js';
 
 /** One start step's outcome, as the trace records it (`start-step-end`). */
 export interface StartStepOutcome {
@@ -227,6 +228,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     reason,
     steps: run?.steps ?? 0,
     llmCalls: session.llmCalls,
+    plannerCalls: session.plannerCalls,
     vlmCalls: session.vlmCalls,
     imagesUploaded: totals.images,
     imageBytes: totals.imageBytes,
@@ -249,7 +251,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     subGoals,
     operations: session.operations.totals(),
     referenceSteps: task.referenceSteps ?? null,
-    ...(run?.skill ? { skill: { outcome: run.skill.outcome, reason: run.skill.reason, steps: run.skill.steps, ...(run.skill.skill === undefined ? {} : { skill: run.skill.skill }) } } : {}),
+    ...(run?.skill ? { skill: skillRun(run.skill, run.calledSkills ?? []) } : {}),
     ...(run?.planning && planningOn(planning) ? { planning: run.planning } : {}),
   };
   trace.writeRunFile('result.json', result);
@@ -270,4 +272,10 @@ async function summariseLearned(memory: AppMemory, apps: readonly string[], cert
     const outcome = await summariseAppMemory({ memory, packageName: app, certifier, countTokens: estimateTokens, ...(signal ? { signal } : {}) });
     trace.emit({ type: 'memory-summary-end', step: null, app, kept: outcome.kept, mapTokens: outcome.mapTokens, ...(outcome.kept ? { tokens: outcome.tokens } : { reason: outcome.reason }) });
   }
+}
+
+/** The result's record of the skill replays: the one matched at the start, and the ones the planner called by name. */
+function skillRun(start: SkillRunEnd, called: readonly SkillRunEnd[]): SkillRun {
+  const calls = called.flatMap((end) => (end.outcome === 'no-match' || end.skill === undefined ? [] : [{ skill: end.skill, outcome: end.outcome, steps: end.steps }]));
+  return { outcome: start.outcome, reason: start.reason, steps: start.steps, ...(start.skill === undefined ? {} : { skill: start.skill }), ...(calls.length === 0 ? {} : { called: calls }) };
 }

@@ -77,8 +77,14 @@ export const skillRunSchema = z.object({
   outcome: z.enum(['completed', 'handed-over', 'no-match']),
   skill: z.string().optional(),
   reason: z.string(),
-  /** Skill steps replayed and verified. */
+  /** Skill steps replayed and verified (the called skills' not included). */
   steps: z.number().int().nonnegative(),
+  /** Skills the planner called by name later in the run, in order (absent when it called none, and in older results). */
+  called: z.array(z.object({
+    skill: z.string(),
+    outcome: z.enum(['completed', 'handed-over']),
+    steps: z.number().int().nonnegative(),
+  })).optional(),
 });
 export type SkillRun = z.infer<typeof skillRunSchema>;
 
@@ -99,6 +105,12 @@ export const taskRunResultSchema = z.object({
   reason: z.string(),
   steps: z.number().int().nonnegative(),
   ...modelUsageShape,
+  /**
+   * Calls of the planner role, inside `llmCalls` (or `vlmCalls` in senseact-vlm-always):
+   * a run with none finished without planning, though a verifier or vision may have been
+   * asked (absent in results written before it was counted).
+   */
+  plannerCalls: count.optional(),
   latency: latencySplitSchema,
   verification: z.object({ pass: z.number().int(), fail: z.number().int(), inconclusive: z.number().int() }),
   gateReasons: z.record(z.string(), z.number().int()),

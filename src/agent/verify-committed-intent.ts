@@ -17,8 +17,8 @@ export interface IntentJudgement {
   readonly reason: string;
   /** What the history says about it (why it failed, or what is left undone). */
   readonly note: string;
-  /** `contract` when the contracts and the expectation decided, `llm-verifier` when a model did. */
-  readonly by: 'contract' | 'llm-verifier';
+  /** `contract` when the contracts and the expectation decided, `llm-verifier` when a model did, `vlm` when vision saw what the tree did not show. */
+  readonly by: 'contract' | 'llm-verifier' | 'vlm';
   /** The change over the whole commitment. */
   readonly delta: Delta;
   /** How strongly the evidence ties the change to the intent, when the verdict says. */

@@ -7,7 +7,7 @@ export const sameTargetIou = 0.85;
 export const defaultGateThreshold = 2;
 
 /** Why vision was (or would be) called. */
-export type GateReason = 'repeated-failure' | 'empty-hierarchy' | 'unresolved-target' | 'pixel-only';
+export type GateReason = 'repeated-failure' | 'empty-hierarchy' | 'unresolved-target' | 'pixel-only' | 'skill-check';
 
 /** A control objective: what the failed action was aimed at. */
 export interface GateTarget {
@@ -73,6 +73,15 @@ export class VlmGate {
    */
   pixelOnly(): GateDecision {
     return { open: true, reason: 'pixel-only', score: this.threshold, threshold: this.threshold };
+  }
+
+  /**
+   * The gate for a skill step whose units acted and changed the screen while its
+   * expectation did not show in the tree (a label it names is gone): no planner is there
+   * to try again, so vision is asked at once whether the expected effect shows.
+   */
+  skillCheck(): GateDecision {
+    return { open: true, reason: 'skill-check', score: this.threshold, threshold: this.threshold };
   }
 
   /** The gate for a target that no symbolic query can resolve (e.g. an icon without a label). */

@@ -3,14 +3,16 @@ import { computeSkillMetrics } from './skill-metrics.js';
 
 /**
  * The skills table printed under the results table when runs were given skills: per
- * mode, skill hits and misses, hand-overs, completed replays, planner calls per run,
- * runs finished with zero model calls, and false matches (a skill whose checks passed on
+ * mode, skill hits and misses, hand-overs, completed replays, skills the planner called
+ * by name (and how many completed), planner calls per run, runs finished with zero
+ * planner calls (vision or a verifier may have been asked) and with zero model calls at
+ * all, and false matches (a skill whose checks passed on
  * a task whose check failed). Empty when no run was given skills.
  */
 export function formatSkillTable(runs: readonly TaskRunResult[]): string {
   const metrics = computeSkillMetrics(runs);
   if (metrics.length === 0) return '';
-  const header = ['mode', 'runs', 'hits', 'misses', 'hand-overs', 'completed', 'skill steps', 'planner calls/run', 'zero-model runs', 'zero-model ok', 'false matches', 'success'];
+  const header = ['mode', 'runs', 'hits', 'misses', 'hand-overs', 'completed', 'called (done)', 'skill steps', 'planner calls/run', 'zero-planner runs', 'zero-model runs', 'zero-model ok', 'false matches', 'success'];
   const rows = metrics.map((metric) => [
     metric.mode,
     String(metric.runs),
@@ -18,8 +20,10 @@ export function formatSkillTable(runs: readonly TaskRunResult[]): string {
     String(metric.misses),
     String(metric.handOvers),
     String(metric.completed),
+    `${metric.called} (${metric.calledCompleted})`,
     String(metric.skillSteps),
     metric.plannerCallsPerRun.toFixed(2),
+    `${metric.zeroPlannerCalls} (${percent(metric.zeroPlannerCalls, metric.runs)})`,
     `${metric.zeroModelCalls} (${percent(metric.zeroModelCalls, metric.runs)})`,
     String(metric.zeroModelSuccesses),
     String(metric.falseMatches),

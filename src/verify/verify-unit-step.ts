@@ -34,6 +34,8 @@ export type UnitStepVerdict = VerifyOutcome;
 
 /** The code of a no-change verdict on a unit whose effect may show only in pixels. */
 export const pixelOnlyCode = 'pixel-only';
+/** The code of a unit whose expected effect did not appear (its expectation failed). */
+export const expectationFailedCode = 'expectation-failed';
 /** The code of a pass on a tap at what was already chosen. */
 export const alreadySelectedCode = 'already-selected';
 
@@ -84,7 +86,7 @@ function shownAsChosen(unit: ControlUnit): boolean {
 /** The contract verdict with the expectation's evidence taken into account (see `verifyUnitStep`). */
 function withExpectation(unit: ControlUnit, contract: VerifyOutcome, expected: VerifyOutcome): VerifyOutcome {
   if (expected.code === staleExpectationCode) return { ...contract, reason: `${contract.reason}; ${expected.reason}` };
-  if (expected.outcome === 'fail') return { ...expected, reason: `${unit.type} "${unit.label}": expectation failed: ${expected.reason}`, code: 'expectation-failed' };
+  if (expected.outcome === 'fail') return { ...expected, reason: `${unit.type} "${unit.label}": expectation failed: ${expected.reason}`, code: expectationFailedCode };
   if (expected.outcome === 'inconclusive') {
     return contract.outcome === 'fail' ? contract : { ...expected, reason: `${unit.type} "${unit.label}": expectation inconclusive: ${expected.reason}` };
   }

@@ -1,8 +1,12 @@
 // Skills under label drift (issue 15, "Drift"): labels renamed (the simulator's relabel
-// fault) or swapped between sibling buttons (swap-labels). A skill induced from a clean
-// oracle run hands over instead of acting on a wrong element; the oracle planner recovers;
-// `skills induce --out` grafts the recovery as a branch; the next run under the same drift
-// finishes with no planner call. Oracle results (no model is called).
+// fault) or swapped between sibling buttons (swap-labels). Without vision (senseact-text),
+// a skill induced from a clean oracle run hands over instead of acting on a wrong element;
+// the oracle planner recovers; `skills induce --out` grafts the recovery as a branch; the
+// next run under the same drift finishes with no planner call. With vision (senseact), the
+// renamed target is located by vision from the recorded query (no planner call, a counted
+// vision call); a label that names another control still hands over, vision or not.
+// Oracle results (no model is called; the oracle's vision answers from the simulator's
+// ground truth, where the renamed control keeps its name).
 import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
@@ -18,6 +22,11 @@ import type { FaultConfig, Simulator } from '../../../src/sim/index.js';
 import { loadSkills } from '../../../src/skills/skill-library.js';
 import { isBranchPoint, type Skill } from '../../../src/skills/skill-schema.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
+import { createOraclePolicy } from '../../../src/agent/oracle-models.js';
+import { viewFocusWords } from '../../../src/perception/render-view.js';
+import type { AgentModels } from '../../../src/agent/agent-session.js';
+import type { Device } from '../../../src/device/device.js';
+import type { VisionModel } from '../../../src/model/vision-model.js';
 import { readTrace } from '../../../src/trace/read-trace.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import { parseQuery } from '../../../src/verify/parse-predicate.js';
@@ -31,13 +40,34 @@ const renamed: FaultConfig = { relabel: { rate: 1 } };
 /** Sibling buttons trade labels: the time picker's AM reads "PM" and its PM reads "AM" (its Cancel and OK likewise). */
 const swapped: FaultConfig = { 'swap-labels': { rate: 1 } };
 
-async function run(task: Task, options: { skills?: readonly Skill[]; faults?: FaultConfig; planner?: ScriptedLanguageModel; runId: string }): Promise<{ result: Awaited<ReturnType<typeof runTask>>; simulator: Simulator }> {
+/**
+ * The oracle's models (built as `runTask` builds them) with a vision model that misses
+ * the first question it is asked: "not found" (a VLM that overlooks a target once).
+ */
+function oracleWithVisionMissingOnce(task: Task, device: SimDevice): { models: AgentModels; device: Device } {
+  const oracle = createOraclePolicy(task, { react: false, probe: device, perception: { viewFocus: viewFocusWords(task.instruction) } });
+  let asked = 0;
+  const vision: VisionModel = {
+    provider: 'scripted',
+    modelName: (role) => oracle.models.vision.modelName(role),
+    generate: async (request) => {
+      asked += 1;
+      if (asked > 1) return oracle.models.vision.generate(request);
+      return { text: JSON.stringify({ unit: null, reason: 'not found', alreadyDone: false }), model: 'missing-once', usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: 0 };
+    },
+  };
+  return { models: { ...oracle.models, vision }, device: oracle.watch(device) };
+}
+
+async function run(task: Task, options: { skills?: readonly Skill[]; faults?: FaultConfig; planner?: ScriptedLanguageModel; runId: string; mode?: 'senseact' | 'senseact-text'; visionMissingOnce?: true }): Promise<{ result: Awaited<ReturnType<typeof runTask>>; simulator: Simulator }> {
   const simulator = simulatorForTask(task, { seed: 3, ...(options.faults ? { faults: options.faults } : {}) });
   const device = new SimDevice(simulator);
+  const missing = options.visionMissingOnce ? oracleWithVisionMissingOnce(task, device) : undefined;
   try {
     const result = await runTask({
-      task, mode: 'senseact', policy: options.planner ? 'llm' : 'oracle', device, probe: device, traceRoot: root.dir(), suite: 'drift', runId: options.runId,
+      task, mode: options.mode ?? 'senseact', policy: options.planner || missing ? 'llm' : 'oracle', device: missing?.device ?? device, probe: device, traceRoot: root.dir(), suite: 'drift', runId: options.runId,
       ...(options.planner ? { models: { planner: options.planner } } : {}),
+      ...(missing ? { models: missing.models } : {}),
       ...(options.skills ? { skills: options.skills } : {}),
     });
     return { result, simulator };
@@ -84,15 +114,15 @@ describe('a skill under label drift', () => {
     expect(skill.steps.some(isBranchPoint)).toBe(false);
   });
 
-  it('renamed labels: the skill hands over where its target is gone, having acted only on steps it verified, and the oracle planner recovers', async () => {
-    drifted = await run(task, { skills: skillsIn('skills'), faults: renamed, runId: 'renamed' });
+  it('renamed labels, vision misses the target once: the skill hands over where its target is gone, having acted only on steps it verified, and the oracle planner recovers', async () => {
+    drifted = await run(task, { skills: skillsIn('skills'), faults: renamed, runId: 'renamed', visionMissingOnce: true });
     const { result, simulator } = drifted;
     expect(simulator.faultLog().map((event) => event.detail)).toContain('android.widget.Button "OK" shown as "Confirm"');
     expect(result.skill).toMatchObject({ outcome: 'handed-over', steps: 2 });
-    expect(result.skill?.reason).toContain('commit target text="OK" is not on the screen');
-    // Every round the skill played was verified; it acted on nothing it could not name (the renamed OK kept its id, yet shows another label: no fallback).
+    expect(result.skill?.reason).toContain('commit target text="OK" is not on the screen; vision: vision could not locate the target either');
+    // Every round the skill acted in was verified; the third asked vision, which did not find the target, and acted on nothing (the renamed OK kept its id, yet shows another label: no fallback).
     const skillSteps = readTrace(result.traceDir).events.filter((event) => event.type === 'skill-step-end');
-    expect(skillSteps.map((event) => event.outcome)).toEqual(['pass', 'pass']);
+    expect(skillSteps.map((event) => event.outcome)).toEqual(['pass', 'pass', 'fail']);
     expect(skillActs(result.traceDir)).toBe(2);
     // The planner went on from there and the task passed; without a graft the drifted run is not zero-model (negative control for the last test).
     expect(result.llmCalls).toBeGreaterThan(0);
@@ -120,7 +150,7 @@ describe('a skill under label drift', () => {
   });
 
   it('the grafted branch makes the next run under the same drift pass with zero planner calls', async () => {
-    const { result } = await run(task, { skills: skillsIn('skills'), faults: renamed, runId: 'renamed-again' });
+    const { result } = await run(task, { skills: skillsIn('skills'), faults: renamed, runId: 'renamed-again', mode: 'senseact-text' });
     expect(result.skill).toMatchObject({ outcome: 'completed' });
     expect(result.llmCalls + result.vlmCalls).toBe(0);
     expect(result.success).toBe(true);
@@ -129,21 +159,34 @@ describe('a skill under label drift', () => {
   });
 
   it('negative control: the same drift with the ungrafted skill is not zero-model; the grafted skill still runs the clean way on a clean screen', async () => {
-    const ungrafted = await run(task, { skills: skillsIn('skills-ungrafted'), faults: renamed, runId: 'renamed-ungrafted' });
+    const ungrafted = await run(task, { skills: skillsIn('skills-ungrafted'), faults: renamed, runId: 'renamed-ungrafted', mode: 'senseact-text' });
     expect(ungrafted.result.skill?.outcome).toBe('handed-over');
     expect(ungrafted.result.llmCalls).toBeGreaterThan(0);
-    const clean = await run(task, { skills: skillsIn('skills'), runId: 'clean-grafted' });
+    const clean = await run(task, { skills: skillsIn('skills'), runId: 'clean-grafted', mode: 'senseact-text' });
     expect(clean.result.skill?.outcome).toBe('completed');
     expect(clean.result.llmCalls).toBe(0);
     expect(clean.result.success).toBe(true);
   });
 
-  it('swapped labels: the label the skill looks for sits on another control; it hands over without touching it', async () => {
+  it('renamed labels, with vision: vision locates the renamed OK from the recorded query; the skill completes with no planner call, and vision was counted', async () => {
+    const { result } = await run(task, { skills: skillsIn('skills-ungrafted'), faults: renamed, runId: 'renamed-vision' });
+    expect(result.skill).toMatchObject({ outcome: 'completed' });
+    expect(result.plannerCalls).toBe(0);
+    expect(result.vlmCalls).toBeGreaterThan(0);
+    expect(result.gateReasons['unresolved-target']).toBeGreaterThan(0);
+    expect(result.success).toBe(true);
+    // The units vision located are the renamed buttons, each checked by the step's own expectation afterwards.
+    const located = readTrace(result.traceDir).events.filter((event) => event.type === 'skill-step-end').map((event) => event.outcome);
+    expect(located.every((outcome) => outcome === 'pass')).toBe(true);
+  });
+
+  it('swapped labels, with vision: the label the skill looks for sits on another control; it hands over without touching it (vision is not asked over the recorded id)', async () => {
     // A planner that gives up at once: whatever state the run ends in is the skill's doing.
     const planner = new ScriptedLanguageModel({ replies: () => JSON.stringify({ intent: 'Give up', finish: true }) });
     const { result, simulator } = await run(task, { skills: skillsIn('skills-ungrafted'), faults: swapped, planner, runId: 'swapped' });
     expect(simulator.faultLog().some((event) => event.kind === 'swap-labels' && event.detail.includes('"AM", "PM"'))).toBe(true);
     expect(result.skill?.outcome).toBe('handed-over');
+    expect(result.vlmCalls).toBe(0);
     expect(result.skill?.reason).toContain('toggle target is=CompoundButton, text="PM" now names another control ("PM"): the recorded id="material_clock_period_pm_button" is on another node');
     expect(readTrace(result.traceDir).events.filter((event) => event.type === 'skill-step-end').map((event) => event.outcome)).toEqual(['pass', 'pass']);
     // The step was grounded as a whole before any of it ran: the minute is not picked, AM stays checked, the picker is open, no alarm added.
