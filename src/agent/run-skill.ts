@@ -10,7 +10,7 @@ import { parsePredicate, parseQuery } from '../verify/parse-predicate.js';
 import { PredicateParseError } from '../verify/predicate-parse-error.js';
 import { resolveUnit } from '../verify/resolve-unit.js';
 import { verifyIntent } from '../verify/verify-intent.js';
-import { expectationFailedCode, pixelOnlyCode } from '../verify/verify-unit-step.js';
+import { expectationFailedCode, isPixelOnlyUnit, pixelOnlyCode } from '../verify/verify-unit-step.js';
 import type { VerifyOutcome } from '../verify/verify-outcome.js';
 import { admissibleCommitment } from './admissible-commitment.js';
 import { certifyAndDecide } from './certify-and-decide.js';
@@ -267,6 +267,11 @@ interface ExecuteResult {
   readonly haltedAfter?: number;
 }
 
+/** An icon (no text, no checkable or editable state) whose description is gone too: nothing in the tree names it or shows its effect. */
+function unlabelledIcon(unit: ControlUnit, tree: Perception['tree']): boolean {
+  return isPixelOnlyUnit(unit, tree) && unit.members.every((member) => tree.nodes[member.node]?.contentDesc.trim() === '');
+}
+
 /**
  * True when the fills of a failed round changed the text of an editable field that is
  * none of their own: the typed value went elsewhere (a lost focusing tap), so playing
@@ -485,24 +490,49 @@ class SkillReplay {
     const plan: PlanReply = { intent, expectation, commitment: [...items], finish: false, ...(target === undefined ? {} : { lookFor: filled(target, this.bindings, 'target') }) };
     // A dialog the app raised between two units of the step would take the next tap: stop there.
     const halt = step === undefined ? undefined : (): string | undefined => (this.dismissableDialog(step) === undefined ? undefined : 'an unexpected dialog came up over the screen');
-    const run = await executeCommitment(context, state, plan, items, check.units, halt ? { halt } : {});
+    let run = await executeCommitment(context, state, plan, items, check.units, halt ? { halt } : {});
     // No unit ran (the device refused the first, e.g. a fill whose focusing tap was lost): nothing acted, trying again is safe.
     if (run.executed.length === 0) return { outcome: { outcome: 'fail', reason: run.unfinished || 'no unit ran', evidence: [] }, retry: true, noEffect: true };
     if (run.haltedAfter !== undefined && run.executed.every((unit) => unit.outcome.outcome === 'pass')) {
       return { outcome: { outcome: 'fail', reason: run.unfinished, evidence: [] }, retry: false, noEffect: false, haltedAfter: run.haltedAfter };
     }
     let judgement = this.judge(plan, run);
-    if (judgement.outcome !== 'pass' && step !== undefined && this.visionMayConfirm(plan, items, run)) judgement = await this.confirmByVision(plan, run, judgement);
+    let last = run.executed.at(-1);
+    // An icon with no label left (text and description gone) whose tap changed nothing: its
+    // effect may show in pixels only, and so may the expectation's label: tapping it again is
+    // not safe (a star would be undone), so the gate opens at once, as in the loop.
+    const blindTap = judgement.outcome === 'fail' && last !== undefined && last.delta.label === 'no-change' && last.outcome.outcome === 'fail' && last.outcome.code !== pixelOnlyCode && unlabelledIcon(last.unit, last.before.perception.tree);
+    let askedVision = false;
+    if (blindTap && step !== undefined && context.visionAllowed && last !== undefined) {
+      askedVision = true;
+      recordGate(context, state, context.gate.pixelOnly());
+      const seen = await relocateByVision(context, state, plan, last, items.length === 1 && expectation !== '' ? parsePredicate(expectation) : undefined, 'pixel-only');
+      if (seen.after === last.after && seen.outcome.outcome === 'pass') {
+        // Vision saw the effect: a weak pass by vision.
+        judgement = { ...judgement, outcome: 'pass', reason: seen.outcome.reason, note: 'seen by vision, low confidence', by: 'vlm', strength: 'weak' };
+      } else if (seen !== last) {
+        // Vision located the icon again and it was tapped again: the step is judged on that, on the screen it left.
+        state.screen = seen.after;
+        state.verification[seen.outcome.outcome] += 1;
+        if (seen.outcome.outcome === 'pass') state.verified.add(seen.unit.id);
+        run = { ...run, executed: [...run.executed.slice(0, -1), seen] };
+        judgement = this.judge(plan, run);
+      }
+      last = seen;
+    } else if (judgement.outcome !== 'pass' && step !== undefined && this.visionMayConfirm(plan, items, run)) {
+      askedVision = true;
+      judgement = await this.confirmByVision(plan, run, judgement);
+    }
     await certifyAndDecide(context, state, plan, run, judgement);
-    const last = run.executed.at(-1);
     // Nothing changed at all: the tap was lost and trying again is safe — unless the unit is an
     // icon whose effect may be pixels only and nothing but the unit speaks for the step. A
     // one-unit step with an expectation is judged by it: the recorded run saw that expectation
-    // come true on the tree, so a tree where nothing changed is a lost tap, not a pixel effect.
+    // come true on the tree, so a tree where nothing changed is a lost tap, not a pixel effect
+    // (not so for an icon whose labels are gone: see blindTap).
     const nothingChanged = judgement.outcome === 'fail' && last !== undefined && last.delta.label === 'no-change' && last.outcome.outcome === 'fail';
     // The first unit's command was refused (a fill with no field focused: its focusing tap did not reach the field): nothing acted.
     const refusedFirst = judgement.outcome === 'fail' && run.executed.length === 1 && last?.outcome.code === refusedCode;
-    const lostTap = nothingChanged && (last.outcome.code !== pixelOnlyCode || (expectation !== '' && items.length === 1));
+    const lostTap = nothingChanged && !blindTap && !askedVision && (last?.outcome.code !== pixelOnlyCode || (expectation !== '' && items.length === 1));
     // A step of fills only sets each field to its value: played again, it ends in the same state
     // (a typed value a lost tap sent into one of them is overwritten) — not when the text went into another field.
     const settable = items.every((item) => item.value !== undefined && run.start.perception.units.find((unit) => unit.id === item.unit)?.type === 'fill') && !typedElsewhere(run, judgement.delta);

@@ -206,3 +206,43 @@ describe('a dropped tap on an icon without text or state', () => {
     expect(result.plannerCalls).toBeGreaterThan(0);
   });
 });
+
+describe('an icon with every label gone whose tap shows nothing in the tree (the favourite star under icon-only)', () => {
+  const task = simSuiteTask('contacts-tom-baker-favorite');
+  let skill: Skill;
+
+  beforeAll(async () => {
+    skill = await teach('contacts-tom-baker-favorite');
+    expect(JSON.stringify(skill.steps)).toContain('Remove from favorites');
+  });
+
+  function starTaps(traceDir: string, starId: string | undefined): number {
+    return readTrace(traceDir).events.filter((event) => event.type === 'act-end' && event.unitId === starId).length;
+  }
+
+  function starId(traceDir: string): string | undefined {
+    const events = readTrace(traceDir).events;
+    const end = events.findIndex((event) => event.type === 'skill-end');
+    const taps = events.slice(0, end).filter((event) => event.type === 'act-end');
+    return taps.at(-1)?.type === 'act-end' ? (taps.at(-1) as { unitId?: string }).unitId : undefined;
+  }
+
+  it('is not tapped again (that would undo it): the gate opens at once, vision sees the star set, no planner call', async () => {
+    const { result, simulator } = await run(task, { skill, faults: iconOnly, vision: truthful, runId: 'star' });
+    expect(simulator.faultLog().some((event) => event.detail.includes('"Remove from favorites" lost its label'))).toBe(true);
+    expect(result.gateReasons['pixel-only']).toBe(1);
+    expect(starTaps(result.traceDir, starId(result.traceDir))).toBe(1);
+    expect(result.skill?.outcome).toBe('completed');
+    expect(result.plannerCalls).toBe(0);
+    expect(result.success).toBe(true);
+  });
+
+  it('negative control: vision does not see it set: hand-over after one tap, the planner is asked', async () => {
+    const unseeing: VisionRule = (reading, truth) => ({ unit: reading.expectation === undefined ? locate(reading, truth) : null, alreadyDone: false });
+    const { result } = await run(task, { skill, faults: iconOnly, vision: unseeing, runId: 'star-unseen' });
+    expect(result.gateReasons['pixel-only']).toBe(1);
+    expect(starTaps(result.traceDir, starId(result.traceDir))).toBe(1);
+    expect(result.skill?.outcome).toBe('handed-over');
+    expect(result.plannerCalls).toBeGreaterThan(0);
+  });
+});
