@@ -480,9 +480,14 @@ export class OracleGuide {
     return this.locate(query, reading.candidates, groundTruth);
   }
 
-  /** The LLM verifier's role: the reference step's expectation decides, else pass. */
-  verify(perception: Perception): VerifierReply {
-    const step = this.solution[Math.min(this.step, this.solution.length - 1)];
+  /**
+   * The LLM verifier's role: the reference step's expectation decides, else pass. The step
+   * is the guide's current one, or the reference step the prompt's intent names when the
+   * current one is another (a skill replay judged a step the planner never planned).
+   */
+  verify(perception: Perception, intent?: string): VerifierReply {
+    const current = this.solution[Math.min(this.step, this.solution.length - 1)];
+    const step = intent === undefined || current?.intent === intent ? current : this.solution.find((candidate) => candidate.intent === intent) ?? current;
     if (!step?.expect) return { verdict: 'pass', reason: 'oracle: the reference step names no expectation' };
     const outcome = evaluatePredicate(parsePredicate(step.expect), { after: perception.tree });
     return { verdict: outcome.outcome === 'pass' ? 'pass' : 'fail', reason: `oracle: ${outcome.reason}` };

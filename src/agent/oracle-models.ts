@@ -105,7 +105,7 @@ export function createOraclePolicy(task: Task, options: OraclePolicyOptions): Or
     replies: (request: LanguageModelRequest) => (request.responseFormat?.name === 'MetaPlan' ? JSON.stringify(oracleMetaPlan(task)) : answerOnce(request.messages, () => {
       const reading = readPrompt(request.messages);
       const perception = screens.find(reading.screenBlock);
-      if (request.role === 'verifier') return JSON.stringify(guide.verify(perception));
+      if (request.role === 'verifier') return JSON.stringify(guide.verify(perception, reading.intent));
       if (options.react) return JSON.stringify(guide.react(perception, false, undefined));
       return JSON.stringify(guide.plan(perception, { history: reading.history, skills: reading.skills, ...(reading.rejection === undefined ? {} : { rejection: reading.rejection }), ...(reading.surface === undefined ? {} : { surface: reading.surface }) }));
     })),

@@ -30,6 +30,8 @@ export interface PromptReading {
   readonly candidates: readonly PromptCandidate[];
   /** The skills the planner may call by name (none when the prompt lists none). */
   readonly skills: readonly MenuSkill[];
+  /** Verifier: the intent it is asked to judge. */
+  readonly intent?: string;
 }
 
 const outcomes = ['pass', 'fail', 'inconclusive', 'unknown', 'rejected'] as const;
@@ -76,6 +78,7 @@ export function readPrompt(messages: readonly (TextMessage | VisionMessage)[]): 
   const surface = surfaceMatch ? { decision: surfaceMatch[1] as 'STOP' | 'CONTINUE', reason: surfaceMatch[2] ?? '' } : undefined;
   const lookFor = lineValue(head, 'Look for');
   const expectation = lineValue(head, gateExpectationLabel);
+  const intent = lineValue(head, 'Intent');
   const failedTarget = /^\[([^\]\s]+)\]/.exec(lineValue(head, 'Failed target') ?? '')?.[1];
   const candidates: PromptCandidate[] = [];
   for (const line of (section(head, 'Candidate regions (id [left,top,right,bottom] type label):') ?? '').split('\n')) {
@@ -92,5 +95,6 @@ export function readPrompt(messages: readonly (TextMessage | VisionMessage)[]): 
     ...(lookFor === undefined ? {} : { lookFor }),
     ...(expectation === undefined ? {} : { expectation }),
     ...(failedTarget === undefined ? {} : { failedTarget }),
+    ...(intent === undefined ? {} : { intent }),
   };
 }

@@ -22,7 +22,7 @@ import { refusedCode } from './execute-unit.js';
 import { lookForUnit, type CommitmentItem, type PlanReply } from './plan-reply.js';
 import type { SenseActContext, SenseActState } from './senseact-state.js';
 import type { SkillCall } from './skill-menu.js';
-import { maxNoteLength, type IntentJudgement } from './verify-committed-intent.js';
+import { maxNoteLength, verifyCommittedIntent, type IntentJudgement } from './verify-committed-intent.js';
 
 /** How a skill replay ended. */
 export interface SkillRunEnd {
@@ -218,7 +218,9 @@ function noteOf(skill: Skill, index: number, total: number, reason: string): str
  * Anything else — a target not found by either, ambiguous or of another kind, a found
  * unit whose recorded id sits on another node, a failed or inconclusive verdict vision
  * does not confirm, an unmet postcondition — hands over to the planner from that state,
- * with the skill's progress in the history.
+ * with the skill's progress in the history. No model is called, except the loop's verifier
+ * at an inconclusive verdict of a step whose recorded check needed it (`verifier: model`).
+ * A password parameter is a secret of the run from the match on.
  */
 export async function runSkill(context: SenseActContext, state: SenseActState, skills: readonly Skill[]): Promise<SkillRunEnd> {
   const { session, task } = context;
@@ -232,6 +234,8 @@ export async function runSkill(context: SenseActContext, state: SenseActState, s
 }
 
 async function replaySkill(context: SenseActContext, state: SenseActState, skill: Skill, bindings: Bindings, firstRound: number): Promise<SkillRunEnd> {
+  // A password the instruction gives is a secret in every file from the start (the loop learns it only when typed): the bindings in the trace, the instruction, the screens.
+  for (const binding of Object.values(bindings)) if (binding.type === 'password') context.session.trace.redactor.addPassword(binding.value);
   const replay = new SkillReplay(context, state, skill, bindings, firstRound);
   const end = await replay.run();
   context.session.trace.emit({ type: 'skill-end', step: null, skill: skill.name, outcome: end.outcome, reason: end.reason, steps: end.steps, bindings: Object.fromEntries(Object.entries(bindings).map(([name, binding]) => [name, binding.value])) });
@@ -496,7 +500,8 @@ class SkillReplay {
     if (run.haltedAfter !== undefined && run.executed.every((unit) => unit.outcome.outcome === 'pass')) {
       return { outcome: { outcome: 'fail', reason: run.unfinished, evidence: [] }, retry: false, noEffect: false, haltedAfter: run.haltedAfter };
     }
-    let judgement = this.judge(plan, run);
+    // A step whose recorded check needed the loop's model verifier asks it at an inconclusive verdict, as the loop did; its word stands (vision confirms only what no verifier judged).
+    let judgement = step?.verifier === 'model' ? await verifyCommittedIntent(context, plan, run) : this.judge(plan, run);
     let last = run.executed.at(-1);
     // An icon with no label left (text and description gone) whose tap changed nothing: its
     // effect may show in pixels only, and so may the expectation's label: tapping it again is
@@ -519,7 +524,7 @@ class SkillReplay {
         judgement = this.judge(plan, run);
       }
       last = seen;
-    } else if (judgement.outcome !== 'pass' && step !== undefined && this.visionMayConfirm(plan, items, run)) {
+    } else if (judgement.outcome !== 'pass' && judgement.by !== 'llm-verifier' && step !== undefined && this.visionMayConfirm(plan, items, run)) {
       askedVision = true;
       judgement = await this.confirmByVision(plan, run, judgement);
     }

@@ -103,11 +103,20 @@ export function mergeRun(skill: Skill, run: LiftedRun): Skill | undefined {
     if (!stretch) return undefined;
     merged.push(...stretch);
     const common = mine[mi];
-    if (common) merged.push(common);
+    if (common) merged.push(withVerifier(common, theirs[tj]));
     i = mi + 1;
     j = tj + 1;
   }
   return { ...skill, steps: merged, sources: [...new Set([...skill.sources, run.source])] };
+}
+
+/**
+ * A step both sides share, with the model verifier when either side's check needed it: a
+ * replay asks it only where the step's verdict is inconclusive, as one of the runs saw.
+ */
+function withVerifier(common: SkillEntry, theirs: SkillStep | undefined): SkillEntry {
+  if (isBranchPoint(common) || common.verifier !== undefined || theirs?.verifier === undefined) return common;
+  return { ...common, verifier: theirs.verifier };
 }
 
 /** Same parameter names and types: two templates that read alike but bind differently are different skills. */

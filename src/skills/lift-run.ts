@@ -2,7 +2,7 @@ import type { Predicate, Query, StringMatch } from '../verify/predicate.js';
 import { parsePredicate } from '../verify/parse-predicate.js';
 import { printPredicate, printQuery } from '../verify/print-predicate.js';
 import type { RecordedAction, VerifiedRun } from './read-verified-run.js';
-import { findNumbers, findQuoted, findTimes, liftLiteral, placeholder, type Bindings, type FoundLiteral } from './skill-parameters.js';
+import { findNumbers, findPasswords, findQuoted, findTimes, liftLiteral, placeholder, type Bindings, type FoundLiteral } from './skill-parameters.js';
 import type { LiftNote, ParameterType, SkillAction, SkillAnswer, SkillParameter, SkillStep } from './skill-schema.js';
 
 /** A run's steps with the instruction's literals lifted into typed parameters. */
@@ -19,7 +19,7 @@ export interface LiftedRun {
   readonly notes: readonly LiftNote[];
 }
 
-const typeOrder: readonly ParameterType[] = ['text', 'time', 'option', 'number'];
+const typeOrder: readonly ParameterType[] = ['password', 'text', 'time', 'option', 'number'];
 
 function overlaps(literal: FoundLiteral, taken: readonly FoundLiteral[]): boolean {
   return taken.some((other) => literal.start < other.end && other.start < literal.end);
@@ -183,15 +183,16 @@ export function liftRun(run: VerifiedRun): LiftedRun {
   const literals = actionLiterals(run);
   const notes: LiftNote[] = [];
   const accepted: FoundLiteral[] = [];
-  const quoted = findQuoted(instruction);
-  const typed = findTyped(instruction, run).filter((literal) => !overlaps(literal, quoted));
-  const others = [...quoted, ...findTimes(instruction), ...findOptions(instruction, run), ...findNumbers(instruction), ...typed];
+  const passwords = findPasswords(instruction);
+  const quoted = findQuoted(instruction).filter((literal) => !overlaps(literal, passwords));
+  const typed = findTyped(instruction, run).filter((literal) => !overlaps(literal, [...quoted, ...passwords]));
+  const others = [...passwords, ...quoted, ...findTimes(instruction), ...findOptions(instruction, run), ...findNumbers(instruction), ...typed];
   const apart = typed.filter((literal) => {
     if (!besideAnother(literal, others.filter((other) => !overlaps(other, [literal])), instruction)) return true;
     notes.push({ parameter: '-', literal: literal.value, why: 'not lifted: the typed text stands next to another value with only a space between (a template could not tell where one ends)' });
     return false;
   });
-  const candidates: Record<ParameterType, FoundLiteral[]> = { text: [...quoted, ...apart], time: findTimes(instruction), option: findOptions(instruction, run), number: findNumbers(instruction) };
+  const candidates: Record<ParameterType, FoundLiteral[]> = { password: passwords, text: [...quoted, ...apart], time: findTimes(instruction), option: findOptions(instruction, run), number: findNumbers(instruction) };
   for (const type of typeOrder) {
     for (const literal of candidates[type]) {
       if (overlaps(literal, accepted)) continue;
@@ -232,6 +233,7 @@ export function liftRun(run: VerifiedRun): LiftedRun {
     intent: liftLiteral(step.intent, bindings).text,
     actions: step.actions.map((action) => liftAction(action, bindings)),
     ...(step.expectation.trim() === '' ? {} : { expect: printPredicate(liftPredicate(withoutAnswerState(parsePredicate(step.expectation), answerTarget), bindings)) }),
+    ...(step.verifiedByModel ? { verifier: 'model' as const } : {}),
   }));
   const precondition = printPredicate({ kind: 'package', match: { op: 'equals', value: run.start.packageName } });
   const answer: SkillAnswer | undefined = run.answer ? { ...run.answer.rule, target: printQuery(liftQuery(run.answer.rule.target, bindings)) } : undefined;

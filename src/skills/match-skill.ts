@@ -10,6 +10,8 @@ const slotPatterns: Readonly<Record<ParameterType, string>> = {
   number: String.raw`\d+(?:[/.-]\d+)*`,
   text: String.raw`[^"“”']+?`,
   option: String.raw`[^"“”',.;:!?]+?`,
+  // Whatever the instruction gives, up to the next space: a password is never split or trimmed.
+  password: String.raw`\S+`,
 };
 
 function escapeRegex(text: string): string {
@@ -53,6 +55,11 @@ export function bindTemplate(skill: Pick<Skill, 'template' | 'parameters'>, inst
   if (!compiled) return { problem: 'the template names an unknown parameter or has two slots side by side' };
   const match = compiled.regex.exec(normalise(instruction));
   if (!match) return { problem: 'the instruction does not fit the template' };
+  // A full stop after a password that ends the instruction may be part of it: the template that ends in it without one cannot tell.
+  const last = compiled.names.at(-1);
+  if (last !== undefined && skill.parameters[last]?.type === 'password' && /\{[a-z][a-z0-9]*\}$/.test(normalise(skill.template)) && /[.!]$/.test(instruction.trim()) && !/[.!]$/.test(skill.template.trim())) {
+    return { problem: `the password ends the instruction before a "${instruction.trim().slice(-1)}": it may be part of the password` };
+  }
   const bindings: Record<string, { type: ParameterType; value: string }> = {};
   for (const [index, name] of compiled.names.entries()) {
     const value = (match[index + 1] ?? '').trim();

@@ -11,6 +11,7 @@ import { safeParsePredicate } from '../verify/parse-predicate.js';
 import type { Query } from '../verify/predicate.js';
 import { printPredicate } from '../verify/print-predicate.js';
 import { alreadyInWantedState } from '../verify/verify-unit-step.js';
+import { stepFolder } from '../trace/trace-writer.js';
 import { redactedMarker } from '../util/redact-secrets.js';
 import { passwordPlaceholder } from '../util/redactor.js';
 import { SkillError } from './skill-error.js';
@@ -42,6 +43,8 @@ export interface RecordedStep {
   readonly actions: readonly RecordedAction[];
   /** Who chose it: the planner (any policy), or a replayed skill. */
   readonly by: 'planner' | 'skill';
+  /** Its check needed the loop's model verifier (see `modelCheckProblem` for when that is taught). */
+  readonly verifiedByModel?: true;
 }
 
 /** What a run folder says a skill can be learnt from. */
@@ -132,7 +135,7 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   const skipped: string[] = [];
   const unrecordable: string[] = [];
   let observed: Observed | undefined;
-  let round: { intent: string; expectation: string; by: RecordedStep['by']; screen?: Observed; items: CommitmentItemRecord[]; acted: Set<string>; verdict?: string; verifiedBy?: string | undefined; byVision?: true } | undefined;
+  let round: { step: number | null; intent: string; expectation: string; by: RecordedStep['by']; screen?: Observed; items: CommitmentItemRecord[]; acted: Set<string>; verdict?: string; verifiedBy?: string | undefined; byVision?: true } | undefined;
   // Whether the last round that acted was verified: a run that ends on an unverified action may owe its success to it.
   let lastActingVerified = true;
   let lastActingIntent = '';
@@ -149,9 +152,11 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
       skipped.push(`"${current.intent}": not verified (${current.verdict ?? 'no verdict'})`);
       return;
     }
-    // Only a model said it worked: a replay, which asks no model, could never verify it.
-    if (current.verifiedBy === 'llm-verifier') {
-      unrecordable.push(`"${current.intent}": only the model verifier passed it; a replay without a model could not verify it`);
+    // The model verifier passed it: taught only when the tree showed the intent's effect and no unit's contract saw anything wrong (a replay then asks the same verifier).
+    const byModel = current.verifiedBy === 'llm-verifier';
+    const modelProblem = byModel && current.by === 'planner' ? modelCheckProblem(dir, current.step) : undefined;
+    if (modelProblem !== undefined) {
+      unrecordable.push(`"${current.intent}": only the model verifier passed it and ${modelProblem}; a replay could not verify it as the run did`);
       return;
     }
     // Vision passed one of its units (an icon whose effect showed only in the pixels): a replay, which asks no vision, could never verify it.
@@ -167,8 +172,8 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
     const actions = recordActions(current.items, current.acted, perception);
     // A verified intent the skill cannot name would leave a hole: the skill would pass its checks and miss the task.
     if ('problem' in actions) unrecordable.push(`"${current.intent}": ${actions.problem}`);
-    else if (actions.actions.some((action) => action.value?.includes(passwordPlaceholder) === true || action.value?.includes(redactedMarker) === true)) unrecordable.push(`"${current.intent}": it typed a secret (redacted in the trace); a skill never stores one`);
-    else steps.push({ intent: current.intent, expectation: scopedExpectation(current.expectation, actions.actions, observed ? perceptionOf(observed)?.tree : undefined), actions: actions.actions, by: current.by });
+    else if (actions.actions.some((action) => action.value !== passwordPlaceholder && (action.value?.includes(passwordPlaceholder) === true || action.value?.includes(redactedMarker) === true))) unrecordable.push(`"${current.intent}": it typed a secret (redacted in the trace) inside other text; a skill never stores one`);
+    else steps.push({ intent: current.intent, expectation: scopedExpectation(current.expectation, actions.actions, observed ? perceptionOf(observed)?.tree : undefined), actions: actions.actions, by: current.by, ...(byModel ? { verifiedByModel: true as const } : {}) });
   };
   for (const event of events) {
     switch (event.type) {
@@ -177,7 +182,7 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
         break;
       case 'step-start':
         close();
-        round = { intent: '', expectation: '', by: 'planner', items: [], acted: new Set() };
+        round = { step: event.step, intent: '', expectation: '', by: 'planner', items: [], acted: new Set() };
         break;
       case 'plan-end':
         if (round && event.finish !== true) {
@@ -220,7 +225,8 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   if (unrecordable.length > 0) return { dir, reason: `a verified intent cannot be recorded: ${unrecordable.join('; ')}` };
   // Its task check passed after an action no check confirmed: that action may be what did the task, and a skill without it would have a hole.
   if (!lastActingVerified) return { dir, reason: `its last action was not verified ("${lastActingIntent}"), yet the task check passed: the skill would lack the step that may have done the task` };
-  if (taskStart.instruction.includes(passwordPlaceholder) || taskStart.instruction.includes(redactedMarker)) return { dir, reason: 'the instruction holds a redacted secret: a skill never stores one' };
+  const password = passwordProblem(taskStart.instruction, steps);
+  if (password !== undefined) return { dir, reason: password };
   let answer: VerifiedRun['answer'];
   if (taskEnd.answer !== undefined) {
     // An answer is data, not a procedure: the skill keeps only where it was read, and reads it again on the live screen.
@@ -233,6 +239,51 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   }
   if (steps.length === 0 && !answer) return { dir, reason: `no verified intent with a findable target${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}` };
   return { dir, task: taskStart.taskId, instruction: taskStart.instruction, app: taskStart.app ?? firstObserve.packageName, start: { packageName: firstObserve.packageName, activity: firstObserve.activity }, steps, skipped, ...(answer ? { answer } : {}) };
+}
+
+/**
+ * Why a round the model verifier passed cannot be taught, or undefined when it can: its
+ * `predicates.json` must show that no unit's contract failed (one was inconclusive: its
+ * evidence was missing, like a checkbox that left the screen with its list or a masked
+ * password field) and that the intent's expectation passed as new evidence on the
+ * recorded screens. The verifier then only confirmed what the tree showed; where the
+ * expectation was absent, stale or failed, the verifier alone judged the round and a
+ * skill could not repeat that judgement.
+ */
+function modelCheckProblem(dir: string, step: number | null): string | undefined {
+  if (step === null) return 'its round has no step number (its verdicts cannot be found)';
+  const path = join(dir, stepFolder(step), 'predicates.json');
+  if (!existsSync(path)) return `its verdicts (${stepFolder(step)}/predicates.json) are not in the run folder`;
+  let recorded: unknown;
+  try {
+    recorded = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return `its verdicts (${stepFolder(step)}/predicates.json) do not parse (${error instanceof Error ? error.message : String(error)})`;
+  }
+  const verdicts = recorded as { expectationOutcome?: { outcome?: unknown; code?: unknown }; units?: { outcome?: { outcome?: unknown } }[] };
+  const units = Array.isArray(verdicts.units) ? verdicts.units.map((unit) => unit.outcome?.outcome) : [];
+  if (units.length === 0) return 'no unit verdict was recorded';
+  if (units.some((outcome) => outcome === 'fail')) return 'a unit\'s contract failed';
+  if (verdicts.expectationOutcome === undefined) return 'the intent had no expectation (the verifier alone judged it)';
+  if (verdicts.expectationOutcome.outcome !== 'pass') return `its expectation did not show as new evidence on the screen (${String(verdicts.expectationOutcome.outcome)}): the verifier alone judged it`;
+  return undefined;
+}
+
+/**
+ * Why the run's password cannot become a parameter, or undefined: the trace holds a typed
+ * password only as the placeholder (`[password]`), in the instruction too. It is lifted
+ * when the instruction holds it once and a recorded step typed it (whole) into a password
+ * field; two in one instruction cannot be told apart, and another redacted secret
+ * (`[REDACTED]`) never becomes a parameter.
+ */
+function passwordProblem(instruction: string, steps: readonly RecordedStep[]): string | undefined {
+  if (instruction.includes(redactedMarker)) return 'the instruction holds a redacted secret: a skill never stores one';
+  const count = instruction.split(passwordPlaceholder).length - 1;
+  const typed = steps.some((step) => step.actions.some((action) => action.value === passwordPlaceholder));
+  if (count > 1) return `the instruction holds ${count} passwords, redacted alike (${passwordPlaceholder}): the trace cannot tell which was typed where`;
+  if (count === 1 && !typed) return 'the instruction holds a redacted password that no recorded step typed';
+  if (count === 0 && typed) return 'a step typed a password the instruction does not give: a skill never stores one';
+  return undefined;
 }
 
 /**
@@ -256,6 +307,8 @@ function recordActions(items: readonly CommitmentItemRecord[], acted: ReadonlySe
     if (unit.type === 'finish') continue;
     const target = targetQueryFor(unit, perception);
     if (!target) return { problem: `${unit.type} "${unit.label}" has no label or id that names it alone` };
+    // The password is typed only where it is masked: a replay must not show it in a plain field.
+    if (item.value === passwordPlaceholder && unit.state.password !== true) return { problem: `it typed the password into ${unit.type} "${unit.label}", which is no password field` };
     actions.push({ unit: unit.type, target: target.query, ...(target.fallback ? { fallback: target.fallback } : {}), ...(target.role ? { role: target.role } : {}), ...args });
   }
   return actions.length > 0 ? { actions } : { problem: 'no unit ran' };

@@ -1,3 +1,4 @@
+import { passwordPlaceholder } from '../util/redactor.js';
 import type { ParameterType } from './skill-schema.js';
 
 /**
@@ -49,6 +50,19 @@ export function findTimes(text: string): FoundLiteral[] {
 /** Numbers of an instruction. */
 export function findNumbers(text: string): FoundLiteral[] {
   return found(numberPattern, text, 'number', (match) => ({ value: match[0], offset: 0 }));
+}
+
+/**
+ * The password of a recorded instruction: the trace holds a password typed into a
+ * password field only as its placeholder (`[password]`), in the instruction too, so the
+ * placeholder is where the password stood.
+ */
+export function findPasswords(text: string): FoundLiteral[] {
+  const literals: FoundLiteral[] = [];
+  for (let start = text.indexOf(passwordPlaceholder); start >= 0; start = text.indexOf(passwordPlaceholder, start + passwordPlaceholder.length)) {
+    literals.push({ type: 'password', value: passwordPlaceholder, start, end: start + passwordPlaceholder.length });
+  }
+  return literals;
 }
 
 /** The parts of a time, or undefined when the text is no time. */

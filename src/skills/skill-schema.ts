@@ -9,8 +9,12 @@ import { unitTypeSchema } from '../perception/control-unit.js';
  * `{parameter}` or `{parameter.projection}` placeholders (see skill-parameters.ts).
  */
 
-/** The kinds of value a parameter may hold, each with its own pattern in the instruction. */
-export const parameterTypeSchema = z.enum(['time', 'text', 'number', 'option']);
+/**
+ * The kinds of value a parameter may hold, each with its own pattern in the instruction.
+ * A `password` is bound from the instruction at match time and never stored: its example
+ * is the trace's placeholder (`[password]`), and the replay types it into a password field.
+ */
+export const parameterTypeSchema = z.enum(['time', 'text', 'number', 'option', 'password']);
 export type ParameterType = z.infer<typeof parameterTypeSchema>;
 
 /** A typed slot of the instruction template. */
@@ -58,6 +62,14 @@ export const skillStepSchema = z.strictObject({
   expect: z.string().optional(),
   /** A guard: the step runs only when this predicate holds on the screen (a step seen in some runs only). */
   when: z.string().optional(),
+  /**
+   * `model`: the recorded run's check of this step needed the loop's model verifier — a
+   * unit's contract was inconclusive (a checkbox that left the screen with its list, a
+   * masked password field) while no unit failed and the expectation showed as new evidence
+   * on the tree. A replay asks the loop's verifier at an inconclusive verdict of this step,
+   * as the loop did, and hands over without one. Absent: contracts and expectation alone.
+   */
+  verifier: z.literal('model').optional(),
 });
 export type SkillStep = z.infer<typeof skillStepSchema>;
 

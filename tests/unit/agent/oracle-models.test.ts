@@ -2,7 +2,7 @@
 // returned through a read-only watch; it moves on only when a prompt says its plan passed.
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plannerMessages, ranNote, ranUnitsShown, unitReference, unitsTookEffectNote, type HistoryEntry } from '../../../src/agent/agent-prompts.js';
+import { plannerMessages, ranNote, ranUnitsShown, unitReference, unitsTookEffectNote, verifierMessages, type HistoryEntry } from '../../../src/agent/agent-prompts.js';
 import { ranReferences } from '../../../src/agent/oracle-guide.js';
 import type { PlannerFeedback } from '../../../src/agent/planner-feedback.js';
 import { createOraclePolicy } from '../../../src/agent/oracle-models.js';
@@ -57,6 +57,21 @@ describe('the oracle policy', () => {
     const next = await plan(policy, opened.view, [{ intent: 'Open Display', outcome: 'fail', note: '' }, { intent: 'Open Display', outcome: 'pass', note: '' }]);
     expect(next.intent).toBe('Switch dark theme on');
     expect(next.commitment[0]).toMatchObject({ checked: true });
+  });
+
+  it('as verifier, judges the reference step the prompt\'s intent names (a skill replay asks about a step it never planned), else its current one', async () => {
+    const { policy, watched } = setup();
+    const start = await look(watched);
+    const verdict = async (intent: string) => {
+      const reply = await policy.models.verifier!.generate({ role: 'verifier', messages: verifierMessages({ intent, expectation: '', reason: 'a unit was inconclusive', view: start.view }) });
+      return (JSON.parse(reply.text) as { verdict: string; reason: string });
+    };
+    // The second reference step names no expectation: pass, though the guide has planned nothing yet.
+    expect(await verdict('Switch dark theme on')).toEqual({ verdict: 'pass', reason: 'oracle: the reference step names no expectation' });
+    // The first one's expectation (Dark theme shown) does not hold on the start screen.
+    expect((await verdict('Open Display')).verdict).toBe('fail');
+    // An intent no reference step has: the current step decides, as before.
+    expect((await verdict('Do something else')).verdict).toBe('fail');
   });
 
   it('answers the very same prompt the same way, as a deterministic model would (the samples of a vote)', async () => {

@@ -46,6 +46,16 @@ describe('matching an instruction to a skill without a model', () => {
     expect(result.kind).toBe('none');
     expect(result.kind === 'none' && result.reason).toContain('precondition');
   });
+
+  it('binds a password slot to the whole token the instruction gives, and refuses one a full stop may belong to', () => {
+    const join = skill('join', 'Join {option} with the password {password}', { option: { type: 'option', example: 'CafeNet' }, password: { type: 'password', example: '[password]' } });
+    expect(bindTemplate(join, 'Join CafeNet with the password p@ss.w0rd-"x"')).toEqual({ bindings: { option: { type: 'option', value: 'CafeNet' }, password: { type: 'password', value: 'p@ss.w0rd-"x"' } } });
+    expect(bindTemplate(join, 'Join CafeNet with the password two words')).toHaveProperty('problem');
+    expect(bindTemplate(join, 'Join CafeNet with the password secret99.')).toEqual({ problem: 'the password ends the instruction before a ".": it may be part of the password' });
+    // The recorded instruction ended in a full stop after the password: the stop is the sentence's.
+    const stopped = skill('join-stop', 'Join {option} with the password {password}.', join.parameters);
+    expect(bindTemplate(stopped, 'Join CafeNet with the password secret99.')).toMatchObject({ bindings: { password: { value: 'secret99' } } });
+  });
 });
 
 describe('folding runs into one skill', () => {
@@ -59,6 +69,12 @@ describe('folding runs into one skill', () => {
     const recovered = mergeRun(base, lifted([step('Open A', 'text="A"'), step('Open B', 'id="b_button"'), step('Save', 'text="Save"')], 'run-3'));
     expect(recovered?.steps[1]).toEqual({ branches: [{ when: 'exists(text="B")', steps: [step('Open B', 'text="B"')] }, { when: 'exists(id="b_button")', steps: [step('Open B', 'id="b_button"')], note: 'from run-3' }] });
     expect(recovered?.sources).toEqual(['run-3']);
+  });
+
+  it('keeps the model-verifier mark of a shared step when either run needed it', () => {
+    const marked = mergeRun(base, lifted([step('Open A', 'text="A"'), { ...step('Open B', 'text="B"'), verifier: 'model' }, step('Save', 'text="Save"')], 'run-4'));
+    expect(marked?.steps[1]).toEqual({ ...step('Open B', 'text="B"'), verifier: 'model' });
+    expect(marked?.steps[0]).toEqual(step('Open A', 'text="A"'));
   });
 
   it('finds placeholders no parameter fills', () => {
