@@ -1,7 +1,7 @@
 import type { ControlUnit, UnitType } from '../perception/control-unit.js';
 import type { Perception } from '../perception/perceive.js';
 import { fillPlaceholders, type Bindings } from '../skills/skill-parameters.js';
-import { readAnswer } from '../skills/answer-rule.js';
+import { parseAnswerRule, readAnswer } from '../skills/answer-rule.js';
 import { holdsOn, matchSkill } from '../skills/match-skill.js';
 import { isBranchPoint, type Skill, type SkillAction, type SkillAnswer, type SkillStep } from '../skills/skill-schema.js';
 import { computeDelta } from '../verify/compute-delta.js';
@@ -370,14 +370,14 @@ class SkillReplay {
   /** Reads the answer on the live screen by the skill's rule: one node (or a count), never a guess. */
   private readAnswer(rule: SkillAnswer): { answer: string; target: string } | { problem: string } {
     const target = filled(rule.target, this.bindings, 'answer target');
-    let query;
+    let parsed;
     try {
-      query = parseQuery(target);
+      parsed = parseAnswerRule(rule, (text) => filled(text, this.bindings, 'answer target'));
     } catch (error) {
       if (PredicateParseError.isInstance(error)) return { problem: `the answer target ${target} does not parse: ${error.message}` };
       throw error;
     }
-    const read = readAnswer({ ...rule, target: query }, this.state.screen.perception.tree);
+    const read = readAnswer(parsed, this.state.screen.perception.tree);
     return 'problem' in read ? read : { answer: read.answer, target };
   }
 

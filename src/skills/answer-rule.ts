@@ -1,6 +1,7 @@
 import type { NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
-import { findNodes } from '../verify/find-nodes.js';
+import { findNodes, subtreeEnd } from '../verify/find-nodes.js';
+import { parseQuery } from '../verify/parse-predicate.js';
 import type { Query } from '../verify/predicate.js';
 import type { SkillAnswer } from './skill-schema.js';
 import { rowLabels } from './target-query.js';
@@ -17,7 +18,21 @@ import { findNumbers, findQuoted, findTimes, liftLiteral, parseTime, projections
  * - `count`: how many nodes `target` finds in the given checked state.
  * Here the target is a parsed query (the skill file holds its text form, placeholders allowed).
  */
-export type RecordedAnswer = SkillAnswer extends infer Rule ? (Rule extends SkillAnswer ? Omit<Rule, 'target'> & { readonly target: Query } : never) : never;
+export type RecordedAnswer = SkillAnswer extends infer Rule ? (Rule extends SkillAnswer ? Omit<Rule, 'target' | 'row'> & { readonly target: Query } & ('row' extends keyof Rule ? { readonly row?: Query } : unknown) : never) : never;
+
+/** A rule as the skill file holds it, its queries printed by `print` (which may lift literals into placeholders). */
+export function printAnswerRule(rule: RecordedAnswer, print: (query: Query) => string): SkillAnswer {
+  if (rule.from !== 'text') return { ...rule, target: print(rule.target) };
+  const { row, ...rest } = rule;
+  return { ...rest, target: print(rule.target), ...(row === undefined ? {} : { row: print(row) }) };
+}
+
+/** A rule of a skill file with its queries filled (`fill`) and parsed; throws `PredicateParseError` on a query that does not parse. */
+export function parseAnswerRule(rule: SkillAnswer, fill: (text: string) => string): RecordedAnswer {
+  if (rule.from !== 'text') return { ...rule, target: parseQuery(fill(rule.target)) };
+  const { row, ...rest } = rule;
+  return { ...rest, target: parseQuery(fill(rule.target)), ...(row === undefined ? {} : { row: parseQuery(fill(row)) }) };
+}
 
 const yesWords = /^(yes|yeah|true)$/i;
 const noWords = /^(no|false)$/i;
@@ -70,6 +85,8 @@ function names(query: Query, node: UiNode, tree: UiTree): boolean {
 
 interface Naming {
   readonly query: Query;
+  /** The row label the node is read beside, when `query` alone finds others too (`inRow`). */
+  readonly row?: Query;
   /** The query is tied to the instruction (a label it names), not only to the screen's layout. */
   readonly named: boolean;
 }
@@ -102,6 +119,46 @@ function namingsOf(node: UiNode, tree: UiTree, instruction: string, bindings: Bi
   return namings.filter((naming) => names(naming.query, node, tree));
 }
 
+/**
+ * Of the nodes `query` finds, the one in the row of the one node `row` finds: whose
+ * smallest subtree shared with that node holds no other match (a value beside its label,
+ * not the screen's other value of the same id). Undefined when none or several are.
+ */
+function inRow(query: Query, row: Query, tree: UiTree): NodeIndex | undefined {
+  const anchors = findNodes(row, tree).matches;
+  const anchor = anchors.length === 1 ? tree.nodes[anchors[0] as NodeIndex] : undefined;
+  if (!anchor) return undefined;
+  const matches = findNodes(query, tree).matches;
+  const own = matches.filter((index) => {
+    let shared = tree.nodes[index];
+    while (shared && !(anchor.index >= shared.index && anchor.index < subtreeEnd(tree, shared.index))) shared = tree.nodes[shared.parent];
+    if (!shared) return false;
+    const end = subtreeEnd(tree, shared.index);
+    return matches.every((other) => other === index || other < shared.index || other >= end);
+  });
+  return own.length === 1 ? own[0] : undefined;
+}
+
+/**
+ * Namings of a node its id (or class) finds with others on the screen: that query, read in
+ * the row of a label beside it shown once on the screen (`inRow`) — the Tokyo clock's
+ * time, not the home clock's, where `near` would measure from the label's centre to the
+ * nearer of the two.
+ */
+function rowNamings(node: UiNode, tree: UiTree, instruction: string, bindings: Bindings, avoid: string): Naming[] {
+  const holdsAnswer = (value: string): boolean => avoid !== '' && normalise(value).includes(normalise(avoid));
+  const kind: Query = node.resourceId === '' ? { is: simpleClass(node) } : { id: { op: 'equals', value: shortId(node.resourceId) } };
+  const namings: Naming[] = [];
+  for (const label of rowLabels(node, tree, true)) {
+    for (const [field, value] of [['text', label.text], ['desc', label.contentDesc]] as const) {
+      if (value.trim() === '' || holdsAnswer(value)) continue;
+      const row: Query = { [field]: { op: 'equals', value: value.trim() } };
+      if (inRow(kind, row, tree) === node.index) namings.push({ query: kind, row, named: namedByInstruction(value, instruction, bindings) });
+    }
+  }
+  return namings;
+}
+
 /** The best naming: one tied to the instruction first, then any. */
 function bestNaming(namings: readonly Naming[]): Naming | undefined {
   return namings.find((naming) => naming.named) ?? namings[0];
@@ -130,8 +187,10 @@ function textRules(answer: string, tree: UiTree, instruction: string, bindings: 
       if (!normalise(value).includes(normalise(answer))) continue;
       const take = takeOf(value, answer);
       if (!take) continue;
-      const naming = bestNaming(namingsOf(node, tree, instruction, bindings, answer));
-      if (naming) found.push({ rule: { from: 'text', target: naming.query, field, ...take }, named: naming.named, rank: (naming.named ? 2 : 0) + (take.take === 'whole' ? 1 : 0), node });
+      // A row label counts only where nothing else names the node: a label or id of its own first.
+      const own = namingsOf(node, tree, instruction, bindings, answer);
+      const naming = bestNaming(own.length > 0 ? own : rowNamings(node, tree, instruction, bindings, answer));
+      if (naming) found.push({ rule: { from: 'text', target: naming.query, ...(naming.row ? { row: naming.row } : {}), field, ...take }, named: naming.named, rank: (naming.named ? 2 : 0) + (take.take === 'whole' ? 1 : 0), node });
     }
   }
   return found;
@@ -212,6 +271,11 @@ export function induceAnswerRule(answer: string, instruction: string, tree: UiTr
  * names; the checked state of the one node; or the count of nodes in a state.
  */
 export function readAnswer(rule: RecordedAnswer, tree: UiTree): { answer: string } | { problem: string } {
+  if (rule.from === 'text' && rule.row !== undefined) {
+    const index = inRow(rule.target, rule.row, tree);
+    if (index === undefined) return { problem: 'the answer\'s row label finds no single node, or no single target node shares a row with it' };
+    return readText(rule, tree.nodes[index] as UiNode);
+  }
   const matches = findNodes(rule.target, tree).matches;
   if (rule.from === 'count') {
     const nodes = matches.map((index) => tree.nodes[index]).filter((node): node is UiNode => node !== undefined);
@@ -226,6 +290,11 @@ export function readAnswer(rule: RecordedAnswer, tree: UiTree): { answer: string
     if (!node.checkable) return { problem: 'the answer\'s target is not checkable' };
     return { answer: node.checked ? rule.yes : rule.no };
   }
+  return readText(rule, node);
+}
+
+/** The part of a node's text (or description) a `text` rule takes. */
+function readText(rule: Extract<RecordedAnswer, { from: 'text' }>, node: UiNode): { answer: string } | { problem: string } {
   const value = (rule.field === 'text' ? node.text : node.contentDesc).trim();
   if (value === '') return { problem: `the answer's target shows no ${rule.field}` };
   switch (rule.take) {

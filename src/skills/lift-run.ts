@@ -2,6 +2,7 @@ import type { Predicate, Query, StringMatch } from '../verify/predicate.js';
 import { parsePredicate } from '../verify/parse-predicate.js';
 import { printPredicate, printQuery } from '../verify/print-predicate.js';
 import type { RecordedAction, VerifiedRun } from './read-verified-run.js';
+import { printAnswerRule } from './answer-rule.js';
 import { findNumbers, findPasswords, findQuoted, findTimes, liftLiteral, placeholder, type Bindings, type FoundLiteral } from './skill-parameters.js';
 import type { LiftNote, ParameterType, SkillAction, SkillAnswer, SkillParameter, SkillStep } from './skill-schema.js';
 
@@ -47,6 +48,7 @@ function actionLiterals(run: VerifiedRun): { literal: string; where: string }[] 
     }
   });
   if (run.answer) for (const value of queryValues(run.answer.rule.target)) literals.push({ literal: value, where: 'the target the answer is read from' });
+  if (run.answer?.rule.from === 'text' && run.answer.rule.row) for (const value of queryValues(run.answer.rule.row)) literals.push({ literal: value, where: 'the row the answer is read in' });
   return literals;
 }
 
@@ -54,7 +56,8 @@ function actionLiterals(run: VerifiedRun): { literal: string; where: string }[] 
 function findOptions(instruction: string, run: VerifiedRun): FoundLiteral[] {
   const options: FoundLiteral[] = [];
   const labels = new Set<string>();
-  const targets = [...run.steps.flatMap((step) => step.actions.map((action) => action.target)), run.answer?.rule.target, run.answer?.rule.target.near];
+  const rule = run.answer?.rule;
+  const targets = [...run.steps.flatMap((step) => step.actions.map((action) => action.target)), rule?.target, rule?.target.near, rule?.from === 'text' ? rule.row : undefined];
   for (const target of targets) {
     for (const field of ['text', 'desc'] as const) {
       const match = target?.[field];
@@ -236,7 +239,7 @@ export function liftRun(run: VerifiedRun): LiftedRun {
     ...(step.verifiedByModel ? { verifier: 'model' as const } : {}),
   }));
   const precondition = printPredicate({ kind: 'package', match: { op: 'equals', value: run.start.packageName } });
-  const answer: SkillAnswer | undefined = run.answer ? { ...run.answer.rule, target: printQuery(liftQuery(run.answer.rule.target, bindings)) } : undefined;
+  const answer: SkillAnswer | undefined = run.answer ? printAnswerRule(run.answer.rule, (query) => printQuery(liftQuery(query, bindings))) : undefined;
   return { app: run.app, template, parameters, precondition, steps, ...(answer ? { answer } : {}), source: run.dir, notes };
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { parseYamlSafely } from '../util/parse-yaml-safely.js';
+import { passwordPlaceholder } from '../util/redactor.js';
 import { parseQuery, safeParsePredicate } from '../verify/parse-predicate.js';
 import { PredicateParseError } from '../verify/predicate-parse-error.js';
 import { fillPlaceholders, projections, type Bindings } from './skill-parameters.js';
@@ -58,6 +59,12 @@ export function skillProblems(skill: Skill): string[] {
   if (skill.postcondition !== undefined) check(skill.postcondition, 'postcondition', 'predicate');
   for (const [name, parameter] of Object.entries(skill.parameters)) {
     if (parameter.type === 'time' && Object.keys(projections('time', parameter.example)).length === 1) problems.push(`parameters.${name}.example: "${parameter.example}" is not a time such as 3PM or 6:45AM`);
+    // A skill file never holds a password: the example of a password parameter is the trace's placeholder.
+    if (parameter.type === 'password' && parameter.example !== passwordPlaceholder) problems.push(`parameters.${name}.example: a password parameter's example must be "${passwordPlaceholder}" (a skill file never holds a password)`);
+  }
+  if (skill.answer !== undefined) {
+    check(skill.answer.target, 'answer.target', 'query');
+    if (skill.answer.from === 'text' && skill.answer.row !== undefined) check(skill.answer.row, 'answer.row', 'query');
   }
   skill.steps.forEach((entry, index) => {
     if (isBranchPoint(entry)) entry.branches.forEach((branch, b) => check(branch.when, `steps[${index}].branches[${b}].when`, 'predicate'));

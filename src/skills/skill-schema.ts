@@ -102,7 +102,11 @@ export type LiftNote = z.infer<typeof liftNoteSchema>;
  * (src/skills/answer-rule.ts): never the answer itself, only where it shows.
  */
 export const skillAnswerSchema = z.discriminatedUnion('from', [
-  z.strictObject({ from: z.literal('text'), target: targetText, field: z.enum(['text', 'desc']), take: z.enum(['whole', 'time', 'between']), prefix: z.string().optional(), suffix: z.string().optional() }),
+  z.strictObject({
+    from: z.literal('text'), target: targetText, field: z.enum(['text', 'desc']), take: z.enum(['whole', 'time', 'between']), prefix: z.string().optional(), suffix: z.string().optional(),
+    /** A label of the row to read in: of the nodes `target` finds, the one whose smallest subtree shared with the one node `row` finds holds no other of them. */
+    row: targetText.optional(),
+  }),
   z.strictObject({ from: z.literal('checked'), target: targetText, yes: z.string().min(1), no: z.string().min(1) }),
   z.strictObject({ from: z.literal('count'), target: targetText, state: z.enum(['checked', 'unchecked', 'any']) }),
 ]);

@@ -159,3 +159,50 @@ describe('a yes/no skill read from a checked state', () => {
     expect(result.answer).toBeUndefined();
   });
 });
+
+describe('a skill that reads a value in the row of a label the instruction names', () => {
+  let skill: Skill;
+  const base = suiteTask('clock-query-next-city-time');
+  /** The suite task's start with these world clocks (the home clock shows 9:00 AM, UTC). */
+  function withCities(worldClocks: { city: string; utcOffsetMinutes: number }[]): Task['start'] {
+    const state = structuredClone(base.start.state) as Record<string, { worldClocks: unknown[] }>;
+    (state['com.google.android.deskclock'] as { worldClocks: unknown[] }).worldClocks = worldClocks;
+    return { ...base.start, state };
+  }
+
+  beforeAll(async () => {
+    skill = await teach('clock-query-next-city-time');
+  });
+
+  it('reads the time in the row of the city (lifted), not the home clock of the same id the label\'s centre is nearer to', () => {
+    expect(skill.template).toBe('What time is it in {option} right now according to my world clock?');
+    expect(skill.answer).toEqual({ from: 'text', target: 'id="digital_clock"', row: 'text="{option}"i', field: 'text', take: 'whole' });
+    expect(JSON.stringify(skill)).not.toContain('6:00 PM');
+  });
+
+  it('answers for another city among several, with zero model calls', async () => {
+    const task = variant('clock-query-next-city-time', { id: 'clock-query-london-time', instruction: 'What time is it in London right now according to my world clock?', start: withCities([{ city: 'Tokyo', utcOffsetMinutes: 540 }, { city: 'London', utcOffsetMinutes: 60 }, { city: 'New York', utcOffsetMinutes: -240 }]), answer: { expected: ['10:00 AM'], judge: 'exact' } });
+    const { result, planner } = await run(task, 'london-time', [skill]);
+    expect(result.skill).toMatchObject({ outcome: 'completed' });
+    expect(result.answer).toBe('10:00 AM');
+    expect(result.success).toBe(true);
+    expect(planner.calls).toHaveLength(0);
+    expect(result.llmCalls + result.vlmCalls).toBe(0);
+  });
+
+  it('negative control: a city not on the world clock is not answered (hand-over, never the home clock\'s time)', async () => {
+    const task = variant('clock-query-next-city-time', { id: 'clock-query-paris-time', instruction: 'What time is it in Paris right now according to my world clock?', answer: { expected: ['11:00 AM'], judge: 'exact' } });
+    const { result } = await run(task, 'paris-time', [skill]);
+    expect(result.skill).toMatchObject({ outcome: 'handed-over' });
+    expect(result.skill?.reason).toContain('answer cannot be read');
+    expect(result.answer).toBeUndefined();
+  });
+
+  it('near miss: the city shown twice (its label names no one row): the run teaches nothing, and says why', async () => {
+    const task = taskSchema.parse({ ...base, id: 'clock-query-tokyo-twice', start: withCities([{ city: 'Tokyo', utcOffsetMinutes: 540 }, { city: 'Tokyo', utcOffsetMinutes: 540 }]) });
+    const { result } = await run(task, 'teach-tokyo-twice');
+    expect(result.success).toBe(true);
+    const read = readVerifiedRun(result.traceDir);
+    expect('reason' in read && read.reason).toMatch(/the answer "6:00 PM" is not read from the final screen/);
+  });
+});

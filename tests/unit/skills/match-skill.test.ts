@@ -82,4 +82,10 @@ describe('folding runs into one skill', () => {
     expect(skillProblems(broken).join('\n')).toContain('{thing} names no parameter');
     expect(skillProblems(base)).toEqual([]);
   });
+
+  it('refuses a password parameter whose example is not the placeholder (a skill file never holds a password)', () => {
+    const leaky = skill('join', 'Join with the password {password}', { password: { type: 'password', example: 'hunter2-secret' } });
+    expect(skillProblems(leaky).join('\n')).toContain('parameters.password.example: a password parameter\'s example must be "[password]"');
+    expect(skillProblems(skill('join', 'Join with the password {password}', { password: { type: 'password', example: '[password]' } }))).toEqual([]);
+  });
 });
