@@ -101,7 +101,10 @@ export async function evaluateSuccess(task: Task, evidence: SuccessEvidence): Pr
       continue;
     }
     const result = evaluateStateCondition(state, condition);
-    checks.push({ kind: 'state', check: label, outcome: result.outcome, reason: result.reason });
+    // The condition's reason starts with the condition, which the check's label already names.
+    const named = label.slice(app.length + 1);
+    const reason = result.reason.startsWith(`${named}: `) ? result.reason.slice(named.length + 2) : result.reason;
+    checks.push({ kind: 'state', check: label, outcome: result.outcome, reason });
   }
   for (const adbCheck of success?.adb ?? []) {
     const output = evidence.adbOutputs?.[adbCheck.command];

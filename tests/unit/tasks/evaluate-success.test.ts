@@ -57,6 +57,9 @@ describe('evaluateSuccess', () => {
     expect(on.outcome).toBe('pass');
     const off = await evaluateSuccess(stateTask, { finalTree, appState: () => ({ alarms: [{ hour: 7, enabled: false }] }) });
     expect(off.outcome).toBe('fail');
+    // The condition is named once, then what was found (it used to read "alarms some: alarms some: …").
+    expect(off.reason).toMatch(/^state com\.google\.android\.deskclock alarms some: 0 of 1 element\(s\) match where /);
+    expect(off.reason.match(/alarms some/g)).toHaveLength(1);
     const missing = await evaluateSuccess(stateTask, { finalTree });
     expect(missing.outcome).toBe('inconclusive');
     expect(missing.success).toBe(false);
