@@ -261,12 +261,18 @@ export async function playCalledSkill(context: SenseActContext, state: SenseActS
 
 type StepVerdict = { readonly outcome: 'pass' } | { readonly outcome: 'fail' | 'inconclusive' | 'ungrounded'; readonly reason: string };
 
-/** A round's verdict, with what the step may do next: try again (`retry`), it acted on nothing (`noEffect`), a dialog stopped it after that many units (`haltedAfter`). */
-type RoundVerdict = StepVerdict & { readonly retry?: true; readonly noEffect?: true; readonly haltedAfter?: number };
+/**
+ * A round's verdict, with what the step may do next: try again (`retry`) from its unit
+ * `retryFrom` (the units before it verified), it acted on nothing (`noEffect`), a dialog
+ * stopped it after that many units (`haltedAfter`).
+ */
+type RoundVerdict = StepVerdict & { readonly retry?: true; readonly retryFrom?: number; readonly noEffect?: true; readonly haltedAfter?: number };
 
 interface ExecuteResult {
   readonly outcome: VerifyOutcome;
   readonly retry: boolean;
+  /** With `retry`: the units before this one verified and are not played again (a digit typed twice is another number). */
+  readonly retryFrom?: number;
   readonly noEffect: boolean;
   readonly haltedAfter?: number;
 }
@@ -416,6 +422,7 @@ class SkillReplay {
       if (played.noEffect === true && dismissals < skillDialogDismissals && this.dismissableDialog(step) !== undefined) continue;
       if (played.retry === true && retries < skillStepRetries) {
         retries += 1;
+        from += played.retryFrom ?? 0;
         continue;
       }
       return played;
@@ -454,7 +461,7 @@ class SkillReplay {
       : await this.execute(intent, expectation, located.items, step);
     const verdict: RoundVerdict = result.outcome.outcome === 'pass'
       ? { outcome: 'pass' }
-      : { outcome: 'problem' in located ? 'ungrounded' : result.outcome.outcome, reason: result.outcome.reason, ...(result.retry ? { retry: true as const } : {}), ...(result.noEffect ? { noEffect: true as const } : {}), ...(result.haltedAfter === undefined ? {} : { haltedAfter: result.haltedAfter }) };
+      : { outcome: 'problem' in located ? 'ungrounded' : result.outcome.outcome, reason: result.outcome.reason, ...(result.retry ? { retry: true as const, ...(result.retryFrom ? { retryFrom: result.retryFrom } : {}) } : {}), ...(result.noEffect ? { noEffect: true as const } : {}), ...(result.haltedAfter === undefined ? {} : { haltedAfter: result.haltedAfter }) };
     if (verdict.outcome === 'pass') this.verifiedSteps += 1;
     state.history.push({ intent, outcome: result.outcome.outcome, note: noteOf(this.skill, index, this.total, verdict.outcome === 'pass' ? '' : verdict.reason) });
     session.trace.emit({ type: 'skill-step-end', step: session.step, skill: this.skill.name, index, intent, ...(expectation === '' ? {} : { expectation }), outcome: result.outcome.outcome, reason: result.outcome.reason });
@@ -542,8 +549,12 @@ class SkillReplay {
     // (a typed value a lost tap sent into one of them is overwritten) — not when the text went into another field.
     const settable = items.every((item) => item.value !== undefined && run.start.perception.units.find((unit) => unit.id === item.unit)?.type === 'fill') && !typedElsewhere(run, judgement.delta);
     const outcome: VerifyOutcome = { outcome: judgement.outcome, reason: run.unfinished === '' ? judgement.reason : `${judgement.reason}; ${run.unfinished}`, evidence: [] };
+    // A lost tap after units that verified: only the lost one is played again (the units
+    // before it acted: a digit or a step of a counter would be entered twice). Fills are
+    // played again whole (a value the lost tap sent elsewhere is overwritten).
+    const retryFrom = lostTap && !settable && run.executed.slice(0, -1).every((unit) => unit.outcome.outcome === 'pass') ? run.executed.length - 1 : 0;
     // A commitment cut short is not the step done.
-    return { outcome: run.unfinished !== '' && outcome.outcome === 'pass' ? { ...outcome, outcome: 'fail' } : outcome, retry: judgement.outcome === 'fail' && (lostTap || settable || refusedFirst), noEffect: refusedFirst || (nothingChanged && run.executed.length === 1) };
+    return { outcome: run.unfinished !== '' && outcome.outcome === 'pass' ? { ...outcome, outcome: 'fail' } : outcome, retry: judgement.outcome === 'fail' && (lostTap || settable || refusedFirst), retryFrom, noEffect: refusedFirst || (nothingChanged && run.executed.length === 1) };
   }
 
   /**

@@ -365,3 +365,39 @@ describe('a step of fills only', () => {
     expect(contacts.filter((contact) => contact.firstName === 'John').map((contact) => contact.lastName)).toEqual(['Smith']);
   });
 });
+
+describe('a lost tap after units of the same step that verified', () => {
+  /** The simulator step at which the replay below taps "00" (after the digit of the same step). */
+  const DROP_DOUBLE_ZERO = 9;
+  let skill: Skill;
+
+  beforeAll(async () => {
+    const { result } = await run(suiteTask('clock-timer-3min-start'), { runId: 'timer-teacher' });
+    const read = readVerifiedRun(result.traceDir);
+    if ('reason' in read) throw new Error(read.reason);
+    [skill] = induceSkills([liftRun(read)]).skills as [Skill];
+    expect(JSON.stringify(skill.steps)).toContain('{number}');
+  });
+
+  const timers = (simulator: ReturnType<typeof simulatorForTask>): unknown => (simulator.appState(clock) as { timer: { timers: unknown } }).timer.timers;
+
+  it('plays only the lost unit again: the digit that verified is not entered twice (8:00, not 88:00)', async () => {
+    const planner = finishingPlanner();
+    const { result, simulator } = await run(suiteTask('clock-timer-8min-start'), { skills: [skill], planner, faults: { 'dropped-tap': { atSteps: [DROP_DOUBLE_ZERO] } }, runId: 'timer-lost-00' });
+    expect(simulator.faultLog()).toMatchObject([{ kind: 'dropped-tap', step: DROP_DOUBLE_ZERO }]);
+    expect(result.skill).toMatchObject({ outcome: 'completed' });
+    expect(planner.calls).toHaveLength(0);
+    expect(timers(simulator)).toMatchObject([{ durationSeconds: 480, running: true }]);
+    expect(result.success).toBe(true);
+    const taps = readTrace(result.traceDir).events.filter((event) => event.type === 'act-end').map((event) => (event.type === 'act-end' ? event.unitId : ''));
+    // Timer tab, 8, 00 (lost), 00 again, Start: the digit once.
+    expect(taps).toHaveLength(5);
+  });
+
+  it('negative control: without the fault the same replay taps each unit once', async () => {
+    const { result, simulator } = await run(suiteTask('clock-timer-8min-start'), { skills: [skill], planner: finishingPlanner(), runId: 'timer-clean' });
+    expect(result.skill).toMatchObject({ outcome: 'completed' });
+    expect(timers(simulator)).toMatchObject([{ durationSeconds: 480, running: true }]);
+    expect(readTrace(result.traceDir).events.filter((event) => event.type === 'act-end')).toHaveLength(4);
+  });
+});
