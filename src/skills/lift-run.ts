@@ -57,7 +57,7 @@ function findOptions(instruction: string, run: VerifiedRun): FoundLiteral[] {
   const options: FoundLiteral[] = [];
   const labels = new Set<string>();
   const rule = run.answer?.rule;
-  const targets = [...run.steps.flatMap((step) => step.actions.map((action) => action.target)), rule?.target, rule?.target.near, rule?.from === 'text' ? rule.row : undefined];
+  const targets = [...run.steps.flatMap((step) => step.actions.flatMap((action) => [action.target, action.target?.near])), rule?.target, rule?.target.near, rule?.from === 'text' ? rule.row : undefined];
   for (const target of targets) {
     for (const field of ['text', 'desc'] as const) {
       const match = target?.[field];

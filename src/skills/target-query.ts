@@ -37,15 +37,6 @@ function namesAlone(query: Query, unit: ControlUnit, perception: Perception): bo
   return resolved.units.length === 1 && resolved.units[0]?.id === unit.id;
 }
 
-/** `query` with the rank (`nth`) that picks `unit` among what it matches, when it matches the unit at all. */
-function ranked(query: Query, unit: ControlUnit, perception: Perception): Query | undefined {
-  const units = resolveUnit(query, perception).units;
-  const rank = units.findIndex((candidate) => candidate.id === unit.id);
-  if (rank < 0 || units.length > 9) return undefined;
-  const withRank: Query = { ...query, nth: rank + 1 };
-  return namesAlone(withRank, unit, perception) ? withRank : undefined;
-}
-
 /** The nodes of a unit (its members and what they hold), in order. */
 function nodesOf(unit: ControlUnit, perception: Perception): UiNode[] {
   const tree = perception.tree;
@@ -108,6 +99,30 @@ function labelFreeQueries(node: UiNode, tree: UiTree): Query[] {
   });
 }
 
+/**
+ * Its id (or class) near a label of its own row shown once on the screen: the smallest
+ * subtree holding both the node and the label holds no other node of that id (or class).
+ * A section header or a neighbour row's label would name it only by where it sits.
+ */
+function ownRowQueries(node: UiNode, tree: UiTree): Query[] {
+  const equals = (value: string) => ({ op: 'equals' as const, value });
+  const kind: Query = node.resourceId === '' ? { is: node.className.split('.').at(-1) ?? node.className } : { id: equals(shortId(node.resourceId)) };
+  const alike = findNodes(kind, tree).matches;
+  const queries: Query[] = [];
+  for (const label of rowLabels(node, tree)) {
+    let shared = tree.nodes[node.parent];
+    while (shared && !(label.index > shared.index && label.index < subtreeEnd(tree, shared.index))) shared = tree.nodes[shared.parent];
+    if (!shared) continue;
+    const end = subtreeEnd(tree, shared.index);
+    if (alike.some((other) => other !== node.index && other > shared.index && other < end)) continue;
+    for (const anchor of [{ text: equals(label.text.trim()) }, { desc: equals(label.contentDesc.trim()) }]) {
+      const value = (anchor as { text?: { value: string }; desc?: { value: string } }).text?.value ?? (anchor as { desc?: { value: string } }).desc?.value ?? '';
+      if (value !== '' && findNodes(anchor, tree).matches.length === 1) queries.push({ ...kind, near: anchor });
+    }
+  }
+  return queries;
+}
+
 /** A unit's target: the query that names it, and a label-free one to fall back on when its label is gone. */
 export interface UnitTarget {
   readonly query: Query;
@@ -125,8 +140,8 @@ export interface UnitTarget {
  * A robust target query for `unit` on the screen it was perceived on: selectors on the
  * unit's own nodes (its members and what they hold: content-desc, text, hint,
  * resource-id, role), the first that resolves (`resolveUnit`) to this unit and no other;
- * failing that, the first with a rank (`nth`, top-to-bottom) that does. Never a node id
- * or coordinates, so it can find the unit again on a new screen. When the query names
+ * failing that, its id (or class) near a label of its row shown once on the screen. Never
+ * a rank, a node id or coordinates, so it can find the unit again on a new screen. When the query names
  * the unit by a label, a label-free fallback (its resource-id, or its id or class near a
  * label of its row shown once) is kept for a screen where the label is missing. Returns undefined when nothing names the unit alone: a skill
  * must not guess at such a target.
@@ -134,8 +149,9 @@ export interface UnitTarget {
 export function targetQueryFor(unit: ControlUnit, perception: Perception): UnitTarget | undefined {
   const nodes = nodesOf(unit, perception);
   const all = nodes.flatMap(candidatesOf);
+  // Failing its own selectors, its id (or class) near a label of its own row shown once (`id="photo", near(text="Maria Garcia")`); never a rank, which a reordered list would point at another row.
   const query = all.find((candidate) => namesAlone(candidate, unit, perception))
-    ?? all.map((candidate) => ranked(candidate, unit, perception)).find((candidate) => candidate !== undefined);
+    ?? nodes.flatMap((node) => ownRowQueries(node, perception.tree)).find((candidate) => namesAlone(candidate, unit, perception));
   if (!query) return undefined;
   const named = perception.tree.nodes[findNodes(query, perception.tree).matches[0] ?? -1];
   const role = named === undefined ? undefined : (named.className.split('.').at(-1) ?? named.className);
