@@ -6,7 +6,7 @@ import type { Screen } from './agent-session.js';
 import { executeUnit } from './execute-unit.js';
 import { relocateByVision } from './relocate-by-vision.js';
 import type { CommitmentItem, PlanReply } from './plan-reply.js';
-import { recordGate, unitFingerprint, type ExecutedUnit, type SenseActContext, type SenseActState } from './senseact-state.js';
+import { recordGate, recordUnitVerdict, unitFingerprint, type ExecutedUnit, type SenseActContext, type SenseActState } from './senseact-state.js';
 
 /** What running a commitment left behind. */
 export interface CommitmentRun {
@@ -63,8 +63,7 @@ export async function executeCommitment(context: SenseActContext, state: SenseAc
       const decision = pixelOnly ? gate.pixelOnly() : gate.recordOutcome({ fingerprint: unitFingerprint(current, state.screen), bounds: current.bounds }, result.outcome.outcome);
       if (decision.open) recordGate(context, state, decision);
       if (decision.open && context.visionAllowed) result = await relocateByVision(context, state, plan, result, expectation, pixelOnly ? 'pixel-only' : 'relocate');
-      state.verification[result.outcome.outcome] += 1;
-      if (result.outcome.outcome === 'pass') state.verified.add(result.unit.id);
+      recordUnitVerdict(state, result);
     }
     executed.push(result);
     state.screen = result.after;

@@ -15,7 +15,7 @@ import { lookForUnit, type CommitmentItem, type PlanReply, type ReactReply, type
 import type { PromptReading } from './read-prompt.js';
 import { skillNotePrefix } from './run-skill.js';
 import type { MenuSkill } from './skill-menu.js';
-import { bindTemplate } from '../skills/match-skill.js';
+import { bindTemplate, holdsOn } from '../skills/match-skill.js';
 
 /** Of those, the labels that would also end the flow's own dialog (a half-done step's dialog is no stranger). */
 const flowDialogLabel = /^(cancel|close|dismiss)$/i;
@@ -25,16 +25,6 @@ const dismissLabel = /^(not now|later|no,? thanks|no thanks|cancel|dismiss|close
 
 function targetOf(action: SolutionAction): string | undefined {
   return 'target' in action ? action.target : undefined;
-}
-
-/** True when an expectation (predicate text) holds on `tree`; one that does not parse holds nowhere. */
-function holdsOn(expectation: string, tree: UiTree): boolean {
-  try {
-    return evaluatePredicate(parsePredicate(expectation), { after: tree }).outcome === 'pass';
-  } catch (error) {
-    if (PredicateParseError.isInstance(error)) return false;
-    throw error;
-  }
 }
 
 /** True when `text` is a target query (the guide's own `lookFor`), not a prose description. */
@@ -473,7 +463,7 @@ export class OracleGuide {
    * the candidate over it; else none. It reads no reference solution and moves nothing on.
    */
   private lookAt(reading: PromptReading, groundTruth: UiTree | undefined): VisionReply {
-    if (groundTruth && reading.expectation !== undefined && holdsOn(reading.expectation, groundTruth)) {
+    if (groundTruth && reading.expectation !== undefined && holdsOn(reading.expectation, {}, groundTruth).holds) {
       return { unit: null, reason: `oracle: the ground truth shows ${reading.expectation}`, alreadyDone: true };
     }
     const query = reading.lookFor !== undefined && isQuery(reading.lookFor) ? reading.lookFor : '';

@@ -1,6 +1,6 @@
 import type { ControlUnit, UnitType } from '../perception/control-unit.js';
 import type { Perception } from '../perception/perceive.js';
-import { fillPlaceholders, type Bindings } from '../skills/skill-parameters.js';
+import { fillPlaceholders, placeholderNames, type Bindings } from '../skills/skill-parameters.js';
 import { parseAnswerRule, readAnswer } from '../skills/answer-rule.js';
 import { holdsOn, matchSkill } from '../skills/match-skill.js';
 import { isBranchPoint, type Skill, type SkillAction, type SkillAnswer, type SkillStep } from '../skills/skill-schema.js';
@@ -17,7 +17,7 @@ import { certifyAndDecide } from './certify-and-decide.js';
 import { executeCommitment, type CommitmentRun } from './execute-commitment.js';
 import { relocateByVision } from './relocate-by-vision.js';
 import { resolveByVision } from './resolve-by-vision.js';
-import { recordGate } from './senseact-state.js';
+import { recordGate, recordUnitVerdict } from './senseact-state.js';
 import { refusedCode } from './execute-unit.js';
 import { lookForUnit, type CommitmentItem, type PlanReply } from './plan-reply.js';
 import type { SenseActContext, SenseActState } from './senseact-state.js';
@@ -123,11 +123,6 @@ function wrongControl(action: SkillAction, unit: ControlUnit, query: string, bin
   return undefined;
 }
 
-/** The placeholders of a skill text. */
-function placeholdersOf(text: string): Set<string> {
-  return new Set([...text.matchAll(/\{([a-z][a-z0-9]*)(?:\.[a-z0-9]+)?\}/g)].map((match) => match[1] ?? ''));
-}
-
 /**
  * A recorded fallback names the control the skill was recorded on. It stands for the
  * target only while every placeholder of the target it does not carry itself holds the
@@ -135,16 +130,18 @@ function placeholdersOf(text: string): Set<string> {
  * about Sunday's.
  */
 function fallbackApplies(action: SkillAction, bindings: Bindings, examples: Readonly<Record<string, string>>): boolean {
-  const own = placeholdersOf(action.fallback ?? '');
-  return [...placeholdersOf(action.target ?? '')].every((name) => own.has(name) || bindings[name]?.value.toLowerCase() === examples[name]?.toLowerCase());
+  const own = placeholderNames(action.fallback ?? '');
+  return [...placeholderNames(action.target ?? '')].every((name) => own.has(name) || atRecordedValue(name, bindings, examples));
+}
+
+/** True when parameter `name` is bound to the value the skill was recorded with (its example). */
+function atRecordedValue(name: string, bindings: Bindings, examples: Readonly<Record<string, string>>): boolean {
+  return bindings[name]?.value.toLowerCase() === examples[name]?.toLowerCase();
 }
 
 /** True when a target's placeholders (if any) are bound to the values the skill was recorded with (its parameters' examples). */
 function recordedValue(target: string, bindings: Bindings, examples: Readonly<Record<string, string>>): boolean {
-  return [...target.matchAll(/\{([a-z][a-z0-9]*)(?:\.[a-z0-9]+)?\}/g)].every((match) => {
-    const name = match[1] ?? '';
-    return bindings[name]?.value.toLowerCase() === examples[name]?.toLowerCase();
-  });
+  return [...placeholderNames(target)].every((name) => atRecordedValue(name, bindings, examples));
 }
 
 /**
@@ -525,8 +522,7 @@ class SkillReplay {
       } else if (seen !== last) {
         // Vision located the icon again and it was tapped again: the step is judged on that, on the screen it left.
         state.screen = seen.after;
-        state.verification[seen.outcome.outcome] += 1;
-        if (seen.outcome.outcome === 'pass') state.verified.add(seen.unit.id);
+        recordUnitVerdict(state, seen);
         run = { ...run, executed: [...run.executed.slice(0, -1), seen] };
         judgement = this.judge(plan, run);
       }

@@ -127,6 +127,12 @@ export function recordGate(context: SenseActContext, state: SenseActState, decis
   context.session.trace.emit({ type: 'gate-end', step: context.session.step, opened: decision.open, ...(decision.reason ? { reason: decision.reason } : {}), score: decision.score });
 }
 
+/** Counts an executed unit's verdict; a unit that passed is verified (admissibility may rely on it). */
+export function recordUnitVerdict(state: SenseActState, executed: ExecutedUnit): void {
+  state.verification[executed.outcome.outcome] += 1;
+  if (executed.outcome.outcome === 'pass') state.verified.add(executed.unit.id);
+}
+
 /** The contract arguments of a commitment item (`nav-launch`'s value is the package to reach). */
 export function contractArgs(item: CommitmentItem): ContractArgs {
   return {

@@ -121,6 +121,11 @@ export function fillPlaceholders(text: string, bindings: Bindings): { text: stri
   return missing.length > 0 ? { missing } : { text: filled };
 }
 
+/** The parameter names the placeholders of a text refer to (`{time.hour}` → `time`). */
+export function placeholderNames(text: string): Set<string> {
+  return new Set([...text.matchAll(placeholderPattern)].map((match) => match[1] ?? ''));
+}
+
 /** True when a text holds a placeholder. */
 export function hasPlaceholder(text: string): boolean {
   return new RegExp(placeholderPattern.source).test(text);
