@@ -1,4 +1,4 @@
-// The dependency direction of DESIGN.md §2, checked by `npm run lint`: which src/ folder
+// The dependency direction of docs/architecture.md §8, checked by `npm run lint`: which src/ folder
 // may import which, and no import cycles anywhere in src/.
 const layers = ['util', 'ui', 'perception', 'verify', 'memory', 'skills', 'device', 'sim', 'model', 'agent', 'tasks', 'bench', 'trace', 'report', 'cli'];
 
@@ -26,7 +26,7 @@ const layerRules = Object.entries(allowed)
   .filter((rule) => rule.forbidden.length > 0)
   .map((rule) => ({
     name: `layer-${rule.from}`,
-    comment: `DESIGN.md §2: src/${rule.from} may import only from ${allowed[rule.from].join(', ') || 'itself'}.`,
+    comment: `docs/architecture.md §8: src/${rule.from} may import only from ${allowed[rule.from].join(', ') || 'itself'}.`,
     severity: 'error',
     from: { path: `^src/${rule.from}/` },
     to: { path: `^src/(${rule.forbidden.join('|')})/` },

@@ -14,7 +14,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-empty': ['error', { allowEmptyCatch: false }],
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (STYLE.md): export by name.' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports: export by name, so a thing is called the same wherever it is imported.' }],
     },
   },
   {

@@ -1,4 +1,4 @@
-// Measures perception (issue 2) over a dump corpus (default: tests/fixtures/dump-corpus):
+// Measures perception (docs/architecture.md §2.2) over a dump corpus (default: tests/fixtures/dump-corpus):
 //   1. every file parses and reduces (ok / failed);
 //   2. nothing a user could act on is lost (findLostActionables, levels 1 and 2);
 //   3. size: o200k tokens of the planner view vs the raw dump (mean and p95 of the ratio);

@@ -1,4 +1,4 @@
-// Measures the verification core and the certificate memory (issue 3):
+// Measures the verification core and the certificate memory (docs/architecture.md §2.6–2.8):
 //   1. computeDelta on a real ~100 KB Appium dump (Twitter) vs. a modified copy:
 //      median time, and the ratio to one parseHierarchy of the same tree in the same run.
 //   2. The predicate round-trip property (parse → print → parse) on generated expressions.

@@ -1,5 +1,5 @@
 // Splits a suite's tasks into two fixed halves by a hash of each task id (sha256, first
-// byte even → half a, odd → half b), for a train/test split of skills (issue 15): induce
+// byte even → half a, odd → half b), for a train/test split of skills (docs/skills.md): induce
 // from one half, run the other. Prints the ids of the half asked for, comma-separated,
 // for `senseact bench --tasks`; with --summary, how many tasks each half holds per app.
 //   npx tsx scripts/split-tasks.ts --suite sim --half a

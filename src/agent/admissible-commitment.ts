@@ -10,7 +10,7 @@ import { unitActions } from './unit-actions.js';
 export type Admissibility = { ok: true; units: ControlUnit[] } | { ok: false; reason: string; guard?: true };
 
 /**
- * Whether a commitment may run on `screen` (DESIGN.md §1.5): every unit is on the screen,
+ * Whether a commitment may run on `screen` (docs/architecture.md §2.4): every unit is on the screen,
  * none would leave the allowed apps, every item maps onto device actions, the first unit's
  * typed preconditions hold (enabled, not covered, not off-screen: later units may be
  * enabled, uncovered or scrolled in by the ones before them, so `executeCommitment`

@@ -5,7 +5,7 @@ import { escapeFenceTags, screenFence } from './screen-fence.js';
 import type { ControlUnit } from '../perception/control-unit.js';
 import type { PlannerFeedback } from './planner-feedback.js';
 
-/** What the planner knows about earlier intents (DESIGN.md §8). */
+/** What the planner knows about earlier intents (docs/architecture.md §2.4). */
 export interface HistoryEntry {
   readonly intent: string;
   /** `pass | fail | inconclusive` when verified; `unknown` when feedback is off (open-loop). */
@@ -75,7 +75,7 @@ function historyText(history: readonly HistoryEntry[]): string {
 export const surfaceLineHead = 'Surface after the last intent:';
 
 /**
- * The feedback lines of the planner prompt (DESIGN.md §1.9), each only when it says
+ * The feedback lines of the planner prompt (docs/architecture.md §2.9), each only when it says
  * something: the surface decision with its reason, required values not on screen yet,
  * regions hit twice with no effect, and the target to give up after repeated failure.
  */

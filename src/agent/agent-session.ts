@@ -14,7 +14,7 @@ import { parseHierarchy } from '../ui/parse-hierarchy.js';
 import { passwordPlaceholder } from '../util/redactor.js';
 import { OperationCounter } from './operation-counter.js';
 
-/** Latency buckets of DESIGN.md §7, in milliseconds. */
+/** Latency buckets of docs/architecture.md §6, in milliseconds. */
 export interface LatencyTotals {
   deviceMs: number;
   perceptionMs: number;

@@ -8,7 +8,7 @@ import { contractArgs, unitFingerprint, type ExecutedUnit, type SenseActContext,
 import type { IntentJudgement } from './verify-committed-intent.js';
 
 /**
- * The certify-and-decide phase (DESIGN.md §1.8–1.9): writes the feedback certificate of
+ * The certify-and-decide phase (docs/architecture.md §2.8–2.9): writes the feedback certificate of
  * the intent's pivot unit (the last executed) to memory, then decides the surface — STOP
  * (this surface is done: the SCG's verified set is cleared) or CONTINUE — by the rules of
  * `decideSurface`, and keeps what the next round needs: the last action, and the

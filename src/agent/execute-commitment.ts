@@ -31,7 +31,7 @@ function actionKey(unit: ControlUnit, item: CommitmentItem): string {
 }
 
 /**
- * Runs an admissible commitment unit by unit (DESIGN.md §1.6–1.7). Later units are found
+ * Runs an admissible commitment unit by unit (docs/architecture.md §2.5–2.7). Later units are found
  * again on the screen the earlier ones left (ids are stable); one that is gone, or whose
  * typed precondition fails there (disabled, covered, off-screen), ends the commitment. With execution feedback, a failed unit stops it, and a target that failed
  * `τ` times in a row opens the gate: vision gets the failed unit and the screen's units

@@ -15,7 +15,7 @@ export const graceObservations = 2;
 export const refusedCode = 'refused';
 
 /**
- * The execute phase for one unit (DESIGN.md §1.6): acts it, observes the settled result
+ * The execute phase for one unit (docs/architecture.md §2.5): acts it, observes the settled result
  * (looking again up to {@link graceObservations} times when nothing seems to have
  * changed: a slow app is not a failed tap) and, with execution feedback, verifies it
  * with `verifyUnitStep` — its type's contract, with `expectation` in place of "something

@@ -44,7 +44,7 @@ export interface GuardLeave {
 }
 
 /**
- * Keeps every agent mode inside the task's allowed apps (DESIGN.md §6: leaving them is a
+ * Keeps every agent mode inside the task's allowed apps (docs/architecture.md §2.10: leaving them is a
  * failure). Two duties, shared by the SenseAct loop and the ReAct baselines:
  * - before an action runs, `refusal` names actions that would open another app: launching a
  *   package outside the allowed ones, or tapping a home-screen icon that does not name an

@@ -76,7 +76,7 @@ function planned(state: SenseActState, result: PlannedIntent): PlannedIntent {
 }
 
 /**
- * The plan phase (DESIGN.md §1.5): asks the planner for one intent, its expectation and
+ * The plan phase (docs/architecture.md §2.4): asks the planner for one intent, its expectation and
  * its commitment on the current screen, and checks the commitment's admissibility; a
  * rejected commitment is asked again with the reason, at most {@link maxPlanRejections}
  * times. The prompt carries the feedback of the last executed intent until a plan is

@@ -27,7 +27,7 @@ const expectationText = z.string().superRefine((text, context) => {
 });
 
 /**
- * What the planner returns for one step (DESIGN.md §1.5): one screen-scoped intent, the
+ * What the planner returns for one step (docs/architecture.md §2.4): one screen-scoped intent, the
  * expectation (evidence that must be new or changed afterwards) and the ordered
  * commitment. `finish: true` ends the task (with `answer` for query tasks).
  */

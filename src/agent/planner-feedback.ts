@@ -2,7 +2,7 @@ import type { SurfaceDecision } from '../verify/decide-surface.js';
 import type { Outcome } from '../verify/verify-outcome.js';
 import { sameTarget, type GateTarget } from './vlm-gate.js';
 
-/** Failed intents on the same pivot target before the planner is told to change strategy (DESIGN.md §1.9). */
+/** Failed intents on the same pivot target before the planner is told to change strategy (docs/architecture.md §2.9). */
 export const changeStrategyAfter = 2;
 
 /** How many no-repeat regions the planner is shown at most (the newest). */
@@ -10,7 +10,7 @@ export const maxNoRepeatRegions = 3;
 
 /**
  * What verification learned from the last executed intent that the next plan can use
- * (DESIGN.md §1.9): the surface decision and its reason, the intent's required values
+ * (docs/architecture.md §2.9): the surface decision and its reason, the intent's required values
  * the screen does not show yet, the regions hit twice with no effect on this surface,
  * and — only after {@link changeStrategyAfter} failures on the same target, never after
  * one dropped tap a retry would fix — which target to stop trying.

@@ -10,7 +10,7 @@ export interface VoteOptions {
 }
 
 /**
- * The planning aids of issue 18, each off unless set: a meta-plan of sub-tasks with
+ * The planning aids (docs/planning.md), each off unless set: a meta-plan of sub-tasks with
  * completion checks (`metaPlan`), majority voting over sampled plans (`vote`, with more
  * than one sample), and hints from the app abstraction memory (`appHints`). The loop's
  * code is the same with or without them; they add prompt sections and checks.

@@ -4,7 +4,7 @@ import type { UsageLedger } from '../model/usage-ledger.js';
 const count = z.number().int().nonnegative();
 
 /**
- * What meta-plans, voting and app memory did and cost in one run (issue 18), beside the
+ * What meta-plans, voting and app memory did and cost in one run (docs/planning.md), beside the
  * run's totals (which already include these calls and tokens): how many meta-plans were
  * asked for and what they cost, the progress at the end, the FINISH requests refused
  * because a sub-task's check had not held, the extra plan samples voting drew (calls and

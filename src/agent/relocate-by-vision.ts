@@ -17,7 +17,7 @@ import type { ExecutedUnit, SenseActContext, SenseActState } from './senseact-st
 export type VisionFailureKind = 'relocate' | 'pixel-only' | 'confirm';
 
 /**
- * The gate's phase after a failed unit (DESIGN.md §1.7): asks vision, on the screen the
+ * The gate's phase after a failed unit (docs/architecture.md §2.7): asks vision, on the screen the
  * failure left, which candidate of the failed unit's type achieves the intent — with the
  * failed unit, the plan's `lookFor` and its expectation in the question — and runs the
  * plan's item on the located unit when `kind` allows it, it is admissible and the budget

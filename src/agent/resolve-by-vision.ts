@@ -14,7 +14,7 @@ export type VisionResolution =
   | { readonly kind: 'unresolved'; readonly note: string };
 
 /**
- * The resolve-by-vision phase (DESIGN.md §1.7): a target the text view cannot name is a
+ * The resolve-by-vision phase (docs/architecture.md §2.7): a target the text view cannot name is a
  * gate reason on its own. Vision gets the planner's `lookFor` and the screen's tappable
  * units as candidates; the located unit takes the `look-for` placeholder's place, keeps
  * the plan's arguments, and the commitment is checked for admissibility like any other.

@@ -18,7 +18,7 @@ export interface ReactOptions {
 }
 
 /**
- * The ReAct baselines (DESIGN.md §7): one action per step, chosen from the current screen,
+ * The ReAct baselines (docs/architecture.md §6): one action per step, chosen from the current screen,
  * with no declared effects, no verification and no gate. `react-vlm` is the
  * screenshot-every-step agent the VLM reduction rate is measured against.
  */

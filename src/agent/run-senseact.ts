@@ -86,7 +86,7 @@ interface RoundEnd {
 }
 
 /**
- * The SenseAct control loop (DESIGN.md §1): observe → plan one intent with its
+ * The SenseAct control loop (docs/architecture.md §2): observe → plan one intent with its
  * expectation and an admissible commitment → resolve by vision what the text view cannot
  * name → execute and verify unit by unit (the VLM gate on repeated failure) → verify the
  * intent → certify and decide the surface, until the planner says FINISH or a guard stops

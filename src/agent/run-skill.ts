@@ -196,7 +196,7 @@ function noteOf(skill: Skill, index: number, total: number, reason: string): str
 }
 
 /**
- * Replays a skill without a model (NesyProAct/NSI, DESIGN.md §10): the task's
+ * Replays a skill without a model (NesyProAct/NSI, docs/skills.md): the task's
  * instruction is matched to one skill (`matchSkill`: template, typed values,
  * precondition on the start screen; none or several → no match), then each step is
  * re-grounded on the live screen by its queries, run through the loop's own

@@ -60,7 +60,7 @@ export interface RunTaskOptions {
   readonly gateThreshold?: number;
   /** Detail of the VLM gate's screenshot (`SENSEACT_GATE_DETAIL` in the bench); default high. */
   readonly gateImageDetail?: ImageDetail;
-  /** Meta-plans, voting and app-memory hints for the SenseAct modes (issue 18); each off unless set. */
+  /** Meta-plans, voting and app-memory hints for the SenseAct modes (docs/planning.md); each off unless set. */
   readonly planning?: PlanningOptions;
   /**
    * The per-app abstraction memory (A²) of the SenseAct modes: its hints go to the planner
@@ -179,7 +179,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       ...(options.signal ? { signal: options.signal } : {}),
     });
     subGoals = countSubGoals(task, verdict, run.finalScreen.perception.tree);
-    // Leaving the allowed apps fails the task whatever the screen shows afterwards (DESIGN.md §6).
+    // Leaving the allowed apps fails the task whatever the screen shows afterwards (docs/architecture.md §2.10).
     const leftOut = guard.left.length > 0 && task.mayLeaveAllowedApps !== true;
     success = verdict.success && !leftOut;
     if (appTrail && options.appMemory) {
@@ -261,7 +261,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   return redactor.deep(result);
 }
 
-/** True when any planning aid of issue 18 is on (the result then carries its usage). */
+/** True when any planning aid (docs/planning.md) is on (the result then carries its usage). */
 function planningOn(planning: PlanningOptions | undefined): boolean {
   return planning !== undefined && (planning.metaPlan === true || (planning.vote?.samples ?? 1) > 1 || planning.appHints !== undefined);
 }

@@ -31,7 +31,7 @@ export interface SenseActContext {
   readonly gate: VlmGate;
   readonly memory?: CertificateStore;
   readonly gateImageDetail?: ImageDetail;
-  /** Meta-plans, voting and app-memory hints (issue 18); all off when absent. */
+  /** Meta-plans, voting and app-memory hints (docs/planning.md); all off when absent. */
   readonly planning?: PlanningOptions;
   /** Where executed intents are noted for the app memory to learn from once the run is judged. */
   readonly appTrail?: AppTrailStep[];

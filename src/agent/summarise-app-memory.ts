@@ -15,7 +15,7 @@ export type AppSummaryOutcome =
 export interface SummariseAppMemoryOptions {
   readonly memory: AppMemory;
   readonly packageName: string;
-  /** The certifier role's model (DESIGN.md: a template is always written; a model may compress it). */
+  /** The certifier role's model (docs/architecture.md §2.8: a template is always written; a model may compress it). */
   readonly certifier: LanguageModel;
   readonly countTokens: TokenCounter;
   readonly budgetTokens?: number;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { planningUsageSchema } from './planning-usage.js';
 
 /**
- * The modes of DESIGN.md §7, and the ablation `senseact-vlm-always`: the SenseAct loop with
+ * The modes of docs/architecture.md §6, and the ablation `senseact-vlm-always`: the SenseAct loop with
  * a screenshot on every planner call (what the VLM gate saves, measured on the same loop).
  */
 export const agentModeSchema = z.enum(['senseact', 'senseact-text', 'senseact-vlm-always', 'react-vlm', 'react-text', 'open-loop']);
@@ -130,7 +130,7 @@ export const taskRunResultSchema = z.object({
   stopReason: z.string().optional(),
   /** True when the agent itself said the task was done (never the verdict: `success` is). */
   agentFinished: z.boolean().optional(),
-  /** Meta-plans, voting and app-memory hints of the run (issue 18); absent when none was on. */
+  /** Meta-plans, voting and app-memory hints of the run (docs/planning.md); absent when none was on. */
   planning: planningUsageSchema.optional(),
   conditions: runConditionsSchema.optional(),
   /** Sub-goals of the task's check met at the end (AndroidLab's Sub-SR); 0/0 in results written before they were counted. */

@@ -26,7 +26,7 @@ export interface IntentJudgement {
 }
 
 /**
- * The verify-intent phase (DESIGN.md §1.6): the intent's expectation over the whole
+ * The verify-intent phase (docs/architecture.md §2.6): the intent's expectation over the whole
  * commitment's change, combined with the unit verdicts by `verifyIntent`; an inconclusive
  * verdict goes to the LLM verifier when there is one — never silently to success. Writes
  * `predicates.json` and `delta.json` and traces `verify-end`. The note names the units

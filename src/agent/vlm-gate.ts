@@ -1,7 +1,7 @@
 import type { Bounds } from '../ui/ui-tree.js';
 import { boundsIou } from '../ui/bounds.js';
 
-/** Bounds IoU at or above which two targets count as the same control objective (DESIGN.md §1.7). */
+/** Bounds IoU at or above which two targets count as the same control objective (docs/architecture.md §2.7). */
 export const sameTargetIou = 0.85;
 /** Consecutive failures on the same target that open the gate by default (τ). */
 export const defaultGateThreshold = 2;

@@ -89,7 +89,7 @@ export const modeMetricsSchema = z.object({
   vlmReduction: vlmReductionSchema.nullable(),
   /** Success, steps, tokens, vision calls and VLM reduction as mean ± sample sd over the repeats (null in results written before). */
   repeatSpread: repeatSpreadSchema.nullable().default(null),
-  /** Meta-plans, voting and app-memory hints summed over the runs that used them (issue 18); absent when none did. */
+  /** Meta-plans, voting and app-memory hints summed over the runs that used them (docs/planning.md); absent when none did. */
   planning: planningUsageSchema.extend({ runs: z.number().int().nonnegative() }).optional(),
 });
 export type ModeMetrics = z.infer<typeof modeMetricsSchema>;

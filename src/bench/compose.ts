@@ -80,7 +80,7 @@ export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 
 }
 
 /**
- * The composition root of the benchmark (DESIGN.md §2): turns the CLI's choices into a
+ * The composition root of the benchmark (docs/architecture.md §8): turns the CLI's choices into a
  * task executor that wires a device in the task's start state, the models (or the
  * oracle), the certificate memory and the agent loop. `policy: 'llm'` without a
  * configured model falls back to the oracle and says so in `notice`.

@@ -7,7 +7,7 @@ import { computeVlmReduction } from './compute-vlm-reduction.js';
 
 export { computeVlmReduction } from './compute-vlm-reduction.js';
 
-/** The baseline every VLM reduction is measured against (DESIGN.md §7). */
+/** The baseline every VLM reduction is measured against (docs/architecture.md §6). */
 export const vlmBaselineMode: AgentMode = 'react-vlm';
 
 /**

@@ -70,7 +70,7 @@ export interface BenchExecutorOptions {
   readonly dryRun?: boolean;
 }
 
-/** The bench's planning aids (issue 18): `--meta-plan`, `--vote n`, `--vote-temperature`, `--app-memory <dir>`. */
+/** The bench's planning aids (docs/planning.md): `--meta-plan`, `--vote n`, `--vote-temperature`, `--app-memory <dir>`. */
 export interface BenchPlanning {
   readonly metaPlan: boolean;
   /** Plan samples per round (1: no voting). */

@@ -16,7 +16,7 @@ import { simDriverAutomationName } from './sim-driver-automation-name.js';
 /** The simulator driver's `appium:automationName` (see sim-driver-automation-name.ts). */
 export { simDriverAutomationName };
 
-/** Capabilities every Appium profile gets unless it sets them itself (DESIGN.md §5). */
+/** Capabilities every Appium profile gets unless it sets them itself (docs/architecture.md §5). */
 export const defaultAppiumCapabilities: Readonly<Record<string, unknown>> = {
   'appium:newCommandTimeout': 300,
   'appium:waitForIdleTimeout': 200,

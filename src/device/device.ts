@@ -46,7 +46,7 @@ export interface DeviceInfo {
 }
 
 /**
- * The one interface the agent drives (DESIGN.md §5). Implementations: `SimDevice`
+ * The one interface the agent drives (docs/architecture.md §5). Implementations: `SimDevice`
  * (in-process simulator) and `AppiumDevice` (WebdriverIO → Appium, for emulators,
  * phones and the simulator's own Appium driver). Every call honours its AbortSignal.
  * Infrastructure failures throw `DeviceError`.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Sampling and length settings of a model call, configurable per role (DESIGN.md §8).
+ * Sampling and length settings of a model call, configurable per role (docs/architecture.md §2.4).
  * Unset fields are left to the server's defaults.
  */
 export const generationSettingsSchema = z.strictObject({

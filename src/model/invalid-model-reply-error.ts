@@ -12,7 +12,7 @@ export interface ReplyIssue {
 
 /**
  * The model never produced a reply that parses and validates, after every retry.
- * An infrastructure error (DESIGN.md §8): the run is broken, not the agent's judgment,
+ * An infrastructure error (docs/architecture.md §2.4): the run is broken, not the agent's judgment,
  * so callers must not count it as a task failure. Carries everything needed to debug.
  */
 export class InvalidModelReplyError extends SenseActError {

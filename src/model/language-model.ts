@@ -59,7 +59,7 @@ export interface ModelReply {
 export type LanguageModelRequest = ModelRequest<TextMessage>;
 
 /**
- * A text model (DESIGN.md §8). Provider-neutral: adapters (`OpenAiLanguageModel`), test
+ * A text model (docs/architecture.md §2.4). Provider-neutral: adapters (`OpenAiLanguageModel`), test
  * doubles (`ScriptedLanguageModel`) and decorators (`MeteredLanguageModel`,
  * `RecordingLanguageModel`, `ReplayingLanguageModel`) all implement it.
  * Infrastructure failures throw (`ModelCallError`); aborts throw when `signal` fires.

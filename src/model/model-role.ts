@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * What a model call is for. Each role can be served by a different model (DESIGN.md §8):
+ * What a model call is for. Each role can be served by a different model (docs/architecture.md §2.4):
  * `planner` (intent, expectation, commitment), `verifier` (inconclusive checks), `vision`
  * (the VLM gate and the react-vlm baseline), `certifier` (compressing certificates),
  * `judge` (answers of query tasks), `extractor` (required values from an intent).

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * What a part of a prompt is for, so its tokens can be counted apart (DESIGN.md §8:
+ * What a part of a prompt is for, so its tokens can be counted apart (docs/architecture.md §2.4:
  * "measure every section"):
  * - `system`: the system prompt (instructions, formats, rules).
  * - `task`: the instruction, the allowed apps, the intent a verifier or the gate checks.

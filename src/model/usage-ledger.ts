@@ -43,7 +43,7 @@ export interface LedgerEntry {
 const emptyTotals: UsageTotals = { calls: 0, attempts: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, promptSections: {}, estimatedCalls: 0 };
 
 /**
- * Per-call accounting (DESIGN.md §7): prompt and completion tokens, latency, images and
+ * Per-call accounting (docs/architecture.md §6): prompt and completion tokens, latency, images and
  * image bytes, summed per role and per model. Fed by `MeteredLanguageModel` /
  * `MeteredVisionModel`, or by `record` directly.
  */

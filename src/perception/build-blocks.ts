@@ -36,7 +36,7 @@ export interface BlockLayout {
 }
 
 /**
- * Partitions the screen into blocks (DESIGN.md §1.3 functional groups): each window is
+ * Partitions the screen into blocks (docs/architecture.md §2.2 functional groups): each window is
  * split once, at its first node with units under two or more children, into those
  * children's subtrees that hold two or more kept nodes (toolbar, content, bottom bar;
  * single leaves stay in the window's block); scroll containers and surfaces

@@ -4,7 +4,7 @@ import type { BlockId, ControlUnit, UnitId, UnitMember, UnitType } from './contr
 import { isUnitNode } from './build-blocks.js';
 import { isAdjustable, nodeText, resourceName, type KeptNode, type ReducedTree } from './reduce-tree.js';
 
-/** Labels and resource-id names of buttons that seal a form (DESIGN.md §1.3 `commit`). */
+/** Labels and resource-id names of buttons that seal a form (docs/architecture.md §2.2 `commit`). */
 const commitWords = /^(save|done|ok|okay|apply|confirm|create|add|submit|send|post|update|allow|accept|yes|set|finish|sign in|log in|login|register|book|pay|publish)\b/i;
 const commitIdWords = /^(action_|btn_|button_|menu_)?(save|done|ok|apply|confirm|create|add|submit|send|post|update|allow|accept|finish|positive)(_button|_btn|_action|_menu)?$/i;
 /** A commit label is a button caption, not a sentence that happens to start with "Save". */
@@ -18,7 +18,7 @@ export function isCommitLike(label: string, resourceId: string): boolean {
   return (short && commitWords.test(trimmed)) || commitIdWords.test(resourceName(resourceId)) || resourceId === 'android:id/button1';
 }
 
-/** The pseudo units always available (DESIGN.md §1.3 `navigate`, `finish`): fixed ids, no tap. */
+/** The pseudo units always available (docs/architecture.md §2.2 `navigate`, `finish`): fixed ids, no tap. */
 export const navBackId = 'nav-back' as UnitId;
 export const navHomeId = 'nav-home' as UnitId;
 export const navLaunchId = 'nav-launch' as UnitId;

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { Brand } from '../util/brand.js';
 import type { Bounds, NodeId, NodeIndex } from '../ui/ui-tree.js';
 
-/** The unit types of DESIGN.md §1.3. */
+/** The unit types of docs/architecture.md §2.2. */
 export const unitTypeSchema = z.enum(['click', 'fill', 'toggle', 'select', 'scroll', 'long-press', 'commit', 'navigate', 'finish']);
 export type UnitType = z.infer<typeof unitTypeSchema>;
 
-/** Affordances a kept node can have (DESIGN.md §1.3). */
+/** Affordances a kept node can have (docs/architecture.md §2.2). */
 export const affordanceSchema = z.enum(['clickable', 'long-clickable', 'checkable', 'editable', 'scrollable', 'selectable', 'text', 'container']);
 export type Affordance = z.infer<typeof affordanceSchema>;
 

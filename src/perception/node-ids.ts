@@ -1,7 +1,7 @@
 import { stableHash } from '../util/stable-hash.js';
 
 /**
- * Deterministic short ids for a list of fingerprints (DESIGN.md §1.2 `reindex`): `prefix`
+ * Deterministic short ids for a list of fingerprints (docs/architecture.md §2.2): `prefix`
  * + 4 hex digits hashed from the fingerprint and its occurrence number among equal
  * fingerprints, with deterministic probing on collision (more digits only if 4 are
  * exhausted). Never random: the same list gives the same ids, and a fingerprint's id

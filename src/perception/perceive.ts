@@ -29,7 +29,7 @@ export interface Perception {
   readonly units: readonly ControlUnit[];
   readonly blocks: readonly Block[];
   readonly scg: Scg;
-  /** The planner text (DESIGN.md §8). */
+  /** The planner text (docs/architecture.md §2.4). */
   readonly view: string;
   /** The same view as data (the JSON form of the planner text). */
   readonly plannerView: PlannerView;
@@ -42,7 +42,7 @@ function isNested(tree: UiTree, layout: ReturnType<typeof layoutBlocks>, root: n
 }
 
 /**
- * Runs DESIGN.md §1 steps 2–4 on a parsed tree: reduce (level 1 `sparse` or level 2
+ * Runs docs/architecture.md §2.2–2.3 on a parsed tree: reduce (level 1 `sparse` or level 2
  * `merge`), assign deterministic ids, type nodes into control units, partition into
  * blocks, build the SCG and render the planner view. Pure and deterministic.
  */

@@ -1,4 +1,4 @@
-/** How far `perceive` reduces the tree (DESIGN.md §1.2). */
+/** How far `perceive` reduces the tree (docs/architecture.md §2.2). */
 export interface PerceptionOptions {
   /** 1 = `sparse` (drop nodes with neither function nor text), 2 = also `merge` (fold into actionable parents). Default 2. */
   readonly level?: 1 | 2;

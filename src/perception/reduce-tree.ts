@@ -113,7 +113,7 @@ function ownAffordances(node: UiNode): Affordance[] {
 const affordanceOrder: readonly Affordance[] = ['clickable', 'long-clickable', 'checkable', 'editable', 'scrollable', 'selectable', 'text', 'container'];
 
 /**
- * Reduces a tree to the control-relevant nodes (DESIGN.md §1.2). Level 1 (`sparse`)
+ * Reduces a tree to the control-relevant nodes (docs/architecture.md §2.2). Level 1 (`sparse`)
  * keeps nodes that are functional (clickable, long-clickable, checkable, editable,
  * scrollable) or carry text/desc/hint and have visible area, splicing the children of
  * dropped nodes into the nearest kept ancestor; with `removeSystemBar` it drops

@@ -10,7 +10,7 @@ export interface ScgViewInput {
 }
 
 /**
- * The SCG as a few short lines for the planner (DESIGN.md §1.4, §8): one line per group
+ * The SCG as a few short lines for the planner (docs/architecture.md §2.3–2.4): one line per group
  * of edges, naming units by id only (their labels are in the view), and one `frontier`
  * line when some shown unit waits: every shown unit is on the frontier but those named
  * (their predecessors are not done). A commit's

@@ -72,7 +72,7 @@ export type PlannerViewItem =
   | (UnitLineInput & { readonly kind: 'unit'; readonly description?: string })
   | { readonly kind: 'text'; readonly text: string; readonly description?: string };
 
-/** The planner view as data (DESIGN.md §8): what `renderView` prints, for JSON consumers. */
+/** The planner view as data (docs/architecture.md §2.4): what `renderView` prints, for JSON consumers. */
 export interface PlannerView {
   readonly app: { readonly package: string; readonly activity: string; readonly screen: readonly [number, number]; readonly empty: boolean };
   readonly toasts: readonly string[];
@@ -187,7 +187,7 @@ export function buildPlannerView(input: ViewInput, budget?: ViewBudget): Planner
 }
 
 /**
- * The planner's text (DESIGN.md §8): an `app` line (package, activity), toasts, then one
+ * The planner's text (docs/architecture.md §2.4): an `app` line (package, activity), toasts, then one
  * section per block — surfaces first, headed by their label — with its typed units and
  * the text-only nodes in document order, and `… N more rows` where the row budget left
  * rows out. Left out because the planner cannot use them: block ids (no reply names a

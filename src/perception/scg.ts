@@ -1,6 +1,6 @@
 import type { Block, BlockId, ControlUnit, EdgeViolation, ScgEdge, UnitId, UnitType } from './control-unit.js';
 
-/** The class of state change each unit type is expected to cause (DESIGN.md §1.4 `Δτ`). */
+/** The class of state change each unit type is expected to cause (docs/architecture.md §2.3 `Δτ`). */
 export type ExpectedChange = 'any-change' | 'text-changed' | 'checked-flipped' | 'selection-changed' | 'content-shifted' | 'surface-or-selection' | 'surface-changed-or-sealed' | 'screen-changed' | 'none';
 
 /** `Δτ` per unit type. The verifier's contracts refine these; this table is what the SCG declares. */
@@ -27,7 +27,7 @@ export interface Scg {
 const formTypes: ReadonlySet<UnitType> = new Set<UnitType>(['fill', 'toggle', 'select']);
 
 /**
- * Builds the SCG with the deterministic edges the UI shows (DESIGN.md §1.4):
+ * Builds the SCG with the deterministic edges the UI shows (docs/architecture.md §2.3):
  * - form → commit: when the commit's block (a surface counts as one block) is a form —
  *   it has at least one fill unit — every fill/toggle/select in it comes before that
  *   commit; when the commit's block has no form units at all (a Save in the toolbar),
@@ -114,7 +114,7 @@ export type CommitmentCheck =
 
 /**
  * A commitment (ordered unit ids) is admissible when every predecessor of each unit is
- * earlier in the commitment or already verified (DESIGN.md §1.5) — except that a
+ * earlier in the commitment or already verified (docs/architecture.md §2.4) — except that a
  * `commit` unit's form predecessors are alternatives, not all required: a form has
  * optional fields, so one of them earlier, verified, or (a field) already holding a
  * value is enough. Otherwise returns the first violated edge with the position of the

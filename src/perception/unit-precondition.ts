@@ -11,7 +11,7 @@ function named(unit: ControlUnit): string {
 }
 
 /**
- * The typed preconditions of acting on an on-screen unit (DESIGN.md §1.5): it is enabled
+ * The typed preconditions of acting on an on-screen unit (docs/architecture.md §2.4): it is enabled
  * (a disabled control ignores the touch), no surface covers its tap point (the touch
  * would land on the dialog or sheet instead), and it is on the screen, not a sliver at
  * the edge (see `offScreen`). Returns the first that fails, with a reason that says what

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { unitTypeSchema } from '../perception/control-unit.js';
 
 /**
- * The skill format (DESIGN.md §10, NesyProAct/NSI): a typed program learned from verified
+ * The skill format (docs/skills.md, NesyProAct/NSI): a typed program learned from verified
  * runs. The schema is the only definition of a skill: types come from `z.infer`, the
  * library validates YAML with it, and every object is strict, so a misspelt field is an
  * error rather than silently ignored. Strings in targets, values and predicates may hold

@@ -78,7 +78,7 @@ async function answerCheck(task: Task, evidence: SuccessEvidence): Promise<Succe
 }
 
 /**
- * Decides whether a task succeeded (DESIGN.md §6: the agent never decides). Evaluates
+ * Decides whether a task succeeded (docs/architecture.md §2.10: the agent never decides). Evaluates
  * every part of the task's check — the screen predicate on the final tree, the state
  * checks on the simulator's app state, the adb expectations, the answer — and combines
  * them: any failure fails, missing evidence (no app state, an adb output not captured, an

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { stateCheckSchema } from './state-check-schema.js';
 
 /**
- * Task and suite schemas (DESIGN.md §6). The schema is the only definition of a task:
+ * Task and suite schemas (docs/architecture.md §2.10). The schema is the only definition of a task:
  * types come from `z.infer`, the loader validates YAML with it, and every object is
  * strict, so a misspelt field is an error rather than silently ignored.
  */
@@ -41,7 +41,7 @@ export const taskSourceSchema = z.discriminatedUnion('benchmark', [
     /**
      * A template variant we wrote: the id of the task (same suite) whose instruction has the
      * same shape with other slot values — a time, a name, a label, a setting, a quoted
-     * text — so a train/test split of the suite holds siblings on both sides (issue 15).
+     * text — so a train/test split of the suite holds siblings on both sides (docs/skills.md).
      */
     variantOf: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'expected the id of the task this one is a variant of').optional(),
   }),

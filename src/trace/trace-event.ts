@@ -176,7 +176,7 @@ export const surfaceEndEventSchema = event('surface-end', {
   flags: z.array(z.string()).optional(),
 });
 const subTaskStatus = z.enum(['checked', 'claimed', 'pending']);
-/** A meta-plan the planner gave (issue 18): its sub-tasks with completion predicates, and the progress vector it starts with. */
+/** A meta-plan the planner gave (docs/planning.md): its sub-tasks with completion predicates, and the progress vector it starts with. */
 export const metaPlanEndEventSchema = event('meta-plan-end', {
   /** Why a plan was asked for (start of the task, or why the last one was exhausted). */
   reason: z.string(),
@@ -196,7 +196,7 @@ export const finishRefusedEventSchema = event('finish-refused', {
   reason: z.string(),
   progress: z.array(subTaskStatus),
 });
-/** Plan voting (issue 18): the sampled commitments, their votes, and the one chosen. */
+/** Plan voting (docs/planning.md): the sampled commitments, their votes, and the one chosen. */
 export const voteEndEventSchema = event('vote-end', {
   samples: count,
   /** Each distinct commitment key with its votes and the best expectation specificity among them. */
@@ -207,13 +207,13 @@ export const voteEndEventSchema = event('vote-end', {
   extraCalls: count,
   extraTokens: count,
 });
-/** App-memory hints injected into a planner prompt (issue 18). */
+/** App-memory hints injected into a planner prompt (docs/planning.md). */
 export const memoryHintsEndEventSchema = event('memory-hints-end', {
   app: z.string(),
   tokens: count,
   lines: count,
 });
-/** The certifier model's summary of an app map after a run taught it something (issue 18): kept, or why not. */
+/** The certifier model's summary of an app map after a run taught it something (docs/planning.md): kept, or why not. */
 export const memorySummaryEndEventSchema = event('memory-summary-end', {
   app: z.string(),
   kept: z.boolean(),
@@ -272,7 +272,7 @@ export const errorEventSchema = event('error', {
   infrastructure: z.boolean().optional(),
 });
 
-/** Every trace event: a zod discriminated union on `type` (STYLE.md "Debugging artifacts"). */
+/** Every trace event: a zod discriminated union on `type` (docs/architecture.md §9). */
 export const traceEventSchema = z.discriminatedUnion('type', [
   runStartEventSchema,
   taskStartEventSchema,

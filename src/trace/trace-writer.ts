@@ -43,8 +43,8 @@ const batchEnds: ReadonlySet<string> = new Set(['step-end', 'task-end', 'run-end
 const maxBatchBytes = 64 * 1024;
 
 /**
- * Writes one run folder `<root>/<suite>/<task>/<run-id>/` (STYLE.md "Debugging
- * artifacts"): `trace.jsonl` with one validated event per line, per-step artifacts under
+ * Writes one run folder `<root>/<suite>/<task>/<run-id>/` (docs/architecture.md §9):
+ * `trace.jsonl` with one validated event per line, per-step artifacts under
  * `steps/<nnn>/`, and model calls under `steps/<nnn>/model-calls/<k>.json`. Everything
  * written is secret-redacted except PNG bytes. Throws {@link InvalidTraceEventError} for
  * a malformed event (a bug in the caller).

@@ -12,7 +12,7 @@ import type { EvidenceStrength, Outcome } from './verify-outcome.js';
 export const certificateVersion = 1;
 
 /**
- * A feedback certificate (DESIGN.md §1.8): what was tried on which page, under which
+ * A feedback certificate (docs/architecture.md §2.8): what was tried on which page, under which
  * conditions, and what it did. The DSL fields are `scope`, `state`, `prereq`, `action`,
  * `effect`, `confidence`; `key` (package + scope + intent) is what retrieval matches.
  */
@@ -58,7 +58,7 @@ export interface CertificateInput {
   readonly args?: ContractArgs;
   readonly delta: Delta;
   readonly outcome: Outcome;
-  /** How firmly a pass was tied to the unit (DESIGN.md §1.6); recorded so planners and reports see weak passes. */
+  /** How firmly a pass was tied to the unit (docs/architecture.md §2.6); recorded so planners and reports see weak passes. */
   readonly strength?: EvidenceStrength;
   /** True when the outcome came from the contracts / predicates, false when a model inferred it. */
   readonly verifiedProgrammatically: boolean;

@@ -13,7 +13,7 @@ export const newPageRhoThreshold = 0.5;
 /** Above this many same-fingerprint candidates, pair them in document order instead of by IoU. */
 export const fingerprintCandidateLimit = 64;
 
-/** The transition label z of DESIGN.md §4. */
+/** The transition label z of docs/architecture.md §4. */
 export type DeltaLabel = 'no-change' | 'partial-change' | 'new-page';
 
 /** A flag that can flip on a matched node. */
@@ -34,7 +34,7 @@ export interface DeltaBlocker extends Blocker {
   readonly isNew: boolean;
 }
 
-/** What changed between two observations (DESIGN.md §4). */
+/** What changed between two observations (docs/architecture.md §4). */
 export interface Delta {
   readonly label: DeltaLabel;
   /** ρ = |matched| / max(|before|, 1) over the compared nodes. */

@@ -6,7 +6,7 @@ import type { Delta, DeltaLabel } from './compute-delta.js';
 import { digitsOnly } from './find-nodes.js';
 import { normaliseValue } from './unit-contract.js';
 
-/** Bounds IoU at or above which two actions hit "the same region" (DESIGN.md §1.7, §1.9). */
+/** Bounds IoU at or above which two actions hit "the same region" (docs/architecture.md §2.7, §2.9). */
 export const sameRegionIouThreshold = 0.85;
 /** The loop guard: this many repeats of the same action is a failure. */
 export const maxSameActionRepeats = 5;
@@ -93,7 +93,7 @@ export function findMissingValues(tree: UiTree, values: readonly string[]): stri
 }
 
 /**
- * The surface decision of DESIGN.md §1.9 as code: STOP (this surface is done) or
+ * The surface decision of docs/architecture.md §2.9 as code: STOP (this surface is done) or
  * CONTINUE, with the rule that decided. Rules in order: loop guards (step budget, the
  * same action `maxSameActionRepeats` times) → STOP; surface changed (new page, surface
  * opened or dismissed, unless what appeared is a blocker) → STOP; blocker → CONTINUE;

@@ -129,7 +129,7 @@ function findFresh(predicate: Predicate, positive: boolean, context: Expectation
 }
 
 /**
- * Evaluates an intent's expectation as evidence of an action (DESIGN.md §1.5): it must
+ * Evaluates an intent's expectation as evidence of an action (docs/architecture.md §2.4): it must
  * hold after the action, and at least one of its atoms must be newly true (false or
  * absent before, true after) or match nodes the delta changed. A failing or
  * inconclusive expectation is returned as `evaluatePredicate` gives it; one that holds

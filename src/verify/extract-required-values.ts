@@ -1,5 +1,5 @@
 /**
- * Values an intent says must end up on screen (DESIGN.md §1.9): quoted strings, e-mail
+ * Values an intent says must end up on screen (docs/architecture.md §2.9): quoted strings, e-mail
  * addresses, phone numbers, times (`7:30`, `07:30 AM`, `7 pm`) and other numbers, in the
  * order they appear, without duplicates. A value inside a quoted string is not repeated
  * on its own. Deterministic: no model involved.

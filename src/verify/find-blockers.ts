@@ -15,7 +15,7 @@ const permissionIdPattern = /:id\/(permission_allow\w*|permission_deny\w*|grant_
 const notRespondingPattern = /isn['’]t responding|is not responding|not responding|has stopped|keeps stopping/i;
 
 /**
- * The blockers on a screen (DESIGN.md §4 `errorsOrBlocks`): toasts with error words, a
+ * The blockers on a screen (docs/architecture.md §4): toasts with error words, a
  * permission dialog (permission controller / package installer, or its allow/deny
  * buttons), and "isn't responding" / "has stopped" system dialogs.
  */

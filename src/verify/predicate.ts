@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The predicate language of DESIGN.md §3 as ONE zod schema. A model's JSON is validated
+ * The predicate language of docs/predicates.md as ONE zod schema. A model's JSON is validated
  * by `predicateSchema`; the evaluator, the text parser and the printer all work on the
  * inferred types. The text form is specified in docs/predicates.md.
  */

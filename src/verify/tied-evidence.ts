@@ -181,7 +181,7 @@ function mentions(texts: readonly string[], labels: readonly string[]): string |
 }
 
 /**
- * Evidence that ties an observed change to the tapped unit (DESIGN.md §1.6 `strong`),
+ * Evidence that ties an observed change to the tapped unit (docs/architecture.md §2.6 `strong`),
  * or undefined when only "something changed": the unit's own text or state changed; a
  * node named like it became selected (its tab); the new page's title is its label, or
  * the new page is headed by it (a list row opening its item); a dialog or menu opened at

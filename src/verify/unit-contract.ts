@@ -490,7 +490,7 @@ function navigateContract(unit: ControlUnit, args: ContractArgs, before: UiTree,
 }
 
 /**
- * The contract Δτ of a unit's type (DESIGN.md §1.4), checked on the observed change.
+ * The contract Δτ of a unit's type (docs/architecture.md §2.3), checked on the observed change.
  * Every pass says how strong its evidence is (`strength`):
  * - fill → the field holds the value (normalised; password fields inconclusive; never the
  *   hint); a field that left the screen passes when the typed value shows on the new one;

@@ -26,7 +26,7 @@ export interface IntentVerdict {
 }
 
 /**
- * Verifies an executed intent (DESIGN.md §1.5-§1.6): the expectation over the whole
+ * Verifies an executed intent (docs/architecture.md §2.6): the expectation over the whole
  * commitment's change, judged as evidence of change (`evaluateExpectation`), combined
  * with the unit verdicts (any fail → fail, else any inconclusive → inconclusive, else
  * pass). An expectation that already held before the commitment verifies nothing: the

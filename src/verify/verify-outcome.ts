@@ -1,6 +1,6 @@
 import type { Bounds, NodeIndex, UiNode } from '../ui/ui-tree.js';
 
-/** The three verification outcomes (DESIGN.md §1.6). */
+/** The three verification outcomes (docs/architecture.md §2.6). */
 export type Outcome = 'pass' | 'fail' | 'inconclusive';
 
 /** A node cited as evidence: which screen, its index there, and what a human needs to find it. */
@@ -16,7 +16,7 @@ export interface NodeRef {
 }
 
 /**
- * How firmly a pass ties the observed change to the action (DESIGN.md §1.6): `strong`
+ * How firmly a pass ties the observed change to the action (docs/architecture.md §2.6): `strong`
  * when the change belongs to the unit (its label became the title or the selected tab,
  * its dialog opened, its option shows as chosen, its field holds the value), `weak`
  * when only "something changed".

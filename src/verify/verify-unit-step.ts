@@ -105,7 +105,7 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
 }
 
 /**
- * Verifies one executed unit (DESIGN.md §1.6) from the screens before and after it: the
+ * Verifies one executed unit (docs/architecture.md §2.6) from the screens before and after it: the
  * unit type's contract Δτ (`unitContract`), then
  * - for a click, long-press or navigate, the intent's expectation, judged as evidence of
  *   change (`evaluateExpectation`): one that held before the action verifies nothing, so

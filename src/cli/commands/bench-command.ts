@@ -63,7 +63,7 @@ export interface BenchCommandOptions {
   readonly junit: string | undefined;
   /** A skills folder (--skills), resolved: the SenseAct modes replay a matching skill without a model before planning. */
   readonly skills?: string;
-  /** Meta-plans, voting and app memory (issue 18); off unless asked for. */
+  /** Meta-plans, voting and app memory (docs/planning.md); off unless asked for. */
   readonly planning: BenchPlanning;
   /** `--gate-threshold`: the VLM gate's τ for the SenseAct modes; undefined: the gate's default. */
   readonly gateThreshold?: number;

@@ -1,5 +1,5 @@
 // The SenseAct loop on the in-process simulator with scripted models and the oracle
-// policy: the behaviours issue 6 names, each asserted on the trace and the result.
+// policy: what the loop promises (docs/architecture.md §2), each asserted on the trace and the result.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';

@@ -1,4 +1,4 @@
-// The `senseact-vlm-always` ablation (issue 17): the same SenseAct loop with a screenshot
+// The `senseact-vlm-always` ablation (docs/experiments.md): the same SenseAct loop with a screenshot
 // on every planner call, against `senseact`, whose planner sees no pixels while the gate
 // stays closed. Scripted models record every request, so the images are counted per call.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Per-task reset on a device (issue 16): the start steps and a device profile's `reset:`
+// Per-task reset on a device (docs/grid.md, "Per-task reset"): the start steps and a device profile's `reset:`
 // run through the same Appium calls a phone gets (`mobile: shell`, `mobile: isAppInstalled`,
 // `mobile: execEmuConsoleCommand`), here against the simulator's Appium driver, whose
 // shell and emulator console are the simulator's (pm clear = back to a fresh install's

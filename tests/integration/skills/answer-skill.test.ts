@@ -1,4 +1,4 @@
-// Question skills (issue 15): a run that answered a question teaches where its answer was
+// Question skills (docs/skills.md): a run that answered a question teaches where its answer was
 // read on the final screen, never the answer itself; the replay reads it again from the
 // live screen, and hands over when that place is not there.
 import * as path from 'node:path';

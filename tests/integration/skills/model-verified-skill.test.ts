@@ -1,4 +1,4 @@
-// Skills from steps only the loop's model verifier could pass (issue 15): a city picked in
+// Skills from steps only the loop's model verifier could pass (docs/skills.md): a city picked in
 // a list that closes with the pick (its checkbox leaves the screen, so the toggle's
 // contract is inconclusive while the city shows on the next screen). Such a step is taught
 // when the tree showed the intent's effect and no unit's contract failed; the skill marks

@@ -1,4 +1,4 @@
-// A skill with a password parameter (issue 15): the trace holds a typed password only as
+// A skill with a password parameter (docs/skills.md): the trace holds a typed password only as
 // its placeholder, in the instruction too, so induction lifts the placeholder into a
 // `password` parameter. The skill file never holds the password; the replay takes it from
 // the instruction at match time, types it into the password field, and no file of the

@@ -1,4 +1,4 @@
-// A skill never names a unit by its rank (issue 15: resource-id, label, role — never a
+// A skill never names a unit by its rank (docs/skills.md: resource-id, label, role — never a
 // position): a shuffled list would point a rank at another row. A unit nothing else names
 // alone is named by its id near a label of its own row, or the run teaches nothing.
 import { describe, expect, it } from 'vitest';

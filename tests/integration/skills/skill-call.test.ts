@@ -1,4 +1,4 @@
-// The planner calls a skill by name mid-run (issue 15): with a skills folder, the planner's
+// The planner calls a skill by name mid-run (docs/skills.md): with a skills folder, the planner's
 // prompt lists the skills of the app in the foreground; a reply {skill, arguments} runs
 // the skill through the same verified replay as a skill matched at the start; a bad call
 // (unknown name, missing argument) is refused with the reason and nothing runs.

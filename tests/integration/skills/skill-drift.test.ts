@@ -1,4 +1,4 @@
-// Skills under label drift (issue 15, "Drift"): labels renamed (the simulator's relabel
+// Skills under label drift (docs/skills.md, "Drift"): labels renamed (the simulator's relabel
 // fault) or swapped between sibling buttons (swap-labels). Without vision (senseact-text),
 // a skill induced from a clean oracle run hands over instead of acting on a wrong element;
 // the oracle planner recovers; `skills induce --out` grafts the recovery as a branch; the

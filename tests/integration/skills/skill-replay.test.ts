@@ -1,4 +1,4 @@
-// Verified skills on the in-process simulator (issue 15): a skill induced from one oracle
+// Verified skills on the in-process simulator (docs/skills.md): a skill induced from one oracle
 // run replays a variant of its task without any model call, every step verified; on a
 // changed screen it hands over to the planner instead of acting or passing.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

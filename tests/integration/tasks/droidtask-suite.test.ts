@@ -1,4 +1,4 @@
-// tasks/droidtask (issue 17 item 1): DroidTask's 162 instructions as a suite for real
+// tasks/droidtask (docs/experiments.md, Table 1): DroidTask's 162 instructions as a suite for real
 // devices. It loads, every start step is well formed, `bench --dry-run` on the emulator
 // profile finds every task runnable, and the 21 tasks with a simulated twin run on the
 // simulator through the twin, under their own id.

@@ -135,7 +135,7 @@ export function playSolution(sim: Simulator, task: Task): { finalTree: UiTree; a
       const before = observe(sim);
       const result = play(sim, action, where);
       if (result !== undefined) answer = result;
-      // Intents are screen-scoped (DESIGN.md §1.5): only a step's last action may open a
+      // Intents are screen-scoped (docs/architecture.md §2.4): only a step's last action may open a
       // dialog, menu or sheet; the oracle verifies the intent when the surface changes. The
       // soft keyboard that focusing a field brings up (it also shrinks the app window) does
       // not count.

@@ -190,7 +190,7 @@ describe('the oracle policy', () => {
   });
 });
 
-// Issue 12's regression (clock-remove-barcelona under --faults standard): the Clock tab
+// A regression seen on clock-remove-barcelona under --faults standard: the Clock tab
 // opened but its expectation's label was stripped, so the plan failed; the selected tab
 // is no unit any more, and the oracle, missing the unit ids it had committed, went Back
 // (out of the app) and back in, round after round. A model reading the prompt sees the
