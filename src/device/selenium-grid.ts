@@ -37,7 +37,7 @@ export type JavaCheck =
 export function checkJava(env: Readonly<Record<string, string | undefined>> = process.env): JavaCheck {
   const home = env['JAVA_HOME'];
   const java = home !== undefined && home !== '' && existsSync(path.join(home, 'bin', 'java')) ? path.join(home, 'bin', 'java') : 'java';
-  const probe = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 30_000 });
+  const probe = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 30_000, env: { ...env } });
   if (probe.error !== undefined) return { ok: false, reason: `no Java runtime (${java}: ${probe.error.message}); Selenium Grid needs Java ${minimumJavaVersion}+ (Debian: apt-get install openjdk-17-jre-headless)` };
   // `java -version` prints e.g. `openjdk version "17.0.9" 2023-10-17` (or "1.8.0_392" before Java 9) on stderr.
   const version = /version "(\d+)(?:\.(\d+))?/.exec(`${probe.stderr}${probe.stdout}`);

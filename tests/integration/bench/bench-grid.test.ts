@@ -16,12 +16,13 @@ import { createDevice } from '../../../src/device/create-device.js';
 import { DeviceError } from '../../../src/device/device-error.js';
 import { parseDeviceProfile } from '../../../src/device/device-profile.js';
 import { startLocalSimGrid, type LocalSimGrid } from '../../../src/device/local-sim-grid.js';
-import { checkJava } from '../../../src/device/selenium-grid.js';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
+import { javaTool, toolOrSkip } from '../../helpers/system-tool.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const java = checkJava();
+// Without Java this skips, saying so; .ci/run installs it and sets SENSEACT_REQUIRE_JAVA=1, which makes a skip a failure.
+const java = toolOrSkip(javaTool, import.meta.filename, 'bench on a Selenium Grid');
 // Short tasks of every app: the point is the grid, not the agent.
 const taskIds = [
   'clock-alarm-4pm-off', 'clock-alarm-9am-weekends', 'clock-open-clock-page',
@@ -35,11 +36,7 @@ function outcome(result: TaskRunResult): unknown {
   return { id: result.id, success: result.success, steps: result.steps, verification: result.verification, llmCalls: result.llmCalls, vlmCalls: result.vlmCalls, error: result.error };
 }
 
-if (!java.ok) {
-  describe('bench on a Selenium Grid', () => {
-    it.skip(`skipped: ${java.reason}`, () => undefined);
-  });
-} else {
+if (java !== undefined) {
   describe('bench on a Selenium Grid of two simulator nodes', () => {
     let grid: LocalSimGrid;
     let root: string;

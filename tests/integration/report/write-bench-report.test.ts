@@ -10,20 +10,20 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBenchExecutor } from '../../../src/bench/compose.js';
 import { runBenchmark } from '../../../src/bench/run-benchmark.js';
 import { writeBenchReport } from '../../../src/bench/write-bench-report.js';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
+import { chromiumTool, describeWithTool } from '../../helpers/system-tool.js';
 import { hostileImage, hostileScript, writeSyntheticBench } from './synthetic-run-folder.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 const screenshots = path.join(repoRoot, 'runs', 'report-test-screenshots');
-const chromiumPath = '/usr/bin/chromium';
 const launchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-// Without Chromium this fails (CI installs it, see .ci/run); SENSEACT_SKIP_BROWSER_TESTS=1 skips it knowingly.
-describe.skipIf(process.env['SENSEACT_SKIP_BROWSER_TESTS'] === '1')('bench HTML report in headless Chromium', () => {
+// Without Chromium this skips, saying so; .ci/run installs it and sets SENSEACT_REQUIRE_BROWSER=1, which makes a skip a failure.
+describeWithTool(chromiumTool, import.meta.filename, 'bench HTML report in headless Chromium', (chromiumPath) => {
   let root: string;
   let hostile: string;
   let real: string;
@@ -44,7 +44,6 @@ describe.skipIf(process.env['SENSEACT_SKIP_BROWSER_TESTS'] === '1')('bench HTML 
       await handle.close();
     }
     await mkdir(screenshots, { recursive: true });
-    if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: install it (apt-get install -y chromium) or set SENSEACT_SKIP_BROWSER_TESTS=1`);
     browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs });
   }, 120_000);
   afterAll(async () => {
