@@ -1,6 +1,7 @@
 import { assertNever } from '../util/assert-never.js';
 import { resolveStatePath } from './resolve-state-path.js';
 import type { StateCondition } from './state-check-schema.js';
+import { linearRegex } from '../util/linear-regex.js';
 
 /** The result of one state condition: a value, never an exception. */
 export interface StateConditionResult {
@@ -42,7 +43,7 @@ function containsValue(actual: unknown, expected: unknown, ignoreCase: boolean):
 
 function matchesValue(actual: unknown, pattern: string, ignoreCase: boolean): boolean {
   if (typeof actual !== 'string' && typeof actual !== 'number' && typeof actual !== 'boolean') return false;
-  return new RegExp(pattern, ignoreCase ? 'i' : '').test(String(actual));
+  return linearRegex(pattern, ignoreCase ? 'i' : '').test(String(actual));
 }
 
 /** The elements a count or quantifier ranges over: one array's items, else the resolved values. */

@@ -6,6 +6,7 @@ import type { AnswerJudge } from './answer-judge.js';
 import { evaluateStateCondition } from './evaluate-state-check.js';
 import { ExactMatchAnswerJudge } from './exact-match-answer-judge.js';
 import type { AdbCheck, Task } from './task-schema.js';
+import { linearRegex } from '../util/linear-regex.js';
 
 /** What the run left behind for the success check. */
 export interface SuccessEvidence {
@@ -43,10 +44,11 @@ export interface SuccessResult {
 }
 
 function adbHolds(check: AdbCheck, output: string): boolean {
-  const { equals, contains, matches } = check.expect;
+  const { equals, contains, matches, notMatches } = check.expect;
   if (equals !== undefined) return output.trim() === equals;
   if (contains !== undefined) return output.includes(contains);
-  return new RegExp(matches ?? '').test(output);
+  if (notMatches !== undefined) return !linearRegex(notMatches).test(output);
+  return linearRegex(matches ?? '').test(output);
 }
 
 function combine(checks: readonly SuccessCheckResult[]): Outcome {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { linearRegexProblem } from '../util/linear-regex.js';
 
 /**
  * Checks over a simulated app's state (plain JSON, `sim.appState(pkg)`).
@@ -53,12 +54,9 @@ function checkOperands(condition: StateCondition, context: z.RefinementCtx): voi
   if (valueOps.has(condition.op) && condition.value === undefined) {
     context.addIssue({ code: 'custom', path: ['value'], message: `op "${condition.op}" needs a value` });
   }
-  if (condition.op === 'matches' && typeof condition.value === 'string') {
-    try {
-      new RegExp(condition.value);
-    } catch (error) {
-      context.addIssue({ code: 'custom', path: ['value'], message: `op "matches" needs a valid regex: ${(error as Error).message}` });
-    }
+  if (condition.op === 'matches' && condition.value !== undefined) {
+    const problem = linearRegexProblem(String(condition.value), condition.ignoreCase === true ? 'i' : '');
+    if (problem !== undefined) context.addIssue({ code: 'custom', path: ['value'], message: `op "matches" needs a valid regex: ${problem}` });
   }
   if (countOps.has(condition.op) && !(typeof condition.value === 'number' && Number.isInteger(condition.value) && condition.value >= 0)) {
     context.addIssue({ code: 'custom', path: ['value'], message: `op "${condition.op}" needs a non-negative integer value` });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { stateCheckSchema } from './state-check-schema.js';
+import { linearRegexProblem } from '../util/linear-regex.js';
 
 /**
  * Task and suite schemas (docs/architecture.md §2.10). The schema is the only definition of a task:
@@ -92,6 +93,12 @@ export const taskStartSchema = z.strictObject({
 });
 export type TaskStart = z.infer<typeof taskStartSchema>;
 
+/** A regex over an adb command's output, checked for the linear-time engine when the task loads. */
+const adbPatternSchema = z.string().superRefine((pattern, context) => {
+  const problem = linearRegexProblem(pattern);
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: `invalid regex: ${problem}` });
+});
+
 /** An adb query whose output decides success on a real device. Exactly one of the expectations. */
 export const adbCheckSchema = z.strictObject({
   /** The command as run on the host, e.g. `adb shell settings get global bluetooth_on`. */
@@ -100,9 +107,11 @@ export const adbCheckSchema = z.strictObject({
     .strictObject({
       equals: z.string().optional(),
       contains: z.string().optional(),
-      matches: z.string().optional(),
+      matches: adbPatternSchema.optional(),
+      /** Holds when the pattern matches nowhere in the output ("no row names Bob"). */
+      notMatches: adbPatternSchema.optional(),
     })
-    .refine((value) => Object.values(value).filter((entry) => entry !== undefined).length === 1, 'give exactly one of equals, contains, matches'),
+    .refine((value) => Object.values(value).filter((entry) => entry !== undefined).length === 1, 'give exactly one of equals, contains, matches, notMatches'),
 });
 export type AdbCheck = z.infer<typeof adbCheckSchema>;
 

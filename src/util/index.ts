@@ -1,6 +1,7 @@
 export * from './assert-never.js';
 export * from './brand.js';
 export * from './debug-log.js';
+export * from './linear-regex.js';
 export * from './parse-yaml-safely.js';
 export * from './redact-secrets.js';
 export * from './redactor.js';

@@ -1,6 +1,7 @@
 import { boundsCentre } from '../ui/bounds.js';
 import type { NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
+import { linearRegex } from '../util/linear-regex.js';
 import { findSurfaces } from './find-surfaces.js';
 import { roleNames, type Query, type StringMatch } from './predicate.js';
 import { printQuery } from './print-predicate.js';
@@ -13,19 +14,6 @@ export interface QueryMatches {
   readonly matches: readonly NodeIndex[];
   /** Set when a `within`/`near` anchor or the `nth` position was missing. */
   readonly problem?: string;
-}
-
-const regexCache = new Map<string, RegExp>();
-
-function regexOf(pattern: string, flags: string): RegExp {
-  const key = `${flags}/${pattern}`;
-  let regex = regexCache.get(key);
-  if (!regex) {
-    regex = new RegExp(pattern, flags);
-    if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(key, regex);
-  }
-  return regex;
 }
 
 /** Keeps the digits of a text: `+1 (555) 123-4567` → `15551234567`. */
@@ -45,7 +33,7 @@ export function matchString(match: StringMatch, value: string): boolean {
       return wanted !== '' && digitsOnly(value) === wanted;
     }
     case 'matches':
-      return regexOf(match.pattern, match.flags ?? '').test(value);
+      return linearRegex(match.pattern, match.flags ?? '').test(value);
     default:
       return assertNever(match, 'string match');
   }

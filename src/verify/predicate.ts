@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { linearRegexFlags, linearRegexProblem } from '../util/linear-regex.js';
 
 /**
  * The predicate language of docs/predicates.md as ONE zod schema. A model's JSON is validated
@@ -7,24 +8,15 @@ import { z } from 'zod';
  */
 
 /** Regex flags a `matches` comparison may carry. Stateful flags (`g`, `y`) are refused. */
-export const allowedRegexFlags = 'imsu';
+export const allowedRegexFlags = linearRegexFlags;
 
-function regexProblem(pattern: string, flags: string): string | undefined {
-  for (const flag of flags) {
-    if (!allowedRegexFlags.includes(flag)) return `flag "${flag}" is not allowed (use ${allowedRegexFlags})`;
-  }
-  if (new Set(flags).size !== flags.length) return `flag repeated in "${flags}"`;
-  try {
-    new RegExp(pattern, flags);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
-/** Checks a regex pattern and flags; returns the problem, or undefined when both are valid. */
+/**
+ * Checks a regex pattern and flags; returns the problem, or undefined when both are
+ * valid. Patterns run on a linear-time engine (util/linear-regex.ts): lookarounds,
+ * backreferences and patterns over `maxRegexLength` characters are refused here.
+ */
 export function checkRegex(pattern: string, flags: string): string | undefined {
-  return regexProblem(pattern, flags);
+  return linearRegexProblem(pattern, flags);
 }
 
 /**
@@ -38,7 +30,7 @@ export const stringMatchSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('digits'), value: z.string() }).strict(),
   z.object({ op: z.literal('matches'), pattern: z.string(), flags: z.string().optional() }).strict()
     .superRefine((value, context) => {
-      const problem = regexProblem(value.pattern, value.flags ?? '');
+      const problem = checkRegex(value.pattern, value.flags ?? '');
       if (problem !== undefined) context.addIssue({ code: 'custom', message: `invalid regex /${value.pattern}/: ${problem}` });
     }),
 ]);

@@ -74,6 +74,16 @@ describe('evaluateSuccess', () => {
     expect((await evaluateSuccess(adbTask, { finalTree })).outcome).toBe('inconclusive');
   });
 
+  it('notMatches passes when no row matches the pattern (the lookahead-free "Bob is gone")', async () => {
+    const command = 'adb shell content query --uri content://com.android.contacts/contacts --projection display_name';
+    const goneTask = task(`    success:\n      adb: [{ command: '${command}', expect: { notMatches: 'display_name=Bob\\b' } }]`);
+    const finalTree = parseHierarchy(alarmScreen(false));
+    const rows = (names: string[]) => names.map((name, index) => `Row: ${index} display_name=${name}`).join('\n');
+    expect((await evaluateSuccess(goneTask, { finalTree, adbOutputs: { [command]: rows(['Alice', 'Bobby', 'Jack']) } })).outcome).toBe('pass');
+    expect((await evaluateSuccess(goneTask, { finalTree, adbOutputs: { [command]: rows(['Alice', 'Bob', 'Jack']) } })).outcome).toBe('fail');
+    expect(() => task(`    success:\n      adb: [{ command: '${command}', expect: { matches: '^(?![\\s\\S]*Bob)' } }]`)).toThrow(/lookaround .* not supported/);
+  });
+
   it('judges answers, says which judge decided, and falls back to exact match', async () => {
     const queryTask = task(`    answer: { expected: ['7:30 AM'], judge: model }`);
     const finalTree = parseHierarchy(alarmScreen(true));
