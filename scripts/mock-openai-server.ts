@@ -1,19 +1,22 @@
 // A standalone OpenAI-compatible mock endpoint on 127.0.0.1, for trying the CLI and the
 // agent offline:
-//   npx tsx scripts/mock-openai-server.ts [--port 8089] [--replies replies.json|replies.jsonl] [--personality chatty]
+//   npx tsx scripts/mock-openai-server.ts [--port 8089] [--replies replies.json|replies.jsonl | --model label-match] [--personality chatty]
 // Without --replies it answers every call with `{"echo": "<last user text>"}`. With a JSON
 // array (or JSONL, one reply per line) it answers in order; each reply is a string or a
 // MockReply object ({ text, usage?, delayMs? } or { status, body }); once the script is
 // used up it answers HTTP 500 saying so. With --personality (strict, chatty, fenced,
-// thinking, sloppy, paper-format, broken) every reply that is a JSON object is written the
+// thinking, sloppy, paper-format, broken, refused) every reply that is a JSON object is written the
 // way such a model writes it (src/model/mock-model-personality.ts). Point the toolkit at the printed URL with
-// SENSEACT_BASE_URL. Stops on Ctrl-C.
+// SENSEACT_BASE_URL. With --model label-match the answers come from a stand-in model that
+// reads the view in each prompt and picks the unit whose label best matches the task
+// (src/model/mock-label-model.ts). Stops on Ctrl-C.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { labelMatchAnswer } from '../src/model/mock-label-model.js';
 import { mockPersonalitySchema, personalityReply, type MockPersonality } from '../src/model/mock-model-personality.js';
 import { startMockOpenAiServer, type MockChatRequest, type MockReply } from '../src/model/mock-openai-server.js';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' }, personality: { type: 'string' } } });
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' }, personality: { type: 'string' }, model: { type: 'string' } } });
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   console.error(`--port must be an integer 0..65535, got ${JSON.stringify(values.port)}`);
@@ -46,6 +49,15 @@ function styled(reply: MockReply, request: MockChatRequest): MockReply {
   return typeof reply === 'string' ? written : { ...reply, text: written };
 }
 
+if (values.model !== undefined && values.model !== 'label-match') {
+  console.error(`--model must be label-match, got ${JSON.stringify(values.model)}`);
+  process.exit(2);
+}
+if (values.model !== undefined && values.replies !== undefined) {
+  console.error('give --replies or --model, not both');
+  process.exit(2);
+}
+
 let script: MockReply[] | undefined;
 if (values.replies !== undefined) {
   const text = readFileSync(values.replies, 'utf8');
@@ -61,13 +73,14 @@ if (values.replies !== undefined) {
 const server = await startMockOpenAiServer({
   port,
   reply: (request) => {
+    if (values.model === 'label-match') return styled(JSON.stringify(labelMatchAnswer(request)), request);
     if (script === undefined) return styled(JSON.stringify({ echo: request.texts.at(-1) ?? '' }), request);
     const next = script[request.index];
     if (next !== undefined) return styled(next, request);
     return { status: 500, body: { error: { message: `mock script used up: ${script.length} replies, this is call ${request.index + 1}`, type: 'server_error' } } };
   },
 });
-console.log(`mock OpenAI-compatible server at ${server.url} (${script === undefined ? 'echo mode' : `${script.length} scripted replies`}${personality === undefined ? '' : `, personality ${personality}`})`);
+console.log(`mock OpenAI-compatible server at ${server.url} (${values.model === 'label-match' ? 'the label-match model' : script === undefined ? 'echo mode' : `${script.length} scripted replies`}${personality === undefined ? '' : `, personality ${personality}`})`);
 console.log(`  SENSEACT_BASE_URL=${server.url}`);
 
 const stop = (): void => {

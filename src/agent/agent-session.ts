@@ -68,12 +68,15 @@ export class AgentSession {
     readonly trace: TraceWriter,
     private readonly perceptionOptions: PerceptionOptions = {},
     readonly signal?: AbortSignal,
+    /** Runs before every model call and may refuse it by throwing (the run's budget, `ModelBudgetError`). */
+    beforeModelCall?: () => void,
   ) {
     const onCall = (record: ModelCallRecord): void => this.recordCall(record);
-    this.planner = this.timed(new MeteredLanguageModel(models.planner, { ledger, onCall }));
-    this.verifier = models.verifier ? this.timed(new MeteredLanguageModel(models.verifier, { ledger, onCall })) : undefined;
-    this.vision = models.vision ? this.timed(new MeteredVisionModel(models.vision, { ledger, onCall })) : undefined;
-    this.certifier = models.certifier ? this.timed(new MeteredLanguageModel(models.certifier, { ledger, onCall })) : undefined;
+    const metering = { ledger, onCall, ...(beforeModelCall ? { beforeCall: beforeModelCall } : {}) };
+    this.planner = this.timed(new MeteredLanguageModel(models.planner, metering));
+    this.verifier = models.verifier ? this.timed(new MeteredLanguageModel(models.verifier, metering)) : undefined;
+    this.vision = models.vision ? this.timed(new MeteredVisionModel(models.vision, metering)) : undefined;
+    this.certifier = models.certifier ? this.timed(new MeteredLanguageModel(models.certifier, metering)) : undefined;
   }
 
   /**

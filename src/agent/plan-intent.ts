@@ -17,6 +17,15 @@ import type { SenseActContext, SenseActState } from './senseact-state.js';
 /** How many times one plan may be rejected (inadmissible, unknown unit) before the step is given up. */
 export const maxPlanRejections = 2;
 
+/**
+ * Planner replies refused in a row (unit ids not on the screen, inadmissible commitments,
+ * skill calls that do not bind) before the run stops as the model's failure: a model whose
+ * plans never fit the screen would otherwise spend every round of the step budget (3 plans
+ * a round) without a step. Five lets one round's retries and a second round's first
+ * tries through.
+ */
+export const maxRefusedPlansInARow = 5;
+
 /** What planning ended with. */
 export type PlannedIntent =
   /** The planner said the task is done. */
@@ -72,6 +81,7 @@ function visibleHistory(context: SenseActContext, history: readonly HistoryEntry
 /** A plan was made on the feedback: the next plan hears what this one's execution teaches, never the same lines again. */
 function planned(state: SenseActState, result: PlannedIntent): PlannedIntent {
   state.plannerFeedback = undefined;
+  state.refusedPlansInARow = 0;
   return result;
 }
 
@@ -136,6 +146,8 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
       session.trace.emit({ type: 'commitment-end', step: session.step, admissible: false, units: [], reason: call.problem });
       refused = false;
       rejection = { intent: plan.intent, reason: call.problem };
+      state.refusedPlansInARow += 1;
+      if (state.refusedPlansInARow >= maxRefusedPlansInARow) break;
       continue;
     }
     // A target only vision can name is located first; the whole commitment is checked then.
@@ -144,6 +156,8 @@ export async function planIntent(context: SenseActContext, state: SenseActState)
     if (check.ok) return planned(state, { kind: 'commit', plan, items: plan.commitment, units: check.units });
     refused = false;
     rejection = { intent: plan.intent, reason: check.reason };
+    state.refusedPlansInARow += 1;
+    if (state.refusedPlansInARow >= maxRefusedPlansInARow) break;
   }
   if (refused) state.finishRefusedInARow += 1;
   return { kind: 'rejected', intent: rejection?.intent ?? '(no plan)', reason: rejection?.reason ?? '' };

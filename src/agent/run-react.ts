@@ -1,4 +1,5 @@
 import { generateStructured } from '../model/generate-structured.js';
+import { ModelBudgetError } from '../model/model-budget-error.js';
 import { describeRepairs } from '../model/reply-repair.js';
 import type { Task } from '../tasks/task-schema.js';
 import { reactMessages } from './agent-prompts.js';
@@ -7,6 +8,7 @@ import { reactReplySchema } from './plan-reply.js';
 import { ForegroundGuard } from './foreground-guard.js';
 import type { AgentRunEnd } from './run-senseact.js';
 import { unitActions } from './unit-actions.js';
+import { maxRefusedPlansInARow } from './plan-intent.js';
 
 export interface ReactOptions {
   readonly task: Task;
@@ -29,50 +31,61 @@ export async function runReact(options: ReactOptions): Promise<AgentRunEnd> {
   const guard = options.guard ?? new ForegroundGuard(task);
   const previous: string[] = [];
   let steps = 0;
+  let refusedInARow = 0;
   session.step = 0;
   let screen = await session.observe('before.xml');
-  for (let round = 1; round <= task.stepBudget * 2 && steps < task.stepBudget; round++) {
-    session.step = round;
-    session.trace.emit({ type: 'step-start', step: round });
-    // The baselines get no screen outside the allowed apps either: the guard leaves it first.
-    const left = await guard.leaveDisallowed(session, screen);
-    if (left) {
-      previous.push(`(left ${left.packageName}: not an allowed app)`);
-      screen = left.screen;
-      continue;
+  const ended = (finished: boolean, stopReason: string, answer?: string): AgentRunEnd => ({ finished, stopReason, steps, finalScreen: screen, verification: { pass: 0, fail: 0, inconclusive: 0 }, gateReasons: {}, ...(answer === undefined ? {} : { answer }) });
+  try {
+    for (let round = 1; round <= task.stepBudget * 2 && steps < task.stepBudget; round++) {
+      session.step = round;
+      session.trace.emit({ type: 'step-start', step: round });
+      // The baselines get no screen outside the allowed apps either: the guard leaves it first.
+      const left = await guard.leaveDisallowed(session, screen);
+      if (left) {
+        previous.push(`(left ${left.packageName}: not an allowed app)`);
+        screen = left.screen;
+        continue;
+      }
+      session.trace.writeStepArtifact(round, 'view.txt', screen.perception.view);
+      const started = performance.now();
+      const png = mode === 'react-vlm' ? await session.screenshot() : undefined;
+      const reply = await generateStructured(model, {
+        role: 'planner',
+        schema: reactReplySchema,
+        schemaName: 'ReactReply',
+        messages: reactMessages({ instruction: task.instruction, allowedPackages: task.allowedPackages, view: screen.perception.view, previous, ...(png ? { png } : {}) }),
+        ...(session.signal ? { signal: session.signal } : {}),
+        instructJson: false,
+      });
+      const { action, finish, answer, thought } = reply.value;
+      session.trace.emit({ type: 'plan-end', step: round, latencyMs: performance.now() - started, intent: finish ? 'FINISH' : thought || 'act', finish, attempts: reply.attempts, ...(reply.repairs.length > 0 ? { repairs: describeRepairs(reply.repairs) } : {}) });
+      if (finish || action === null) {
+        return ended(true, 'the model said FINISH', answer);
+      }
+      const unit = screen.perception.units.find((candidate) => candidate.id === action.unit);
+      const refusal = unit ? guard.refusal(unit, action, screen) : undefined;
+      if (refusal !== undefined) guard.traceRefusal(session, screen.perception.tree.packageName, refusal);
+      const mapped = unit ? unitActions(unit, action) : { problem: `unit "${action.unit}" is not on this screen` };
+      if (!unit || refusal !== undefined || 'problem' in mapped) {
+        const problem = refusal ?? ('problem' in mapped ? mapped.problem : 'invalid action');
+        previous.push(`${JSON.stringify(action)} → refused: ${problem}`);
+        session.trace.emit({ type: 'commitment-end', step: round, admissible: false, units: [action], reason: problem });
+        refusedInARow += 1;
+        if (refusedInARow >= maxRefusedPlansInARow) return ended(false, `the model's plans were refused ${refusedInARow} times in a row: ${problem}`);
+        continue;
+      }
+      refusedInARow = 0;
+      session.trace.emit({ type: 'commitment-end', step: round, admissible: true, units: [action] });
+      const refused = await session.act(mapped, unit.id);
+      steps += 1;
+      previous.push(`${unit.type} ${JSON.stringify(unit.label)}${action.value !== undefined ? ` value=${JSON.stringify(action.value)}` : ''}${refused === undefined ? '' : ` → refused by the device: ${refused}`}`);
+      screen = await session.observe('after.xml');
+      session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - started });
     }
-    session.trace.writeStepArtifact(round, 'view.txt', screen.perception.view);
-    const started = performance.now();
-    const png = mode === 'react-vlm' ? await session.screenshot() : undefined;
-    const reply = await generateStructured(model, {
-      role: 'planner',
-      schema: reactReplySchema,
-      schemaName: 'ReactReply',
-      messages: reactMessages({ instruction: task.instruction, allowedPackages: task.allowedPackages, view: screen.perception.view, previous, ...(png ? { png } : {}) }),
-      ...(session.signal ? { signal: session.signal } : {}),
-      instructJson: false,
-    });
-    const { action, finish, answer, thought } = reply.value;
-    session.trace.emit({ type: 'plan-end', step: round, latencyMs: performance.now() - started, intent: finish ? 'FINISH' : thought || 'act', finish, attempts: reply.attempts, ...(reply.repairs.length > 0 ? { repairs: describeRepairs(reply.repairs) } : {}) });
-    if (finish || action === null) {
-      return { finished: true, stopReason: 'the model said FINISH', steps, finalScreen: screen, verification: { pass: 0, fail: 0, inconclusive: 0 }, gateReasons: {}, ...(answer === undefined ? {} : { answer }) };
-    }
-    const unit = screen.perception.units.find((candidate) => candidate.id === action.unit);
-    const refusal = unit ? guard.refusal(unit, action, screen) : undefined;
-    if (refusal !== undefined) guard.traceRefusal(session, screen.perception.tree.packageName, refusal);
-    const mapped = unit ? unitActions(unit, action) : { problem: `unit "${action.unit}" is not on this screen` };
-    if (!unit || refusal !== undefined || 'problem' in mapped) {
-      const problem = refusal ?? ('problem' in mapped ? mapped.problem : 'invalid action');
-      previous.push(`${JSON.stringify(action)} → refused: ${problem}`);
-      session.trace.emit({ type: 'commitment-end', step: round, admissible: false, units: [action], reason: problem });
-      continue;
-    }
-    session.trace.emit({ type: 'commitment-end', step: round, admissible: true, units: [action] });
-    const refused = await session.act(mapped, unit.id);
-    steps += 1;
-    previous.push(`${unit.type} ${JSON.stringify(unit.label)}${action.value !== undefined ? ` value=${JSON.stringify(action.value)}` : ''}${refused === undefined ? '' : ` → refused by the device: ${refused}`}`);
-    screen = await session.observe('after.xml');
-    session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - started });
+  } catch (error) {
+    // A spent model budget ends the run as the model's failure; the task's check still judges the screen it left.
+    if (ModelBudgetError.isInstance(error)) return { ...ended(false, `budget: ${error.reached}`), budgetSpent: true };
+    throw error;
   }
-  return { finished: false, stopReason: `step budget of ${task.stepBudget} used up`, steps, finalScreen: screen, verification: { pass: 0, fail: 0, inconclusive: 0 }, gateReasons: {} };
+  return ended(false, steps >= task.stepBudget ? `step budget of ${task.stepBudget} used up` : `${task.stepBudget * 2} rounds used up with ${steps} step(s) taken (the others refused or left a disallowed app)`);
 }

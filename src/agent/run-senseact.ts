@@ -9,7 +9,7 @@ import { trailStep } from './app-trail.js';
 import { certifyAndDecide } from './certify-and-decide.js';
 import { executeCommitment } from './execute-commitment.js';
 import { ForegroundGuard } from './foreground-guard.js';
-import { planIntent } from './plan-intent.js';
+import { maxRefusedPlansInARow, planIntent } from './plan-intent.js';
 import { planMetaIfDue, refusalsExhausted, trackProgress } from './plan-meta.js';
 import type { PlanningOptions } from './planning-options.js';
 import type { PlanningUsage } from './planning-usage.js';
@@ -17,6 +17,7 @@ import { resolveByVision } from './resolve-by-vision.js';
 import { playCalledSkill, runSkill, type SkillRunEnd } from './run-skill.js';
 import type { SkillCall } from './skill-menu.js';
 import { SenseActAgentError } from './senseact-agent-error.js';
+import { ModelBudgetError } from '../model/model-budget-error.js';
 import type { Skill } from '../skills/skill-schema.js';
 import { newSenseActState, recordGate, type SenseActContext, type SenseActState, type VerificationCounts } from './senseact-state.js';
 import { verifyCommittedIntent } from './verify-committed-intent.js';
@@ -75,6 +76,8 @@ export interface AgentRunEnd {
   readonly calledSkills?: readonly SkillRunEnd[];
   /** What meta-plans, voting and hints did and cost (all zero when they are off; absent for the ReAct baselines). */
   readonly planning?: PlanningUsage;
+  /** True when a spent model budget stopped the run (`budget: …`): a failure of the run whatever the screen shows. */
+  readonly budgetSpent?: boolean;
 }
 
 /** How a round ended: the history entry it adds, and the end of the run when it ends it. */
@@ -124,6 +127,18 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
   });
   if (skill?.outcome === 'completed') return end(true, `skill ${skill.skill ?? ''} completed: ${skill.reason}`, skill.answer);
   const firstRound = (skill?.rounds ?? 0) + 1;
+  try {
+    return await playRounds(context, state, firstRound, end, called);
+  } catch (error) {
+    // A spent model budget ends the run as the model's failure; the task's check still judges the screen it left.
+    if (ModelBudgetError.isInstance(error)) return { ...end(false, `budget: ${error.reached}`), budgetSpent: true };
+    throw error;
+  }
+}
+
+/** The rounds of the loop from `firstRound` on, until a stop, the step budget or the round limit. */
+async function playRounds(context: SenseActContext, state: SenseActState, firstRound: number, end: (finished: boolean, stopReason: string, answer?: string) => AgentRunEnd, called: SkillRunEnd[]): Promise<AgentRunEnd> {
+  const { task, session } = context;
   for (let round = firstRound; round < firstRound + task.stepBudget * 3 && state.steps < task.stepBudget; round++) {
     session.step = round;
     session.trace.emit({ type: 'step-start', step: round });
@@ -161,6 +176,7 @@ async function playRound(context: SenseActContext, state: SenseActState): Promis
   const planned = await planIntent(context, state);
   if (planned.kind === 'rejected') {
     const entry: HistoryEntry = { intent: planned.intent, outcome: 'rejected', note: planned.reason };
+    if (state.refusedPlansInARow >= maxRefusedPlansInARow) return { entry, stop: { finished: false, reason: `the model's plans were refused ${state.refusedPlansInARow} times in a row: ${planned.reason}` } };
     return refusalsExhausted(context, state) ? { entry, stop: { finished: false, reason: `FINISH refused ${state.finishRefusedInARow} times in a row and no new meta-plan is left: ${planned.reason}` } } : { entry };
   }
   if (planned.kind === 'finish') return { stop: { finished: true, reason: 'the planner said FINISH', ...(planned.plan.answer === undefined ? {} : { answer: planned.plan.answer }) } };

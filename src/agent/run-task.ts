@@ -5,6 +5,9 @@ import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { UsageLedger } from '../model/usage-ledger.js';
+import { budgetReached, tighterBudget, type BudgetPrices, type ModelBudget } from '../model/model-budget.js';
+import { ModelBudgetError } from '../model/model-budget-error.js';
+import { ModelConfigError } from '../model/model-config-error.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
 import { viewFocusWords } from '../perception/render-view.js';
@@ -98,6 +101,14 @@ export interface RunTaskOptions {
    * (`start-step-end`). A throw ends the run as an infrastructure error (`where: start`),
    * its trace kept.
    */
+  /**
+   * Limits on the run's model calls, tokens and cost (`--max-model-calls`, `--max-tokens`,
+   * `--max-cost`); the task file's `modelBudget` applies too, the tighter limit winning. A
+   * run that reaches one stops with the reason `budget: …`, a failure of the run.
+   */
+  readonly budget?: ModelBudget;
+  /** The prices a cost limit is counted at; a cost limit without them is refused (what would it count?). */
+  readonly budgetPrices?: BudgetPrices;
   readonly startSteps?: (report: (outcome: StartStepOutcome) => void, signal?: AbortSignal) => Promise<void>;
 }
 
@@ -133,7 +144,15 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   if (injector) models = injector.wrap(models);
   // The oracle sees the screens through a read-only watch; the loop drives the same device either way.
   const device = oracle ? oracle.watch(options.device) : options.device;
-  const session = new AgentSession(device, models, ledger, trace, perception, options.signal);
+  const budget = tighterBudget(options.budget, task.modelBudget);
+  if (budget?.maxCostUsd !== undefined && options.budgetPrices === undefined) {
+    throw new ModelConfigError(`task ${task.id}: a cost limit of $${budget.maxCostUsd} needs prices to count it at: give the model's prices (--price-prompt and --price-completion), or set a call or token limit instead.`);
+  }
+  const spendCheck = budget === undefined ? undefined : (): void => {
+    const reached = budgetReached(budget, ledger.totals(), options.budgetPrices);
+    if (reached !== undefined) throw new ModelBudgetError(reached);
+  };
+  const session = new AgentSession(device, models, ledger, trace, perception, options.signal, spendCheck);
   stepNow = () => session.step;
   const callOptions = options.signal ? { signal: options.signal } : {};
   const guard = new ForegroundGuard(task);
@@ -181,12 +200,13 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     subGoals = countSubGoals(task, verdict, run.finalScreen.perception.tree);
     // Leaving the allowed apps fails the task whatever the screen shows afterwards (docs/architecture.md §2.10).
     const leftOut = guard.left.length > 0 && task.mayLeaveAllowedApps !== true;
-    success = verdict.success && !leftOut;
+    // A run its model budget stopped failed, whatever the screen shows: the model did not finish within what it was given.
+    success = verdict.success && !leftOut && run.budgetSpent !== true;
     if (appTrail && options.appMemory) {
       const learned = await options.appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail });
       if (session.certifier) await summariseLearned(options.appMemory, learned, session.certifier, trace, options.signal);
     }
-    reason = `${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
+    reason = `${run.budgetSpent === true ? `${run.stopReason}; ` : ''}${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
   } catch (caught) {
     const known = SenseActError.isInstance(caught);
     error = caught instanceof Error ? caught.message : String(caught);

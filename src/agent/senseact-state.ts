@@ -83,6 +83,8 @@ export interface SenseActState {
   metaPlan: MetaPlanProgress | undefined;
   /** FINISH requests refused in a row because a sub-task's check had not held. */
   finishRefusedInARow: number;
+  /** Planner replies refused in a row (inadmissible commitments, skill calls that do not bind); an accepted plan resets it. */
+  refusedPlansInARow: number;
   /** What meta-plans, voting and hints did and cost so far. */
   readonly planning: PlanningUsage;
 }
@@ -107,6 +109,7 @@ export function newSenseActState(screen: Screen): SenseActState {
     writtenCertificates: new Set(),
     metaPlan: undefined,
     finishRefusedInARow: 0,
+    refusedPlansInARow: 0,
     planning: emptyPlanningUsage(),
   };
 }

@@ -180,6 +180,12 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
     return twin === undefined ? undefined : { ...twin, id: task.id };
   };
 
+  // A cost limit is counted at the command line's prices, else the model's list price when known.
+  const knownPrices = options.prices ?? pricesForModels(modelNames);
+  const budgetPrices = knownPrices.unknown === true ? undefined : { promptPerMillionUsd: knownPrices.promptPerMillionUsd, completionPerMillionUsd: knownPrices.completionPerMillionUsd };
+  if (options.budget?.maxCostUsd !== undefined && budgetPrices === undefined && policy === 'llm') {
+    throw new BenchError({ code: 'bench-budget', message: `--max-cost ${options.budget.maxCostUsd}: ${knownPrices.label}; a cost limit needs the model's prices: give --price-prompt and --price-completion, or limit calls or tokens instead (--max-model-calls, --max-tokens).` });
+  }
   const executor: BenchExecutorHandle<Task>['executor'] = async (request) => {
     const { mode, repeat, signal } = request;
     const task = runnable(request.task);
@@ -198,6 +204,8 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
       ...(models ? { models, judges: { model: new ModelAnswerJudge(models.verifier ?? models.planner) } } : {}),
       ...(verifyingSenseActModes.includes(mode) ? { memory: await memoryFor(mode), memoryRun: memoryRun(task.id, mode, repeat) } : {}),
       ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
+      ...(budgetPrices === undefined ? {} : { budgetPrices }),
       ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
       // Seeded per task and repeat, as the simulator's faults are: every mode of a run meets the same draws.
       ...(modelFaults === undefined ? {} : { modelFaults: { config: modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),

@@ -58,6 +58,7 @@ export function resultsTableModel(results: BenchResults): ResultsTableModel {
       'sub-sr: sub-goals of the task check met (mean per run); rrr: reference steps / agent steps on successes of tasks with referenceSteps; ror: operations that changed the screen; - when no run carries it',
       ...results.modes.flatMap((metrics) => (metrics.planning ? [planningNote(metrics.mode, metrics.planning)] : [])),
       ...modelFaultNotes(results),
+      ...modelStopNotes(results),
       baselineRan
         ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over tasks where react-vlm sent >= 1 image'
         : 'vlm red.: not measured (react-vlm was not run)',
@@ -176,6 +177,23 @@ function conditionNotes(results: BenchResults): string[] {
  * Under `--model-faults`: what the profile injected in each mode, by kind (occurrences;
  * a run may meet several), and how many runs met one and still succeeded. None without it.
  */
+/**
+ * Runs the model's spending or its refused plans stopped (failures of those runs, not
+ * infrastructure errors), per mode, with the first reason: a runaway model shows here.
+ */
+function modelStopNotes(results: BenchResults): string[] {
+  const kinds: readonly { readonly label: string; readonly matches: (reason: string) => boolean }[] = [
+    { label: 'stopped by a budget', matches: (reason) => reason.startsWith('budget: ') },
+    { label: "stopped after the model's plans were refused in a row", matches: (reason) => reason.startsWith("the model's plans were refused") },
+  ];
+  return kinds.flatMap(({ label, matches }) => {
+    const stopped = results.tasks.filter((run) => run.stopReason !== undefined && matches(run.stopReason));
+    if (stopped.length === 0) return [];
+    const byMode = results.modes.map((metrics) => `${metrics.mode} ${stopped.filter((run) => run.mode === metrics.mode).length}/${metrics.tasks}`).join(', ');
+    return [`${label}: ${byMode} (e.g. ${stopped[0]?.id} ${stopped[0]?.mode}: ${stopped[0]?.stopReason})`];
+  });
+}
+
 function modelFaultNotes(results: BenchResults): string[] {
   if (results.options.modelFaults === null) return [];
   const kinds = (metrics: ModeMetrics): string => {

@@ -1,3 +1,4 @@
+import type { ModelBudget } from '../model/model-budget.js';
 import type { AgentMode, PolicyName, TaskRunResult } from '../agent/task-run-result.js';
 import type { Redactor } from '../util/redactor.js';
 import type { TokenPrices } from './bench-results.js';
@@ -68,6 +69,10 @@ export interface BenchExecutorOptions {
   readonly temperature?: number;
   /** `--dry-run`: the executor is only checked and described, never run (`--policy llm` then needs no model). */
   readonly dryRun?: boolean;
+  /** Limits on each run's model calls, tokens and cost (`--max-model-calls`, `--max-tokens`, `--max-cost`). */
+  readonly budget?: ModelBudget;
+  /** Prices from the command line (`--price-prompt`, `--price-completion`); else the configured model's list price counts a cost limit. */
+  readonly prices?: TokenPrices;
 }
 
 /** The bench's planning aids (docs/planning.md): `--meta-plan`, `--vote n`, `--vote-temperature`, `--app-memory <dir>`. */

@@ -9,6 +9,8 @@ export interface MeteredModelOptions {
   readonly ledger: UsageLedger;
   /** Called after every call with its full record (e.g. to write `model-calls/<k>.json`). */
   readonly onCall?: (record: ModelCallRecord) => void;
+  /** Runs before every call and may refuse it by throwing (a spent budget): nothing is sent or entered then. */
+  readonly beforeCall?: () => void;
 }
 
 async function meteredGenerate<Message extends TextMessage | VisionMessage>(
@@ -16,6 +18,7 @@ async function meteredGenerate<Message extends TextMessage | VisionMessage>(
   options: MeteredModelOptions,
   request: ModelRequest<Message>,
 ): Promise<ModelReply> {
+  options.beforeCall?.();
   const requestedModel = request.model ?? inner.modelName(request.role);
   const started = performance.now();
   let reply: ModelReply;

@@ -14,8 +14,10 @@ import type { MockChatRequest } from './mock-openai-server.js';
  * - `paper-format`: the planner answers `{intent, expectation}` alone (the paper's
  *   two-field format); other replies as `strict`.
  * - `broken`: the JSON cut off in the middle, every time.
+ * - `refused`: well-formed JSON (as `strict`) whose every unit id is one the screen does
+ *   not have (`nx…`): a model whose plans are always refused.
  */
-export const mockPersonalitySchema = z.enum(['strict', 'chatty', 'fenced', 'thinking', 'sloppy', 'paper-format', 'broken']);
+export const mockPersonalitySchema = z.enum(['strict', 'chatty', 'fenced', 'thinking', 'sloppy', 'paper-format', 'broken', 'refused']);
 export type MockPersonality = z.infer<typeof mockPersonalitySchema>;
 
 /** The reply text a model with `personality` gives when its answer is `answer`. Deterministic. */
@@ -36,9 +38,21 @@ export function personalityReply(personality: MockPersonality, answer: Readonly<
       return 'intent' in answer ? JSON.stringify({ intent: answer['intent'], expectation: answer['expectation'] ?? '' }) : json;
     case 'broken':
       return json.slice(0, Math.max(1, Math.floor(json.length * 0.6)));
+    case 'refused':
+      return JSON.stringify(withRequestedKeys(withUnknownUnits(answer), requestedSchema(request)));
     default:
       throw new Error(`unknown personality ${String(personality satisfies never)}`);
   }
+}
+
+/** `answer` with every unit id of its commitment or action replaced by one no screen has; FINISH replaced by a commitment. */
+function withUnknownUnits(answer: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const unknownUnit = (index: number): { unit: string } => ({ unit: `nx${index.toString(16).padStart(3, '0')}` });
+  if ('action' in answer || 'thought' in answer) return { ...answer, finish: false, action: unknownUnit(0) };
+  if (!('intent' in answer)) return { ...answer };
+  const commitment = Array.isArray(answer['commitment']) && answer['commitment'].length > 0 ? answer['commitment'] : [{}];
+  const rest = Object.fromEntries(Object.entries(answer).filter(([key]) => key !== 'answer'));
+  return { ...rest, finish: false, commitment: commitment.map((item, index) => ({ ...(isSchema(item) ? item : {}), ...unknownUnit(index) })) };
 }
 
 /** The schema a request asked for with `response_format: json_schema`, if any. */

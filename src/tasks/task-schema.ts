@@ -211,6 +211,12 @@ export const taskSchema = z
     mayLeaveAllowedApps: z.boolean().optional(),
     /** Maximum number of agent steps (one step = one executed unit). */
     stepBudget: z.number().int().positive(),
+    /** Limits on the model calls, tokens and cost of one run of the task (the tighter of these and the bench's options wins). */
+    modelBudget: z.strictObject({
+      maxModelCalls: z.number().int().positive().optional(),
+      maxTokens: z.number().int().positive().optional(),
+      maxCostUsd: z.number().positive().optional(),
+    }).optional(),
     /**
      * Steps a person needs (AndroidLab's ground_truth_length.json for its tasks): the
      * numerator of the reversed redundancy ratio. Absent: the task has no RRR.

@@ -21,6 +21,7 @@ import { writeBenchReport } from '../../bench/write-bench-report.js';
 import { loadSuite, type LoadSuiteOptions } from '../../tasks/load-task-file.js';
 import type { Suite, Task } from '../../tasks/task-schema.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
+import type { ModelBudget } from '../../model/model-budget.js';
 import type { CommandRegistration } from '../command-registration.js';
 import { tasksRootFor } from '../tasks-root.js';
 
@@ -69,6 +70,8 @@ export interface BenchCommandOptions {
   readonly gateThreshold?: number;
   /** `--temperature`: sampling temperature of every model role; undefined: the configured one. */
   readonly temperature?: number;
+  /** `--max-model-calls`, `--max-tokens`, `--max-cost`: limits of each run; undefined: none. */
+  readonly budget?: ModelBudget;
 }
 
 interface RawOptions {
@@ -97,6 +100,9 @@ interface RawOptions {
   appMemory?: string;
   gateThreshold?: string;
   temperature?: string;
+  maxModelCalls?: string;
+  maxTokens?: string;
+  maxCost?: string;
 }
 
 /** `senseact bench`'s exit codes, listed in its --help and the README. */
@@ -143,6 +149,9 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--gate-threshold <n>', `senseact modes: consecutive failures on the same target that open the VLM gate (τ, a whole number ≥ 1; default ${defaultGateThreshold})`)
       .option('--temperature <t>', 'sampling temperature of every model role, 0 to 2 (over SENSEACT_[<ROLE>_]TEMPERATURE); recorded in each run\'s conditions')
       .addOption(new Option('--policy <policy>', 'who decides actions: llm, oracle (reference solutions, no model), or auto (llm when a model is configured, else oracle)').default('auto'))
+      .option('--max-model-calls <n>', 'stop a run after n model calls (every role); it fails with the reason "budget: …" (a task file\'s modelBudget applies too, the tighter wins)')
+      .option('--max-tokens <n>', 'stop a run once its prompt + completion tokens reach n (the call that crosses completes); a failure "budget: …"')
+      .option('--max-cost <usd>', 'stop a run once its model cost reaches this many US dollars (at --price-prompt/--price-completion, else the model\'s list price); a failure "budget: …"')
       .option('--price-prompt <usd>', 'USD per 1M prompt tokens for the cost estimate (default: the list price of the configured model, when known)')
       .option('--price-completion <usd>', 'USD per 1M completion tokens (default: as --price-prompt)')
       .addHelpText('after', benchExitCodesHelp)
@@ -225,6 +234,7 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
   const gateThreshold = raw.gateThreshold === undefined ? undefined : parseGateThreshold(raw.gateThreshold);
   const temperature = raw.temperature === undefined ? undefined : parseTemperature(raw.temperature);
   if (gateThreshold !== undefined && !modes.some(isSenseActMode)) throw bad('--gate-threshold', `only the SenseAct modes have a VLM gate; none of ${modes.join(', ')} is one`);
+  const budget = parseBudget(raw, bad);
   const resume = raw.resume === true;
   if (resume && raw.out === undefined) throw bad('--resume', 'needs --out <dir>: the output dir of the run to finish');
   return {
@@ -248,7 +258,23 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     planning,
     ...(gateThreshold === undefined ? {} : { gateThreshold }),
     ...(temperature === undefined ? {} : { temperature }),
+    ...(budget === undefined ? {} : { budget }),
   };
+}
+
+/** `--max-model-calls`, `--max-tokens` (whole numbers ≥ 1) and `--max-cost` (US dollars > 0); undefined when none is given. */
+function parseBudget(raw: RawOptions, bad: (option: string, message: string) => BenchError): ModelBudget | undefined {
+  const whole = (option: string, text: string | undefined): number | undefined => {
+    if (text === undefined) return undefined;
+    if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw bad(option, `expected a whole number ≥ 1, got "${text}"`);
+    return Number(text);
+  };
+  const calls = whole('--max-model-calls', raw.maxModelCalls);
+  const tokens = whole('--max-tokens', raw.maxTokens);
+  const cost = raw.maxCost === undefined ? undefined : Number(raw.maxCost);
+  if (raw.maxCost !== undefined && (raw.maxCost.trim() === '' || cost === undefined || !Number.isFinite(cost) || cost <= 0)) throw bad('--max-cost', `expected US dollars (a number > 0), got "${raw.maxCost}"`);
+  if (calls === undefined && tokens === undefined && cost === undefined) return undefined;
+  return { ...(calls === undefined ? {} : { maxModelCalls: calls }), ...(tokens === undefined ? {} : { maxTokens: tokens }), ...(cost === undefined ? {} : { maxCostUsd: cost }) };
 }
 
 /** `--gate-threshold`: a whole number ≥ 1 (the gate opens when a target has failed that many times in a row). Throws `BenchError` otherwise. */
@@ -311,6 +337,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       concurrency: options.concurrency,
       ...(options.workers === undefined ? {} : { workers: options.workers }),
       ...(options.dryRun === true ? { dryRun: true } : {}),
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
+      ...(options.prices === undefined ? {} : { prices: options.prices }),
     });
     validateBenchPlan({ suite: suite.name, tasks, modes: options.modes, ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
     if (options.dryRun === true) {
@@ -379,6 +407,10 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(options.planning.appMemoryDir === undefined ? [] : [`--app-memory ${options.planning.appMemoryDir}`]),
       ...(options.gateThreshold === undefined ? [] : [`--gate-threshold ${options.gateThreshold}`]),
       ...(options.temperature === undefined ? [] : [`--temperature ${options.temperature}`]),
+      ...(options.budget?.maxModelCalls === undefined ? [] : [`--max-model-calls ${options.budget.maxModelCalls}`]),
+      ...(options.budget?.maxTokens === undefined ? [] : [`--max-tokens ${options.budget.maxTokens}`]),
+      ...(options.budget?.maxCostUsd === undefined ? [] : [`--max-cost ${options.budget.maxCostUsd}`]),
+      ...(options.prices === undefined ? [] : [`--price-prompt ${options.prices.promptPerMillionUsd} --price-completion ${options.prices.completionPerMillionUsd}`]),
       `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
     ];
     io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench ${again.join(' ')}\n`);

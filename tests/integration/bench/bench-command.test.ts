@@ -81,6 +81,13 @@ describe('senseact bench (with a fake executor factory)', () => {
     expect(factoryCalls.at(-1)).toMatchObject({ concurrency: 4, workers: 0 });
   });
 
+  it('passes --max-model-calls, --max-tokens and --max-cost to the executor factory with the prices; none without them', async () => {
+    await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'budget', '--max-model-calls', '30', '--max-tokens', '20000', '--max-cost', '0.5', '--price-prompt', '1', '--price-completion', '2']);
+    expect(factoryCalls.at(-1)).toMatchObject({ budget: { maxModelCalls: 30, maxTokens: 20000, maxCostUsd: 0.5 }, prices: { promptPerMillionUsd: 1, completionPerMillionUsd: 2 } });
+    await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'no-budget']);
+    expect(factoryCalls.at(-1)?.budget).toBeUndefined();
+  });
+
   it('passes --faults and --policy oracle through, and labels the table', async () => {
     fake = new FakeTaskExecutor<Task>();
     const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--faults', 'standard', '--policy', 'oracle', '--out', 'out/oracle']);
@@ -120,6 +127,9 @@ describe('senseact bench (with a fake executor factory)', () => {
     [['--mode', 'senseact', '--policy', 'human'], /--policy: unknown policy "human"; choose llm, oracle or auto/],
     [['--mode', 'senseact', '--price-prompt', '-1', '--price-completion', '1'], /--price-prompt: expected US dollars per 1M tokens/],
     [['--mode', 'senseact', '--price-prompt', '1'], /--price-completion: give both --price-prompt and --price-completion, or neither/],
+    [['--mode', 'senseact', '--max-model-calls', '0'], /--max-model-calls: expected a whole number ≥ 1, got "0"/],
+    [['--mode', 'senseact', '--max-tokens', '1e3'], /--max-tokens: expected a whole number ≥ 1, got "1e3"/],
+    [['--mode', 'senseact', '--max-cost', '-2'], /--max-cost: expected US dollars \(a number > 0\), got "-2"/],
     [['--mode', 'senseact', '--faults', 'nonsense'], /--faults: unknown fault profile "nonsense"; choose from none, standard/],
     [['--mode', 'senseact', '--model-faults', 'heavy'], /--model-faults: unknown model fault profile "heavy"; choose from none, standard/],
     [['--mode', 'senseact', '--tasks', ' ,'], /--tasks: give at least one value/],

@@ -32,6 +32,19 @@ describe('formatResultsTable', () => {
     runResult({ id: 'b', mode: 'react-vlm', imagesUploaded: 4, imageBytes: 8192, error: 'device lost', success: false }),
   ];
 
+  it('notes the runs a budget or refused plans stopped, per mode, with a reason; nothing when none was', () => {
+    const stopped = [
+      runResult({ id: 'a', mode: 'senseact', success: false, stopReason: 'budget: 30 model calls reached the limit of 30 (--max-model-calls)' }),
+      runResult({ id: 'b', mode: 'senseact', success: false, stopReason: "the model's plans were refused 5 times in a row: unit \"nx000\" is not on this screen" }),
+      runResult({ id: 'a', mode: 'react-vlm', success: false, stopReason: 'budget: 5000 tokens reached the limit of 5000 (--max-tokens)' }),
+      runResult({ id: 'b', mode: 'react-vlm', stopReason: 'the model said FINISH' }),
+    ];
+    const text = formatResultsTable(results(stopped, ['senseact', 'react-vlm'], 'llm'));
+    expect(text).toContain('stopped by a budget: senseact 1/2, react-vlm 1/2 (e.g. a senseact: budget: 30 model calls reached the limit of 30 (--max-model-calls))');
+    expect(text).toContain("stopped after the model's plans were refused in a row: senseact 1/2, react-vlm 0/2");
+    expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toMatch(/stopped (by|after)/);
+  });
+
   it('renders one aligned row per mode, under a title naming the model', () => {
     const text = formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'));
     const lines = text.split('\n');
