@@ -13,3 +13,6 @@ export * from './task-executor.js';
 export * from './verify-replay.js';
 export * from './write-bench-report.js';
 export * from './write-file-atomic.js';
+// `senseact/bench` is this folder's barrel: with the report's and the trace's building blocks.
+export * from '../report/index.js';
+export * from '../trace/index.js';

@@ -55,7 +55,7 @@ async function packAndInstall(): Promise<void> {
   const packed = JSON.parse(await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], repoRoot)) as { filename: string; files: { path: string }[] }[];
   const tarball = path.join(scratch, packed[0]!.filename);
   const files = packed[0]!.files.map((file) => file.path);
-  expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/sim/index.js', 'dist/testing.js', 'dist/cli/main.js', 'bin/senseact.js', 'devices/sim.yaml', 'tasks/sim/settings.yaml', 'docs/predicates.md', 'schemas/task-file.schema.json', 'appium-sim-driver/index.js']));
+  expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/sim/index.js', 'dist/testing.js', 'dist/bench/index.js', 'dist/cli/main.js', 'bin/senseact.js', 'devices/sim.yaml', 'tasks/sim/settings.yaml', 'docs/predicates.md', 'schemas/task-file.schema.json', 'appium-sim-driver/index.js']));
   expect(files.filter((file) => file.startsWith('src/') || file.startsWith('tests/') || file.endsWith('.map'))).toEqual([]);
   // The build empties dist/ first: a module deleted from src/ is not shipped from an old build.
   const orphans = files.filter((file) => /^dist\/.*\.js$/.test(file) && !existsSync(path.join(repoRoot, 'src', file.slice('dist/'.length).replace(/\.js$/, '.ts'))));
@@ -89,12 +89,13 @@ describe.skipIf(!enabled)('the packed package, installed into an empty project (
       "import { Simulator } from 'senseact/sim';",
       "import { parseHierarchy, perceive, computeDelta, parsePredicate, evaluatePredicate, runTask, runBenchmark, SenseActError, DeviceError } from 'senseact';",
       "import { ScriptedVisionModel, startMockOpenAiServer } from 'senseact/testing';",
+      "import { formatResultsTable, renderRunPage, traceFileName } from 'senseact/bench';",
       'const simulator = new Simulator({ startPackage: "com.android.settings" });',
       'const tree = parseHierarchy(simulator.pageSource(), { packageName: simulator.currentPackage() });',
       'const view: string = perceive(tree).view;',
       'const label: string = computeDelta(tree, tree).label;',
       "const outcome: string = evaluatePredicate(parsePredicate('exists(text=\"Network & internet\")'), { after: tree }).outcome;",
-      'export const used = [view, label, outcome, runTask, runBenchmark, SenseActError, DeviceError, ScriptedVisionModel, startMockOpenAiServer];',
+      'export const used = [view, label, outcome, runTask, runBenchmark, SenseActError, DeviceError, ScriptedVisionModel, startMockOpenAiServer, formatResultsTable, renderRunPage, traceFileName];',
       '',
     ].join('\n'));
     await writeFile(path.join(project, 'misuse.ts'), "import { SenseActAgent } from 'senseact';\nconst agent = await SenseActAgent.create({ device: 'sim' });\nawait agent.run('Turn on airplane mode', { allowedPackages: 'com.android.settings' });\n");
