@@ -30,6 +30,7 @@ import { debugLog, setDebugLogRedaction } from '../util/debug-log.js';
 import { Redactor, secretsFromEnv } from '../util/redactor.js';
 import { stableHash } from '../util/stable-hash.js';
 import { BenchError } from './bench-error.js';
+import { choosePolicy } from './choose-policy.js';
 import { pricesForModels } from './model-prices.js';
 import { describeSetupStep, deviceSetupSteps, runDeviceSetup, setupStepProblem, type DeviceSetupOutcome } from './run-device-setup.js';
 import { simSeedDataForTask, simSeedForTask, simulatorForTask, type SimProfileSection } from './simulator-for-task.js';
@@ -82,8 +83,8 @@ export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 
 /**
  * The composition root of the benchmark (docs/architecture.md §8): turns the CLI's choices into a
  * task executor that wires a device in the task's start state, the models (or the
- * oracle), the certificate memory and the agent loop. `policy: 'llm'` without a
- * configured model falls back to the oracle and says so in `notice`.
+ * oracle), the certificate memory and the agent loop. The policy and why it was chosen
+ * (`choosePolicy`: `auto` is the oracle on the simulator) are in `notice`.
  */
 export async function createBenchExecutor(options: BenchExecutorOptions, wiring: BenchWiring = {}): Promise<BenchComposition> {
   const profile: DeviceProfile = loadDeviceProfile(options.device, { cwd: options.cwd, env: options.env });
@@ -91,27 +92,10 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
   const config = modelConfigFromEnv(options.env, options.temperature === undefined ? {} : { generation: Object.fromEntries(modelRoles.map((role) => [role, { temperature: options.temperature }])) });
   const cassette = cassetteFromEnv(options.env, options.cwd);
   const gateImageDetail = gateImageDetailFromEnv(options.env);
-  const wanted = options.policy;
-  let policy: PolicyName;
-  let notice: string;
-  if (wanted === 'oracle') {
-    policy = 'oracle';
-    notice = 'policy: oracle (reference solutions through the full loop; no model is called). Results are oracle results.';
-  } else if (cassette?.mode === 'replay') {
-    policy = 'llm';
-    notice = `policy: llm, replaying the recorded model calls in ${cassette.path} (no endpoint is called)`;
-  } else if (config.ready) {
-    policy = 'llm';
-    notice = `policy: llm (planner ${config.models.planner}, vision ${config.models.vision} at ${config.baseUrl}${options.temperature === undefined ? '' : `, temperature ${options.temperature}`})${cassette ? `, recording to ${cassette.path}` : ''}`;
-  } else if (options.dryRun === true && wanted === 'llm') {
-    policy = 'llm';
-    notice = 'dry run: policy llm, checked without a model (nothing is run)';
-  } else if (wanted === 'auto') {
-    policy = 'oracle';
-    notice = `policy: oracle — no model is configured (${config.problems.join('; ') || 'set SENSEACT_API_KEY or SENSEACT_BASE_URL'}), so reference solutions play through the full loop. Results are oracle results.`;
-  } else {
-    throw new BenchError({ code: 'bench-no-model', message: `--policy llm needs a model: ${config.problems.join('; ')}. Or run with --policy oracle.` });
-  }
+  const simDriver = profile.kind === 'appium' && String(profile.appium.capabilities['appium:automationName'] ?? '').toLowerCase() === simDriverAutomationName.toLowerCase();
+  const choice = choosePolicy({ wanted: options.policy, simulated: profile.kind === 'sim' || simDriver, config, cassette, dryRun: options.dryRun === true, temperature: options.temperature });
+  const policy: PolicyName = choice.policy;
+  let notice = choice.notice;
   if (policy === 'oracle' && options.temperature !== undefined) notice += ` --temperature ${options.temperature} is recorded but changes nothing: the oracle samples nothing.`;
   // One redaction pass for every file of the bench: the configured key, secret-named
   // variables of the environment, key patterns, and passwords typed during the runs.
@@ -122,7 +106,6 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
   const modelNames = models?.names ?? [];
   const plannerName = models?.planner.modelName('planner');
   if (cassette?.mode === 'replay' && policy === 'llm') notice += `; recorded with ${[...new Set(modelNames)].join(', ') || 'no model calls'}`;
-  const simDriver = profile.kind === 'appium' && String(profile.appium.capabilities['appium:automationName'] ?? '').toLowerCase() === simDriverAutomationName.toLowerCase();
   const simSection = profile.kind === 'sim' ? checkedSimSection(profile) : undefined;
   const faults = options.faults as FaultProfileName | undefined;
   if (faults !== undefined && profile.kind !== 'sim' && !simDriver) {

@@ -45,7 +45,7 @@ export interface BenchExecutorOptions {
   readonly faults: string | undefined;
   /** Model error profile (`--model-faults`) injected into the oracle's replies, seeded per run. */
   readonly modelFaults?: string | undefined;
-  /** `auto`: the llm policy when a model is configured, else the oracle (and the handle says so). */
+  /** `auto`: the oracle on the simulator; on a real device the llm policy when a model is configured, else the oracle (choosePolicy; the handle's notice says which and why). */
   readonly policy: PolicyName | 'auto';
   readonly outDir: string;
   /** A skills folder (--skills): the SenseAct modes replay a matching skill before planning. */

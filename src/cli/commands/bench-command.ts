@@ -148,7 +148,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--app-memory <dir>', 'senseact modes: learn a per-app abstraction memory (page map, task-family notes) from verified runs into <dir>, and give its hints to the planner; inspect with senseact memory show <app> --dir <dir>')
       .option('--gate-threshold <n>', `senseact modes: consecutive failures on the same target that open the VLM gate (τ, a whole number ≥ 1; default ${defaultGateThreshold})`)
       .option('--temperature <t>', 'sampling temperature of every model role, 0 to 2 (over SENSEACT_[<ROLE>_]TEMPERATURE); recorded in each run\'s conditions')
-      .addOption(new Option('--policy <policy>', 'who decides actions: llm, oracle (reference solutions, no model), or auto (llm when a model is configured, else oracle)').default('auto'))
+      .addOption(new Option('--policy <policy>', 'who decides actions: llm (the configured model), oracle (reference solutions, no model), or auto (the oracle on the simulator; on a real device llm when a model is configured, else oracle)').default('auto'))
       .option('--max-model-calls <n>', 'stop a run after n model calls (every role); it fails with the reason "budget: …" (a task file\'s modelBudget applies too, the tighter wins)')
       .option('--max-tokens <n>', 'stop a run once its prompt + completion tokens reach n (the call that crosses completes); a failure "budget: …"')
       .option('--max-cost <usd>', 'stop a run once its model cost reaches this many US dollars (at --price-prompt/--price-completion, else the model\'s list price); a failure "budget: …"')

@@ -44,7 +44,7 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
       .option('--mode <mode>', `with --device: the agent mode (${agentModeSchema.options.join(', ')})`, 'senseact')
       .option('--faults <profile>', 'with --device: faults to inject (simulator only)')
       .option('--model-faults <profile>', `with --device: model errors to inject into the oracle's replies (${Object.keys(modelFaultProfiles).join(', ')}); each shows in its step as a model-fault-injected event`)
-      .option('--policy <policy>', 'with --device: llm, oracle or auto (llm when a model is configured)', 'auto')
+      .option('--policy <policy>', 'with --device: llm, oracle or auto (the oracle on the simulator; on a real device llm when a model is configured)', 'auto')
       .option('--gate-threshold <n>', 'with --device: consecutive failures on the same target that open the VLM gate (τ, a whole number ≥ 1)')
       .option('--temperature <t>', 'with --device: sampling temperature of every model role, 0 to 2')
       .action(async (target: string, options: RunOneOptions & { step?: string; device?: string }) => {

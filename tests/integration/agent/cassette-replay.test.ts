@@ -107,9 +107,9 @@ describe('senseact bench with a configured model', () => {
     let stderr = '';
     const io: CliIo = { stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; }, cwd: repoRoot, env: { SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'mock-planner' } };
     const requestsBefore = server.requests.length;
-    const code = await main(['bench', '--suite', suiteDir, '--mode', 'senseact', '--device', 'sim', '--out', out], io);
+    const code = await main(['bench', '--suite', suiteDir, '--mode', 'senseact', '--device', 'sim', '--policy', 'llm', '--out', out], io);
     expect(code, stderr).toBe(0);
-    expect(stderr).toContain('policy: llm (planner mock-planner');
+    expect(stderr).toContain('policy: llm, because --policy llm was given: planner mock-planner');
     const results = benchResultsSchema.parse(JSON.parse(await readFile(path.join(out, 'results.json'), 'utf8')));
     expect(results.policy).toBe('llm');
     expect(results.oracle).toBe(false);

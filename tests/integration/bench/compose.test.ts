@@ -123,6 +123,31 @@ describe('createBenchExecutor on the simulator', () => {
     expect(await opened()).toBeLessThanOrEqual(0.5);
   });
 
+  it('a key in the environment never turns a simulator run into model calls: --policy auto is the oracle, --policy llm calls the model', async () => {
+    const server = await startMockOpenAiServer({ reply: () => ({ text: JSON.stringify({ intent: 'Done', finish: true }), usage: { promptTokens: 10, completionTokens: 5 } }) });
+    try {
+      const env = { OPENAI_API_KEY: 'sk-test-not-a-key', OPENAI_BASE_URL: server.url, SENSEACT_MODEL: 'mock-model' };
+      const requests = async (policy: 'auto' | 'llm'): Promise<{ policy: string; notice: string; requests: number }> => {
+        const before = server.requests.length;
+        const handle = await createBenchExecutor(options('sim', { policy, env }));
+        try {
+          const outDir = path.join(root, `key-in-env-${policy}`);
+          await handle.executor({ task: airplane, mode: 'senseact', repeat: 0, outDir, traceDir: path.join(outDir, 'traces', airplane.id, 'senseact-r0'), signal: new AbortController().signal });
+          return { policy: handle.policy, notice: handle.notice, requests: server.requests.length - before };
+        } finally {
+          await handle.close();
+        }
+      };
+      expect(await requests('auto')).toEqual({ policy: 'oracle', notice: expect.stringMatching(/^policy: oracle, because the device is the simulator and --policy llm was not given \(the configured model mock-model is used only with --policy llm\)/), requests: 0 });
+      // Negative control: asked for, the same environment reaches the model.
+      const asked = await requests('llm');
+      expect(asked.policy).toBe('llm');
+      expect(asked.requests).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('sends --temperature with every model call of every role, over the environment\'s per-role temperature', async () => {
     const server = await startMockOpenAiServer({ reply: () => ({ text: JSON.stringify({ intent: 'Done', finish: true }), usage: { promptTokens: 10, completionTokens: 5 } }) });
     try {

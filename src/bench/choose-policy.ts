@@ -1,0 +1,48 @@
+import type { PolicyName } from '../agent/task-run-result.js';
+import type { ModelConfig } from '../model/model-config-from-env.js';
+import { BenchError } from './bench-error.js';
+
+/** What decides the policy of a bench or a debug run. */
+export type PolicyChoiceInput = {
+  /** `--policy`: `auto` (the default), `llm` or `oracle`. */
+  readonly wanted: PolicyName | 'auto';
+  /** The device is the simulator (in process, or behind Appium with its driver). */
+  readonly simulated: boolean;
+  readonly config: ModelConfig;
+  readonly cassette: { readonly mode: 'record' | 'replay'; readonly path: string } | undefined;
+  readonly dryRun: boolean;
+  readonly temperature: number | undefined;
+};
+
+/** The policy and one plain line that says which and why. */
+export type PolicyChoice = { readonly policy: PolicyName; readonly notice: string };
+
+const oracleTail = 'reference solutions play through the full loop, no model is called; results are oracle results.';
+
+/**
+ * Chooses the policy. `auto` never turns a simulator bench into model calls: on the
+ * simulator it is the oracle whatever the environment holds (a key, a base URL, a
+ * cassette); `--policy llm` asks for the model. On a real device `auto` is the model when
+ * one is configured (or a cassette replays one), else the oracle. Throws `BenchError` for
+ * `--policy llm` without a model (except in a dry run, which calls none).
+ */
+export function choosePolicy(input: PolicyChoiceInput): PolicyChoice {
+  const { wanted, simulated, config, cassette } = input;
+  const llm = llmNotice(input);
+  if (wanted === 'oracle') return { policy: 'oracle', notice: `policy: oracle, because --policy oracle was given: ${oracleTail}` };
+  if (wanted === 'auto' && simulated) {
+    const model = config.ready ? `the configured model ${config.models.planner} is used only with --policy llm` : 'no model is configured';
+    return { policy: 'oracle', notice: `policy: oracle, because the device is the simulator and --policy llm was not given (${model}): ${oracleTail}` };
+  }
+  if (cassette?.mode === 'replay' || config.ready) return { policy: 'llm', notice: `policy: llm, because ${wanted === 'llm' ? '--policy llm was given' : 'a model is configured and the device is not the simulator'}: ${llm}` };
+  if (input.dryRun && wanted === 'llm') return { policy: 'llm', notice: 'policy: llm, because --policy llm was given: checked without a model in this dry run (nothing is run).' };
+  if (wanted === 'auto') return { policy: 'oracle', notice: `policy: oracle, because no model is configured (set SENSEACT_API_KEY or SENSEACT_BASE_URL; npx senseact models --check says what is missing): ${oracleTail}` };
+  throw new BenchError({ code: 'bench-no-model', message: `--policy llm needs a model: ${config.problems.join('; ')}. Or run with --policy oracle.` });
+}
+
+function llmNotice(input: PolicyChoiceInput): string {
+  const { config, cassette, temperature } = input;
+  if (cassette?.mode === 'replay') return `replaying the recorded model calls in ${cassette.path} (no endpoint is called)`;
+  const recording = cassette === undefined ? '' : `, recording to ${cassette.path}`;
+  return `planner ${config.models.planner}, vision ${config.models.vision} at ${config.baseUrl}${temperature === undefined ? '' : `, temperature ${temperature}`}${recording}; every call is a model call.`;
+}

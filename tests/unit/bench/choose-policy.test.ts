@@ -1,0 +1,40 @@
+// --policy auto never turns a simulator bench into model calls; on a real device it is
+// the model when one is configured; each choice says which policy and why in one line.
+import { describe, expect, it } from 'vitest';
+import { choosePolicy, type PolicyChoiceInput } from '../../../src/bench/choose-policy.js';
+import { modelConfigFromEnv } from '../../../src/model/model-config-from-env.js';
+
+const keyed = modelConfigFromEnv({ OPENAI_API_KEY: 'sk-test-not-a-key', SENSEACT_MODEL: 'gpt-4o' });
+const none = modelConfigFromEnv({});
+const base: PolicyChoiceInput = { wanted: 'auto', simulated: true, config: keyed, cassette: undefined, dryRun: false, temperature: undefined };
+
+describe('choosePolicy', () => {
+  it('auto on the simulator is the oracle, with a key in the environment or without, and says why', () => {
+    expect(keyed.ready).toBe(true);
+    const withKey = choosePolicy(base);
+    expect(withKey.policy).toBe('oracle');
+    expect(withKey.notice).toBe('policy: oracle, because the device is the simulator and --policy llm was not given (the configured model gpt-4o is used only with --policy llm): reference solutions play through the full loop, no model is called; results are oracle results.');
+    expect(withKey.notice).not.toContain('\n');
+    expect(choosePolicy({ ...base, config: none }).policy).toBe('oracle');
+    // A cassette in the environment is no request either.
+    expect(choosePolicy({ ...base, cassette: { mode: 'replay', path: 'calls.jsonl' } }).policy).toBe('oracle');
+  });
+
+  it('--policy llm on the simulator is the model (negative control of the above)', () => {
+    const asked = choosePolicy({ ...base, wanted: 'llm' });
+    expect(asked.policy).toBe('llm');
+    expect(asked.notice).toMatch(/^policy: llm, because --policy llm was given: planner gpt-4o, vision gpt-4o at https:\/\/api\.openai\.com\/v1; every call is a model call\.$/);
+  });
+
+  it('auto on a real device is the model when one is configured, else the oracle', () => {
+    const phone = { ...base, simulated: false };
+    expect(choosePolicy(phone)).toMatchObject({ policy: 'llm', notice: expect.stringMatching(/^policy: llm, because a model is configured and the device is not the simulator/) });
+    expect(choosePolicy({ ...phone, config: none })).toMatchObject({ policy: 'oracle', notice: expect.stringMatching(/^policy: oracle, because no model is configured \(set SENSEACT_API_KEY/) });
+  });
+
+  it('--policy oracle is the oracle anywhere; --policy llm without a model is refused, except in a dry run', () => {
+    expect(choosePolicy({ ...base, simulated: false, wanted: 'oracle' }).notice).toMatch(/^policy: oracle, because --policy oracle was given/);
+    expect(() => choosePolicy({ ...base, wanted: 'llm', config: none })).toThrow(/--policy llm needs a model: .*Or run with --policy oracle/);
+    expect(choosePolicy({ ...base, wanted: 'llm', config: none, dryRun: true }).policy).toBe('llm');
+  });
+});
