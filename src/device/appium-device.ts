@@ -344,7 +344,7 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
     throw new DeviceError({
       reason: 'session-lost',
       call: kind,
-      message: `The Appium session of device '${this.options.name}' at ${withoutCredentials(this.options.url)} was lost, and a new one opened on ${got === undefined ? 'a device that does not say which it is' : `'${got}'`} instead of '${wanted ?? 'the first device'}': the task's state is not there, so the run stops here (an infrastructure error; senseact bench --resume runs it again).`,
+      message: `The Appium session of device '${this.options.name}' at ${withoutCredentials(this.options.url)} was lost, and a new one opened on ${got === undefined ? 'a device that does not say which it is' : `'${got}'`} instead of '${wanted ?? 'the first device'}': the task's state is not there, so the run stops here (an infrastructure error; npx senseact bench --resume runs it again).`,
     });
   }
 
@@ -526,13 +526,13 @@ function toDeviceError(error: unknown, call: string, options: Pick<ResolvedOptio
   switch (errorClass) {
     case 'connection-refused':
     case 'connection-reset':
-      return new DeviceError({ reason: 'unreachable', call, message: `Appium not reachable at ${url} (${call} on device '${options.name}': ${detail}): start it with \`npm run sim:appium\` or \`npx tsx scripts/start-appium.ts\`, or pass the right URL.`, cause: error });
+      return new DeviceError({ reason: 'unreachable', call, message: `Appium not reachable at ${url} (${call} on device '${options.name}': ${detail}): start it (\`npx senseact devices check ${options.name}\` says how), or pass the right URL.`, cause: error });
     case 'session-not-created': {
       if (/No nodes support the capabilities/i.test(detail)) {
         return new DeviceError({ reason: 'session-not-created', call, message: `The grid at ${url} has no node whose stereotype accepts the capabilities of device '${options.name}' (${detail.split('\n')[0] ?? detail}): \`senseact devices check ${options.name}\` lists the nodes and what they offer; fix the profile's capabilities or the nodes' stereotypes.`, cause: error });
       }
       const automation = String(options.capabilities['appium:automationName'] ?? '');
-      return new DeviceError({ reason: 'session-not-created', call, message: `Appium at ${url} refused a session for device '${options.name}': ${detail}. Check that the ${automation || 'required'} driver is installed in the Appium home (scripts/setup-emulator.sh installs UiAutomator2; \`npm run sim:appium\` provides SenseActSim) and that the device is online (\`adb devices\`).`, cause: error });
+      return new DeviceError({ reason: 'session-not-created', call, message: `Appium at ${url} refused a session for device '${options.name}': ${detail}. Check that the ${automation || 'required'} driver is installed in the Appium home (\`npx appium driver install uiautomator2\`; SenseActSim: \`npm run sim:appium\` in a clone of the repository) and that the device is online (\`adb devices\`).`, cause: error });
     }
     case 'node-unreachable':
       return new DeviceError({ reason: 'unreachable', call, message: `The grid at ${url} could not reach the device it chose for a session of '${options.name}' (${detail}): that node is down. The hub stops choosing it after its next health check; give the profile's retry.budgetMs more time than that, or restart the node.`, cause: error });

@@ -211,7 +211,7 @@ export async function readGridStatus(hubUrl: string, signal?: AbortSignal): Prom
     const response = await fetch(url, { signal: signal ?? AbortSignal.timeout(5_000) });
     body = await response.json();
   } catch (error) {
-    throw new DeviceError({ reason: 'unreachable', call: 'grid-status', message: `No Selenium Grid answered at ${url}: ${error instanceof Error ? error.message : String(error)}. Start one (npx tsx scripts/start-grid.ts) or fix the profile's appium.url.`, cause: error });
+    throw new DeviceError({ reason: 'unreachable', call: 'grid-status', message: `No Selenium Grid answered at ${url}: ${error instanceof Error ? error.message : String(error)}. Start one (simulator nodes, in a clone of the repository: npx tsx scripts/start-grid.ts; emulators: docs/grid.md) or fix the profile's appium.url.`, cause: error });
   }
   const value = typeof body === 'object' && body !== null ? (body as { value?: unknown }).value : undefined;
   if (typeof value !== 'object' || value === null || !Array.isArray((value as { nodes?: unknown }).nodes)) {

@@ -413,7 +413,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(options.prices === undefined ? [] : [`--price-prompt ${options.prices.promptPerMillionUsd} --price-completion ${options.prices.completionPerMillionUsd}`]),
       `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
     ];
-    io.stderr(`senseact: the benchmark was interrupted; finish it with: senseact bench ${again.join(' ')}\n`);
+    io.stderr(`senseact: the benchmark was interrupted; finish it with: npx senseact bench ${again.join(' ')}\n`);
     return exitCodes.failure;
   }
   const errored = results.tasks.filter((task) => task.error !== null);

@@ -131,14 +131,9 @@ async function checkProfile(profile: DeviceProfile, options: DeviceCommandOption
     if (gridLines.some((line) => !line.ok)) return lines;
   } else if (profile.kind === 'appium') {
     const url = (options.url ?? profile.appium.url).replace(/\/+$/, '');
-    try {
-      const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(5_000) });
-      const body = (await response.json()) as { value?: { build?: { version?: string } } };
-      lines.push({ ok: response.ok, what: `Appium reachable at ${url} (version ${body.value?.build?.version ?? 'unknown'})` });
-    } catch (error) {
-      lines.push({ ok: false, what: `Appium not reachable at ${url}: ${error instanceof Error ? error.message : String(error)}`, todo: 'start it with `npm run sim:appium` (simulator) or `npx tsx scripts/start-appium.ts` (emulators and phones), or pass --url' });
-      return lines;
-    }
+    const status = await appiumStatus(url, appiumStartHint(profile));
+    lines.push(status);
+    if (!status.ok) return lines;
   }
   let device: RecordingDevice;
   try {
@@ -167,6 +162,56 @@ async function checkProfile(profile: DeviceProfile, options: DeviceCommandOption
   return lines;
 }
 
+/** How to start the Appium server a profile needs, from an installed package or a clone. */
+function appiumStartHint(profile: DeviceProfile): string {
+  const automation = profile.kind === 'appium' ? String(profile.appium.capabilities['appium:automationName'] ?? '') : '';
+  return automation.toLowerCase() === 'senseactsim'
+    ? 'start the simulator behind Appium 3 (in a clone of the repository: `npm run sim:appium`), or pass --url'
+    : 'start Appium 3 with the UiAutomator2 driver (`npx appium` after `npx appium driver install uiautomator2`; in a clone: `npx tsx scripts/start-appium.ts`), or pass --url';
+}
+
+/** Why a fetch failed, in words: refused, host not found, no answer in time, or the error. */
+export function describeFetchFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs / 1000} s (a firewall, a frozen server, or the wrong host)`;
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  if (code === 'ECONNREFUSED') return 'connection refused: nothing listens on that port';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found (DNS): check the host name';
+  if (code === 'ECONNRESET') return 'the connection was reset: is it an HTTP server?';
+  return `${error instanceof Error ? error.message : String(error)}${code === undefined ? '' : ` (${code})`}`;
+}
+
+/** GET <url>/status of an Appium server, as one check line. */
+async function appiumStatus(url: string, startHint: string): Promise<CheckLine> {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    return { ok: false, what: `Appium URL ${JSON.stringify(url)} is not an http(s) URL`, todo: `write it with its scheme, e.g. --url http://${url.replace(/^[a-z]+:\/\//i, '')}` };
+  }
+  const timeoutMs = 5_000;
+  let response: Response;
+  try {
+    response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    return { ok: false, what: `Appium not reachable at ${url}: ${describeFetchFailure(error, timeoutMs)}`, todo: startHint };
+  }
+  const text = await response.text();
+  let body: { value?: { build?: { version?: string } } } | undefined;
+  try {
+    body = JSON.parse(text) as { value?: { build?: { version?: string } } };
+  } catch {
+    body = undefined;
+  }
+  if (body === undefined || typeof body !== 'object' || body === null || !('value' in body)) {
+    return { ok: false, what: `${url}/status answered HTTP ${response.status} (${response.headers.get('content-type') ?? 'no content type'}) but not Appium's JSON status: another server listens there`, todo: `point --url (or appium.url in the profile) at the Appium server; ${startHint}` };
+  }
+  return { ok: response.ok, what: `Appium reachable at ${url} (version ${body.value?.build?.version ?? 'unknown'})` };
+}
+
 /** The hub answers, and at least one UP node offers a stereotype the profile's capabilities fit. */
 async function checkGrid(url: string, capabilities: Readonly<Record<string, unknown>>): Promise<CheckLine[]> {
   let status;
@@ -174,7 +219,7 @@ async function checkGrid(url: string, capabilities: Readonly<Record<string, unkn
     status = await readGridStatus(url);
   } catch (error) {
     if (!DeviceError.isInstance(error)) throw error;
-    return [{ ok: false, what: error.message, todo: 'start the grid (`npx tsx scripts/start-grid.ts` for simulator nodes; docs/grid.md for emulators), or fix appium.url' }];
+    return [{ ok: false, what: error.message, todo: 'start the grid (simulator nodes, in a clone of the repository: `npx tsx scripts/start-grid.ts`; emulators: docs/grid.md), or fix appium.url' }];
   }
   const lines: CheckLine[] = [{ ok: true, what: `Selenium Grid reachable at ${url}: ${status.message || (status.ready ? 'ready' : 'not ready')}, ${status.nodes.length} node(s)` }];
   let usable = 0;
@@ -194,7 +239,7 @@ function sessionFailure(profile: DeviceProfile, error: DeviceError): CheckLine {
   if (profile.kind === 'sim') return { ok: false, what: `simulator did not start: ${error.message}`, todo: 'fix the sim: section of the profile' };
   const automation = String(profile.appium.capabilities['appium:automationName']);
   if (error.reason === 'session-not-created' && /could not find a driver|driver .*not installed|automationName/i.test(error.message)) {
-    const todo = automation === 'SenseActSim' ? 'start the server with `npm run sim:appium`, which provides the SenseActSim driver' : 'install it into the project Appium home: `bash scripts/setup-emulator.sh --appium-only` (needs network once)';
+    const todo = automation === 'SenseActSim' ? 'start the server that provides the SenseActSim driver (in a clone of the repository: `npm run sim:appium`)' : 'install it: `npx appium driver install uiautomator2` (in a clone: `bash scripts/setup-emulator.sh --appium-only`, into the project Appium home; needs network once)';
     return { ok: false, what: `driver for ${automation} not installed on that server`, todo };
   }
   if (error.reason === 'session-not-created') {

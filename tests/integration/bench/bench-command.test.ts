@@ -172,7 +172,7 @@ describe('senseact bench (with a fake executor factory)', () => {
     const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--faults', 'standard', '--out', 'cut'], { signal: controller.signal });
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('INCOMPLETE: 1 of 3 runs finished');
-    expect(result.stderr).toContain(`finish it with: senseact bench --suite mini --mode senseact --device sim --faults standard --concurrency 1 --repeat 1 --policy llm --out ${path.join(root, 'cut')} --resume\n`);
+    expect(result.stderr).toContain(`finish it with: npx senseact bench --suite mini --mode senseact --device sim --faults standard --concurrency 1 --repeat 1 --policy llm --out ${path.join(root, 'cut')} --resume\n`);
     expect(closed).toBe(1);
   });
 

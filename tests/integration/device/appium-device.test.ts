@@ -322,7 +322,7 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
       const error = await AppiumDevice.connect(options(url, 10_000)).catch((caught: unknown) => caught);
       expect(DeviceError.isInstance(error) && error.reason).toBe('unreachable');
       expect((error as Error).message).toContain(`Appium not reachable at ${url}`);
-      expect((error as Error).message).toContain('npm run sim:appium');
+      expect((error as Error).message).toContain('npx senseact devices check');
     });
   });
 });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/cli-io.js';
 import { main } from '../../../src/cli/main.js';
@@ -12,6 +14,31 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
+
+describe('senseact devices check on a URL that is not an Appium server', () => {
+  it('says a URL without a scheme, a host that does not resolve and a server that is not Appium apart', async () => {
+    const schemeless = await run('devices', 'check', 'sim-appium', '--url', 'localhost:4723');
+    expect(schemeless.code).toBe(1);
+    expect(schemeless.stdout).toContain('FAIL Appium URL "localhost:4723" is not an http(s) URL');
+    expect(schemeless.stdout).toContain('--url http://localhost:4723');
+
+    const html = createServer((_request, response) => { response.writeHead(200, { 'content-type': 'text/html' }); response.end('<html>a web server</html>'); });
+    await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(html.address() as AddressInfo).port}`;
+      const other = await run('devices', 'check', 'sim-appium', '--url', url);
+      expect(other.code).toBe(1);
+      expect(other.stdout).toContain(`FAIL ${url}/status answered HTTP 200 (text/html) but not Appium's JSON status: another server listens there`);
+      expect(other.stdout).not.toContain('Unexpected token');
+    } finally {
+      await new Promise((resolve) => html.close(resolve));
+    }
+
+    const nowhere = await run('devices', 'check', 'sim-appium', '--url', 'http://no-such-host.invalid:4723');
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stdout).toMatch(/FAIL Appium not reachable at http:\/\/no-such-host\.invalid:4723: (host not found \(DNS\)|no answer within 5 s)/);
+  });
+});
 
 describe('senseact devices / observe / act', () => {
   let server: AppiumServerHandle;
@@ -51,6 +78,12 @@ describe('senseact devices / observe / act', () => {
     expect(down.code).toBe(1);
     expect(down.stdout).toContain(`FAIL Appium not reachable at ${url}`);
     expect(down.stdout).toContain('npm run sim:appium');
+
+    expect(down.stdout).toContain('connection refused: nothing listens on that port');
+    // An emulator profile is not told to start the simulator.
+    const emulatorDown = await run('devices', 'check', 'emulator', '--url', url);
+    expect(emulatorDown.stdout).toContain('npx appium driver install uiautomator2');
+    expect(emulatorDown.stdout).not.toContain('sim:appium');
 
     const noDriver = await run('devices', 'check', 'emulator', '--url', server.url);
     expect(noDriver.code).toBe(1);
