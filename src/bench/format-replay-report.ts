@@ -1,3 +1,4 @@
+import type { AppFigures, TieFigures } from './replay-breakdown.js';
 import type { OutcomeCounts, VerdictTable, VerifyReplayReport } from './verify-replay.js';
 
 function percent(part: number, whole: number): string {
@@ -50,6 +51,44 @@ function falsePassLine(data: VerdictTable): string {
   return `  false pass: ${cell(falsePasses, counts.total)} (strong ${counts.strong - counts.settled}, weak ${counts.weak}); settled taps on what was already chosen: ${counts.settled}\n  strong false pass by type (of all its steps): ${strongByType}`;
 }
 
+/** Per app: steps, what really happened (pass, strong share) and strong false passes on the wrong-effect control. */
+function appLines(byApp: Record<string, AppFigures>): string[] {
+  const apps = Object.entries(byApp).sort((left, right) => right[1].steps - left[1].steps || left[0].localeCompare(right[0]));
+  const lines = ['Per app (steps with a visible effect; strong false pass on the wrong-effect control)', `${'app'.padEnd(44)} ${'steps'.padStart(5)} ${'replayed'.padStart(8)} ${'pass'.padStart(14)} ${'strong/pass'.padStart(14)} ${'strong false'.padStart(14)}`];
+  for (const [app, figures] of apps) {
+    lines.push(`${(app.length > 44 ? `${app.slice(0, 43)}…` : app).padEnd(44)} ${String(figures.steps).padStart(5)} ${String(figures.replayed).padStart(8)} ${cell(figures.pass, figures.replayed).padStart(14)} ${cell(figures.strong, figures.pass).padStart(14)} ${cell(figures.strongFalsePass, figures.controls).padStart(14)}`);
+  }
+  return lines;
+}
+
+/**
+ * Per kind of evidence: the real passes it gave and its false passes on the controls. A
+ * kind is sound when its false passes are few beside its real passes.
+ */
+function tieLines(byTie: Record<string, TieFigures>, realPasses: number, controls: number): string[] {
+  const kinds = Object.entries(byTie).sort((left, right) => (left[1].strength === right[1].strength ? 0 : left[1].strength === 'strong' ? -1 : 1) || right[1].realPasses - left[1].realPasses);
+  const lines = [
+    `Per kind of evidence (real passes of ${realPasses}; false passes on ${controls} wrong-effect controls and on the no-op control)`,
+    `${'evidence'.padEnd(30)} ${'strength'.padEnd(8)} ${'real passes'.padStart(14)} ${'wrong effect'.padStart(14)} ${'no-op'.padStart(6)}`,
+  ];
+  for (const [key, figures] of kinds) {
+    const kind = key.slice(0, key.lastIndexOf('|'));
+    lines.push(`${kind.padEnd(30)} ${figures.strength.padEnd(8)} ${cell(figures.realPasses, realPasses).padStart(14)} ${cell(figures.wrongEffectPasses, controls).padStart(14)} ${String(figures.noOpPasses).padStart(6)}`);
+  }
+  return lines;
+}
+
+/** The figures a reader compares first: pass, inconclusive, strong share, and the worst unit type's strong false passes. */
+function headline(report: VerifyReplayReport): string {
+  const real = report.visibleEffect.all;
+  const control = report.wrongEffect;
+  const worst = Object.entries(control.byType)
+    .map(([type, counts]) => ({ type, share: counts.total === 0 ? 0 : (counts.strong - counts.settled) / counts.total, counts }))
+    .sort((left, right) => right.share - left.share)[0];
+  const strongFalse = control.all.strong - control.all.settled;
+  return `summary: pass ${percent(real.pass, real.total)}, inconclusive ${percent(real.inconclusive, real.total)}, strong ${percent(real.strong, real.pass)} of passes; wrong-effect strong false pass ${percent(strongFalse, control.all.total)}${worst ? ` (worst: ${worst.type} ${cell(worst.counts.strong - worst.counts.settled, worst.counts.total)})` : ''}`;
+}
+
 /**
  * The human-readable `senseact verify-replay` report: what was replayed, the verdicts on
  * what really happened per unit type (with strong / weak evidence among passes and the
@@ -61,7 +100,8 @@ export function formatReplayReport(report: VerifyReplayReport, options: { reason
   const { categories } = report;
   const leftOut = Object.entries(report.leftOut).sort((left, right) => right[1] - left[1]).map(([reason, count]) => `${reason} ${count}`).join(', ');
   const lines = [
-    `verify-replay: ${report.source} (${report.format}): ${report.steps} steps in ${report.tasks.total} tasks`,
+    `verify-replay: ${report.source} (${report.format}): ${report.steps} steps in ${report.tasks.total} tasks, ${Object.keys(report.byApp).length} apps`,
+    headline(report),
     `replayed ${categories.replayed}, settled ${categories.settled} (the loop would not act: ${report.settled.visibleEffect} with a recorded effect, ${report.settled.noVisibleEffect} without), unmapped ${categories.unmapped}, not replayed ${categories['not-replayed']}${leftOut ? ` — ${leftOut}` : ''}`,
     '',
     ...renderTable('What really happened: steps with a visible effect (a pass is a true pass)', report.visibleEffect, ['fail', 'inconclusive'], limit),
@@ -74,6 +114,10 @@ export function formatReplayReport(report: VerifyReplayReport, options: { reason
     '',
     ...renderTable('Negative control, wrong effect: the after screen of another step of the same app, from the most similar before screen (a pass is a false pass)', report.wrongEffect, ['pass'], limit),
     falsePassLine(report.wrongEffect),
+    '',
+    ...tieLines(report.byTie, report.visibleEffect.all.pass, report.wrongEffect.all.total),
+    '',
+    ...appLines(report.byApp),
     '',
     `tasks: ${report.tasks.total}; every step verified programmatically: ${cell(report.tasks.verified, report.tasks.total)}; ${report.tasks.withLeftOutSteps} have steps not replayed (keys, swipes)`,
     `vision calls implied (incl. ${report.vision.unresolved} unresolved targets): one screenshot per step ${report.vision.screenshotPerStep}; gate on every non-pass ${report.vision.everyNonPass}; on every fail ${report.vision.everyFail}; the loop's gate (τ=${report.vision.threshold}) ${report.vision.gate} (pixel-only at once: ${report.vision.gatePixelOnly})`,

@@ -49,7 +49,8 @@ export function splitList(text: string): string[] {
   return text.split(',').map((part) => part.trim()).filter((part) => part !== '');
 }
 
-function globToRegex(glob: string): RegExp {
+/** A glob (`*` any run of characters, `?` one character) as an anchored regular expression. */
+export function globToRegex(glob: string): RegExp {
   const source = [...glob].map((character) => (character === '*' ? '.*' : character === '?' ? '.' : character.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
   return new RegExp(`^${source}$`);
 }

@@ -8,6 +8,7 @@ import type { UiTree } from '../ui/ui-tree.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
 import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
 import { alreadyInWantedState, alreadySelectedCode, verifyUnitStep } from '../verify/verify-unit-step.js';
+import { figuresByApp, figuresByTie, type AppFigures, type TieFigures } from './replay-breakdown.js';
 
 /**
  * What happened to one recorded step in the replay:
@@ -107,6 +108,10 @@ export interface VerifyReplayReport {
   readonly wrongEffect: VerdictTable;
   readonly tasks: { readonly total: number; readonly verified: number; readonly withLeftOutSteps: number };
   readonly vision: ImpliedVision;
+  /** Per app package: steps, passes and strong passes on what really happened, strong wrong-effect false passes. */
+  readonly byApp: Record<string, AppFigures>;
+  /** Per kind of evidence (`tie|strength`): real passes and false passes on the negative controls. */
+  readonly byTie: Record<string, TieFigures>;
   readonly perStep: readonly StepReplay[];
   readonly skipped: ReplaySource['skipped'];
 }
@@ -185,7 +190,11 @@ function chooseUnit(perception: Perception, step: ReplayStep, element: ReplayEle
     return field ? { unit: field, note: match.reason } : { note: `typed text into ${units.length > 0 ? `a ${units[0]!.type} unit` : 'an element'} that is no field, and no field has focus (${match.reason})` };
   }
   const unit = units[0];
-  return unit ? { unit, note: match.reason } : { note: match.reason };
+  if (!unit) return { note: match.reason };
+  // A tap on a list or pager (a card that is not clickable itself maps to its container) is a tap: its
+  // effect is what the card opens, not a scroll of the container.
+  if (unit.type === 'scroll' && (step.action.kind === 'tap' || step.action.kind === 'long-press')) return { unit: { ...unit, type: 'click' }, note: `${match.reason}; a tap on a scroll container, verified as a tap` };
+  return { unit, note: match.reason };
 }
 
 function argsOf(step: ReplayStep, unit: ControlUnit): ContractArgs {
@@ -416,6 +425,8 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
     noOp: table(pick((item) => !item.noVisibleEffect, (item) => item.noOp)),
     wrongEffect: table(pick((item) => !item.noVisibleEffect, (item) => item.wrongEffect?.verdict)),
     tasks: { total: source.tasks.length, verified: tasksVerified, withLeftOutSteps: tasksWithLeftOut },
+    byApp: figuresByApp(perStep),
+    byTie: figuresByTie(perStep),
     vision: { ...vision, everyNonPass: vision.everyNonPass + vision.unresolved, everyFail: vision.everyFail + vision.unresolved, gate: vision.gate + vision.unresolved, threshold: threshold ?? defaultGateThreshold },
     perStep,
     skipped: source.skipped,

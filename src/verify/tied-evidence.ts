@@ -13,6 +13,19 @@ export const anchorSlackPx = 48;
 /** Labels shorter than this match only exactly (no "contains"). */
 const minContainedLabel = 4;
 
+/** Han, kana and Hangul: one such character says about as much as a short word (搜索 is "search"). */
+const denseScript = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * A label's length for the length thresholds: characters, with a character of a dense
+ * script counted twice, so that "设置" (settings) weighs like a word of four letters.
+ */
+function labelLength(text: string): number {
+  let length = 0;
+  for (const character of text) length += denseScript.test(character) ? 2 : 1;
+  return length;
+}
+
 /** Text compared loosely: NFKC, lower case, whitespace collapsed, a trailing ellipsis dropped. */
 export function looseText(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').replace(/(…|\.\.\.)$/, '').trim();
@@ -25,7 +38,7 @@ export function sameLabel(left: string, right: string): boolean {
   if (a === '' || b === '') return false;
   if (a === b) return true;
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
-  return shorter.length >= minContainedLabel && longer.includes(shorter) && shorter.length * 2 >= longer.length;
+  return labelLength(shorter) >= minContainedLabel && longer.includes(shorter) && shorter.length * 2 >= longer.length;
 }
 
 /** The before-tree indices of the unit's members and everything under them. */
@@ -99,7 +112,7 @@ export function namesLabel(text: string, label: string): boolean {
   if (wanted === '' || loose === '') return false;
   if (loose === wanted) return true;
   const words = loose.split(' ');
-  if (wanted.length < 3 || words.length > maxNamingWords) return false;
+  if (labelLength(wanted) < 3 || words.length > maxNamingWords) return false;
   return ` ${loose} `.includes(` ${wanted} `);
 }
 
@@ -143,13 +156,7 @@ const settingsPackage = 'com.android.settings';
 /** "Settings" as labels say it ("Enable in Settings", "在設定中啟用"): the control names the system Settings app. */
 const settingsWords = /\bsettings\b|設定|设置|einstellungen|paramètres|ajustes|impostazioni|configurações/i;
 
-const backWords = /^(navigate up|back|go back|up|向上瀏覽|向上导航|返回|戻る|zurück)$/;
 const addWords = /\b(add|new|create|compose|write|plus)\b|新建|添加|新增/;
-
-function backLike(unit: ControlUnit, before: UiTree): boolean {
-  const primary = before.nodes[unit.members[0]?.node ?? -1];
-  return [unit.label, primary?.contentDesc ?? ''].some((text) => backWords.test(text.trim().toLowerCase()));
-}
 
 function addLike(unit: ControlUnit, before: UiTree): boolean {
   return addWords.test(unitWords(unit, before));
@@ -171,13 +178,28 @@ function siblingEdits(delta: Delta, before: UiTree, parent: NodeIndex): number {
 /** Sibling text edits beyond which the unit's own edit is part of a re-render. */
 const maxSiblingEdits = 2;
 
+/** True when the before node's text or description changed too: what is there now is another item, not the same one. */
+function renamedInPlace(delta: Delta, beforeIndex: NodeIndex): boolean {
+  return delta.changes.some((change) => change.kind === 'text' && change.before === beforeIndex);
+}
+
 function mentions(texts: readonly string[], labels: readonly string[]): string | undefined {
   for (const label of labels) {
     const wanted = looseText(label);
     if (wanted.length < 2) continue;
-    if (texts.some((text) => sameLabel(text, label) || (wanted.length >= minContainedLabel && looseText(text).includes(wanted)))) return label;
+    if (texts.some((text) => sameLabel(text, label) || (labelLength(wanted) >= minContainedLabel && looseText(text).includes(wanted)))) return label;
   }
   return undefined;
+}
+
+/** Evidence that ties a change to the acted unit: its kind (a stable name) and the reason in words. */
+export interface Tie {
+  readonly kind: string;
+  readonly reason: string;
+}
+
+function tie(kind: string, reason: string): Tie {
+  return { kind, reason };
 }
 
 /**
@@ -187,9 +209,9 @@ function mentions(texts: readonly string[], labels: readonly string[]): string |
  * the new page is headed by it (a list row opening its item); a dialog or menu opened at
  * it or naming it; a heading or summary that now names it (a filter "Women" → "T-shirt -
  * Women"); the app it names was opened (the Settings app for "Enable in Settings").
- * Returns the reason.
+ * Returns the tie (its kind and the reason).
  */
-export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): string | undefined {
+export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): Tie | undefined {
   const own = unitIndices(unit, before);
   const labels = unitLabels(unit, before);
   // The unit's own name: its label and its primary node's text and description (not texts of what it contains).
@@ -204,8 +226,13 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
         if (change.kind === 'text' && change.from.replace(/\d+/g, '#') === change.to.replace(/\d+/g, '#')) continue;
         // Losing the selection is what tapping a neighbour does; the unit's own answer is to become chosen.
         if (change.kind !== 'text' && !change.to) continue;
+        // A node in the unit's place that also reads otherwise is another item drawn there (a dial re-drawn
+        // with other numbers), matched by position: its state says nothing of the unit.
+        if (change.kind !== 'text' && renamedInPlace(delta, change.before)) continue;
         if (change.kind === 'text' && siblingEdits(delta, before, before.nodes[change.before]?.parent ?? -1) > maxSiblingEdits) continue;
-        return `its own ${change.kind === 'text' ? (change.field === 'text' ? 'text' : 'description') : change.kind} changed`;
+        return change.kind === 'text'
+          ? tie('own-text-changed', `its own ${change.field === 'text' ? 'text' : 'description'} changed (${JSON.stringify(change.from)} → ${JSON.stringify(change.to)})`)
+          : tie('own-state-changed', `its own ${change.kind} changed`);
       }
     }
   }
@@ -213,35 +240,37 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
     if (change.kind === 'selected' && change.to) {
       const node = after.nodes[change.after];
       const label = node ? mentions([node.text, node.contentDesc], labels) : undefined;
-      if (label !== undefined) return `${JSON.stringify(label)} became selected`;
+      if (label !== undefined) return tie('named-node-selected', `${JSON.stringify(label)} became selected`);
     }
   }
   const titleAfter = pageTitle(after);
   if (titleAfter !== '' && looseText(titleAfter) !== looseText(pageTitle(before))) {
     const label = labels.find((candidate) => sameLabel(candidate, titleAfter));
-    if (label !== undefined) return `the new page is titled ${JSON.stringify(titleAfter)}`;
+    if (label !== undefined) return tie('title-names-label', `the new page is titled ${JSON.stringify(titleAfter)}`);
   }
   for (const surface of delta.surfacesAdded) {
     const root = after.nodes[surface.root];
     if (!root) continue;
     const label = mentions(surfaceTexts(after, surface), labels);
-    if (label !== undefined) return `a ${surface.kind} naming ${JSON.stringify(label)} opened`;
+    if (label !== undefined) return tie('surface-names-label', `a ${surface.kind} naming ${JSON.stringify(label)} opened`);
     // A menu drops from the control that opened it; a dialog is centred and says nothing of where it came from.
     // A menu drops from the control that opened it (as a popup, or a small window of its own); a dialog is
     // centred and says nothing of where it came from.
-    if ((surface.kind === 'popup' && near(root.bounds, unit.bounds)) || (surface.kind === 'window' && anchored(root.bounds, unit.bounds))) return `a ${surface.kind} opened at it`;
+    if ((surface.kind === 'popup' && near(root.bounds, unit.bounds)) || (surface.kind === 'window' && anchored(root.bounds, unit.bounds))) return tie('surface-at-control', `a ${surface.kind} opened at it`);
   }
-  // A display that now reads the unit's label (the hour of a clock face, the chosen date).
+  // A display that now reads the unit's label (the hour of a clock face, the chosen date); not one of many
+  // nodes re-drawn at once (a dial turning from hours to minutes reads every number anew).
   for (const change of delta.changes) {
     if (change.kind !== 'text' || own.has(change.before)) continue;
+    if (siblingEdits(delta, before, before.nodes[change.before]?.parent ?? -1) > maxSiblingEdits) continue;
     const label = labels.find((candidate) => looseText(change.to) === looseText(candidate) && looseText(change.from) !== looseText(candidate));
-    if (label !== undefined) return `${JSON.stringify(change.from)} now reads ${JSON.stringify(change.to)}`;
+    if (label !== undefined) return tie('display-reads-label', `${JSON.stringify(change.from)} now reads ${JSON.stringify(change.to)}`);
   }
   // A heading or summary that now names the choice ("Amazon.com: T-shirt" → "Amazon.com: T-shirt - Women").
   for (const change of delta.changes) {
     if (change.kind !== 'text' || own.has(change.before)) continue;
     const label = [...ownLabels].find((candidate) => /\p{L}.*\p{L}/u.test(candidate) && looseText(candidate).length >= 3 && holdsWord(change.to, candidate) && !holdsWord(change.from, candidate));
-    if (label !== undefined) return `${JSON.stringify(change.from)} now reads ${JSON.stringify(change.to)}, naming it`;
+    if (label !== undefined) return tie('summary-names-label', `${JSON.stringify(change.from)} now reads ${JSON.stringify(change.to)}, naming it`);
   }
   if (delta.label !== 'no-change') {
     const newNodes = new Set<NodeIndex>();
@@ -253,28 +282,20 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
       const heading = node.bounds[1] < after.height * headingAreaShare && !clickableNearby(after, node, 3);
       // A row "Have an account? Sign in" opens the page headed "Sign in".
       // (Two words at least: one word of a label, "Internet" of "Network & internet", names something else.)
-      if (heading && looseText(text).split(' ').length >= 2 && labels.some((candidate) => looseText(candidate).endsWith(looseText(text)))) return `the new screen is headed by ${JSON.stringify(text)}, the end of its label`;
+      if (heading && looseText(text).split(' ').length >= 2 && labels.some((candidate) => looseText(candidate).endsWith(looseText(text)))) return tie('heading-ends-label', `the new screen is headed by ${JSON.stringify(text)}, the end of its label`);
       const label = labels.find((candidate) => namesLabel(text, candidate));
       if (label === undefined) continue;
       // A field that took the focus and is named like the control ("Search" → "Search YouTube").
-      if (node.editable && node.focused) return `a field named ${JSON.stringify(text)} took the focus`;
-      if (heading) return `the new screen is headed by ${JSON.stringify(text)}`;
-      // Elsewhere only the unit's own worded label counts (a number, or a container's text, shows up on too
-      // many screens), and not as one more entry of a list: as a static text, a field, or the button of a form.
-      const worded = /\p{L}.*\p{L}/u.test(label) && looseText(label).length >= 3 && ownLabels.has(label);
-      if (worded) return `the new screen shows ${JSON.stringify(text)} where it was not`;
+      if (node.editable && node.focused) return tie('named-field-focused', `a field named ${JSON.stringify(text)} took the focus`);
+      // Elsewhere on the screen the label ties nothing: a button or a tab of the same name is on many pages
+      // ("Sign In", "Search", "Nearby"), so another action's page shows it as often (wrong-effect control).
+      if (heading) return tie('heading-names-label', `the new screen is headed by ${JSON.stringify(text)}`);
     }
-  }
-  // "Navigate up" / "Back": the page it leads to lists the page it left (Settings lists "Network & internet").
-  const leftTitle = pageTitle(before);
-  if (backLike(unit, before) && leftTitle.trim().length >= 3 && looseText(pageTitle(after)) !== looseText(leftTitle)) {
-    const entry = after.nodes.find((node) => node.text !== '' && sameLabel(node.text, leftTitle) && node.bounds[1] >= after.height * 0.1);
-    if (entry) return `it went back to the page that lists ${JSON.stringify(entry.text)}`;
   }
   // "Add" / "New note": a fresh editor, its empty field taking the typing.
   if (addLike(unit, before)) {
     const field = after.nodes.find((node) => node.editable && node.focused && (node.text === '' || node.text === node.hint));
-    if (field && (delta.label === 'new-page' || delta.newSurface)) return `it opened an editor with the focus in an empty field (${field.hint || field.resourceId || field.className})`;
+    if (field && (delta.label === 'new-page' || delta.newSurface)) return tie('add-opened-editor', `it opened an editor with the focus in an empty field (${field.hint || field.resourceId || field.className})`);
   }
   if (delta.activityChanged) {
     // "Activity" is in every activity's name: it names nothing.
@@ -283,13 +304,13 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
       const word = candidate.toLowerCase().replace(/[^a-z0-9]/g, '');
       return word.length >= 4 && simple.includes(word);
     });
-    if (label !== undefined) return `it opened ${after.activity}, named like it`;
+    if (label !== undefined) return tie('activity-names-label', `it opened ${after.activity}, named like it`);
     // The control's resource-id names it too: settingButton opens SettingActivity, menu_user_profile_root ProfileActivity.
     const word = idWords(unit, before).find((candidate) => simple.includes(candidate));
-    if (word !== undefined) return `it opened ${after.activity}, named like its id (${word})`;
+    if (word !== undefined) return tie('activity-names-id', `it opened ${after.activity}, named like its id (${word})`);
   }
   if (delta.packageChanged && after.packageName === settingsPackage && unitLabels(unit, before).some((text) => settingsWords.test(text))) {
-    return `it opened the Settings app, which its label names`;
+    return tie('app-names-label', `it opened the Settings app, which its label names`);
   }
   if (delta.packageChanged) {
     // The app's own name is the package's last part (com.google.android.youtube): "google" names the vendor.
@@ -298,7 +319,7 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
       const word = spellDigits(candidate.toLowerCase()).replace(/[^a-z0-9]/g, '');
       return word.length >= 3 && packageWords.some((part) => part === word || (part.length >= 4 && (word.includes(part) || part.includes(word))));
     });
-    if (label !== undefined) return `it opened ${after.packageName}, the app its label names`;
+    if (label !== undefined) return tie('app-names-label', `it opened ${after.packageName}, the app its label names`);
   }
   return undefined;
 }

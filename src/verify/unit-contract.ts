@@ -38,8 +38,8 @@ function outcome(value: Outcome, reason: string, evidence: readonly NodeRef[] = 
   return code === undefined ? { outcome: value, reason, evidence } : { outcome: value, reason, evidence, code };
 }
 
-function pass(reason: string, strength: EvidenceStrength, evidence: readonly NodeRef[] = [], code?: string): VerifyOutcome {
-  return { outcome: 'pass', reason, evidence, strength, ...(code === undefined ? {} : { code }) };
+function pass(tie: string, reason: string, strength: EvidenceStrength, evidence: readonly NodeRef[] = [], code?: string): VerifyOutcome {
+  return { outcome: 'pass', reason, evidence, strength, tie, ...(code === undefined ? {} : { code }) };
 }
 
 /** Text normalised for comparing a typed value: NFKC, trimmed, inner whitespace collapsed. */
@@ -112,8 +112,8 @@ function changeContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   if (activityOnly(delta)) return outcome('inconclusive', `${what}: the activity changed (${after.activity}) but nothing on screen did`, [], activityOnlyCode);
   const tied = tiedEvidence(unit, before, after, delta);
   return tied !== undefined
-    ? pass(`${what}: ${tied}`, 'strong')
-    : pass(`${what}: the screen changed (${delta.label}, ρ=${delta.rho.toFixed(2)}, ${delta.changes.length} change(s)); nothing ties it to the unit`, 'weak');
+    ? pass(tied.kind, `${what}: ${tied.reason}`, 'strong')
+    : pass('screen-changed', `${what}: the screen changed (${delta.label}, ρ=${delta.rho.toFixed(2)}, ${delta.changes.length} change(s)); nothing ties it to the unit`, 'weak');
 }
 
 function pageCheck(args: ContractArgs, after: UiTree): VerifyOutcome | undefined {
@@ -126,7 +126,7 @@ function pageCheck(args: ContractArgs, after: UiTree): VerifyOutcome | undefined
     if (after.activity === '') return outcome('inconclusive', `wanted activity ${args.activity} but the screen does not report its activity`);
     if (!after.activity.includes(args.activity)) return outcome('fail', `wanted activity ${args.activity}, the screen shows ${after.activity}`, [], 'wrong-page');
   }
-  return pass(`on ${after.packageName}${after.activity ? `/${after.activity}` : ''} as asked`, 'strong');
+  return pass('page-as-asked', `on ${after.packageName}${after.activity ? `/${after.activity}` : ''} as asked`, 'strong');
 }
 
 /** What a page shows for a typed value: the value, or for a web address its host (a browser's address bar shows "uci.edu"). */
@@ -192,7 +192,7 @@ function sliderContract(unit: ControlUnit, slider: UiNode, args: ContractArgs, a
   if (!now) return outcome('inconclusive', `fill "${unit.label}": the slider ${describeNode(slider)} is not on the after screen`, [nodeRef(slider, 'before')]);
   const shown = shownNumber(now.text);
   if (shown === undefined) return outcome('inconclusive', `fill "${unit.label}": the slider shows no value to compare`, [nodeRef(now)]);
-  if (shown === wanted) return pass(`fill "${unit.label}": the slider reads ${now.text.trim()}`, 'strong', [nodeRef(now)]);
+  if (shown === wanted) return pass('slider-reads-value', `fill "${unit.label}": the slider reads ${now.text.trim()}`, 'strong', [nodeRef(now)]);
   return outcome('inconclusive', `fill "${unit.label}": the slider reads ${now.text.trim()}, not ${args.value}; its scale is not on the screen`, [nodeRef(now)]);
 }
 
@@ -204,11 +204,11 @@ function fillContract(unit: ControlUnit, args: ContractArgs, before: UiTree, aft
   // A field tapped without a value is a tap to focus it or to open its picker.
   if (args.value === undefined) {
     const focused = locateAfter(field, after, delta);
-    if (focused?.focused && !field.focused) return pass(`fill "${unit.label}": the field took the focus`, 'strong', [nodeRef(focused)]);
-    if (delta.newSurface && !delta.packageChanged) return pass(`fill "${unit.label}": its picker opened`, 'strong');
+    if (focused?.focused && !field.focused) return pass('field-focused', `fill "${unit.label}": the field took the focus`, 'strong', [nodeRef(focused)]);
+    if (delta.newSurface && !delta.packageChanged) return pass('picker-opened', `fill "${unit.label}": its picker opened`, 'strong');
     // A search box that is only a button opens the search page, with its own field focused.
     const input = delta.label === 'new-page' ? after.nodes.find((node) => node.editable && node.focused) : undefined;
-    if (input) return pass(`fill "${unit.label}": it opened a page whose field ${describeNode(input)} has the focus`, 'strong', [nodeRef(input)]);
+    if (input) return pass('page-field-focused', `fill "${unit.label}": it opened a page whose field ${describeNode(input)} has the focus`, 'strong', [nodeRef(input)]);
     const changed = changeContract(unit, before, after, delta, `fill "${unit.label}" (tapped, no value)`);
     // Tapping a field does not turn the page by itself: without a focused field there, the tap's effect is unproven.
     if (changed.outcome === 'pass' && changed.strength === 'weak' && delta.label === 'new-page') {
@@ -220,12 +220,12 @@ function fillContract(unit: ControlUnit, args: ContractArgs, before: UiTree, aft
   if (!now || (args.submitted === true && normaliseValue(now.text) !== normaliseValue(args.value))) {
     // Typing that was submitted (Enter / Search) leaves the page; the results page often shows what was typed.
     const shown = args.submitted === true ? showsValue(after, args.value) : undefined;
-    if (shown && delta.label !== 'no-change') return pass(`fill "${unit.label}": the typing was submitted and ${describeNode(shown)} shows the typed value`, 'strong', [nodeRef(shown)], 'value-shown-elsewhere');
+    if (shown && delta.label !== 'no-change') return pass('submitted-value-shown', `fill "${unit.label}": the typing was submitted and ${describeNode(shown)} shows the typed value`, 'strong', [nodeRef(shown)], 'value-shown-elsewhere');
     // Without a recorded submit, the page that replaced the field must show the typed value where the field was
     // (a search bar that now reads the query); the value elsewhere may be a suggestion or another page's text.
     const inPlace = !now && args.submitted !== true && delta.label !== 'no-change' ? showsValueAt(after, args.value, field) : undefined;
     if (inPlace && !showsValueAt(before, args.value, field)) {
-      return pass(`fill "${unit.label}": the field left the screen and ${describeNode(inPlace)} in its place shows the typed value`, 'strong', [nodeRef(inPlace)], 'value-shown-elsewhere');
+      return pass('value-in-field-place', `fill "${unit.label}": the field left the screen and ${describeNode(inPlace)} in its place shows the typed value`, 'strong', [nodeRef(inPlace)], 'value-shown-elsewhere');
     }
     if (!now) return outcome('inconclusive', `fill "${unit.label}": the field ${describeNode(field)} is not on the after screen`, [nodeRef(field, 'before')]);
   }
@@ -244,15 +244,15 @@ function fillContract(unit: ControlUnit, args: ContractArgs, before: UiTree, aft
   if (holds && (delta.packageChanged || delta.activityChanged) && args.submitted !== true) {
     return outcome('inconclusive', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)} but the page turned (${delta.packageChanged ? 'another app' : 'another activity'}); typing does not turn pages`, evidence, 'page-turned');
   }
-  if (shown === wanted) return pass(`fill "${unit.label}": the field holds ${JSON.stringify(now.text)}`, 'strong', evidence);
+  if (shown === wanted) return pass('field-holds-value', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)}`, 'strong', evidence);
   if (holds) {
-    return pass(`fill "${unit.label}": the field holds ${JSON.stringify(now.text)} (typed after ${JSON.stringify(args.priorText)}, not cleared)`, 'strong', evidence);
+    return pass('field-holds-value', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)} (typed after ${JSON.stringify(args.priorText)}, not cleared)`, 'strong', evidence);
   }
   if (shown !== '' && shown === hint) return outcome('fail', `fill "${unit.label}": the field shows its hint ${JSON.stringify(now.hint || hint)}, not ${JSON.stringify(args.value)}`, evidence, 'shows-hint');
   // Fields that format what was typed (phone numbers, card numbers) keep the digits.
   const wantedDigits = digitsOnly(wanted);
   if (wantedDigits.length >= 3 && wantedDigits.length >= wanted.replace(/[\s()+\-.]/g, '').length && digitsOnly(shown) === wantedDigits) {
-    return pass(`fill "${unit.label}": the field holds ${JSON.stringify(now.text)} (same digits as ${JSON.stringify(args.value)})`, 'strong', evidence);
+    return pass('field-holds-digits', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)} (same digits as ${JSON.stringify(args.value)})`, 'strong', evidence);
   }
   return outcome('fail', `fill "${unit.label}": the field holds ${JSON.stringify(now.text)}, expected ${JSON.stringify(args.value)}`, evidence, 'value-mismatch');
 }
@@ -281,21 +281,21 @@ function toggleContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
     if (confirmation) {
       const labels = unitLabels(unit, before).map(looseText);
       const named = addedSurfaceTexts(after, delta).some((text) => labels.some((label) => label.length >= 2 && looseText(text).includes(label)));
-      return pass(`toggle "${unit.label}": it asked for confirmation (a ${named ? 'dialog naming it' : 'confirmation dialog'} opened); the surface rules take it from here`, named ? 'strong' : 'weak', [], 'raised-prompt');
+      return pass(named ? 'confirmation-names-label' : 'confirmation-opened', `toggle "${unit.label}": it asked for confirmation (a ${named ? 'dialog naming it' : 'confirmation dialog'} opened); the surface rules take it from here`, named ? 'strong' : 'weak', [], 'raised-prompt');
     }
     // A section of a picker (the minutes of a time input) turns into the active field in its place.
     const inPlace = after.nodes.find((node) => boundsIou(node.bounds, toggle.bounds) >= matchIouThreshold && (node.focused || isChosen(node)));
-    if (inPlace && !toggle.focused) return pass(`toggle "${unit.label}": ${describeNode(inPlace)} in its place is now ${inPlace.focused ? 'focused' : 'chosen'}`, 'strong', [nodeRef(inPlace)]);
+    if (inPlace && !toggle.focused) return pass('picker-section-active', `toggle "${unit.label}": ${describeNode(inPlace)} in its place is now ${inPlace.focused ? 'focused' : 'chosen'}`, 'strong', [nodeRef(inPlace)]);
     return outcome('inconclusive', `toggle "${unit.label}": ${describeNode(toggle)} is not on the after screen`, [nodeRef(toggle, 'before')]);
   }
   const evidence = [nodeRef(toggle, 'before'), nodeRef(now)];
   if (args.checked !== undefined) {
     return now.checked === args.checked
-      ? pass(`toggle "${unit.label}": ${args.checked ? 'checked' : 'unchecked'} as wanted`, 'strong', evidence)
+      ? pass('checked-as-wanted', `toggle "${unit.label}": ${args.checked ? 'checked' : 'unchecked'} as wanted`, 'strong', evidence)
       : outcome('fail', `toggle "${unit.label}": still ${now.checked ? 'checked' : 'unchecked'}, wanted ${args.checked ? 'checked' : 'unchecked'}`, evidence, 'not-toggled');
   }
   return now.checked !== toggle.checked
-    ? pass(`toggle "${unit.label}": flipped ${toggle.checked ? 'on → off' : 'off → on'}`, 'strong', evidence)
+    ? pass('toggle-flipped', `toggle "${unit.label}": flipped ${toggle.checked ? 'on → off' : 'off → on'}`, 'strong', evidence)
     : outcome('fail', `toggle "${unit.label}": did not flip (still ${now.checked ? 'checked' : 'unchecked'})`, evidence, 'not-toggled');
 }
 
@@ -355,7 +355,7 @@ function selectContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
   const now = locateAfter(option, after, delta);
   if (now) {
     if (isChosen(now) && !isChosen(option)) {
-      return pass(`select "${unit.label}": ${describeNode(now)} is ${now.checked ? 'checked' : 'selected'}`, 'strong', [nodeRef(now)]);
+      return pass('option-chosen', `select "${unit.label}": ${describeNode(now)} is ${now.checked ? 'checked' : 'selected'}`, 'strong', [nodeRef(now)]);
     }
     // Only the unit's own group counts: another option of it that became chosen means the wrong one was taken.
     for (const sibling of groupSiblings(option, before)) {
@@ -365,12 +365,12 @@ function selectContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
       }
     }
     if (delta.label === 'no-change') return outcome('fail', `select "${unit.label}": nothing changed`, [], 'no-change');
-    if (isChosen(now)) return pass(`select "${unit.label}": ${describeNode(now)} is still chosen`, 'weak', [nodeRef(now)]);
+    if (isChosen(now)) return pass('option-still-chosen', `select "${unit.label}": ${describeNode(now)} is still chosen`, 'weak', [nodeRef(now)]);
     return outcome('inconclusive', `select "${unit.label}": the screen changed but ${describeNode(now)} is not shown as chosen`, [nodeRef(now)]);
   }
   // The option is gone: a single-choice dialog or menu closes on the choice, and the page shows it (a row summary "Light").
   const shown = choiceShown(label, before, after, delta);
-  if (shown) return pass(`select "${unit.label}": its list closed and ${describeNode(shown)} shows the choice`, 'strong', [nodeRef(shown)], 'choice-shown');
+  if (shown) return pass('choice-shown', `select "${unit.label}": its list closed and ${describeNode(shown)} shows the choice`, 'strong', [nodeRef(shown)], 'choice-shown');
   if (delta.label === 'no-change') return outcome('fail', `select "${unit.label}": nothing changed`, [], 'no-change');
   return outcome('inconclusive', `select "${unit.label}": its list closed but ${JSON.stringify(label)} is not shown on the screen`, [], 'choice-not-shown');
 }
@@ -396,7 +396,7 @@ function spinnerContract(unit: ControlUnit, spinner: UiNode, args: ContractArgs,
       const end = subtreeEnd(after, now.index);
       for (let index = now.index; index < end; index++) {
         const candidate = after.nodes[index];
-        if (candidate && matchString(wanted, normaliseValue(candidate.text))) return pass(`select "${unit.label}": shows ${JSON.stringify(candidate.text)}`, 'strong', [nodeRef(candidate)]);
+        if (candidate && matchString(wanted, normaliseValue(candidate.text))) return pass('spinner-shows-value', `select "${unit.label}": shows ${JSON.stringify(candidate.text)}`, 'strong', [nodeRef(candidate)]);
       }
     }
     if (delta.newSurface) return outcome('inconclusive', `select "${unit.label}": a picker opened; ${JSON.stringify(args.value)} is not chosen yet`, [], 'picker-open');
@@ -404,7 +404,7 @@ function spinnerContract(unit: ControlUnit, spinner: UiNode, args: ContractArgs,
     return outcome('fail', `select "${unit.label}": ${JSON.stringify(args.value)} is not shown`, now ? [nodeRef(now)] : [], 'value-mismatch');
   }
   // A spinner tapped without a value opens its list: that is its effect.
-  if (delta.newSurface) return pass(`select "${unit.label}": its list opened`, 'strong');
+  if (delta.newSurface) return pass('list-opened', `select "${unit.label}": its list opened`, 'strong');
   return changeContract(unit, before, after, delta, `select "${unit.label}"`);
 }
 
@@ -432,7 +432,7 @@ function scrollContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   let moved = keysBefore.size !== keysAfter.size;
   if (!moved) for (const key of keysAfter) if (!keysBefore.has(key)) { moved = true; break; }
   return moved
-    ? pass(`scroll "${unit.label}": the container's content moved`, 'strong', [nodeRef(now)])
+    ? pass('content-moved', `scroll "${unit.label}": the container's content moved`, 'strong', [nodeRef(now)])
     : outcome('fail', `scroll "${unit.label}": end of list, the container's content did not move`, [nodeRef(now)], 'end-of-list');
 }
 
@@ -461,7 +461,7 @@ function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   if (error) return outcome('fail', `${what}: ${error.kind} "${error.text}"`, [], 'blocked');
   // A prompt the commit itself raised (a permission request, a confirmation) is a new surface, not a failure.
   const permission = newBlockers.find((blocker) => blocker.kind === 'permission');
-  if (permission) return pass(`${what}: it raised a permission prompt ${JSON.stringify(permission.text)}; the surface rules take it from here`, 'weak', [], 'raised-prompt');
+  if (permission) return pass('permission-prompt', `${what}: it raised a permission prompt ${JSON.stringify(permission.text)}; the surface rules take it from here`, 'weak', [], 'raised-prompt');
   if (activityOnly(delta)) return outcome('inconclusive', `${what}: the activity changed (${after.activity}) but nothing on screen did`, [], activityOnlyCode);
   const own = unitIndices(unit, before);
   const sealed = delta.surfacesRemoved.find((surface) => own.has(surface.root) || [...own].some((index) => index > surface.root && index < subtreeEnd(before, surface.root)));
@@ -469,19 +469,19 @@ function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
     // The surface going away is tied to it; that the commit (and not "Cancel", or a jump elsewhere) closed it
     // shows only when the page it covered is back. A dump of the surface's window alone does not show that page.
     return coveredPageKept(sealed.root, before, delta)
-      ? pass(`${what}: its ${sealed.kind} was dismissed, back to the page it covered`, 'strong')
-      : pass(`${what}: its ${sealed.kind} was dismissed (the page it covered was not in the dump, so nothing shows where it led)`, 'weak');
+      ? pass('dismissed-to-covered-page', `${what}: its ${sealed.kind} was dismissed, back to the page it covered`, 'strong')
+      : pass('dismissed-page-not-in-dump', `${what}: its ${sealed.kind} was dismissed (the page it covered was not in the dump, so nothing shows where it led)`, 'weak');
   }
   const tied = tiedEvidence(unit, before, after, delta);
-  if (tied !== undefined) return pass(`${what}: ${tied}`, 'strong');
+  if (tied !== undefined) return pass(tied.kind, `${what}: ${tied.reason}`, 'strong');
   const primary = before.nodes[unit.members[0]?.node ?? -1];
   const stayed = delta.label === 'partial-change';
   if (stayed && primary && delta.changes.some((change) => change.kind === 'removed' && change.before === primary.index)) {
-    return pass(`${what}: the page left edit mode (its ${describeNode(primary)} is gone)`, 'strong', [nodeRef(primary, 'before')], 'sealed');
+    return pass('left-edit-mode', `${what}: the page left edit mode (its ${describeNode(primary)} is gone)`, 'strong', [nodeRef(primary, 'before')], 'sealed');
   }
-  if (delta.label === 'new-page') return pass(`${what}: moved to a new page`, 'weak');
-  if (delta.dismissedSurface) return pass(`${what}: a surface was dismissed`, 'weak');
-  if (delta.newSurface) return pass(`${what}: a new surface opened; the surface rules take it from here`, 'weak', [], 'raised-prompt');
+  if (delta.label === 'new-page') return pass('new-page', `${what}: moved to a new page`, 'weak');
+  if (delta.dismissedSurface) return pass('surface-dismissed', `${what}: a surface was dismissed`, 'weak');
+  if (delta.newSurface) return pass('new-surface', `${what}: a new surface opened; the surface rules take it from here`, 'weak', [], 'raised-prompt');
   return outcome('inconclusive', `${what}: the page changed in part but stayed (${delta.changes.length} change(s)); not sealed`);
 }
 
@@ -530,7 +530,7 @@ export function unitContract(unit: ControlUnit, args: ContractArgs, before: UiTr
     case 'long-press':
       return changeContract(unit, before, after, delta, `long-press "${unit.label}"`);
     case 'finish':
-      return pass('finish: nothing to check here (the task\'s own success check decides)', 'weak');
+      return pass('finish', 'finish: nothing to check here (the task\'s own success check decides)', 'weak');
     default:
       return assertNever(unit.type, 'unit type');
   }

@@ -34,6 +34,13 @@ export interface VerifyOutcome {
   readonly evidence: readonly NodeRef[];
   readonly code?: string;
   readonly strength?: EvidenceStrength;
+  /**
+   * For a pass: the kind of evidence that decided it (`title-names-label`,
+   * `field-holds-value`, `screen-changed`, …), a stable name so that each kind's
+   * soundness can be counted (`senseact verify-replay` reports real passes and
+   * wrong-effect false passes per kind).
+   */
+  readonly tie?: string;
 }
 
 /** Builds a `NodeRef` for a node of the before or after screen. */

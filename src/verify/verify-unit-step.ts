@@ -91,7 +91,7 @@ function withExpectation(unit: ControlUnit, contract: VerifyOutcome, expected: V
     return contract.outcome === 'fail' ? contract : { ...expected, reason: `${unit.type} "${unit.label}": expectation inconclusive: ${expected.reason}` };
   }
   // The expectation holds with new evidence: it is what the change was meant to be.
-  return { outcome: 'pass', reason: `${unit.type} "${unit.label}": ${expected.reason}`, evidence: [...contract.evidence, ...expected.evidence], strength: 'strong' };
+  return { outcome: 'pass', reason: `${unit.type} "${unit.label}": ${expected.reason}`, evidence: [...contract.evidence, ...expected.evidence], strength: 'strong', tie: 'expectation' };
 }
 
 /**
@@ -125,7 +125,7 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
   let verdict = input.expectation && (expectationJudgedWithUnit(unit) || input.args.longPress === true) ? withExpectation(unit, contract, evaluateExpectation(input.expectation, { before, after, delta })) : contract;
   if (verdict.outcome === 'fail' && delta.label === 'no-change') {
     if (shownAsChosen(unit)) {
-      verdict = { outcome: 'pass', reason: `${unit.type} "${unit.label}" was already chosen and still is`, evidence: verdict.evidence, code: alreadySelectedCode, strength: 'strong' };
+      verdict = { outcome: 'pass', reason: `${unit.type} "${unit.label}" was already chosen and still is`, evidence: verdict.evidence, code: alreadySelectedCode, strength: 'strong', tie: 'already-chosen' };
     } else if (verdict.code === 'no-change' && isPixelOnlyUnit(unit, before)) {
       verdict = { ...verdict, reason: `${verdict.reason}; it is an icon without text or state, so its effect may show only in pixels`, code: pixelOnlyCode };
     }

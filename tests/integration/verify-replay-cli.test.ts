@@ -46,21 +46,24 @@ describe('senseact verify-replay on real transitions', () => {
     const { code, out, err } = await run('verify-replay', 'tests/fixtures/transitions');
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out).toContain('48 steps in 15 tasks');
+    expect(out).toContain('50 steps in 16 tasks, 21 apps');
+    expect(out).toMatch(/^summary: pass \d+\.\d%, inconclusive \d+\.\d%, strong \d+\.\d% of passes; wrong-effect strong false pass \d+\.\d%/m);
+    expect(out).toContain('Per kind of evidence');
+    expect(out).toContain('Per app');
     expect(out).toMatch(/false pass: /);
     expect(out).toMatch(/strong false pass by type \(of all its steps\): click \d+\.\d% \(\d+\), commit /);
     expect(out).toContain('What really happened');
     expect(out).toContain('Negative control, no-op');
     expect(out).toContain('Negative control, wrong effect');
-    expect(out).toMatch(/vision calls implied .*one screenshot per step 47/);
+    expect(out).toMatch(/vision calls implied .*one screenshot per step 49/);
   });
 
   it('--json gives every step its verdict and both controls, and the counts add up', async () => {
     const { code, out } = await run('verify-replay', fixture, '--json');
     expect(code).toBe(0);
     const report = JSON.parse(out) as ReportJson;
-    expect(report.steps).toBe(48);
-    expect(report.perStep).toHaveLength(48);
+    expect(report.steps).toBe(50);
+    expect(report.perStep).toHaveLength(50);
     const replayed = report.perStep.filter((step) => step.category === 'replayed');
     expect(report.visibleEffect.all.total + report.noVisibleEffect.all.total).toBe(replayed.length);
     const { all } = report.visibleEffect;
@@ -87,6 +90,38 @@ describe('senseact verify-replay on real transitions', () => {
     expect(step('zw-demo_Youtube_2026-02-28_22-03-39-2')?.wrongEffect?.donor).not.toMatch(/^zw-demo_Youtube_2026-02-28_22-03-39-/);
     expect(report.vision.gatePixelOnly).toBe(2);
     expect(report.vision.everyFail).toBeLessThanOrEqual(report.vision.everyNonPass);
+  });
+
+  it('counts every pass under the kind of evidence that decided it, and every step under its app', async () => {
+    const report = JSON.parse((await run('verify-replay', fixture, '--json')).out) as ReportJson & {
+      byTie: Record<string, { strength: string; realPasses: number; wrongEffectPasses: number; noOpPasses: number }>;
+      byApp: Record<string, { steps: number; pass: number; strong: number }>;
+    };
+    const kinds = Object.values(report.byTie);
+    expect(kinds.reduce((sum, kind) => sum + kind.realPasses, 0)).toBe(report.visibleEffect.all.pass);
+    expect(kinds.filter((kind) => kind.strength === 'strong').reduce((sum, kind) => sum + kind.realPasses, 0)).toBe(report.visibleEffect.all.strong);
+    expect(kinds.reduce((sum, kind) => sum + kind.wrongEffectPasses, 0)).toBe(report.wrongEffect.all.pass);
+    expect(report.byTie['screen-changed|weak']?.realPasses).toBeGreaterThan(0);
+    expect(Object.values(report.byApp).reduce((sum, app) => sum + app.steps, 0)).toBe(report.steps);
+    expect(report.byApp['com.google.android.deskclock']?.steps).toBe(5);
+  });
+
+  it('--half a and --half b split the apps in two, and --apps keeps the packages its globs name', async () => {
+    const steps = async (...options: string[]): Promise<ReportJson> => JSON.parse((await run('verify-replay', fixture, '--json', ...options)).out) as ReportJson;
+    const [a, b, all] = [await steps('--half', 'a'), await steps('--half', 'b'), await steps()];
+    expect(a.steps + b.steps).toBe(all.steps);
+    expect(a.steps).toBeGreaterThan(0);
+    expect(b.steps).toBeGreaterThan(0);
+    const appsOf = (report: ReportJson): Set<string> => new Set(report.perStep.map((step) => (step as { app?: string }).app ?? ''));
+    for (const app of appsOf(a)) expect(appsOf(b).has(app)).toBe(false);
+    const clock = await steps('--apps', 'com.google.android.desk*,nothing.else');
+    expect(appsOf(clock)).toEqual(new Set(['com.google.android.deskclock']));
+    const none = await run('verify-replay', fixture, '--apps', 'no.such.app');
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('no step of');
+    const badHalf = await run('verify-replay', fixture, '--half', 'c');
+    expect(badHalf.code).toBe(2);
+    expect(badHalf.err).toContain('--half must be a or b');
   });
 
   it('says which source cannot be loaded, and where a record is malformed', async () => {

@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import { formatReplayReport } from '../../bench/format-replay-report.js';
+import { selectReplayApps, type ReplayAppSelection } from '../../bench/select-replay-apps.js';
+import { splitList } from '../../bench/select-tasks.js';
 import { replayVerification, type StepReplay, type VerifyReplayReport } from '../../bench/verify-replay.js';
 import { loadReplaySource } from '../../tasks/replay/load-replay-source.js';
 import type { VerifyOutcome } from '../../verify/verify-outcome.js';
@@ -8,6 +10,8 @@ import type { CommandRegistration } from '../command-registration.js';
 
 interface VerifyReplayOptions {
   json?: boolean;
+  apps?: string;
+  half?: string;
   reasons: string;
   threshold?: string;
 }
@@ -46,6 +50,8 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
     .description('Replay recorded transitions (before, action, after) through the verifier: pass/fail/inconclusive per unit type, negative controls, implied vision calls.')
     .argument('<source...>', 'a transitions JSONL (or a folder holding transitions.jsonl), or DroidTask user_tasks/<app>/ folders')
     .option('--json', 'print the report as JSON (every step with its verdicts)')
+    .option('--apps <globs>', 'replay only these app packages (comma-separated globs, e.g. "com.android.*,org.*")')
+    .option('--half <a|b>', 'replay only the apps of one fixed half (by a hash of the package): build rules on a, check them on b')
     .option('--reasons <n>', 'how many top reasons each table lists', '8')
     .option('--threshold <n>', 'the gate threshold τ for the implied vision calls (default 2)')
     .action(async (sources: string[], options: VerifyReplayOptions) => {
@@ -55,9 +61,21 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
         setExitCode(exitCodes.badInput);
         return;
       }
+      if (options.half !== undefined && options.half !== 'a' && options.half !== 'b') {
+        io.stderr(`senseact verify-replay: --half must be a or b, got ${JSON.stringify(options.half)}\n`);
+        setExitCode(exitCodes.badInput);
+        return;
+      }
+      const half = options.half;
+      const selection: ReplayAppSelection = { ...(options.apps === undefined ? {} : { apps: splitList(options.apps) }), ...(half === undefined ? {} : { half }) };
       const reasons = Number.parseInt(options.reasons, 10);
       for (const source of sources) {
-        const loaded = await loadReplaySource(path.resolve(io.cwd, source));
+        const loaded = selectReplayApps(await loadReplaySource(path.resolve(io.cwd, source)), selection);
+        if (loaded.tasks.length === 0 && (selection.apps !== undefined || selection.half !== undefined)) {
+          io.stderr(`senseact verify-replay: no step of ${source} is in the selected apps (${[selection.apps?.join(',') ?? '', selection.half ? `half ${selection.half}` : ''].filter(Boolean).join(', ')}); check --apps and --half\n`);
+          setExitCode(exitCodes.badInput);
+          return;
+        }
         const report = replayVerification(loaded, threshold === undefined ? {} : { gateThreshold: threshold });
         io.stdout(options.json ? `${JSON.stringify(replayJson(report), null, 2)}\n` : formatReplayReport(report, { reasons: Number.isFinite(reasons) && reasons >= 0 ? reasons : 8 }));
       }

@@ -40,8 +40,10 @@ async function verify(id: string, options: { args?: ContractArgs; after?: 'befor
 const launcherApps = 'lc-lc-2023-12-27_173450';
 
 describe('verifyUnitStep: clicks and their evidence', () => {
-  it('passes a launcher tap that opened the app drawer, tied to its label; the same tap changing nothing fails', async () => {
-    expect(await verify(launcherApps)).toMatchObject({ outcome: 'pass', strength: 'strong' });
+  it('passes a launcher tap that opened the app drawer; the same tap changing nothing fails', async () => {
+    // The drawer's search bar "Search Apps" names "Apps", but a label shown somewhere on the new page is on too
+    // many other pages to tie the change to the tap (it passed 25 wrong-effect controls on the team's corpus).
+    expect(await verify(launcherApps)).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'screen-changed' });
     // "Apps" is an icon without text: no change may mean an effect in pixels only, so vision is due at once.
     expect(await verify(launcherApps, { after: 'before' })).toMatchObject({ outcome: 'fail', code: 'pixel-only' });
     // A text button that changed nothing is an ordinary no-change.
@@ -51,7 +53,8 @@ describe('verifyUnitStep: clicks and their evidence', () => {
   it('records strong evidence when the change is tied to the control, weak when only something changed', async () => {
     expect(await verify('lc-lc-2023-12-31_212707')).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('became selected') });
     expect(await verify('lc-lc-2023-12-27_174610')).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('com.thomsonreuters.reuters') });
-    expect(await verify('lc-lc-2024-01-24_183113')).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('lists') });
+    // "Navigate up" to a page that lists the one it left: any page of the app may list it, so it ties nothing.
+    expect(await verify('lc-lc-2024-01-24_183113')).toMatchObject({ outcome: 'pass', strength: 'weak' });
     expect(await verify('lc-lc-2024-01-30_154547')).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('editor') });
     // The Calendar icon led to an account screen of another app: a change, nothing tying it to "Calendar".
     expect(await verify('lc-lc-2023-12-27_173454')).toMatchObject({ outcome: 'pass', strength: 'weak' });
@@ -77,6 +80,19 @@ describe('verifyUnitStep: clicks and their evidence', () => {
     // Settings' "Apps" list opened by "Continue" in another app is no Settings button's doing.
     const settingsElsewhere = await verify('gp-multi-2021-12-13_094726', { after: (await transition(enable)).after });
     expect(settingsElsewhere).not.toMatchObject({ strength: 'strong' });
+  });
+
+  it('a dial number that becomes selected is tied to the tap; another number drawn in its place is not the same item', async () => {
+    const thirty = 'navi-com_google_android_deskclock-task_driven_2025-05-16_13-09-41-3';
+    expect(await verify(thirty)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'own-state-changed' });
+    // Wrong effect: the hour display tapped instead turns the dial to hours; "6" is drawn where "30" was, selected.
+    const hours = await transition('navi-com_google_android_deskclock-task_driven_2025-05-16_13-09-41-1');
+    expect(await verify(thirty, { after: hours.after })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+  });
+
+  it('a display re-drawn with every number of the dial does not read the tapped label', async () => {
+    // Tapping "10" on the hour dial turns it into the minutes dial, whose "10" is drawn where "2" was: a re-draw.
+    expect(await verify('navi-com_google_android_deskclock-task_driven_2025-05-16_12-59-22-10')).toMatchObject({ outcome: 'pass', strength: 'weak' });
   });
 
   it('passes a tap on the tab that is already selected when nothing changed, as settled', async () => {

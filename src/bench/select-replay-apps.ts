@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import type { ReplaySource } from '../tasks/replay/replay-task.js';
+import { globToRegex } from './select-tasks.js';
+
+/** One of the two fixed halves of the apps, for building rules on one and checking them on the other. */
+export type AppHalf = 'a' | 'b';
+
+/**
+ * The half an app package falls in: the first byte of the SHA-256 of the package name,
+ * even → `a`, odd → `b`. The same package always lands in the same half, whatever
+ * corpus it is in, so a rule developed on half `a` can be checked on the apps of half `b`.
+ */
+export function appHalf(appPackage: string): AppHalf {
+  const first = createHash('sha256').update(appPackage).digest()[0] ?? 0;
+  return first % 2 === 0 ? 'a' : 'b';
+}
+
+/** Which apps of a replay source to keep: package globs, a half, or both (an app must pass each given). */
+export interface ReplayAppSelection {
+  readonly apps?: readonly string[];
+  readonly half?: AppHalf;
+}
+
+/**
+ * The source with only the steps of the selected apps (by each step's app package);
+ * tasks left without a step are dropped. Wrong-effect donors come from the same app,
+ * so the negative controls see only the selected apps too.
+ */
+export function selectReplayApps(source: ReplaySource, selection: ReplayAppSelection): ReplaySource {
+  const patterns = (selection.apps ?? []).map(globToRegex);
+  const keep = (app: string): boolean =>
+    (patterns.length === 0 || patterns.some((pattern) => pattern.test(app))) && (selection.half === undefined || appHalf(app) === selection.half);
+  const tasks = source.tasks
+    .map((task) => ({ ...task, steps: task.steps.filter((step) => keep(step.app)) }))
+    .filter((task) => task.steps.length > 0);
+  return { ...source, tasks };
+}
