@@ -101,6 +101,8 @@ export const benchRunOptionsSchema = z.object({
   repeat: z.number().int().positive(),
   concurrency: z.number().int().positive(),
   device: z.string().nullable(),
+  /** The device was the simulator (in process or behind Appium); null when not recorded (older results). */
+  simulated: z.boolean().nullable().default(null),
   faults: z.string().nullable(),
   /** The `--model-faults` profile, or null (null in results written before it existed). */
   modelFaults: z.string().nullable().default(null),

@@ -234,6 +234,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
     executor,
     policy,
     notice,
+    simulated,
     modelLabel: policy === 'oracle' ? 'none (oracle)' : plannerName ?? config.models.planner,
     redactor,
     faults: effectiveFaults === 'none' ? null : effectiveFaults ?? null,

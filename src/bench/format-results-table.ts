@@ -1,5 +1,6 @@
 import type { BenchResults, ModeMetrics } from './bench-results.js';
 import type { MeanSd } from './compute-repeat-spread.js';
+import { computeVlmReduction } from './compute-vlm-reduction.js';
 
 interface Column {
   readonly header: string;
@@ -7,28 +8,41 @@ interface Column {
   readonly value: (metrics: ModeMetrics, results: BenchResults) => string;
 }
 
-const columns: readonly Column[] = [
-  { header: 'mode', align: 'left', value: (m) => m.mode },
-  { header: 'runs', align: 'right', value: (m) => String(m.tasks) },
-  { header: 'success', align: 'right', value: (m) => `${m.successes}/${m.tasks}` },
-  { header: 'rate', align: 'right', value: (m) => percent(m.successRate) },
-  { header: 'sub-sr', align: 'right', value: (m) => optionalPercent(m.subGoalSuccessRate) },
-  { header: 'rrr', align: 'right', value: (m) => (m.reversedRedundancyRatio === null ? '-' : m.reversedRedundancyRatio.toFixed(2)) },
-  { header: 'ror', align: 'right', value: (m) => optionalPercent(m.reasonableOperationRatio) },
-  { header: 'llm', align: 'right', value: (m) => String(m.llmCalls) },
-  { header: 'vlm', align: 'right', value: (m) => String(m.vlmCalls) },
-  { header: 'images', align: 'right', value: (m) => String(m.imagesUploaded) },
-  { header: 'img KiB', align: 'right', value: (m) => (m.imageBytes / 1024).toFixed(1) },
-  { header: 'tok in', align: 'right', value: (m) => String(m.promptTokens) },
-  { header: 'img tok', align: 'right', value: (m) => String(m.imageTokens) },
-  { header: 'tok out', align: 'right', value: (m) => String(m.completionTokens) },
-  { header: 'cost $', align: 'right', value: (m, results) => (results.prices.unknown === true ? '?' : m.costUsd.toFixed(4)) },
-  { header: 'steps/run', align: 'right', value: (m) => m.steps.mean.toFixed(1) },
-  { header: 'ms/run', align: 'right', value: (m) => m.latency.totalMs.mean.toFixed(0) },
-  { header: 'vlm red. task/agg', align: 'right', value: (m) => (m.vlmReduction === null || m.vlmReduction.pairedTasks === 0 ? '-' : `${percent(m.vlmReduction.perTaskMean)}/${percent(m.vlmReduction.aggregate)}`) },
-  { header: 'errors', align: 'right', value: (m) => String(m.errors) },
-  { header: 'faults ok/met', align: 'right', value: (m) => `${m.faultsSurvived}/${m.faultsMet}` },
-  { header: 'model faults ok/met', align: 'right', value: (m) => `${m.modelFaultsSurvived}/${m.modelFaultsMet}` },
+const baselineMode = 'react-vlm';
+
+function vlmReductionCell(metrics: ModeMetrics): string {
+  if (metrics.mode === baselineMode) return 'baseline';
+  return metrics.vlmReduction === null || metrics.vlmReduction.pairedTasks === 0 ? '-' : `${percent(metrics.vlmReduction.perTaskMean)}/${percent(metrics.vlmReduction.aggregate)}`;
+}
+
+const column = {
+  mode: { header: 'mode', align: 'left', value: (m) => m.mode },
+  runs: { header: 'runs', align: 'right', value: (m) => String(m.tasks) },
+  success: { header: 'success', align: 'right', value: (m) => `${m.successes}/${m.tasks}` },
+  rate: { header: 'rate', align: 'right', value: (m) => percent(m.successRate) },
+  subSr: { header: 'sub-sr', align: 'right', value: (m) => optionalPercent(m.subGoalSuccessRate) },
+  rrr: { header: 'rrr', align: 'right', value: (m) => (m.reversedRedundancyRatio === null ? '-' : m.reversedRedundancyRatio.toFixed(2)) },
+  ror: { header: 'ror', align: 'right', value: (m) => optionalPercent(m.reasonableOperationRatio) },
+  llm: { header: 'llm', align: 'right', value: (m) => String(m.llmCalls) },
+  vlm: { header: 'vlm', align: 'right', value: (m) => String(m.vlmCalls) },
+  images: { header: 'images', align: 'right', value: (m) => String(m.imagesUploaded) },
+  imageKib: { header: 'img KiB', align: 'right', value: (m) => (m.imageBytes / 1024).toFixed(1) },
+  tokensIn: { header: 'tok in', align: 'right', value: (m) => String(m.promptTokens) },
+  imageTokens: { header: 'img tok', align: 'right', value: (m) => String(m.imageTokens) },
+  tokensOut: { header: 'tok out', align: 'right', value: (m) => String(m.completionTokens) },
+  cost: { header: 'cost $', align: 'right', value: (m, results) => (results.prices.unknown === true ? '?' : m.costUsd.toFixed(4)) },
+  steps: { header: 'steps/run', align: 'right', value: (m) => m.steps.mean.toFixed(1) },
+  latency: { header: 'ms/run', align: 'right', value: (m) => m.latency.totalMs.mean.toFixed(0) },
+  vlmReduction: { header: 'vlm red. task/agg', align: 'right', value: vlmReductionCell },
+  errors: { header: 'errors', align: 'right', value: (m) => String(m.errors) },
+  faults: { header: 'faults ok/met', align: 'right', value: (m) => `${m.faultsSurvived}/${m.faultsMet}` },
+  modelFaults: { header: 'model faults ok/met', align: 'right', value: (m) => `${m.modelFaultsSurvived}/${m.modelFaultsMet}` },
+} satisfies Record<string, Column>;
+
+/** Every column in one table (`--wide`). */
+const wideColumns: readonly Column[] = [
+  column.mode, column.runs, column.success, column.rate, column.subSr, column.rrr, column.ror, column.llm, column.vlm, column.images, column.imageKib,
+  column.tokensIn, column.imageTokens, column.tokensOut, column.cost, column.steps, column.latency, column.vlmReduction, column.errors, column.faults, column.modelFaults,
 ];
 
 /** The comparison table as data: title, header cells, one row of cells per mode, footer notes. */
@@ -41,62 +55,154 @@ export interface ResultsTableModel {
   readonly notes: readonly string[];
 }
 
-/** The cells of the comparison table (shared by the text table and the HTML report). Pure. */
-export function resultsTableModel(results: BenchResults): ResultsTableModel {
-  const policy = results.oracle ? 'oracle policy (reference solutions, no model)' : `llm policy (model: ${results.options.modelLabel})`;
-  const baselineRan = results.modes.some((metrics) => metrics.vlmReduction !== null);
-  const finished = results.tasks.length;
+/** One table of the comparison: its heading (none for the first), headers, alignment and rows. */
+export interface ResultsPart {
+  readonly heading: string;
+  readonly headers: readonly string[];
+  readonly rightAligned: readonly boolean[];
+  readonly rows: readonly (readonly string[])[];
+}
+
+function part(heading: string, columns: readonly Column[], results: BenchResults): ResultsPart {
   return {
-    title: `SenseAct bench: suite ${results.options.suite}, ${policy}`,
-    headers: columns.map((column) => column.header),
-    rightAligned: columns.map((column) => column.align === 'right'),
-    rows: results.modes.map((metrics) => columns.map((column) => column.value(metrics, results))),
-    notes: [
-      ...conditionNotes(results),
-      ...(results.oracle ? ['oracle: no model was called; llm/vlm calls, images and bytes count what the loop sent to the oracle stand-ins, tokens are local estimates, cost is what a model at these prices would have cost'] : []),
-      `${results.prices.unknown === true ? 'cost:' : 'cost at'} ${results.prices.label}; img tok (part of tok in): each image at its real size and requested detail by OpenAI's tile formula`,
-      'sub-sr: sub-goals of the task check met (mean per run); rrr: reference steps / agent steps on successes of tasks with referenceSteps; ror: operations that changed the screen; - when no run carries it',
-      ...results.modes.flatMap((metrics) => (metrics.planning ? [planningNote(metrics.mode, metrics.planning)] : [])),
-      ...modelFaultNotes(results),
-      ...modelStopNotes(results),
-      baselineRan
-        ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over tasks where react-vlm sent >= 1 image'
-        : 'vlm red.: not measured (react-vlm was not run)',
-      results.complete
-        ? `${finished} runs, wall time ${(results.wallTimeMs / 1000).toFixed(1)} s`
-        : `INCOMPLETE: ${finished} of ${results.expectedRuns} runs finished; run again with --resume to finish`,
-    ],
+    heading,
+    headers: columns.map((entry) => entry.header),
+    rightAligned: columns.map((entry) => entry.align === 'right'),
+    rows: results.modes.map((metrics) => columns.map((entry) => entry.value(metrics, results))),
   };
 }
 
 /**
- * The comparison table of a benchmark as plain text: a title line, aligned columns with
- * one row per mode, and footer lines (prices, VLM reduction baseline, completeness).
- * When the policy is oracle the title says "oracle policy (reference solutions, no
- * model)". Pure: the same results give the same text. Ends with a newline.
+ * The comparison split into tables that each fit 120 columns (the default of the CLI and
+ * the report): outcomes, then model use and cost, then the VLM reduction against react-vlm
+ * (when it ran). Pure.
  */
-export function formatResultsTable(results: BenchResults): string {
-  const model = resultsTableModel(results);
-  const { render, widths } = alignedColumns(model.headers, model.rows, model.rightAligned);
-  const lines = [model.title, render(model.headers), widths.map((width) => '-'.repeat(width)).join('  '), ...model.rows.map(render), ...model.notes];
-  return `${lines.join('\n')}\n`;
+export function resultsParts(results: BenchResults): ResultsPart[] {
+  const outcome = [column.mode, column.runs, column.success, column.rate, column.subSr, column.rrr, column.ror, column.steps, column.errors, column.faults, ...(results.options.modelFaults === null ? [] : [column.modelFaults])];
+  const cost = [column.mode, column.llm, column.vlm, column.images, column.imageKib, column.tokensIn, column.imageTokens, column.tokensOut, column.cost, column.latency];
+  const reduction = vlmReductionPart(results);
+  return [part('Outcomes', outcome, results), part('Model calls and cost', cost, results), ...(reduction === undefined ? [] : [reduction])];
 }
 
 /**
- * Success and AndroidLab's metrics per app (rows) and mode (column groups) as plain text:
- * `SR sub-sr rrr ror` per mode. Empty when the suite has a single app (the main table
- * says it all). Pure. Ends with a newline when not empty.
+ * The VLM reduction per mode against react-vlm: over the paired tasks (both ran without an
+ * infrastructure error, react-vlm sent an image), and over the tasks both modes solved,
+ * so that a mode that gives up early does not read as saving. Undefined without react-vlm.
  */
-export function formatPerAppTable(results: BenchResults): string {
+function vlmReductionPart(results: BenchResults): ResultsPart | undefined {
+  if (!results.modes.some((metrics) => metrics.mode === baselineMode)) return undefined;
+  const solved = results.tasks.filter((run) => run.success);
+  const baseline = solved.filter((run) => run.mode === baselineMode);
+  const rows = results.modes.map((metrics) => {
+    if (metrics.mode === baselineMode) return [metrics.mode, 'baseline', '-', 'baseline', '-'];
+    const all = metrics.vlmReduction;
+    const both = computeVlmReduction(solved.filter((run) => run.mode === metrics.mode), baseline);
+    const cell = (reduction: { perTaskMean: number; aggregate: number; pairedTasks: number } | null): string => (reduction === null || reduction.pairedTasks === 0 ? '-' : `${percent(reduction.perTaskMean)}/${percent(reduction.aggregate)}`);
+    return [metrics.mode, cell(all), String(all?.pairedTasks ?? 0), cell(both), String(both.pairedTasks)];
+  });
+  const headers = ['mode', 'vlm red. task/agg', 'paired tasks', 'on tasks both solved', 'both solved'];
+  return { heading: `VLM reduction against ${baselineMode}`, headers, rightAligned: headers.map((_, index) => index > 0), rows };
+}
+
+/** The comparison in one wide table (`--wide`). Pure; `resultsParts` splits the same cells. */
+export function resultsTableModel(results: BenchResults): ResultsTableModel {
+  const wide = part('', wideColumns, results);
+  return { title: resultsTitle(results), headers: wide.headers, rightAligned: wide.rightAligned, rows: wide.rows, notes: resultsNotes(results) };
+}
+
+/** `SenseAct bench: suite <suite> on the simulator (device <name>) | on device <name>, <policy>`. */
+export function resultsTitle(results: BenchResults): string {
+  const policy = results.oracle ? 'oracle policy (reference solutions, no model)' : `llm policy (model: ${results.options.modelLabel})`;
+  const { device, simulated } = results.options;
+  const where = device === null ? '' : simulated === true ? ` on the simulator (device ${device})` : ` on device ${device}`;
+  return `SenseAct bench: suite ${results.options.suite}${where}, ${policy}`;
+}
+
+/** The footer lines under the comparison: what the columns mean, prices, completeness. */
+export function resultsNotes(results: BenchResults): string[] {
+  const baselineRan = results.modes.some((metrics) => metrics.vlmReduction !== null);
+  const finished = results.tasks.length;
+  return [
+    ...conditionNotes(results),
+    ...(results.oracle ? ['oracle: no model was called; llm/vlm calls, images and bytes count what the loop sent to the oracle stand-ins, tokens are local estimates, cost is what a model at these prices would have cost'] : []),
+    `${results.prices.unknown === true ? 'cost:' : 'cost at'} ${results.prices.label}; img tok (part of tok in): each image at its real size and requested detail by OpenAI's tile formula`,
+    'sub-sr: sub-goals of the task check met (mean per run); rrr: reference steps / agent steps on successes of tasks with referenceSteps; ror: operations that changed the screen; - when no run carries it',
+    'errors: runs ended by an infrastructure error (device lost, no valid model reply; counted as not successful; exit code 4); faults ok/met: runs that met an injected device fault (--faults, docs/faults.md) and still succeeded / runs that met one'
+      + (results.options.modelFaults === null ? '' : '; model faults ok/met: the same for errors injected into the oracle\'s replies (--model-faults)'),
+    ...results.modes.flatMap((metrics) => (metrics.planning ? [planningNote(metrics.mode, metrics.planning)] : [])),
+    ...modelFaultNotes(results),
+    ...modelStopNotes(results),
+    baselineRan
+      ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over paired tasks (react-vlm sent >= 1 image; no infrastructure error); "on tasks both solved" keeps the tasks both modes solved: giving up early is not a saving'
+      : 'vlm red.: not measured (react-vlm was not run)',
+    results.complete
+      ? `${finished} runs, wall time ${(results.wallTimeMs / 1000).toFixed(1)} s`
+      : `INCOMPLETE: ${finished} of ${results.expectedRuns} runs finished; run again with --resume to finish`,
+  ];
+}
+
+/**
+ * The comparison of a benchmark as plain text: a title line, then the tables of
+ * `resultsParts` (each within 120 columns; `wide`: one table with every column), then
+ * footer lines (what the columns mean, prices, completeness). When the policy is oracle
+ * the title says "oracle policy (reference solutions, no model)". Pure: the same results
+ * give the same text. Ends with a newline.
+ */
+export function formatResultsTable(results: BenchResults, options: { readonly wide?: boolean } = {}): string {
+  const parts = options.wide === true ? [part('', wideColumns, results), ...[vlmReductionPart(results)].filter((entry) => entry !== undefined)] : resultsParts(results);
+  const lines = [resultsTitle(results)];
+  parts.forEach((entry, index) => {
+    const { render, widths } = alignedColumns(entry.headers, entry.rows, entry.rightAligned);
+    if (index > 0) lines.push('', entry.heading);
+    lines.push(render(entry.headers), widths.map((width) => '-'.repeat(width)).join('  '), ...entry.rows.map(render));
+  });
+  lines.push(...resultsNotes(results).flatMap((note) => wrapLine(note, textWidth)));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The width the text tables and their notes keep to (a terminal of 120 columns). */
+const textWidth = 120;
+
+/** A line broken at spaces into lines of at most `width` characters, continuations indented by two more. */
+function wrapLine(line: string, width: number): string[] {
+  const indent = /^ */.exec(line)?.[0] ?? '';
+  const lines: string[] = [];
+  let current = '';
+  for (const word of line.trimStart().split(' ')) {
+    if (current === '') current = `${lines.length === 0 ? indent : `${indent}  `}${word}`;
+    else if (current.length + 1 + word.length > width) {
+      lines.push(current);
+      current = `${indent}  ${word}`;
+    } else current = `${current} ${word}`;
+  }
+  if (current !== '') lines.push(current);
+  return lines;
+}
+
+/**
+ * Success and AndroidLab's metrics per app (rows) and mode (columns): per mode one cell
+ * `successes/runs sub-sr rrr ror`. The text table and the report's table are both drawn
+ * from it. Pure.
+ */
+export function perAppTableModel(results: BenchResults): { readonly headers: readonly string[]; readonly rows: readonly (readonly string[])[] } {
   const apps = [...new Set(results.modes.flatMap((metrics) => Object.keys(metrics.perApp)))].sort();
-  if (apps.length < 2) return '';
-  const headers = ['app', ...results.modes.map((metrics) => `${metrics.mode}: sr sub-sr rrr ror`)];
+  const headers = ['app', ...results.modes.map((metrics) => `${metrics.mode}: success sub-sr rrr ror`)];
   const rows = apps.map((app) => [app, ...results.modes.map((metrics) => {
     const entry = metrics.perApp[app];
     if (entry === undefined) return '-';
     const rrr = entry.reversedRedundancyRatio === null ? '-' : entry.reversedRedundancyRatio.toFixed(2);
     return `${entry.successes}/${entry.tasks} ${optionalPercent(entry.subGoalSuccessRate)} ${rrr} ${optionalPercent(entry.reasonableOperationRatio)}`;
   })]);
+  return { headers, rows };
+}
+
+/**
+ * {@link perAppTableModel} as plain text. Empty when the suite has a single app (the main
+ * table says it all). Pure. Ends with a newline when not empty.
+ */
+export function formatPerAppTable(results: BenchResults): string {
+  const { headers, rows } = perAppTableModel(results);
+  if (rows.length < 2) return '';
   const { render } = alignedColumns(headers, rows, headers.map((_, index) => index > 0));
   return `${['Per app', render(headers), ...rows.map(render)].join('\n')}\n`;
 }

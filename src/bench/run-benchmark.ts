@@ -52,6 +52,8 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   readonly policy: PolicyName;
   readonly suite: string;
   readonly device?: string | null;
+  /** The device is the simulator (recorded in results; the table's title says so). */
+  readonly simulated?: boolean;
   readonly faults?: string | null;
   /** The `--model-faults` profile, recorded in results and in each run's conditions. */
   readonly modelFaults?: string | null;
@@ -146,6 +148,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
           repeat: options.repeat,
           concurrency: options.concurrency,
           device: options.device ?? null,
+          simulated: options.simulated ?? null,
           faults: options.faults ?? null,
           modelFaults: options.modelFaults ?? null,
           gateThreshold: options.gateThreshold ?? null,

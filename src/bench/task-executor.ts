@@ -92,6 +92,8 @@ export interface BenchExecutorHandle<Task extends BenchTask = BenchTask> {
   readonly modelLabel: string;
   /** The policy really used (resolves `auto`). */
   readonly policy: PolicyName;
+  /** The device is the simulator (in process or behind Appium with its driver). */
+  readonly simulated?: boolean;
   /** One line for the user: which policy and models, and why. */
   readonly notice: string;
   /** The redaction pass of every file the runs write; the runner passes results through it too. */

@@ -5,7 +5,7 @@ import type { ReportRun, ReportSummary } from '../report/report-input.js';
 import { writeReport, type WrittenReport } from '../report/write-report.js';
 import { BenchError } from './bench-error.js';
 import { benchResultsSchema, type BenchResults } from './bench-results.js';
-import { repeatTableModel, resultsTableModel } from './format-results-table.js';
+import { perAppTableModel, repeatTableModel, resultsNotes, resultsParts, resultsTitle } from './format-results-table.js';
 import { benchFiles } from './run-benchmark.js';
 
 /** The report page's file name inside a bench output dir. */
@@ -21,7 +21,7 @@ export const reportFileName = 'report.html';
  */
 export async function writeBenchReport(runDir: string, options: { now?: () => Date } = {}): Promise<WrittenReport> {
   const results = await readBenchResults(runDir);
-  const table = resultsTableModel(results);
+  const [first, ...rest] = resultsParts(results);
   const runs = results.tasks.map((task): ReportRun => ({
     taskId: task.id,
     app: task.app,
@@ -36,10 +36,11 @@ export async function writeBenchReport(runDir: string, options: { now?: () => Da
     vlmCalls: task.vlmCalls,
   }));
   return writeReport({
-    title: `${table.title}${results.complete ? '' : ' (incomplete)'}`,
+    title: `${resultsTitle(results)}${results.complete ? '' : ' (incomplete)'}`,
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
-    summary: { title: 'Modes compared', headers: table.headers, rows: table.rows, notes: table.notes },
-    tables: [perAppTable(results), ...repeatTable(results)],
+    // The modes compared in tables that fit the page (outcomes, model calls and cost, the VLM reduction), then per app.
+    summary: { title: 'Modes compared', headers: first?.headers ?? [], rows: first?.rows ?? [], notes: [] },
+    tables: [...rest.map((entry, index) => ({ title: entry.heading, headers: entry.headers, rows: entry.rows, notes: index === rest.length - 1 ? resultsNotes(results) : [] })), perAppTable(results), ...repeatTable(results)],
     runs,
   }, path.join(runDir, reportFileName), { readOnlyInside: runDir });
 }
@@ -67,18 +68,10 @@ export async function readBenchResults(runDir: string): Promise<BenchResults> {
   return parsed.data;
 }
 
-/** Success per app (rows) and mode (columns): `successes/runs (rate)`. */
+/** Success and AndroidLab's metrics per app (rows) and mode (columns), the same cells as the CLI's per-app table. */
 function perAppTable(results: BenchResults): ReportSummary {
-  const apps = [...new Set(results.modes.flatMap((metrics) => Object.keys(metrics.perApp)))].sort();
-  return {
-    title: 'Success per app',
-    headers: ['app', ...results.modes.map((metrics) => metrics.mode)],
-    rows: apps.map((app) => [app, ...results.modes.map((metrics) => {
-      const entry = metrics.perApp[app];
-      return entry === undefined ? '-' : `${entry.successes}/${entry.tasks} (${(entry.successRate * 100).toFixed(1)}%)`;
-    })]),
-    notes: [],
-  };
+  const { headers, rows } = perAppTableModel(results);
+  return { title: 'Per app', headers, rows, notes: [] };
 }
 
 /** The spread over `--repeat k`, when some mode ran two repeats or more (the same figures as the CLI's table). */

@@ -62,6 +62,8 @@ export interface BenchCommandOptions {
   readonly selection: TaskSelection;
   /** Where to write JUnit XML, resolved. */
   readonly junit: string | undefined;
+  /** Print the comparison as one wide table (every column) instead of tables that fit 120 columns. */
+  readonly wide?: boolean;
   /** A skills folder (--skills), resolved: the SenseAct modes replay a matching skill without a model before planning. */
   readonly skills?: string;
   /** Meta-plans, voting and app memory (docs/planning.md); off unless asked for. */
@@ -93,6 +95,7 @@ interface RawOptions {
   tasks?: string;
   tags?: string;
   junit?: string;
+  wide?: boolean;
   skills?: string;
   metaPlan?: boolean;
   vote?: string;
@@ -141,6 +144,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--tasks <ids>', 'comma-separated task ids or globs to run (e.g. clock-*,notes-create)')
       .option('--tags <tags>', 'comma-separated tags: run the tasks that have any of them')
       .option('--junit <file>', 'also write JUnit XML (one testcase per task, mode and repeat)')
+      .option('--wide', 'print the comparison as one wide table with every column (about 200 characters); by default it is split into tables that fit 120 columns')
       .option('--skills <dir>', 'skills folder (senseact skills induce --out): senseact modes replay a matching skill without a model, each step verified, and hand over to the planner on any mismatch')
       .option('--meta-plan', 'senseact modes: ask for a meta-plan of at most 5 sub-tasks with completion checks; progress is checked on the screen and FINISH is refused while a checked sub-task is unmet')
       .option('--vote <n>', 'senseact modes: sample n plans per round and commit by majority over (units, arguments); n-1 extra planner calls per round', '1')
@@ -254,6 +258,7 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     prices,
     selection: { ...(ids === undefined ? {} : { ids }), ...(tags === undefined ? {} : { tags }) },
     junit: raw.junit === undefined ? undefined : path.resolve(io.cwd, raw.junit),
+    ...(raw.wide === true ? { wide: true } : {}),
     ...(raw.skills === undefined ? {} : { skills: path.resolve(io.cwd, raw.skills) }),
     planning,
     ...(gateThreshold === undefined ? {} : { gateThreshold }),
@@ -362,6 +367,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       policy: handle.policy,
       suite: suite.name,
       device: options.device,
+      ...(handle.simulated === undefined ? {} : { simulated: handle.simulated }),
       faults: handle.faults === undefined ? options.faults ?? null : handle.faults,
       modelFaults: options.modelFaults ?? null,
       gateThreshold: options.gateThreshold ?? null,
@@ -382,7 +388,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
     }
     await handle?.close();
   }
-  io.stdout(formatResultsTable(results));
+  io.stdout(formatResultsTable(results, { wide: options.wide === true }));
   io.stdout(formatPerAppTable(results));
   io.stdout(formatRepeatTable(results));
   const skillTable = formatSkillTable(results.tasks);

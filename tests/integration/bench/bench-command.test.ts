@@ -62,8 +62,9 @@ describe('senseact bench (with a fake executor factory)', () => {
     expect(result.stderr).toContain('bench: 6/6 runs, 4 ok, 0 errors');
     expect(result.exitCode).toBe(0);
     const outDir = path.join(root, 'runs', 'bench-mini-20261122T030405Z');
-    expect(result.stdout).toContain('SenseAct bench: suite mini, llm policy (model: scripted-test-model)');
-    expect(result.stdout).toMatch(/^senseact +3 +2\/3 +66\.7% .* 80\.0%\/80\.0% /m);
+    expect(result.stdout).toContain('SenseAct bench: suite mini on device sim-pixel, llm policy (model: scripted-test-model)');
+    expect(result.stdout).toMatch(/^senseact +3 +2\/3 +66\.7% /m);
+    expect(result.stdout).toMatch(/^senseact +80\.0%\/80\.0% /m);
     expect(result.stdout).toContain(`results: ${path.join(outDir, 'results.json')}\n`);
     expect(result.stdout).toContain(`report: ${path.join(outDir, 'report.html')}\n`);
     expect(reports).toEqual([outDir]);
@@ -92,7 +93,7 @@ describe('senseact bench (with a fake executor factory)', () => {
     fake = new FakeTaskExecutor<Task>();
     const result = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--faults', 'standard', '--policy', 'oracle', '--out', 'out/oracle']);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout.split('\n')[0]).toBe('SenseAct bench: suite mini, oracle policy (reference solutions, no model)');
+    expect(result.stdout.split('\n')[0]).toBe('SenseAct bench: suite mini on device sim, oracle policy (reference solutions, no model)');
     expect(factoryCalls[0]).toMatchObject({ faults: 'standard', policy: 'oracle', outDir: path.join(root, 'out', 'oracle') });
   });
 

@@ -112,6 +112,9 @@ describeWithTool(chromiumTool, import.meta.filename, 'bench HTML report in headl
     const { page, cspViolations } = await open(report.htmlFile);
     await page.screenshot({ path: path.join(screenshots, 'summary.png'), fullPage: true });
     expect(await page.locator('h1').innerText()).toBe('SenseAct bench: suite sim, oracle policy (reference solutions, no model)');
+    // The modes compared fit the page: no table wider than its container (errors and faults in view).
+    const overflowing = await page.locator('table.summary').evaluateAll((tables) => tables.filter((table) => table.scrollWidth > (table.parentElement?.clientWidth ?? 0)).length);
+    expect(overflowing).toBe(0);
     expect(await page.locator('table.summary').first().locator('tbody tr').count()).toBe(2);
     const rows = page.locator('table.runs tbody tr');
     expect(await rows.count()).toBe(4);

@@ -40,27 +40,62 @@ describe('formatResultsTable', () => {
       runResult({ id: 'b', mode: 'react-vlm', stopReason: 'the model said FINISH' }),
     ];
     const text = formatResultsTable(results(stopped, ['senseact', 'react-vlm'], 'llm'));
-    expect(text).toContain('stopped by a budget: senseact 1/2, react-vlm 1/2 (e.g. a senseact: budget: 30 model calls reached the limit of 30 (--max-model-calls))');
+    // Notes are wrapped at 120 columns: read them unwrapped.
+    expect(text.replace(/\n {2}/g, ' ')).toContain('stopped by a budget: senseact 1/2, react-vlm 1/2 (e.g. a senseact: budget: 30 model calls reached the limit of 30 (--max-model-calls))');
     expect(text).toContain("stopped after the model's plans were refused in a row: senseact 1/2, react-vlm 0/2");
     expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toMatch(/stopped (by|after)/);
   });
 
-  it('renders one aligned row per mode, under a title naming the model', () => {
+  it('renders one aligned row per mode in tables within 120 columns, under a title naming the device and the model', () => {
     const text = formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'));
     const lines = text.split('\n');
-    expect(lines[0]).toBe('SenseAct bench: suite sim/settings, llm policy (model: gpt-4o-mini)');
-    expect(lines[1]).toMatch(/^mode +runs +success +rate +sub-sr +rrr +ror +llm +vlm +images/);
+    expect(lines[0]).toBe('SenseAct bench: suite sim/settings on device sim, llm policy (model: gpt-4o-mini)');
+    expect(lines[1]).toMatch(/^mode +runs +success +rate +sub-sr +rrr +ror +steps\/run +errors +faults ok\/met$/);
     expect(lines[2]).toMatch(/^-+( +-+)+$/);
-    expect(lines[3]).toMatch(/^senseact +2 +1\/2 +50\.0% +100\.0% +- +100\.0% /);
-    expect(lines[4]).toMatch(/^react-vlm +2 +1\/2 +50\.0% .* 0\.0%\/0\.0% +1 +0\/0 +0\/0$/);
+    expect(lines[3]).toMatch(/^senseact +2 +1\/2 +50\.0% +100\.0% +- +100\.0% .* 0 +0\/0$/);
+    expect(lines[4]).toMatch(/^react-vlm +2 +1\/2 +50\.0% .* 1 +0\/0$/);
     // Every column ends at the same offset in header and rows (numbers right-aligned).
     const columnEnds = (line: string): number[] => [...line.matchAll(/\S+(?= {2}|$)/g)].map((match) => (match.index ?? 0) + match[0].length);
     expect(columnEnds(lines[3] ?? '').slice(1)).toEqual(columnEnds(lines[1] ?? '').slice(1));
-    // senseact vs react-vlm: only task a pairs (b errored): 1 − 1/4 = 75%
-    expect(lines[3]).toContain('75.0%/75.0%');
+    expect(lines.slice(5, 8)).toEqual(['', 'Model calls and cost', expect.stringMatching(/^mode +llm +vlm +images +img KiB +tok in +img tok +tok out +cost \$ +ms\/run$/)]);
+    // senseact vs react-vlm: only task a pairs (b errored): 1 − 1/4 = 75%; the baseline row says so.
+    const reduction = lines.slice(lines.indexOf('VLM reduction against react-vlm'));
+    expect(reduction[1]).toMatch(/^mode +vlm red\. task\/agg +paired tasks +on tasks both solved +both solved$/);
+    expect(reduction[3]).toMatch(/^senseact +75\.0%\/75\.0% +1 +75\.0%\/75\.0% +1$/);
+    expect(reduction[4]).toMatch(/^react-vlm +baseline +- +baseline +-$/);
     expect(text).toContain('cost at test prices $1/$2');
+    expect(text).toContain('errors: runs ended by an infrastructure error');
     expect(text).toContain('4 runs, wall time 12.3 s');
     expect(text.endsWith('\n')).toBe(true);
+    // Tables and the notes under them (wrapped, continuations indented) fit 120 columns.
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(120);
+    expect(text).toContain('\n  ');
+  });
+
+  it('--wide prints every column in one table (wider than 120), the baseline row labelled', () => {
+    const lines = formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'), { wide: true }).split('\n');
+    expect(lines[1]).toMatch(/^mode +runs +success +rate +sub-sr +rrr +ror +llm +vlm +images .* vlm red\. task\/agg +errors +faults ok\/met +model faults ok\/met$/);
+    expect(lines[3]).toContain('75.0%/75.0%');
+    expect(lines[4]).toMatch(/ baseline +1 +0\/0 +0\/0$/);
+    expect(lines[1]!.length).toBeGreaterThan(120);
+  });
+
+  it('counts the VLM reduction on tasks both modes solved apart: a mode that gives up early saves nothing there', () => {
+    const gaveUp = [
+      runResult({ id: 'a', mode: 'open-loop', imagesUploaded: 0, success: false }),
+      runResult({ id: 'b', mode: 'open-loop', imagesUploaded: 1 }),
+      runResult({ id: 'a', mode: 'react-vlm', imagesUploaded: 4 }),
+      runResult({ id: 'b', mode: 'react-vlm', imagesUploaded: 2 }),
+    ];
+    const line = formatResultsTable(results(gaveUp, ['open-loop', 'react-vlm'], 'llm')).split('\n').find((entry) => entry.startsWith('open-loop') && entry.includes('%/'));
+    // All paired tasks: (1 + 0.5)/2 = 75% per task, 1 - 1/6 = 83.3% aggregate; solved by both (b only): 50%.
+    expect(line).toMatch(/^open-loop +75\.0%\/83\.3% +2 +50\.0%\/50\.0% +1$/);
+  });
+
+  it('names the simulator in the title when the device was one', () => {
+    const simulated = results(runs, ['senseact', 'react-vlm'], 'llm');
+    const text = formatResultsTable({ ...simulated, options: { ...simulated.options, simulated: true } });
+    expect(text.split('\n')[0]).toBe('SenseAct bench: suite sim/settings on the simulator (device sim), llm policy (model: gpt-4o-mini)');
   });
 
   it('prints Sub-SR, RRR and ROR per app when the suite has several apps, nothing for one app', () => {
@@ -78,7 +113,7 @@ describe('formatResultsTable', () => {
   it('labels oracle results as such', () => {
     const oracleRuns = runs.map((run) => ({ ...run, policy: 'oracle' as const }));
     const text = formatResultsTable(results(oracleRuns, ['senseact', 'react-vlm'], 'oracle'));
-    expect(text.split('\n')[0]).toBe('SenseAct bench: suite sim/settings, oracle policy (reference solutions, no model)');
+    expect(text.split('\n')[0]).toBe('SenseAct bench: suite sim/settings on device sim, oracle policy (reference solutions, no model)');
     expect(text).toContain('\noracle: no model was called; ');
     expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toContain('oracle');
   });
@@ -105,7 +140,8 @@ describe('formatResultsTable', () => {
   it('says when the VLM reduction was not measured and when the run is incomplete', () => {
     const text = formatResultsTable(results(runs.slice(0, 2), ['senseact'], 'llm', 6));
     expect(text).toContain('vlm red.: not measured (react-vlm was not run)');
-    expect(text).toMatch(/^senseact +2 +1\/2 +50\.0% .* - +0 +0\/0 +0\/0$/m);
+    expect(text).toMatch(/^senseact +2 +1\/2 +50\.0% .* 0 +0\/0$/m);
+    expect(text).not.toContain('VLM reduction against');
     expect(text).toContain('INCOMPLETE: 2 of 6 runs finished; run again with --resume to finish');
   });
 });
