@@ -172,7 +172,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
   const executor: BenchExecutorHandle<Task>['executor'] = async (request) => {
     const { mode, repeat, signal } = request;
     const task = runnable(request.task);
-    if (task === undefined) throw new BenchError({ code: 'bench-sim-twin', message: `task "${request.task.id}": its simTwin "${request.task.simTwin}" is not a task of the sim suite` });
+    if (task === undefined) throw new BenchError({ code: 'bench-sim-twin', message: `task "${request.task.id}": its simTwin "${request.task.simTwin}" is not a task of a simulator suite (tasks/sim, tasks/sim-*)` });
     const common = {
       task,
       mode,
@@ -241,7 +241,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
     prices: pricesForModels(modelNames),
     checkTask: (task) => {
       const twin = runnable(task);
-      if (twin === undefined) return `their simTwin is not a task of the sim suite (tasks/sim)`;
+      if (twin === undefined) return `their simTwin is not a task of a simulator suite (tasks/sim, tasks/sim-*)`;
       return whyTaskCannotRun(twin, { policy, simulated, apps: simSection?.apps, deviceName: profile.name });
     },
     retainRuns,
@@ -264,12 +264,23 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
   };
 }
 
-/** The sim suite's tasks by id (the project's own tasks/sim when `cwd` has one, else the shipped one): the twins of DroidTask tasks. */
+/**
+ * The simulator suites' tasks by id — `tasks/sim` and every `tasks/sim-*` (the project's own
+ * tasks/ when `cwd` has tasks/sim, else the shipped one): the twins of DroidTask and
+ * AndroidWorld tasks. An id found in two of them stops the bench (a twin must be one task).
+ */
 async function simTwinTasks(cwd: string): Promise<Map<string, Task>> {
   const own = path.join(cwd, 'tasks');
   const tasksRoot = existsSync(path.join(own, 'sim')) ? own : path.join(repoRoot(), 'tasks');
-  const suite = await loadSuite('sim', { tasksRoot });
-  return new Map(suite.tasks.map((task) => [task.id, task]));
+  const suites = readdirSync(tasksRoot, { withFileTypes: true }).filter((entry) => entry.isDirectory() && (entry.name === 'sim' || entry.name.startsWith('sim-'))).map((entry) => entry.name).sort();
+  const twins = new Map<string, Task>();
+  for (const name of suites) {
+    for (const task of (await loadSuite(name, { tasksRoot })).tasks) {
+      if (twins.has(task.id)) throw new BenchError({ code: 'bench-sim-twin', message: `task id "${task.id}" is in two simulator suites (tasks/${name} and another tasks/sim*): a twin id must name one task; rename one of them` });
+      twins.set(task.id, task);
+    }
+  }
+  return twins;
 }
 
 /**
@@ -298,6 +309,7 @@ export function whyTaskCannotRun(task: Task, context: { readonly policy: PolicyN
     if (missing !== undefined) return `the simulator of device profile ${context.deviceName} has no app ${missing} (it has ${installed.join(', ')}); run them on a device with that app`;
     return undefined;
   }
+  if (task.uncovered !== undefined) return `not covered: ${task.uncovered}`;
   const badStep = (task.start.device ?? []).map(setupStepProblem).find((problem) => problem !== undefined);
   if (badStep !== undefined) return badStep;
   const success = task.success;

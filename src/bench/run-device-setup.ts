@@ -65,6 +65,7 @@ export function describeSetupStep(step: DeviceSetupStep): string {
   if ('installed' in step) return `installed ${step.installed}${step.apk === undefined ? '' : ` (apk ${step.apk})`}`;
   if ('pmClear' in step) return `pm clear ${step.pmClear}`;
   if ('snapshot' in step) return `emulator snapshot load ${step.snapshot}`;
+  if ('emu' in step) return `adb emu ${step.emu}`;
   if ('manual' in step) return `manual: ${step.manual}`;
   return assertNever(step);
 }
@@ -136,6 +137,11 @@ async function runSetupStep(step: DeviceSetupStep, index: number, described: str
   if ('snapshot' in step) {
     const output = await attempt(() => target.emulatorConsole(`avd snapshot load ${step.snapshot}`, options), 'emulator_console');
     if (/\bKO\b/.test(output)) throw fail(`the emulator refused to load snapshot "${step.snapshot}": ${output.trim()}. List them with adb emu avd snapshot list; save one with adb emu avd snapshot save ${step.snapshot}.`);
+    return { step: described, outcome: 'done', output: output.trim() };
+  }
+  if ('emu' in step) {
+    const output = await attempt(() => target.emulatorConsole(step.emu, options), 'emulator_console');
+    if (/^KO\b/m.test(output)) throw fail(`the emulator console refused "${step.emu}": ${output.trim()}`);
     return { step: described, outcome: 'done', output: output.trim() };
   }
   const problem = setupStepProblem(step);

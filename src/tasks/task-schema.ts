@@ -38,6 +38,15 @@ export const taskSourceSchema = z.discriminatedUnion('benchmark', [
     task: z.string().min(1),
   }),
   z.strictObject({
+    benchmark: z.literal('androidworld'),
+    /** AndroidWorld's task class (its template), e.g. `SystemWifiTurnOff`. */
+    template: z.string().regex(/^[A-Z][A-Za-z0-9]+$/, 'expected an AndroidWorld task class name such as "SystemWifiTurnOff"'),
+    /** The parameters the seeded generator drew for this instance (src/tasks/androidworld). */
+    params: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+    /** The generator's seed. */
+    seed: z.number().int().nonnegative(),
+  }),
+  z.strictObject({
     benchmark: z.literal('senseact'),
     /**
      * A template variant we wrote: the id of the task (same suite) whose instruction has the
@@ -67,6 +76,12 @@ export const deviceSetupStepSchema = z.union([
   z.strictObject({ pmClear: packageName }),
   /** Loads an emulator snapshot (`adb emu avd snapshot load <name>`, AndroidLab's per-task reset). Emulators only. */
   z.strictObject({ snapshot: snapshotNameSchema }),
+  /**
+   * One emulator console command (`adb emu <command>`), e.g. `sms send 5551234 Hello` for a
+   * received text message (AndroidWorld's SMS tasks start so). Emulators only; through
+   * Appium it needs the insecure feature `emulator_console`.
+   */
+  z.strictObject({ emu: z.string().trim().min(1).regex(/^(?!avd\s+snapshot\s+load\b)/, 'load a snapshot with a snapshot: step, which must come first') }),
   /** A precondition a person must establish (e.g. "log in to Zoom"); runners report it, never fake it. */
   z.strictObject({ manual: z.string().min(1) }),
 ]);
@@ -223,16 +238,27 @@ export const taskSchema = z
      */
     referenceSteps: z.number().int().positive().optional(),
     /**
-     * The id of the same instruction in the `sim` suite (a DroidTask task our simulated apps
-     * host): on a simulated device the bench runs that task, under this task's id.
+     * The id of the same instruction in a simulator suite (`tasks/sim`, or `tasks/sim-*` such
+     * as `sim-androidworld`): a task of another benchmark our simulated apps host. On a
+     * simulated device the bench runs that task, under this task's id.
      */
-    simTwin: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'expected the id of a task of the sim suite').optional(),
+    simTwin: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'expected the id of a task of a simulator suite (tasks/sim or tasks/sim-*)').optional(),
+    /**
+     * Why the original benchmark's check of this task is not expressed here (it needs data we
+     * cannot seed, or evidence no check of ours reads): such a task is listed, never run as
+     * if checked; the bench's plan check gives this reason. Its `success` is then a
+     * `judge: model` criterion, which ends inconclusive.
+     */
+    uncovered: z.string().trim().min(1).optional(),
     tags: z.array(z.string().min(1)).default([]),
     difficulty: z.enum(['easy', 'medium', 'hard']),
   })
   .superRefine((task, context) => {
     if (task.success === undefined && task.answer === undefined) {
       context.addIssue({ code: 'custom', path: ['success'], message: 'a task needs a success check, an answer, or both' });
+    }
+    if (task.uncovered !== undefined && task.success?.judge === undefined) {
+      context.addIssue({ code: 'custom', path: ['uncovered'], message: 'a task whose check is not covered (uncovered: why) has no check of ours: give success: { judge: model, criterion }, which ends inconclusive' });
     }
     if (!task.allowedPackages.includes(task.app)) {
       context.addIssue({ code: 'custom', path: ['allowedPackages'], message: `allowedPackages must include the task's app "${task.app}"` });

@@ -130,7 +130,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .command('bench')
       .description('Run a task suite in one or more agent modes and compare them (success, VLM calls, tokens, cost).')
       .requiredOption('--suite <suite>', 'suite name under tasks/ (e.g. sim, androidlab) or a folder of task YAML files')
-      .requiredOption('--mode <modes>', `comma-separated modes: ${agentModeSchema.options.join(', ')}`)
+      .requiredOption('--mode <modes>', `comma-separated modes: ${agentModeSchema.options.join(', ')}`, 'senseact')
       .requiredOption('--device <profile>', 'device profile name or path (devices/*.yaml)')
       .option('--faults <profile>', `fault profile to inject (simulator only): ${Object.keys(faultProfiles).join(', ')}`)
       .option('--model-faults <profile>', `model errors to inject into the oracle's replies (seeded: invalid JSON, invented or wrong unit ids, stale or missing expectations): ${Object.keys(modelFaultProfiles).join(', ')}`)
@@ -345,10 +345,20 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(options.prices === undefined ? {} : { prices: options.prices }),
     });
-    validateBenchPlan({ suite: suite.name, tasks, modes: options.modes, ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
     if (options.dryRun === true) {
       io.stderr(`${handle.notice}\n`);
-      for (const task of tasks) io.stdout(`${handle.describeTask?.(task) ?? task.id}\n`);
+      // Every task is listed, the ones that cannot run with why; the plan check below then stops with exit 2.
+      const checkTask = handle.checkTask?.bind(handle);
+      let blocked = 0;
+      for (const task of tasks) {
+        const reason = options.modes.map((mode) => checkTask?.(task, mode)).find((found) => found !== undefined);
+        if (reason !== undefined) blocked++;
+        io.stdout(reason === undefined ? `${handle.describeTask?.(task) ?? task.id}\n` : `${task.id}: cannot run: ${reason}\n`);
+      }
+      if (blocked > 0) io.stdout(`dry run: ${tasks.length - blocked} of ${tasks.length} tasks of suite ${suite.name} can run on device ${options.device}, ${blocked} cannot (reasons above); nothing was run\n`);
+    }
+    validateBenchPlan({ suite: suite.name, tasks, modes: options.modes, ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
+    if (options.dryRun === true) {
       io.stdout(`dry run: ${tasks.length} tasks of suite ${suite.name} × ${options.modes.length} mode(s) can run on device ${options.device}; nothing was run\n`);
       return exitCodes.ok;
     }
