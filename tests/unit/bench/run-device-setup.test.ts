@@ -93,6 +93,15 @@ describe('runDeviceSetup', () => {
     await expect(runDeviceSetup([{ snapshot: 'gone' }], new FakeSetupTarget({ console: 'KO: snapshot not found' }), { taskId: 't' })).rejects.toThrow(/refused to load snapshot "gone"/);
   });
 
+  it('sends an emu step to the emulator console and fails one it answers KO', async () => {
+    const target = new FakeSetupTarget();
+    const records = await runDeviceSetup([{ emu: 'sms send 5551234 Hello there' }], target, { taskId: 't' });
+    expect(target.calls).toEqual(['emu sms send 5551234 Hello there']);
+    expect(records[0]?.step).toBe('adb emu sms send 5551234 Hello there');
+    await expect(runDeviceSetup([{ emu: 'sms send x' }], new FakeSetupTarget({ console: 'KO: bad phone number' }), { taskId: 't' })).rejects.toThrow(/console refused "sms send x"/);
+    expect(() => task({ device: [{ emu: 'avd snapshot load clean' }] })).toThrow(/snapshot: step/);
+  });
+
   it('refuses host-side adb commands before running anything', async () => {
     expect(setupStepProblem({ adb: 'install app.apk' })).toMatch(/not an "adb shell …" command/);
     expect(setupStepProblem({ adb: 'shell pm list packages' })).toBeUndefined();
