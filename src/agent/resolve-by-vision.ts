@@ -26,7 +26,7 @@ export async function resolveByVision(context: SenseActContext, state: SenseActS
     state.gateReasons['unresolved-target'] = (state.gateReasons['unresolved-target'] ?? 0) + 1;
     return { kind: 'unresolved', note: 'target not identifiable without vision' };
   }
-  recordGate(context, state, context.gate.unresolvedTarget());
+  recordGate(context, state, context.gate.unresolvedTarget(), plan.lookFor === undefined ? `the plan's target is not a unit of the screen (no lookFor given)` : `no unit of the screen matches the plan's target ${plan.lookFor}`);
   const candidates = screen.perception.units.filter((unit) => unit.tap !== null && unit.type !== 'finish');
   const answer = await askVision(context, { intent: plan.intent, failure: 'the target is not identifiable in the text view', ...(plan.lookFor === undefined ? {} : { lookFor: plan.lookFor }) }, candidates);
   const located = answer.unit;

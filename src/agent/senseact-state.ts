@@ -125,9 +125,9 @@ export interface ExecutedUnit {
 }
 
 /** Counts a gate decision's reason and traces it (`gate-end`). */
-export function recordGate(context: SenseActContext, state: SenseActState, decision: GateDecision): void {
+export function recordGate(context: SenseActContext, state: SenseActState, decision: GateDecision, detail?: string): void {
   if (decision.reason) state.gateReasons[decision.reason] = (state.gateReasons[decision.reason] ?? 0) + 1;
-  context.session.trace.emit({ type: 'gate-end', step: context.session.step, opened: decision.open, ...(decision.reason ? { reason: decision.reason } : {}), score: decision.score });
+  context.session.trace.emit({ type: 'gate-end', step: context.session.step, opened: decision.open, ...(decision.reason ? { reason: decision.reason } : {}), score: decision.score, ...(detail === undefined ? {} : { detail }) });
 }
 
 /** Counts an executed unit's verdict; a unit that passed is verified (admissibility may rely on it). */

@@ -1,8 +1,13 @@
 import type { TraceEvent } from '../trace/trace-event.js';
+import type { ExpectationNode } from './expectation-outcomes.js';
 import type { RunArtifacts, StepArtifacts } from './read-run-artifacts.js';
+import type { StepModel } from './run-page-model.js';
 
 /** Lines of the reduced view shown per step; the rest is summarized with a count. */
 const maxViewLines = 40;
+
+/** Changes listed per step; the rest is counted. */
+const maxChangeLines = 12;
 
 /**
  * The header of a replay: run, task, instruction, outcome, and trace problems, as plain
@@ -10,52 +15,132 @@ const maxViewLines = 40;
  */
 export function formatTraceHeader(artifacts: RunArtifacts): string {
   const lines: string[] = [`run folder ${artifacts.traceDir}`];
+  let executed: number | undefined;
   for (const event of artifacts.events) {
-    if (event.type === 'run-start') lines.push(`run ${event.runId}: suite ${event.suite}, task ${event.task}, mode ${event.mode}, started ${event.startedAt}`);
+    if (event.type === 'run-start') lines.push(`run ${event.runId}: task ${event.task}, mode ${event.mode}, started ${event.startedAt}`);
     if (event.type === 'task-start') lines.push(`task ${event.taskId}: ${event.instruction}`);
-    if (event.type === 'task-end') lines.push(`result: ${event.success === null ? 'not evaluated' : event.success ? 'SUCCESS' : 'FAILED'} (${event.reason}) after ${event.steps} steps${event.answer === undefined ? '' : `, answer "${event.answer}"`}`);
+    if (event.type === 'task-end') {
+      executed = event.steps;
+      lines.push(`result: ${event.success === null ? 'not evaluated' : event.success ? 'SUCCESS' : 'FAILED'} — ${event.reason}${event.answer === undefined ? '' : `; answer "${event.answer}"`}`);
+    }
     if (event.type === 'run-end') lines.push(`run ${event.status} after ${Math.round(event.durationMs)} ms`);
     if (event.type === 'error' && event.step === null) lines.push(`error${event.where === undefined ? '' : ` in ${event.where}`}: ${event.message}`);
   }
-  lines.push(`${artifacts.steps.length} steps`);
+  const numbers = artifacts.steps.map((step) => step.step);
+  lines.push(`${artifacts.steps.length} loop steps recorded${numbers.length === 0 ? '' : ` (${numbers[0]}–${numbers.at(-1)}; --step <n> shows one)`}${executed === undefined ? '' : `, ${executed} action(s) executed`}`);
   for (const problem of artifacts.problems) lines.push(`warning: ${problem}`);
   return terminalSafe(`${lines.join('\n')}\n`);
 }
 
 /**
- * One step of a recorded run as plain text: what the agent saw (screen and reduced
- * view), what it planned and expected, what it committed to and did, and what it got
- * (verification, gate, surface decision, model calls). Pure. Control characters from
- * app text are shown as `\xNN`, so a recorded screen cannot drive the terminal. Ends
- * with a newline.
+ * One step of a recorded run as plain text, as a stepper shows it: what the agent saw
+ * (the screen once, settled, and the reduced view), its plan and expectation, what it
+ * did, the change in words, the verdict with its evidence, and, when something went
+ * wrong, one WHY line (an unfound target, an injected model fault, a rejected commitment,
+ * the failing part of a check). `model` is the report's model of the same step (actions,
+ * changes and the expectation evaluated atom by atom). Pure. Control characters from app
+ * text are shown as `\xNN`, so a recorded screen cannot drive the terminal. Ends with a newline.
  */
-export function formatTraceStep(artifacts: RunArtifacts, step: StepArtifacts): string {
+export function formatTraceStep(artifacts: RunArtifacts, step: StepArtifacts, model?: StepModel): string {
   const events = artifacts.events.filter((event) => event.step === step.step);
-  const lines: string[] = [`── step ${step.step} (${step.folder}) ──`];
-  const saw = events.filter((event) => event.type === 'observe-end' || event.type === 'perceive-end');
-  lines.push('SAW');
-  for (const event of saw) lines.push(`  ${describe(event)}`);
+  const total = artifacts.steps.length;
+  const lines: string[] = [`── step ${step.step} of ${total === 0 ? 0 : (artifacts.steps.at(-1)?.step ?? 0)} (${step.folder}) ──`];
+  lines.push(`SEEN     ${seen(events)}`);
   if (step.view !== undefined) {
     const viewLines = step.view.text.trimEnd().split('\n');
     lines.push(...viewLines.slice(0, maxViewLines).map((line) => `  | ${line}`));
     if (viewLines.length > maxViewLines || step.view.truncated) lines.push(`  | … (${step.view.name} has more)`);
-  } else if (saw.length === 0) {
-    lines.push('  (no observation recorded)');
   }
-  section(lines, 'PLANNED / EXPECTED', events.filter((event) => ['meta-plan-end', 'memory-hints-end', 'vote-end', 'model-fault-injected', 'plan-end', 'finish-refused'].includes(event.type)));
-  section(lines, 'COMMITTED / DID', events.filter((event) => event.type === 'commitment-end' || event.type === 'act-end'));
-  section(lines, 'GOT', events.filter((event) => ['guard-end', 'verify-end', 'gate-end', 'vlm-call-end', 'surface-end', 'progress-end', 'certificate-end', 'error'].includes(event.type)));
-  if (step.delta?.json !== undefined) lines.push(`  delta: ${oneLine(step.delta.json)}`);
-  if (step.predicates?.json !== undefined) lines.push(`  predicates: ${oneLine(step.predicates.json)}`);
+  const plan = events.find((event) => event.type === 'plan-end');
+  if (plan?.type === 'plan-end') {
+    lines.push(`PLAN     ${plan.intent}${plan.finish === true ? ' (FINISH)' : ''}`);
+    lines.push(`EXPECT   ${plan.expectation === undefined || plan.expectation === '' ? '(nothing stated)' : oneLine(plan.expectation)}`);
+  } else lines.push('PLAN     (no plan recorded)');
+  for (const event of events) {
+    if (event.type === 'model-fault-injected') lines.push(`FAULT    ${describe(event)}`);
+    else if (['meta-plan-end', 'memory-hints-end', 'vote-end', 'finish-refused'].includes(event.type)) lines.push(`  ${describe(event)}`);
+  }
+  const commitment = events.filter((event) => event.type === 'commitment-end');
+  for (const event of commitment) lines.push(`  ${describe(event)}`);
+  const actions = model?.actions ?? events.flatMap((event) => (event.type === 'act-end' ? [describe(event)] : []));
+  lines.push(`DONE     ${actions.length === 0 ? '(nothing executed)' : actions.join('; ')}`);
+  if (model !== undefined && actions.length > 0) {
+    lines.push(`CHANGE   ${model.changeLabel ?? 'delta'}${model.changes.length === 0 ? ': nothing changed' : ''}`);
+    lines.push(...model.changes.slice(0, maxChangeLines).map((change) => `  ${change.text}`));
+    if (model.changes.length > maxChangeLines) lines.push(`  … ${model.changes.length - maxChangeLines} more`);
+  }
+  for (const event of events) {
+    if (['verify-end', 'guard-end', 'gate-end', 'vlm-call-end', 'surface-end', 'progress-end', 'error'].includes(event.type)) lines.push(`${label(event)}${describe(event).replace(/^(verify|vlm gate): /, '')}`);
+  }
+  if (model?.expectation?.tree !== undefined) lines.push(...expectationLines(model.expectation.tree, '  '));
+  for (const check of model?.unitChecks ?? []) if (check.outcome !== 'pass') lines.push(`  unit ${check.unit}: ${check.outcome} — ${check.reason}`);
+  const why = whyLine(events, model);
+  if (why !== undefined) lines.push(`WHY      ${why}`);
   const calls = events.filter((event) => event.type === 'model-call-end');
-  if (calls.length > 0) section(lines, 'MODEL CALLS', calls);
+  for (const call of calls) lines.push(`MODEL    ${describe(call).replace(/^model /, '')}`);
   return terminalSafe(`${lines.join('\n')}\n`);
 }
 
-function section(lines: string[], title: string, events: readonly TraceEvent[]): void {
-  lines.push(title);
-  if (events.length === 0) lines.push('  (none recorded)');
-  for (const event of events) lines.push(`  ${describe(event)}`);
+/** The screen once: its last observation (the settled one) with the polls it took, and what perception kept. */
+function seen(events: readonly TraceEvent[]): string {
+  const observations = events.filter((event) => event.type === 'observe-end');
+  const last = observations.at(-1);
+  const perceived = events.find((event) => event.type === 'perceive-end');
+  const parts: string[] = [];
+  if (last?.type === 'observe-end') {
+    const polls = last.polls ?? observations.length;
+    parts.push(`${last.packageName}/${last.activity}, ${last.settled === false ? 'NOT settled' : 'settled'}${polls > 1 ? ` after ${polls} polls` : ''} (${Math.round(last.latencyMs)} ms)`);
+  }
+  if (perceived !== undefined) parts.push(describe(perceived));
+  return parts.length === 0 ? 'the screen the step before left (not observed again)' : parts.join('; ');
+}
+
+function label(event: TraceEvent): string {
+  switch (event.type) {
+    case 'verify-end': return 'VERDICT  ';
+    case 'gate-end': return 'GATE     ';
+    default: return '  ';
+  }
+}
+
+/** The expectation's atoms that decided a failing whole, with their reasons. */
+function expectationLines(node: ExpectationNode, indent: string): string[] {
+  if (node.outcome === 'pass') return [];
+  if (node.kind === 'atom') return node.culprit ? [`${indent}expectation part ${node.text}: ${node.outcome} — ${node.reason}`] : [];
+  return node.parts.flatMap((part) => expectationLines(part, indent));
+}
+
+/** One line that says why the step went wrong, when it did; undefined for a step that went as planned. */
+function whyLine(events: readonly TraceEvent[], model: StepModel | undefined): string | undefined {
+  const error = events.find((event) => event.type === 'error');
+  if (error?.type === 'error') return `error${error.where === undefined ? '' : ` in ${error.where}`}: ${error.message}`;
+  const fault = events.find((event) => event.type === 'model-fault-injected');
+  const faultWords = fault?.type === 'model-fault-injected' ? `an injected model fault (${fault.kind}: ${fault.detail})` : undefined;
+  const rejected = events.find((event) => event.type === 'commitment-end' && !event.admissible);
+  if (rejected?.type === 'commitment-end') return `the commitment was rejected: ${rejected.reason ?? 'not admissible'}${faultWords === undefined ? '' : `, after ${faultWords}`}`;
+  const unresolved = events.find((event) => event.type === 'gate-end' && event.opened && event.reason === 'unresolved-target');
+  if (unresolved?.type === 'gate-end') return `${unresolved.detail ?? 'the plan\'s target is not on the screen'}${events.some((event) => event.type === 'act-end') ? '' : '; nothing was executed'}`;
+  const verdict = events.filter((event) => event.type === 'verify-end').find((event) => event.type === 'verify-end' && event.outcome !== 'pass');
+  const part = model?.expectation?.tree === undefined ? undefined : firstCulprit(model.expectation.tree);
+  const unit = model?.unitChecks.find((check) => check.outcome !== 'pass');
+  // An inconclusive verdict with no failing part says nothing new (open-loop never verifies).
+  if (verdict?.type === 'verify-end' && (verdict.outcome === 'fail' || part !== undefined || unit !== undefined)) {
+    const cause = part !== undefined ? `the expectation part ${part.text} ${part.outcome === 'fail' ? 'failed' : 'was inconclusive'}: ${part.reason}` : unit !== undefined ? `the contract of ${unit.unit} ${unit.outcome === 'fail' ? 'failed' : 'was inconclusive'}: ${unit.reason}` : verdict.reason ?? verdict.outcome;
+    return `${cause}${faultWords === undefined ? '' : ` (${faultWords})`}`;
+  }
+  const refused = events.find((event) => event.type === 'guard-end' && event.action !== 'left');
+  if (refused?.type === 'guard-end') return `the foreground guard refused ${refused.packageName}${refused.detail === undefined ? '' : `: ${refused.detail}`}`;
+  return faultWords;
+}
+
+function firstCulprit(node: ExpectationNode): ExpectationNode | undefined {
+  if (node.outcome === 'pass') return undefined;
+  if (node.kind === 'atom') return node.culprit ? node : undefined;
+  for (const part of node.parts) {
+    const found = firstCulprit(part);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function describe(event: TraceEvent): string {
@@ -71,13 +156,13 @@ function describe(event: TraceEvent): string {
     case 'act-end':
       return `act: ${oneLine(event.action)}${event.unitId === undefined ? '' : ` on ${event.unitId}`}`;
     case 'verify-end':
-      return `verify: ${event.outcome.toUpperCase()}${event.reason === undefined ? '' : ` — ${event.reason}`}${event.label === undefined ? '' : ` [delta ${event.label}]`}${event.by === undefined ? '' : ` by ${event.by}`}${event.strength === undefined ? '' : ` (${event.strength} evidence)`}`;
+      return `verify: ${event.outcome.toUpperCase()}${event.reason === undefined ? '' : ` — ${event.reason}`}${event.label === undefined ? '' : ` [delta ${event.label}]`}${event.by === undefined || event.by === 'none' ? '' : ` by ${event.by}`}${event.strength === undefined ? '' : ` (${event.strength} evidence)`}`;
     case 'model-fault-injected':
       return `MODEL FAULT injected: ${event.kind} in the ${event.role}'s reply — ${event.detail}`;
     case 'guard-end':
       return `guard: ${event.action === 'left' ? 'LEFT' : 'REFUSED on'} ${event.packageName}${event.detail === undefined ? '' : ` — ${event.detail}`}`;
     case 'gate-end':
-      return `vlm gate: ${event.opened ? 'OPEN' : 'closed'}${event.reason === undefined ? '' : ` — ${event.reason}`}`;
+      return `vlm gate: ${event.opened ? 'OPEN' : 'closed'}${event.reason === undefined ? '' : ` — ${event.reason}`}${event.detail === undefined ? '' : `: ${event.detail}`}`;
     case 'vlm-call-end':
     case 'model-call-end':
       return `${event.type === 'vlm-call-end' ? 'vlm' : 'model'} ${event.role} (${event.model}): ${event.promptTokens}+${event.completionTokens} tokens, ${event.images} images, ${Math.round(event.latencyMs)} ms${event.error === undefined ? '' : `, error: ${event.error}`}${event.artifact === undefined ? '' : ` → ${event.artifact}`}`;

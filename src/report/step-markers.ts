@@ -22,7 +22,7 @@ const markers: { readonly [Type in TraceEventType]?: MarkerOf<Type> } = {
     event.role === 'verifier' ? { kind: 'verifier', label: 'verifier', detail: `LLM verifier (${event.model}) decided an inconclusive check` }
     : event.role.startsWith('skill') ? { kind: 'skill', label: 'skill', detail: `skill call (${event.role}, ${event.model})` }
     : undefined,
-  'gate-end': (event) => (event.opened ? { kind: 'gate', label: 'gate open', detail: `VLM gate opened: ${event.reason ?? ''}` } : undefined),
+  'gate-end': (event) => (event.opened ? { kind: 'gate', label: 'gate open', detail: `VLM gate opened: ${event.reason ?? ''}${event.detail === undefined ? '' : `: ${event.detail}`}` } : undefined),
   'guard-end': (event) => ({ kind: 'guard', label: event.action === 'left' ? 'left app' : 'refused', detail: `foreground guard: ${event.action} ${event.packageName}${event.detail === undefined ? '' : ` (${event.detail})`}` }),
   'commitment-end': (event) => (event.admissible ? undefined : { kind: 'rejected', label: 'rejected', detail: `commitment rejected: ${event.reason ?? ''}` }),
   'model-fault-injected': (event) => ({ kind: 'fault', label: 'model fault', detail: `model fault injected (--model-faults): ${event.kind} in the ${event.role}'s reply, ${event.detail}` }),

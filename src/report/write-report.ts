@@ -125,7 +125,7 @@ function fileSegment(name: string): string {
  * Parses and draws each distinct hierarchy once (keyed by its text) for all pages; a
  * screen's units (perception) are worked out only when a step without scg.json asks.
  */
-function screenCache(): { source: ScreenSource; drawn: () => number } {
+export function screenCache(): { source: ScreenSource; drawn: () => number } {
   const cache = new Map<string, ReportScreen | { problem: string }>();
   let count = 0;
   const source: ScreenSource = (artifact: TextArtifact, observed) => {

@@ -131,6 +131,8 @@ export const gateEndEventSchema = event('gate-end', {
   opened: z.boolean(),
   reason: z.string().optional(),
   score: z.number().optional(),
+  /** What the reason is about, in words (for unresolved-target: the target the text view did not have). */
+  detail: z.string().optional(),
 });
 /** The foreground guard left an app outside the task's allowed ones, or refused an action that would have opened one. */
 export const screenshotEndEventSchema = event('screenshot-end', {

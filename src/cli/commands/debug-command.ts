@@ -7,6 +7,8 @@ import { createBenchExecutor } from '../../bench/compose.js';
 import { loadSuite } from '../../tasks/load-task-file.js';
 import { formatTraceHeader, formatTraceStep } from '../../report/format-trace-step.js';
 import { readRunArtifacts } from '../../report/read-run-artifacts.js';
+import { buildStepModels } from '../../report/run-page-model.js';
+import { screenCache } from '../../report/write-report.js';
 import { modelFaultProfiles } from '../../agent/model-fault-profile.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
@@ -67,9 +69,11 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
           if (steps.length === 0) throw new BenchError({ code: 'debug-option', message: `--step: the run has no step ${wanted}; its steps are ${artifacts.steps.map((step) => step.step).join(', ') || '(none)'}` });
         }
         const waitForEnter = dependencies.waitForEnter === undefined ? terminalWait() : dependencies.waitForEnter;
+        // The report's model of each step: the actions and the change in words, the expectation atom by atom.
+        const models = new Map(buildStepModels(artifacts, screenCache().source).map((model) => [model.step, model]));
         io.stdout(formatTraceHeader(artifacts));
         for (const [index, step] of steps.entries()) {
-          io.stdout(`\n${formatTraceStep(artifacts, step)}`);
+          io.stdout(`\n${formatTraceStep(artifacts, step, models.get(step.step))}`);
           if (waitForEnter !== null && index < steps.length - 1) {
             io.stdout('[Enter: next step]');
             await waitForEnter();

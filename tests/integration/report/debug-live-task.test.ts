@@ -30,8 +30,22 @@ describe('senseact debug <task> --device', () => {
     expect(stderr).toContain('settings-dark-theme (senseact): success');
     expect(stdout).toContain('Open Display');
     expect(stdout).toContain('Dark theme');
-    // No --model-faults: no model fault in any step.
+    // No --model-faults: no model fault in any step; a run that succeeded has no WHY.
     expect(stdout).not.toContain('MODEL FAULT');
+    expect(stdout).not.toContain('\nWHY ');
+  });
+
+  it('names the target the text view did not have in the step it was missed, and shows each screen once', async () => {
+    const { code, stdout, stderr } = await senseact(['debug', 'settings-bluetooth-name-office-phone', '--device', 'sim', '--mode', 'open-loop', '--faults', 'standard', '--policy', 'oracle']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('settings-bluetooth-name-office-phone (open-loop): failure');
+    expect(stdout).toMatch(/\nGATE {5}OPEN — unresolved-target: no unit of the screen matches the plan's target text="Connection preferences"\n/);
+    expect(stdout).toContain('\nWHY      no unit of the screen matches the plan\'s target text="Connection preferences"; nothing was executed\n');
+    // One SEEN line per step: settle polls are counted, not repeated.
+    const steps = stdout.split(/\n(?=── step )/).slice(1);
+    expect(steps.length).toBeGreaterThan(2);
+    for (const step of steps) expect(step.match(/^SEEN /gm)).toHaveLength(1);
+    expect(stdout).toMatch(/SEEN {5}com\.android\.settings\/\.Settings, settled after \d+ polls/);
   });
 
   it('with --model-faults, shows each injected model error in the step it changed', async () => {
@@ -43,8 +57,10 @@ describe('senseact debug <task> --device', () => {
     expect(faults[1]).toContain('invalid-json');
     // Under the step's plan, before what the faulty reply planned.
     const step = stdout.split(/\n(?=── step )/).find((text) => text.includes('hallucinated-unit')) ?? '';
-    expect(step.indexOf('MODEL FAULT')).toBeGreaterThan(step.indexOf('PLANNED / EXPECTED'));
-    expect(step.indexOf('MODEL FAULT')).toBeLessThan(step.indexOf('COMMITTED / DID'));
+    expect(step.indexOf('MODEL FAULT')).toBeGreaterThan(step.indexOf('\nPLAN '));
+    expect(step.indexOf('MODEL FAULT')).toBeLessThan(step.indexOf('\nDONE '));
+    // The step's WHY names the fault.
+    expect(step).toMatch(/\nWHY .*injected model fault \(hallucinated-unit/);
   });
 
   it('names an unknown --model-faults profile and the ones there are', async () => {

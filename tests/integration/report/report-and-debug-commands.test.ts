@@ -58,22 +58,28 @@ describe('senseact report and senseact debug (synthetic run folder)', () => {
     return { exitCode, ...output };
   }
 
-  it('debug replays every step: saw, planned/expected, committed/did, got', async () => {
+  it('debug replays every step: seen, plan and expectation, done, the change in words, verdict, why', async () => {
     const result = await debug([traceDir], null);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain(`task note-0: Create a note ${hostileScript}`);
     expect(result.stdout).toContain('result: SUCCESS');
-    expect(result.stdout).toContain('2 steps');
+    expect(result.stdout).toContain('2 loop steps recorded (0–1; --step <n> shows one), 2 action(s) executed');
+    expect(result.stdout).not.toContain('suite traces');
     const [, first, second] = result.stdout.split(/\n(?=── step )/);
-    expect(first).toMatch(/^── step 0 \(steps\/000\) ──\nSAW\n  screen com\.example\.notes\/\.Main \(12 ms\)\n  \| app com\.example\.notes\/\.Main/);
-    expect(first).toContain('PLANNED / EXPECTED\n  intent: open a new note');
-    expect(first).toContain('  expect: {"atom":"exists"');
-    expect(first).toContain('COMMITTED / DID\n  commitment: [{"unit":"n1a2b","type":"click"}]\n  act: {"kind":"tap","x":290,"y":460} on n1a2b');
-    expect(first).toContain('GOT\n  verify: FAIL');
-    expect(first).toContain('vlm gate: OPEN');
-    expect(first).toContain('  delta: {"label":"partial-change"');
-    expect(second).toContain('verify: PASS');
+    expect(first).toMatch(/^── step 0 of 1 \(steps\/000\) ──\nSEEN {5}com\.example\.notes\/\.Main, settled \(12 ms\)\n {2}\| app com\.example\.notes\/\.Main/);
+    expect(first).toContain('\nPLAN     open a new note');
+    expect(first).toContain('\nEXPECT   {"atom":"exists"');
+    expect(first).toContain('\n  commitment: [{"unit":"n1a2b","type":"click"}]\nDONE     ');
+    // The change in words, not the delta's JSON.
+    expect(first).toContain("\nCHANGE   partial-change\n  text of 'Save' text: 'Notes ");
+    expect(first).not.toContain('delta: {');
+    expect(first).toContain('\nVERDICT  FAIL');
+    expect(first).toContain('\nGATE     OPEN');
+    expect(first).toMatch(/\nWHY {6}expectation /);
+    // A step that went as planned has no WHY (negative control).
+    expect(second).toContain('\nVERDICT  PASS');
     expect(second).toContain('surface: STOP (surface-changed)');
+    expect(second).not.toContain('\nWHY ');
   });
 
   it('debug waits for Enter between steps when interactive, and --step shows one step', async () => {
