@@ -24,6 +24,7 @@ import { SimulatorError } from '../sim/simulator-error.js';
 import { simApps } from '../sim/sim-seed-data.js';
 import { Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { loadSuite } from '../tasks/load-task-file.js';
+import { stateConditionProblem } from '../tasks/state-path-problem.js';
 import type { Task } from '../tasks/task-schema.js';
 import { repoRoot } from '../device/appium-server.js';
 import { debugLog, setDebugLogRedaction } from '../util/debug-log.js';
@@ -307,6 +308,12 @@ export function whyTaskCannotRun(task: Task, context: { readonly policy: PolicyN
     const installed = context.apps ?? simApps.map((entry) => entry.app.packageName);
     const missing = [task.app, ...Object.keys(task.start.state ?? {}), ...(task.start.launch === undefined ? [] : [task.start.launch])].find((packageName) => !installed.includes(packageName));
     if (missing !== undefined) return `the simulator of device profile ${context.deviceName} has no app ${missing} (it has ${installed.join(', ')}); run them on a device with that app`;
+    // A state check's path must name something in the app's state (judged on its default state).
+    for (const [index, check] of (task.success?.state ?? []).entries()) {
+      const app = simApps.find((entry) => entry.app.packageName === check.app)?.app;
+      const problem = app === undefined ? undefined : stateConditionProblem(check, app.defaultState());
+      if (problem !== undefined) return `success.state[${index}] (${check.app}) path ${problem}`;
+    }
     return undefined;
   }
   if (task.uncovered !== undefined) return `not covered: ${task.uncovered}`;

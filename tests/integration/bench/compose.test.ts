@@ -185,6 +185,13 @@ describe('createBenchExecutor on the simulator', () => {
     expect(whyTaskCannotRun(stateOnly, phone)).toMatch(/reads only the simulator's app state \(success\.state\), which device profile emulator cannot give/);
   });
 
+  it('refuses a state check whose path names nothing in the app state, before any run, with the nearest key; every sim task passes', () => {
+    const simulated = { policy: 'oracle' as const, simulated: true, apps: undefined, deviceName: 'sim' };
+    expect(simSuite.tasks.map((task) => whyTaskCannotRun(task, simulated)).filter((reason) => reason !== undefined)).toEqual([]);
+    const misspelled = { ...airplane, success: { ...airplane.success!, state: airplane.success!.state!.map((check) => ({ ...check, path: 'network.airplaneMod' })) } };
+    expect(whyTaskCannotRun(misspelled, simulated)).toBe('success.state[0] (com.android.settings) path network.airplaneMod: network has no key "airplaneMod": did you mean network.airplaneMode? (keys: wifi, wifiNetwork, wifiAutoOn, airplaneMode, mobileData, bluetooth, privateDns)');
+  });
+
   it('labels a replayed cassette with the model it recorded, not the one the environment names', async () => {
     const cassette = path.join(root, 'recorded.jsonl');
     const entry = { v: 1, hash: 'a'.repeat(32), occurrence: 0, role: 'planner', model: 'qwen2.5-7b-instruct', request: { messages: [] }, reply: { text: '{}', usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: 1, model: 'qwen2.5-7b-instruct' } };
