@@ -4,6 +4,7 @@ import { agentModeSchema, policyNameSchema, type AgentMode, type PolicyName, typ
 import { BenchError } from '../../bench/bench-error.js';
 import { createBarProgressReporter, createLineProgressReporter, type BenchProgressReporter } from '../../bench/bench-progress-reporter.js';
 import { defaultTokenPrices, type BenchResults, type TokenPrices } from '../../bench/bench-results.js';
+import { describeBenchDisk } from '../../bench/folder-bytes.js';
 import { formatPerAppTable, formatRepeatTable, formatResultsTable } from '../../bench/format-results-table.js';
 import { formatSkillTable } from '../../bench/format-skill-table.js';
 import { benchFiles, runBenchmark } from '../../bench/run-benchmark.js';
@@ -410,6 +411,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   }
   const writeReport = dependencies.writeReport ?? (async (runDir: string) => (await writeBenchReport(runDir)).htmlFile);
   io.stdout(`report: ${await writeReport(options.out)}\n`);
+  io.stdout(`${describeBenchDisk(options.out)}\n`);
   if (!results.complete) {
     const again = [
       `--suite ${options.suite}`, `--mode ${options.modes.join(',')}`, `--device ${options.device}`,
