@@ -103,6 +103,7 @@ export { RecordingLanguageModel, RecordingVisionModel } from './model/recording-
 export { ReplayingLanguageModel, ReplayingVisionModel } from './model/replaying-language-model.js';
 export { UsageLedger, type UsageTotals } from './model/usage-ledger.js';
 export { ModelCallError } from './model/model-call-error.js';
+export { ModelReplyShapeError } from './model/model-reply-shape-error.js';
 export { ModelConfigError } from './model/model-config-error.js';
 export { InvalidModelReplyError } from './model/invalid-model-reply-error.js';
 export { CassetteMissError } from './model/cassette-miss-error.js';

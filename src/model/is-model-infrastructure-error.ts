@@ -3,6 +3,7 @@ import { CassetteReadError } from './cassette-read-error.js';
 import { InvalidModelReplyError } from './invalid-model-reply-error.js';
 import { ModelCallError } from './model-call-error.js';
 import { ModelConfigError } from './model-config-error.js';
+import { ModelReplyShapeError } from './model-reply-shape-error.js';
 import { ScriptedModelExhaustedError } from './scripted-model-exhausted-error.js';
 
 /**
@@ -17,6 +18,7 @@ export function isModelInfrastructureError(error: unknown): boolean {
     CassetteMissError.isInstance(error) ||
     CassetteReadError.isInstance(error) ||
     ModelConfigError.isInstance(error) ||
+    ModelReplyShapeError.isInstance(error) ||
     ScriptedModelExhaustedError.isInstance(error)
   );
 }

@@ -1,5 +1,6 @@
 import type { LanguageModel, LanguageModelRequest, ModelReply, ModelRequest, TextMessage } from './language-model.js';
 import { buildModelCallRecord, type ModelCallRecord } from './model-call-record.js';
+import { ModelReplyShapeError, modelReplyShapeProblems } from './model-reply-shape-error.js';
 import type { ModelRole } from './model-role.js';
 import type { UsageLedger } from './usage-ledger.js';
 import type { VisionMessage, VisionModel, VisionModelRequest } from './vision-model.js';
@@ -14,7 +15,7 @@ export interface MeteredModelOptions {
 }
 
 async function meteredGenerate<Message extends TextMessage | VisionMessage>(
-  inner: { modelName(role: ModelRole): string; generate(request: ModelRequest<Message>): Promise<ModelReply> },
+  inner: { readonly provider: string; modelName(role: ModelRole): string; generate(request: ModelRequest<Message>): Promise<ModelReply> },
   options: MeteredModelOptions,
   request: ModelRequest<Message>,
 ): Promise<ModelReply> {
@@ -24,6 +25,9 @@ async function meteredGenerate<Message extends TextMessage | VisionMessage>(
   let reply: ModelReply;
   try {
     reply = await inner.generate(request);
+    // The boundary of a model implementation (ours or a user's): numbers that are not counts stop here, named.
+    const problems = modelReplyShapeProblems(reply);
+    if (problems.length > 0) throw new ModelReplyShapeError({ provider: inner.provider, role: request.role, problems });
   } catch (error) {
     const failed = buildModelCallRecord(request, requestedModel, { error, latencyMs: performance.now() - started });
     options.ledger.recordCall(failed);
