@@ -3,7 +3,7 @@ import type { ControlUnit, UnitType } from '../perception/control-unit.js';
 import { perceive, type Perception } from '../perception/perceive.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
 import { mapDroidTaskTarget } from '../tasks/droidtask/map-droidtask-target.js';
-import type { ReplayElement, ReplaySource, ReplayStep } from '../tasks/replay/replay-task.js';
+import type { ReplayElement, ReplaySource, ReplayStep, ReplayTask } from '../tasks/replay/replay-task.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
 import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
@@ -250,43 +250,43 @@ function sameAction(left: ReplayStep, right: ReplayStep): boolean {
 /** After screens this alike (Jaccard over node fingerprints) show the same effect: no wrong effect. */
 const sameEffectSimilarity = 0.9;
 
-/** What donor selection needs besides the steps: fingerprint sets, each step's unit and its successor. */
+/** What donor selection needs besides the steps: fingerprint sets, each step's unit and whether one step follows another. */
 interface DonorContext {
   readonly prints: (file: string, tree: UiTree) => Set<string>;
   readonly unitIdOf: (step: ReplayStep) => string | undefined;
-  /** Steps after this one in the same recorded run. */
-  readonly laterOf: (step: ReplayStep) => ReadonlySet<ReplayStep> | undefined;
+  /** True when `other` comes after `step` in the same recorded run. */
+  readonly isLater: (step: ReplayStep, other: ReplayStep) => boolean;
 }
 
 /**
  * The donor of a wrong effect: another replayable step of the same app whose before
  * screen is most like this step's (Jaccard over node fingerprints), that acted on
  * another control (not the same one in another run) and whose after screen is neither
- * this step's before nor alike to its after.
+ * this step's before nor alike to its after. `candidates` are the visible-effect steps
+ * of the step's app, in recorded order (the first of equally similar ones wins).
  */
 function findDonor(step: ReplayStep, candidates: readonly ReplayStep[], context: DonorContext): ReplayStep | undefined {
   const { prints } = context;
   const mine = prints(step.beforeFile, step.before);
   const myAfter = prints(step.afterFile, step.after);
   const myUnit = context.unitIdOf(step);
-  const later = context.laterOf(step);
   let best: ReplayStep | undefined;
   let bestScore = -1;
   for (const other of candidates) {
-    if (other === step || other.app !== step.app || other.noVisibleEffect) continue;
+    if (other === step) continue;
     if (other.afterFile === step.afterFile || other.afterFile === step.beforeFile) continue;
     // Later steps of the same run start from this step's effect (a typed query stays in the search bar of the
     // pages that follow): their after screens descend from this step's, so they are no wrong effect.
-    if (later?.has(other) || other.beforeFile === step.afterFile) continue;
+    if (other.beforeFile === step.afterFile || context.isLater(step, other)) continue;
+    // Only a more similar before screen can win: the cheaper test first.
+    const score = similarity(mine, prints(other.beforeFile, other.before));
+    if (score <= bestScore) continue;
     if (sameAction(other, step)) continue;
     // The same unit (ids come from stable fingerprints) on a screen like this one: the same action, not a wrong one.
     if (myUnit !== undefined && context.unitIdOf(other) === myUnit) continue;
     if (similarity(myAfter, prints(other.afterFile, other.after)) >= sameEffectSimilarity) continue;
-    const score = similarity(mine, prints(other.beforeFile, other.before));
-    if (score > bestScore) {
-      best = other;
-      bestScore = score;
-    }
+    best = other;
+    bestScore = score;
   }
   return best;
 }
@@ -319,8 +319,14 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
     }
     return found;
   };
-  const allSteps = source.tasks.flatMap((task) => task.steps);
-  const donorPool = allSteps.filter((step) => replayedElement(step) !== undefined && step.action.kind !== 'scroll');
+  // Donors by app, in recorded order: a step looks only at its own app's steps (linear in the apps' sizes, not the corpus).
+  const donorsByApp = new Map<string, ReplayStep[]>();
+  for (const step of source.tasks.flatMap((task) => task.steps)) {
+    if (replayedElement(step) === undefined || step.action.kind === 'scroll' || step.noVisibleEffect) continue;
+    const list = donorsByApp.get(step.app);
+    if (list) list.push(step);
+    else donorsByApp.set(step.app, [step]);
+  }
   const chosenUnits = new Map<ReplayStep, { unit?: ControlUnit; note: string }>();
   const chosenUnit = (step: ReplayStep): { unit?: ControlUnit; note: string } => {
     let found = chosenUnits.get(step);
@@ -331,9 +337,14 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
     }
     return found;
   };
-  const laterSteps = new Map<ReplayStep, ReadonlySet<ReplayStep>>();
-  for (const task of source.tasks) task.steps.forEach((step, index) => laterSteps.set(step, new Set(task.steps.slice(index + 1))));
-  const donorContext: DonorContext = { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, laterOf: (step) => laterSteps.get(step) };
+  const positions = new Map<ReplayStep, { readonly task: ReplayTask; readonly index: number }>();
+  for (const task of source.tasks) task.steps.forEach((step, index) => positions.set(step, { task, index }));
+  const isLater = (step: ReplayStep, other: ReplayStep): boolean => {
+    const [mine, theirs] = [positions.get(step), positions.get(other)];
+    return mine !== undefined && theirs !== undefined && mine.task === theirs.task && theirs.index > mine.index;
+  };
+  const donorContext: DonorContext = { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, isLater };
+
 
   const perStep: StepReplay[] = [];
   const leftOut: Record<string, number> = {};
@@ -395,7 +406,7 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
       let controls: Pick<StepReplay, 'noOp' | 'wrongEffect'> = {};
       if (!step.noVisibleEffect) {
         const noOp = verifyUnitStep({ unit, args, before: step.before, after: step.before });
-        const donor = findDonor(step, donorPool, donorContext);
+        const donor = findDonor(step, donorsByApp.get(step.app) ?? [], donorContext);
         controls = donor
           ? { noOp, wrongEffect: { verdict: verifyUnitStep({ unit, args, before: step.before, after: donor.after }), donor: donor.id } }
           : { noOp };

@@ -100,9 +100,16 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
     screens.set(full, xml);
     return xml;
   };
+  // A screen is parsed once per recorded activity: the after screen of one step is usually the before screen of the next.
+  const trees = new Map<string, UiTree>();
   const parse = (xml: Uint8Array, relative: string, activity: string | undefined, line: number): UiTree => {
+    const key = `${path.resolve(folder, relative)}\u0000${activity ?? ''}`;
+    const cached = trees.get(key);
+    if (cached !== undefined) return cached;
     try {
-      return parseHierarchy(xml, { sourceName: relative, ...(activity ? { activity } : {}) });
+      const tree = parseHierarchy(xml, { sourceName: relative, ...(activity ? { activity } : {}) });
+      trees.set(key, tree);
+      return tree;
     } catch (error) {
       throw new ReplayLoadError({ file, line, problem: `screen ${relative} does not parse (${(error as Error).message})`, cause: error });
     }
