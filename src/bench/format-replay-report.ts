@@ -119,9 +119,30 @@ export function formatReplayReport(report: VerifyReplayReport, options: { reason
     '',
     ...appLines(report.byApp),
     '',
-    `tasks: ${report.tasks.total}; every step verified programmatically: ${cell(report.tasks.verified, report.tasks.total)}; ${report.tasks.withLeftOutSteps} have steps not replayed (keys, swipes)`,
+    `tasks: ${report.tasks.total}; verified (every step replayed and passed): ${cell(report.tasks.verified, report.tasks.total)}; ${report.tasks.withLeftOutSteps} left steps out (${report.tasks.leftOutSteps} in all: keys, swipes, unmapped elements, steps not loaded)`,
     `vision calls implied (incl. ${report.vision.unresolved} unresolved targets): one screenshot per step ${report.vision.screenshotPerStep}; gate on every non-pass ${report.vision.everyNonPass}; on every fail ${report.vision.everyFail}; the loop's gate (τ=${report.vision.threshold}) ${report.vision.gate} (pixel-only at once: ${report.vision.gatePixelOnly})`,
   ];
   if (report.skipped.length > 0) lines.push(`skipped while loading: ${report.skipped.length} (e.g. ${report.skipped[0]!.id}: ${report.skipped[0]!.reason})`);
+  lines.push(...loadingLines(report), '', ...taskLines(report));
   return `${lines.join('\n')}\n`;
+}
+
+/** What loading met: screens with inverted (clipped) bounds, kept; files that could not be read, left out. */
+function loadingLines(report: VerifyReplayReport): string[] {
+  const { screens, unreadable } = report;
+  const lines = [`screens read: ${screens.read}; with views whose bounds are inverted (scrolled partly off screen, kept with zero visible area): ${screens.withInvertedBounds} (${screens.invertedViews} views)`];
+  if (unreadable.length > 0) {
+    lines.push(`unreadable files left out: ${unreadable.length}`);
+    for (const entry of unreadable) lines.push(`  ${entry.file}: ${entry.problem}`);
+  }
+  return lines;
+}
+
+/** One line per task: verified or not, and how many of its steps passed, did not, were settled or left out. */
+function taskLines(report: VerifyReplayReport): string[] {
+  const lines = ['per task (verified: every step replayed and passed or settled):'];
+  for (const task of report.tasks.perTask) {
+    lines.push(`  ${task.verified ? 'verified    ' : 'not verified'} ${task.id}: ${task.steps} steps, passed ${task.passed}, not passed ${task.notPassed}, settled ${task.settled}, left out ${task.leftOut}`);
+  }
+  return lines;
 }

@@ -88,6 +88,27 @@ export interface ImpliedVision {
   readonly threshold: number;
 }
 
+/**
+ * One recorded task in the replay. It is verified only when every action it recorded was
+ * replayed and passed (or settled: already in the wanted state, so the loop would not
+ * act); a step left out (a key, a swipe, an element that maps to no unit, a step the
+ * loader could not pair with its screens) leaves the task unverified.
+ */
+export interface TaskReplay {
+  readonly id: string;
+  readonly app: string;
+  /** Actions the recording holds for the task. */
+  readonly steps: number;
+  /** Replayed and passed. */
+  readonly passed: number;
+  readonly settled: number;
+  /** Replayed and failed or inconclusive. */
+  readonly notPassed: number;
+  /** Not replayed: keys, swipes, unmapped elements, steps skipped while loading. */
+  readonly leftOut: number;
+  readonly verified: boolean;
+}
+
 /** The whole replay report (what `senseact verify-replay --json` prints). */
 export interface VerifyReplayReport {
   readonly source: string;
@@ -106,7 +127,8 @@ export interface VerifyReplayReport {
   readonly noOp: VerdictTable;
   /** Negative control: visible-effect steps with another step's after screen. */
   readonly wrongEffect: VerdictTable;
-  readonly tasks: { readonly total: number; readonly verified: number; readonly withLeftOutSteps: number };
+  /** Tasks verified (every step replayed and passed), with steps left out, and each task's counts. */
+  readonly tasks: { readonly total: number; readonly verified: number; readonly withLeftOutSteps: number; readonly leftOutSteps: number; readonly perTask: readonly TaskReplay[] };
   readonly vision: ImpliedVision;
   /** Per app package: steps, passes and strong passes on what really happened, strong wrong-effect false passes. */
   readonly byApp: Record<string, AppFigures>;
@@ -114,6 +136,8 @@ export interface VerifyReplayReport {
   readonly byTie: Record<string, TieFigures>;
   readonly perStep: readonly StepReplay[];
   readonly skipped: ReplaySource['skipped'];
+  readonly unreadable: ReplaySource['unreadable'];
+  readonly screens: ReplaySource['screens'];
 }
 
 /** Options of `replayVerification`. */
@@ -345,19 +369,16 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
   };
   const donorContext: DonorContext = { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, isLater };
 
-
   const perStep: StepReplay[] = [];
   const leftOut: Record<string, number> = {};
   const categories: Record<StepCategory, number> = { replayed: 0, settled: 0, unmapped: 0, 'not-replayed': 0 };
-  let tasksVerified = 0;
-  let tasksWithLeftOut = 0;
+  const perTask: TaskReplay[] = [];
   const threshold = options.gateThreshold;
   const vision = { screenshotPerStep: 0, unresolved: 0, everyNonPass: 0, everyFail: 0, gate: 0, gatePixelOnly: 0 };
 
   for (const task of source.tasks) {
     const gate = new VlmGate(threshold === undefined ? {} : { threshold });
-    let allPass = true;
-    let anyLeftOut = false;
+    const counts = { passed: 0, settled: 0, notPassed: 0 };
     for (const step of task.steps) {
       const base = { id: step.id, task: task.id, app: step.app, actionKind: step.action.kind, noVisibleEffect: step.noVisibleEffect };
       const element = replayedElement(step);
@@ -367,7 +388,6 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
         const note = step.action.kind === 'key' || keysOnly ? 'key press (not replayed)' : step.action.kind === 'scroll' ? 'swipe / scroll (not replayed)' : `${step.action.kind} without an element (not replayed)`;
         leftOut[note] = (leftOut[note] ?? 0) + 1;
         categories['not-replayed'] += 1;
-        anyLeftOut = true;
         perStep.push({ ...base, category: 'not-replayed', note });
         continue;
       }
@@ -378,7 +398,6 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
         leftOut[note] = (leftOut[note] ?? 0) + 1;
         categories.unmapped += 1;
         vision.unresolved += 1;
-        allPass = false;
         perStep.push({ ...base, category: 'unmapped', note: chosen.note });
         continue;
       }
@@ -387,13 +406,15 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
       const unitBase = { ...base, unitType: unit.type, unitLabel: unit.label };
       if (alreadyInWantedState(unit, args)) {
         categories.settled += 1;
+        counts.settled += 1;
         perStep.push({ ...unitBase, category: 'settled', note: `${unit.type} "${unit.label}" already in the wanted state: the loop does not act` });
         continue;
       }
       const verdict = verifyUnitStep({ unit, args, before: step.before, after: step.after });
       categories.replayed += 1;
-      if (verdict.outcome !== 'pass') {
-        allPass = false;
+      if (verdict.outcome === 'pass') counts.passed += 1;
+      else {
+        counts.notPassed += 1;
         vision.everyNonPass += 1;
       }
       if (verdict.outcome === 'fail') vision.everyFail += 1;
@@ -413,8 +434,9 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
       }
       perStep.push({ ...unitBase, category: 'replayed', verdict, ...controls });
     }
-    if (anyLeftOut) tasksWithLeftOut += 1;
-    if (allPass && task.steps.length > 0) tasksVerified += 1;
+    const recorded = task.recordedSteps ?? task.steps.length;
+    const leftOutSteps = recorded - counts.passed - counts.settled - counts.notPassed;
+    perTask.push({ id: task.id, app: task.app, steps: recorded, ...counts, leftOut: leftOutSteps, verified: recorded > 0 && leftOutSteps === 0 && counts.notPassed === 0 });
   }
 
   const replayed = perStep.filter((item) => item.category === 'replayed');
@@ -435,11 +457,19 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
     noVisibleEffect: table(pick((item) => item.noVisibleEffect, (item) => item.verdict)),
     noOp: table(pick((item) => !item.noVisibleEffect, (item) => item.noOp)),
     wrongEffect: table(pick((item) => !item.noVisibleEffect, (item) => item.wrongEffect?.verdict)),
-    tasks: { total: source.tasks.length, verified: tasksVerified, withLeftOutSteps: tasksWithLeftOut },
+    tasks: {
+      total: source.tasks.length,
+      verified: perTask.filter((task) => task.verified).length,
+      withLeftOutSteps: perTask.filter((task) => task.leftOut > 0).length,
+      leftOutSteps: perTask.reduce((sum, task) => sum + task.leftOut, 0),
+      perTask,
+    },
     byApp: figuresByApp(perStep),
     byTie: figuresByTie(perStep),
     vision: { ...vision, everyNonPass: vision.everyNonPass + vision.unresolved, everyFail: vision.everyFail + vision.unresolved, gate: vision.gate + vision.unresolved, threshold: threshold ?? defaultGateThreshold },
     perStep,
     skipped: source.skipped,
+    unreadable: source.unreadable,
+    screens: source.screens,
   };
 }

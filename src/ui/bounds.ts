@@ -10,6 +10,11 @@ export function boundsArea(bounds: Bounds): number {
   return width > 0 && height > 0 ? width * height : 0;
 }
 
+/** True for right < left or bottom < top: a view clipped or scrolled partly off screen, as devices report it (zero area). */
+export function isInvertedBounds(bounds: Bounds): boolean {
+  return bounds[2] < bounds[0] || bounds[3] < bounds[1];
+}
+
 /** Width in device pixels; 0 for inverted rectangles. */
 export function boundsWidth(bounds: Bounds): number {
   return Math.max(0, bounds[2] - bounds[0]);

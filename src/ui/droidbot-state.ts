@@ -20,10 +20,12 @@ const coordinate = z.number().refine(isDeviceCoordinate, 'expected an integer co
 const text = z.string().nullish();
 const flag = z.boolean().nullish();
 
-/** `[[left, top], [right, bottom]]`, not inverted. */
-export const droidBotBoundsSchema = z
-  .tuple([z.tuple([coordinate, coordinate]), z.tuple([coordinate, coordinate])])
-  .refine(([[left, top], [right, bottom]]) => right >= left && bottom >= top, 'inverted bounds: right must be ≥ left and bottom ≥ top');
+/**
+ * `[[left, top], [right, bottom]]`. Inverted bounds (right < left or bottom < top) are
+ * kept as recorded: DroidBot writes them for a view scrolled partly off screen (1,043 of
+ * DroidTask's 2,525 states hold one), and they have zero visible area, as in XML dumps.
+ */
+export const droidBotBoundsSchema = z.tuple([z.tuple([coordinate, coordinate]), z.tuple([coordinate, coordinate])]);
 
 /** One view of `views[]`. */
 export const droidBotStateViewSchema = z.looseObject({
@@ -115,7 +117,7 @@ export function orderDroidBotState(data: unknown): { state: z.infer<typeof droid
       const path = zodPath(`views[${position}]`, issue?.path ?? []);
       if (issue?.path[0] === 'bounds') {
         const bounds = (raw as { bounds?: unknown }).bounds;
-        return { path, problem: `invalid bounds ${JSON.stringify(bounds)?.slice(0, 80)} (expected [[left,top],[right,bottom]], integers within 32 bits, not inverted): ${issue.message}` };
+        return { path, problem: `invalid bounds ${JSON.stringify(bounds)?.slice(0, 80)} (expected [[left,top],[right,bottom]], integers within 32 bits): ${issue.message}` };
       }
       return { path, problem: issue?.message ?? 'not a view object' };
     }

@@ -6,6 +6,8 @@ const marker = Symbol.for('senseact.error.droidtask-load');
 export class DroidTaskLoadError extends SenseActError {
   private readonly [marker] = true;
   readonly file: string;
+  /** What is wrong with the file, without the file name and the advice. */
+  readonly problem: string;
 
   constructor(options: { file: string; problem: string; cause?: unknown }) {
     super({
@@ -15,6 +17,7 @@ export class DroidTaskLoadError extends SenseActError {
     });
     this.name = 'DroidTaskLoadError';
     this.file = options.file;
+    this.problem = options.problem;
   }
 
   static override isInstance(error: unknown): error is DroidTaskLoadError {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseBounds } from '../../ui/bounds.js';
+import { isInvertedBounds, parseBounds } from '../../ui/bounds.js';
 import { parseHierarchy } from '../../ui/parse-hierarchy.js';
 import type { UiTree } from '../../ui/ui-tree.js';
 import { assertNever } from '../../util/assert-never.js';
@@ -153,6 +153,8 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
     if (!apps.has(run)) apps.set(run, step.app);
   }
   const tasks: ReplayTask[] = [...runs.entries()].map(([id, steps]) => ({ id, app: apps.get(id) ?? '', steps }));
+  const invertedPerScreen = [...trees.values()].map((tree) => tree.nodes.filter((node) => isInvertedBounds(node.bounds)).length);
+  const screenCounts = { read: trees.size, withInvertedBounds: invertedPerScreen.filter((count) => count > 0).length, invertedViews: invertedPerScreen.reduce((sum, count) => sum + count, 0) };
   debugLog('tasks', 'transitions loaded', { file, runs: tasks.length, steps: tasks.reduce((sum, task) => sum + task.steps.length, 0), screens: screens.size });
-  return { name: file, format: 'transitions-jsonl', tasks, skipped: [] };
+  return { name: file, format: 'transitions-jsonl', tasks, skipped: [], unreadable: [], screens: screenCounts };
 }

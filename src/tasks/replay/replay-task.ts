@@ -45,6 +45,21 @@ export interface ReplayTask {
   readonly id: string;
   readonly app: string;
   readonly steps: readonly ReplayStep[];
+  /** Actions the recording holds for this task, counting those the loader could not make a step of (listed in `ReplaySource.skipped`); `steps.length` when absent. */
+  readonly recordedSteps?: number;
+}
+
+/** A recorded file the loader could not read and left out, with the problem. */
+export interface UnreadableFile {
+  readonly file: string;
+  readonly problem: string;
+}
+
+/** The screens a source holds, and those with views whose bounds are inverted (scrolled partly off screen: kept, with zero visible area). */
+export interface ScreenCounts {
+  readonly read: number;
+  readonly withInvertedBounds: number;
+  readonly invertedViews: number;
 }
 
 /** Recorded transitions from one source (a transitions JSONL, DroidTask app folders). */
@@ -55,4 +70,7 @@ export interface ReplaySource {
   readonly tasks: readonly ReplayTask[];
   /** Records the loader skipped, each with why (e.g. a DroidTask step with no recorded screen). */
   readonly skipped: readonly { readonly id: string; readonly reason: string }[];
+  /** Files that could not be read (empty, malformed) and were left out. */
+  readonly unreadable: readonly UnreadableFile[];
+  readonly screens: ScreenCounts;
 }

@@ -36,7 +36,7 @@ describe('DroidTask step mode (synthetic user_tasks around one real DroidBot sta
   let views: View[];
 
   beforeAll(async () => {
-    const state = JSON.parse(await readFile(stateFile, 'utf8')) as { state_str: string; views: View[] };
+    const state = JSON.parse(await readFile(stateFile, 'utf8')) as { state_str: string; tag: string; views: View[] };
     stateStr = state.state_str;
     views = state.views;
     const byText = (text: string, onScreen = true): View => {
@@ -49,11 +49,15 @@ describe('DroidTask step mode (synthetic user_tasks around one real DroidBot sta
     await mkdir(path.join(appDir, 'states'), { recursive: true });
     await mkdir(path.join(appDir, 'events'), { recursive: true });
     await copyFile(stateFile, path.join(appDir, 'states', path.basename(stateFile)));
+    // The picker after the tap on 25: the same views under another state_str (DroidTask's format: a
+    // record's state_str is its event's start_state, the next record's is the event's stop_state).
+    await writeFile(path.join(appDir, 'states', 'state_2023-10-20_134320.json'), JSON.stringify({ ...state, tag: '2023-10-20_134320', state_str: 'after-25' }));
     await writeFile(path.join(appDir, 'events', 'event_1.json'), event('1', byText('25'), stateStr, 'after-25'));
-    await writeFile(path.join(appDir, 'events', 'event_2.json'), event('2', byText('OK'), stateStr, 'after-ok'));
-    // A decoy that starts on the same screen but leads elsewhere: the loader must pick by stop state.
-    await writeFile(path.join(appDir, 'events', 'event_3.json'), event('3', byText('CANCEL'), stateStr, 'elsewhere'));
-    await writeFile(path.join(appDir, 'events', 'event_4.json'), event('4', byText('1', false), stateStr, 'after-offscreen'));
+    await writeFile(path.join(appDir, 'events', 'event_2.json'), event('2', byText('OK'), 'after-25', stateStr));
+    // A decoy that starts on the same screen but leads to the state the record's new_state_str names:
+    // the loader must pick the event that stops on the next record's state.
+    await writeFile(path.join(appDir, 'events', 'event_3.json'), event('3', byText('CANCEL'), 'after-25', 'elsewhere'));
+    await writeFile(path.join(appDir, 'events', 'event_4.json'), event('4', byText('1', false), stateStr, 'missing-state'));
     const html = "<button id=0>25</button>\n<button id=1>OK</button>\n<button id=2>go back</button>";
     await writeFile(
       path.join(appDir, 'task1.yaml'),
@@ -61,15 +65,15 @@ describe('DroidTask step mode (synthetic user_tasks around one real DroidBot sta
 - Choice: 0
   Input: 'null'
   State: ${JSON.stringify(html)}
-  new_state_str: after-25
+  new_state_str: merged-picker
   state_str:
   - unknown-state
   - ${stateStr}
 - Choice: 1
   Input: 'null'
   State: ${JSON.stringify(html)}
-  new_state_str: after-ok
-  state_str: ${stateStr}
+  new_state_str: elsewhere
+  state_str: after-25
 - Choice: -1
   Input: 'null'
   State: ${JSON.stringify(html)}

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { boundsArea, isInvertedBounds } from '../../../src/ui/bounds.js';
 import { maxHierarchyDepth } from '../../../src/ui/droidbot-state.js';
 import { HierarchyParseError } from '../../../src/ui/hierarchy-parse-error.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
@@ -45,7 +46,6 @@ describe('parseHierarchy: damaged DroidBot states', () => {
     expect(problem(damaged((views) => { delete views[4]!['parent']; }))).toMatch(/views\[4\]\.parent: .*expected number/);
     expect(problem(damaged((views) => { views[4]!['parent'] = 9999; }))).toContain('views[4].parent: parent 9999 is not in views[]');
     expect(problem(damaged((views) => { views[2]!['bounds'] = [[0, 0], [1e300, 10]]; }))).toMatch(/views\[2\]\.bounds\[1\]\[0\]: invalid bounds .*within 32 bits/);
-    expect(problem(damaged((views) => { views[2]!['bounds'] = [[500, 500], [10, 10]]; }))).toContain('inverted bounds');
     expect(problem(damaged((views) => { views[2]!['text'] = 42; }))).toMatch(/views\[2\]\.text: .*expected string/);
     expect(problem(damaged((views) => { views[4]!['children'] = [...(views[4]!['children'] as number[]), 5]; }))).toMatch(/views\[4\]\.children\[\d+\]: view 5 is also a child of view 4/);
     expect(problem(damaged((views) => { views[0]!['children'] = [...(views[0]!['children'] as number[]), 5]; }))).toContain('views[0].children[1]: view 5 is listed as a child, but its parent is 4');
@@ -70,6 +70,16 @@ describe('parseHierarchy: damaged DroidBot states', () => {
     const nested = (depth: number): string => `<hierarchy rotation="0">${'<node class="a" bounds="[0,0][1,1]">'.repeat(depth)}${'</node>'.repeat(depth)}</hierarchy>`;
     expect(parseHierarchy(nested(maxHierarchyDepth)).nodes).toHaveLength(maxHierarchyDepth);
     expect(problem(nested(maxHierarchyDepth + 1))).toMatch(/state\.json:1:\d+: the elements nest deeper than 1000 levels/);
+  });
+
+  it('keeps inverted DroidBot bounds as recorded, with zero area, as in XML (DroidTask writes them for views scrolled partly off screen)', () => {
+    const tree = parseHierarchy(damaged((views) => { views[2]!['bounds'] = [[0, 311], [-2160, 1972]]; }));
+    const clipped = tree.nodes.filter((node) => isInvertedBounds(node.bounds));
+    expect(clipped.map((node) => node.bounds)).toEqual([[0, 311, -2160, 1972]]);
+    expect(boundsArea(clipped[0]!.bounds)).toBe(0);
+    expect(tree.nodes).toHaveLength(117);
+    // Negative control: bounds that are no coordinates at all still name the view.
+    expect(problem(damaged((views) => { views[2]!['bounds'] = [[0, 311], [-2160.5, 1972]]; }))).toMatch(/views\[2\]\.bounds\[1\]\[0\]: invalid bounds \[\[0,311\],\[-2160\.5,1972\]\]/);
   });
 
   it('keeps inverted XML bounds (real dumps hold them) but refuses coordinates beyond 32 bits', () => {
