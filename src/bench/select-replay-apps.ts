@@ -23,15 +23,21 @@ export interface ReplayAppSelection {
 
 /**
  * The source with only the steps of the selected apps (by each step's app package);
- * tasks left without a step are dropped. Wrong-effect donors come from the same app,
+ * tasks left without a step are dropped (a task that had none is kept when its app is
+ * selected). With no selection, the source as it is. Wrong-effect donors come from the same app,
  * so the negative controls see only the selected apps too.
  */
 export function selectReplayApps(source: ReplaySource, selection: ReplayAppSelection): ReplaySource {
   const patterns = (selection.apps ?? []).map(globToRegex);
   const keep = (app: string): boolean =>
     (patterns.length === 0 || patterns.some((pattern) => pattern.test(app))) && (selection.half === undefined || appHalf(app) === selection.half);
-  const tasks = source.tasks
-    .map((task) => ({ ...task, steps: task.steps.filter((step) => keep(step.app)) }))
-    .filter((task) => task.steps.length > 0);
+  if (patterns.length === 0 && selection.half === undefined) return source;
+  // A task keeps the count of its recorded steps less those of other apps (the steps the loader
+  // could not pair stay counted); a task with no step at all stays when its own app is kept.
+  const tasks = source.tasks.flatMap((task) => {
+    const steps = task.steps.filter((step) => keep(step.app));
+    if (steps.length === 0 && !(task.steps.length === 0 && keep(task.app))) return [];
+    return [{ ...task, steps, recordedSteps: (task.recordedSteps ?? task.steps.length) - (task.steps.length - steps.length) }];
+  });
   return { ...source, tasks };
 }
