@@ -36,6 +36,13 @@ module.exports = {
   forbidden: [
     ...layerRules,
     {
+      name: 'appium-device-knows-no-simulator',
+      comment: 'The real Appium adapter drives phones: what it needs of the simulator, the simulator\'s own Appium driver answers (src/sim/appium-driver).',
+      severity: 'error',
+      from: { path: '^src/device/appium-' },
+      to: { path: '^src/sim/' },
+    },
+    {
       name: 'no-circular',
       comment: 'Import cycles make the layering meaningless and module start-up order fragile.',
       severity: 'error',

@@ -1,4 +1,3 @@
-import { simApps } from '../sim/sim-seed-data.js';
 import { parseHierarchy } from '../ui/parse-hierarchy.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { debugLog } from '../util/debug-log.js';
@@ -173,7 +172,7 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
   /**
    * Runs one `mobile:` (or other) script on the session, with the same deadline, retries
    * and session recovery as every call — for driver-specific queries such as the
-   * simulator driver's `mobile: senseactState`. Not retried on timeouts (it may act).
+   * simulator driver's `mobile: senseactAppStates`. Not retried on timeouts (it may act).
    */
   async execute(script: string, args: Readonly<Record<string, unknown>> = {}, options: CallOptions = {}): Promise<{ value: unknown; latencyMs: number }> {
     return await this.call('execute', options, false, async (client) => ({ value: await client.executeScript(script, [args]) }));
@@ -184,14 +183,11 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
     return String(this.options.capabilities['appium:automationName'] ?? '').toLowerCase() === simDriverAutomationName.toLowerCase();
   }
 
-  /** The simulator driver's per-app state (`mobile: senseactState`); `undefined` on other drivers. */
+  /** The simulator driver's per-app state by package (`mobile: senseactAppStates`); `undefined` on other drivers. */
   async appState(options: CallOptions = {}): Promise<AppStateReader | undefined> {
     if (!this.simulatorDriver) return undefined;
-    const byKey = ((await this.execute('mobile: senseactState', {}, options)).value ?? {}) as Record<string, unknown>;
-    return (packageName) => {
-      const entry = simApps.find((candidate) => candidate.app.packageName === packageName);
-      return entry ? byKey[entry.key] : undefined;
-    };
+    const byPackage = ((await this.execute('mobile: senseactAppStates', {}, options)).value ?? {}) as Record<string, unknown>;
+    return (packageName) => (Object.hasOwn(byPackage, packageName) ? byPackage[packageName] : undefined);
   }
 
   /** The simulator driver's screen without label-stripping faults (`mobile: senseactGroundTruth`); `undefined` on other drivers. */

@@ -5,6 +5,7 @@ import type { Element } from '@xmldom/xmldom';
 import { z } from 'zod';
 import { Simulator, type SimulatorOptions } from '../simulator.js';
 import { SimulatorError } from '../simulator-error.js';
+import { simApps } from '../sim-seed-data.js';
 import { CommandStats, type CommandStatsSnapshot } from './command-stats.js';
 import { ElementRegistry } from './element-registry.js';
 import { ActionsError, gesturesFromActions, type SimGesture } from './pointer-gesture.js';
@@ -83,6 +84,7 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
     'mobile: senseactStats': { command: 'mobileSenseactStats', params: { optional: ['reset'] } },
     'mobile: senseactAdvanceTime': { command: 'mobileSenseactAdvanceTime', params: { required: ['ms'] } },
     'mobile: senseactState': { command: 'mobileSenseactState' },
+    'mobile: senseactAppStates': { command: 'mobileSenseactAppStates' },
     'mobile: senseactFaultLog': { command: 'mobileSenseactFaultLog' },
     'mobile: senseactGroundTruth': { command: 'mobileSenseactGroundTruth' },
   } as const;
@@ -453,6 +455,12 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
 
   async mobileSenseactState(): Promise<unknown> {
     return this.sim().state();
+  }
+
+  /** Every simulated app's data by package name, so a client needs no table of the simulator's apps. */
+  async mobileSenseactAppStates(): Promise<Record<string, unknown>> {
+    const state = this.sim().state();
+    return Object.fromEntries(simApps.map(({ key, app }) => [app.packageName, state[key]]));
   }
 
   async mobileSenseactFaultLog(): Promise<unknown> {

@@ -195,6 +195,10 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
     expect(remoteTruth?.packageName).toBe(contacts);
     const [remoteState, localState] = await Promise.all([throughAppium.appState(), inProcess.appState()]);
     expect(remoteState?.(contacts)).toEqual(localState(contacts));
+    expect(remoteState?.('com.android.settings')).toEqual(localState('com.android.settings'));
+    // A package the simulator does not have has no state (and no inherited property answers for it).
+    expect(remoteState?.('com.example.absent')).toBeUndefined();
+    expect(remoteState?.('constructor')).toBeUndefined();
     expect(await throughAppium.adbOutputs(['adb shell settings get secure ui_night_mode'])).toBeUndefined();
   });
 
