@@ -18,6 +18,13 @@ export default tseslint.config(
     },
   },
   {
+    // A promise nobody awaits loses its failure and races what follows (a trace writer not
+    // yet closed when its folder is read): type-aware, over the TypeScript project.
+    files: ['src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.ts', 'vitest.config.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: {
       'no-console': 'error',

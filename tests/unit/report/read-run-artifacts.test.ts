@@ -29,7 +29,7 @@ describe('readRunArtifacts (synthetic run folders)', () => {
     writer.writeStepArtifact(0, 'view.txt', 'x'.repeat(maxEmbeddedChars + 10));
     writer.writeModelCall(0, { role: 'planner' });
     writer.writeModelCall(0, { role: 'verifier' });
-    writer.close();
+    await writer.close();
     await writeFile(path.join(writer.dir, 'steps', '000', 'predicates.json'), '[{"outcome": "pass"');
     await mkdir(path.join(writer.dir, 'steps', '001'));
     await writeFile(path.join(writer.dir, 'trace.jsonl'), '{"v":1,"type":"step-end","t":', { flag: 'a' });
@@ -63,7 +63,7 @@ describe('readRunArtifacts confined to a run folder (within)', () => {
     writer.emit({ type: 'step-start', step: 0 });
     writer.writeStepArtifact(0, 'view.txt', secret);
     writer.writeModelCall(0, { role: 'planner', note: secret });
-    writer.close();
+    await writer.close();
   }
 
   it('refuses a trace folder outside the run folder, and reads the same folder inside it (control)', async () => {
