@@ -15,13 +15,11 @@ import type { LanguageModelRequest } from '../../../src/model/language-model.js'
 
 import { ScriptedLanguageModel, ScriptedVisionModel } from '../../../src/model/scripted-language-model.js';
 import type { FaultConfig, Simulator } from '../../../src/sim/index.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import { taskSchema, type Task } from '../../../src/tasks/task-schema.js';
 import { readTrace } from '../../../src/trace/read-trace.js';
+import { simSuiteTask as suiteTask } from '../../helpers/sim-suite.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
 const settings = 'com.android.settings';
 let root: string;
 
@@ -31,12 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-function suiteTask(id: string): Task {
-  const task = suite.tasks.find((candidate) => candidate.id === id);
-  if (!task) throw new Error(`tasks/sim has no task ${id}`);
-  return task;
-}
 
 /** A simulator in the task's start state, with faults, and the step its first tap will have. */
 function start(task: Task, faults: FaultConfig = {}): { simulator: Simulator; device: SimDevice } {

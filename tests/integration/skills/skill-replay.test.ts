@@ -15,12 +15,10 @@ import { liftRun } from '../../../src/skills/lift-run.js';
 import { readVerifiedRun, type VerifiedRun } from '../../../src/skills/read-verified-run.js';
 import { loadSkills, saveSkill } from '../../../src/skills/skill-library.js';
 import type { Skill, SkillStep } from '../../../src/skills/skill-schema.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import { taskSchema, type Task } from '../../../src/tasks/task-schema.js';
 import { readTrace } from '../../../src/trace/read-trace.js';
+import { simSuiteTask as suiteTask } from '../../helpers/sim-suite.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
 const clock = 'com.google.android.deskclock';
 const DROP_ADD = 3;
 const DROP_FILL = 25;
@@ -32,12 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-function suiteTask(id: string): Task {
-  const task = suite.tasks.find((candidate) => candidate.id === id);
-  if (!task) throw new Error(`tasks/sim has no task ${id}`);
-  return task;
-}
 
 /** A variant of a suite task: another instruction and success check, same start (no reference solution: only the skill or a scripted planner plays it). */
 function variant(id: string, changes: Partial<Task>): Task {

@@ -20,20 +20,13 @@ import type { ScriptedVisionModel } from '../../../src/model/scripted-language-m
 import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
 import { UsageLedger } from '../../../src/model/usage-ledger.js';
 import type { FaultConfig, Simulator } from '../../../src/sim/index.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
 import { TraceWriter } from '../../../src/trace/trace-writer.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
-const root = mkdtempSync(path.join(tmpdir(), 'senseact-phases-'));
-
 /** A task of the sim suite by id. */
-export function suiteTask(id: string): Task {
-  const task = suite.tasks.find((candidate) => candidate.id === id);
-  if (!task) throw new Error(`tasks/sim has no task ${id}`);
-  return task;
-}
+export { simSuiteTask as suiteTask } from '../../helpers/sim-suite.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'senseact-phases-'));
 
 export interface PhaseFixture {
   readonly context: SenseActContext;
