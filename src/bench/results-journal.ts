@@ -2,6 +2,7 @@ import { open, readFile, truncate } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { taskRunResultSchema, type TaskRunResult } from '../agent/task-run-result.js';
 import { debugLog } from '../util/debug-log.js';
+import { asPathKindError } from '../util/path-kind-error.js';
 
 /** What was recovered from a journal file. */
 export interface JournalContents {
@@ -24,7 +25,7 @@ export async function readResultsJournal(file: string): Promise<JournalContents>
     buffer = await readFile(file);
   } catch (error) {
     if (isMissingFile(error)) return { results: [], skippedLines: 0, completeBytes: 0 };
-    throw error;
+    throw asPathKindError(error, file, 'results journal');
   }
   const completeBytes = buffer.lastIndexOf(0x0a) + 1;
   const text = buffer.toString('utf8');

@@ -13,6 +13,7 @@ import { ResultsFileWriter } from './results-file-writer.js';
 import { resumeMismatches } from './resume-conditions.js';
 import type { SkillsDigest } from '../skills/skills-digest.js';
 import type { BenchTask, TaskExecutor } from './task-executor.js';
+import { asPathKindError } from '../util/path-kind-error.js';
 
 /** File names inside a bench output dir. */
 export const benchFiles = {
@@ -255,7 +256,7 @@ async function prepareOutDir<Task extends BenchTask>(outDir: string, options: Ru
       if (entries.includes(benchFiles.journal)) return undefined;
       throw new BenchError({ code: 'bench-resume-foreign-dir', message: `cannot resume in ${outDir}: it has no ${benchFiles.results} or ${benchFiles.journal}, so it is not a bench output dir; choose another --out` });
     }
-    throw error;
+    throw asPathKindError(error, resultsFile, 'bench results');
   }
   let json: unknown;
   try {

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { asPathKindError } from '../util/path-kind-error.js';
 import { SenseActError } from '../util/senseact-error.js';
 import { exitCodes, type CliIo } from './cli-io.js';
 import { commandRegistrations } from './commands.js';
@@ -22,8 +23,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? exitCodes.ok : exitCodes.badInput;
     }
-    if (SenseActError.isInstance(error)) {
-      io.stderr(`senseact: ${error.message}\n`);
+    // A folder given for a file (or the reverse) anywhere the command reads or writes is bad input, not a crash.
+    const named = asPathKindError(error, undefined, 'path');
+    if (SenseActError.isInstance(named)) {
+      io.stderr(`senseact: ${named.message}\n`);
       return exitCode === exitCodes.ok ? exitCodes.badInput : exitCode;
     }
     throw error;

@@ -7,6 +7,7 @@ import { DeviceProfileError } from './device-profile-error.js';
 import { interpolateEnv } from './interpolate-env.js';
 import { retryPolicySchema } from './retry-policy.js';
 import { settleOptionsSchema } from './settle-hierarchy.js';
+import { asPathKindError } from '../util/path-kind-error.js';
 
 const screenSchema = z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive(), density: z.number().int().positive() });
 
@@ -114,7 +115,13 @@ export function loadDeviceProfile(nameOrPath: string, options: { readonly cwd?: 
   if (file === undefined) {
     throw new DeviceProfileError({ file: nameOrPath, message: `No device profile '${nameOrPath}': looked for ${candidates.join(', ')}. Use a profile name from devices/ (sim, sim-appium, emulator, androidlab) or a path to a .yaml file.` });
   }
-  const yaml = parseYamlSafely(readFileSync(file, 'utf8'));
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw asPathKindError(error, file, 'device profile');
+  }
+  const yaml = parseYamlSafely(text);
   if (!yaml.success) {
     const problems = yaml.problems.map((problem) => `  - ${file}${problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`}: ${problem.message}`);
     throw new DeviceProfileError({ file, message: `Device profile ${file} is not valid YAML:\n${problems.join('\n')}\nFix the file (see devices/sim.yaml and devices/emulator.yaml for examples).` });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Redactor } from '../util/redactor.js';
 import type { AppHintQuery, AppHints, AppHintSource } from './app-hints.js';
 import { AppMemoryError } from './app-memory-error.js';
+import { asPathKindError } from '../util/path-kind-error.js';
 
 /** Version of an app memory file; bump when fields change meaning. */
 export const appMemoryVersion = 1;
@@ -151,7 +152,8 @@ export class AppMemory implements AppHintSource {
     const files = new Map<string, AppMemoryFile>();
     for (const name of (await readdir(dir)).filter((entry) => entry.endsWith('.json')).sort()) {
       const file = path.join(dir, name);
-      const parsed = appMemoryFileSchema.safeParse(parseJson(await readFile(file, 'utf8'), file));
+      const text = await readFile(file, 'utf8').catch((error: unknown) => Promise.reject(asPathKindError(error, file, 'app memory file')));
+      const parsed = appMemoryFileSchema.safeParse(parseJson(text, file));
       if (!parsed.success) throw new AppMemoryError({ message: `${file} is not an app memory file (version ${appMemoryVersion}): ${parsed.error.issues[0]?.message ?? 'invalid'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}. Move it out of ${dir} or delete it.`, cause: parsed.error });
       files.set(parsed.data.package, parsed.data);
     }

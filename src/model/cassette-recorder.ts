@@ -6,6 +6,7 @@ import type { ModelReply, ModelRequest, TextMessage } from './language-model.js'
 import { recordMessages } from './model-call-record.js';
 import type { ModelRole } from './model-role.js';
 import type { VisionMessage } from './vision-model.js';
+import { asPathKindError } from '../util/path-kind-error.js';
 
 export interface RecordingModelOptions {
   /** The cassette file (JSONL). Its folder is created. */
@@ -37,11 +38,15 @@ export class CassetteRecorder {
     this.options = options;
     this.redactor = options.redactor ?? new Redactor(options.secrets ?? []);
     this.redactor.onChange(() => this.redactRecorded());
-    mkdirSync(dirname(options.path), { recursive: true });
-    if ((options.mode ?? 'overwrite') === 'append' && existsSync(options.path)) {
-      for (const entry of readCassette(options.path)) this.occurrences.set(entry.hash, Math.max(this.occurrences.get(entry.hash) ?? 0, entry.occurrence + 1));
-    } else {
-      writeFileSync(options.path, '');
+    try {
+      mkdirSync(dirname(options.path), { recursive: true });
+      if ((options.mode ?? 'overwrite') === 'append' && existsSync(options.path)) {
+        for (const entry of readCassette(options.path)) this.occurrences.set(entry.hash, Math.max(this.occurrences.get(entry.hash) ?? 0, entry.occurrence + 1));
+      } else {
+        writeFileSync(options.path, '');
+      }
+    } catch (error) {
+      throw asPathKindError(error, options.path, 'cassette');
     }
   }
 
@@ -93,7 +98,12 @@ export class CassetteRecorder {
   /** Rewrites the cassette through the redactor (synchronously, so no append interleaves). */
   private redactRecorded(): void {
     if (!existsSync(this.options.path)) return;
-    const text = readFileSync(this.options.path, 'utf8');
+    let text: string;
+    try {
+      text = readFileSync(this.options.path, 'utf8');
+    } catch (error) {
+      throw asPathKindError(error, this.options.path, 'cassette');
+    }
     const redacted = this.redactor.text(text);
     if (redacted !== text) writeFileSync(this.options.path, redacted);
   }

@@ -7,6 +7,7 @@ import type { ModelRequest, TextMessage } from './language-model.js';
 import { recordMessages } from './model-call-record.js';
 import { modelRoleSchema } from './model-role.js';
 import type { VisionMessage } from './vision-model.js';
+import { asPathKindError } from '../util/path-kind-error.js';
 
 /** Version of the cassette line format. */
 export const cassetteVersion = 1;
@@ -76,7 +77,12 @@ export function requestSnippet(request: ModelRequest<TextMessage | VisionMessage
  */
 export function readCassette(path: string): CassetteEntry[] {
   if (!existsSync(path)) throw new CassetteReadError({ path, detail: 'the file does not exist' });
-  const text = readFileSync(path, 'utf8');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw asPathKindError(error, path, 'cassette');
+  }
   const lines = text.split('\n');
   const entries: CassetteEntry[] = [];
   for (let index = 0; index < lines.length; index++) {

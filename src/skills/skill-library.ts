@@ -9,6 +9,7 @@ import { PredicateParseError } from '../verify/predicate-parse-error.js';
 import { fillPlaceholders, projections, type Bindings } from './skill-parameters.js';
 import { SkillError } from './skill-error.js';
 import { isBranchPoint, skillSchema, type Skill, type SkillStep } from './skill-schema.js';
+import { asPathKindError } from '../util/path-kind-error.js';
 
 function safeParseQuery(text: string): { success: true } | { success: false; error: PredicateParseError } {
   try {
@@ -86,6 +87,7 @@ export function readSkillFile(file: string): Skill {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (asPathKindError(error, file, 'skill file') !== error) throw new SkillError({ message: `skill file ${file} is a folder, where a file is wanted: move it out of the skills folder or rename it (skill files end in .yaml)`, cause: error });
     throw new SkillError({ message: `cannot read skill file ${file}: ${error instanceof Error ? error.message : String(error)}`, cause: error });
   }
   const yaml = parseYamlSafely(text);

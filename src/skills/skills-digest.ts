@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillFileNames } from './skill-library.js';
+import { asPathKindError } from '../util/path-kind-error.js';
 
 /** What a skills folder held when a benchmark used it: its path, a digest of its skill files, and each file's own hash. */
 export interface SkillsDigest {
@@ -24,7 +25,13 @@ function sha(text: string | Buffer): string {
  */
 export function skillsDigest(dir: string): SkillsDigest {
   const files: Record<string, string> = {};
-  for (const name of skillFileNames(dir)) files[name] = sha(readFileSync(join(dir, name)));
+  for (const name of skillFileNames(dir)) {
+    try {
+      files[name] = sha(readFileSync(join(dir, name)));
+    } catch (error) {
+      throw asPathKindError(error, join(dir, name), 'skill file');
+    }
+  }
   return { dir, digest: sha(Object.entries(files).map(([name, hash]) => `${name} ${hash}`).join('\n')), files };
 }
 

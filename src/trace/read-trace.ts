@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { traceEventSchema, traceVersion, type TraceEvent } from './trace-event.js';
 import { traceFileName } from './trace-writer.js';
+import { asPathKindError } from '../util/path-kind-error.js';
 
 /** A line of a trace that could not be used. */
 export interface TraceProblem {
@@ -34,7 +35,12 @@ export interface TraceReadResult {
 export function readTrace(dirOrFile: string): TraceReadResult {
   const path = existsSync(dirOrFile) && statSync(dirOrFile).isDirectory() ? join(dirOrFile, traceFileName) : dirOrFile;
   if (!existsSync(path)) throw new Error(`No trace at ${path}: pass a run folder (runs/bench-<suite>-<time>/traces/<task>/<mode>-r<repeat>) or its ${traceFileName}.`);
-  const text = readFileSync(path, 'utf8');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw asPathKindError(error, path, 'trace');
+  }
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const events: TraceEvent[] = [];

@@ -3,6 +3,7 @@ export * from './brand.js';
 export * from './debug-log.js';
 export * from './linear-regex.js';
 export * from './parse-yaml-safely.js';
+export * from './path-kind-error.js';
 export * from './redact-secrets.js';
 export * from './redactor.js';
 export * from './result.js';

@@ -25,6 +25,7 @@ import { exitCodes, type CliIo } from '../cli-io.js';
 import type { ModelBudget } from '../../model/model-budget.js';
 import type { CommandRegistration } from '../command-registration.js';
 import { tasksRootFor } from '../tasks-root.js';
+import { statSync } from 'node:fs';
 
 /** What `senseact bench` needs from outside: the real executor, and (for tests) the rest. */
 export interface BenchCommandDependencies {
@@ -223,6 +224,8 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
   const tags = list('--tags', raw.tags);
   if (raw.force === true && raw.resume !== true) throw bad('--force', 'only goes with --resume');
   if (raw.junit !== undefined && raw.junit.trim() === '') throw bad('--junit', 'give a file name for the JUnit XML');
+  // Checked before any run: the JUnit file is written last, after the runs it reports.
+  if (raw.junit !== undefined && isDirectory(path.resolve(io.cwd, raw.junit))) throw bad('--junit', `${raw.junit} is a folder: give a file name for the JUnit XML`);
   if (raw.suite.trim() === '') throw bad('--suite', 'give a suite name (e.g. sim) or a folder of task YAML files');
   if (raw.device.trim() === '') throw bad('--device', 'give a device profile name or path (devices/*.yaml)');
   const vote = positive('--vote', raw.vote ?? '1');
@@ -462,4 +465,8 @@ export function describeInfrastructureErrors(errored: readonly TaskRunResult[], 
   });
   const more = byCause.size > shownCauses ? `\n  … ${byCause.size - shownCauses} more distinct causes in ${path.join(outDir, benchFiles.results)}` : '';
   return `senseact: ${errored.length} of ${total} runs ended in an infrastructure error (exit ${exitCodes.infrastructureError}); ${byCause.size === 1 ? 'the cause' : 'the first causes'}:\n${lines.join('\n')}${more}\n`;
+}
+
+function isDirectory(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
 }
