@@ -28,7 +28,7 @@ import { stateConditionProblem } from '../tasks/state-path-problem.js';
 import type { Task } from '../tasks/task-schema.js';
 import { repoRoot } from '../device/appium-server.js';
 import { debugLog, setDebugLogRedaction } from '../util/debug-log.js';
-import { Redactor, secretsFromEnv } from '../util/redactor.js';
+import { Redactor, secretsFromEnv, urlPasswords } from '../util/redactor.js';
 import { stableHash } from '../util/stable-hash.js';
 import { BenchError } from './bench-error.js';
 import { choosePolicy } from './choose-policy.js';
@@ -100,7 +100,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
   if (policy === 'oracle' && options.temperature !== undefined) notice += ` --temperature ${options.temperature} is recorded but changes nothing: the oracle samples nothing.`;
   // One redaction pass for every file of the bench: the configured key, secret-named
   // variables of the environment, key patterns, and passwords typed during the runs.
-  const redactor = new Redactor([...(config.apiKey ? [config.apiKey] : []), ...secretsFromEnv(options.env)]);
+  const redactor = new Redactor([...(config.apiKey ? [config.apiKey] : []), ...urlPasswords(config.baseUrl), ...secretsFromEnv(options.env)]);
   setDebugLogRedaction((line) => redactor.text(line));
   const models = policy === 'llm' && options.dryRun !== true ? openAiModels(config, cassette, redactor) : undefined;
   // A replayed cassette answers as the models it recorded, whatever the environment names now.

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { asPathKindError } from '../util/path-kind-error.js';
+import { Redactor, secretsFromEnv } from '../util/redactor.js';
 import { SenseActError } from '../util/senseact-error.js';
 import { exitCodes, type CliIo } from './cli-io.js';
 import { commandRegistrations } from './commands.js';
@@ -8,7 +9,10 @@ import { commandRegistrations } from './commands.js';
  * Runs the `senseact` command line and resolves to the exit code. The only place that
  * prints to the terminal (through `io`).
  */
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], rawIo: CliIo = processIo()): Promise<number> {
+  // What the terminal shows is redacted like every written file: secret-named variables, URL passwords, key patterns.
+  const redactor = new Redactor(secretsFromEnv(rawIo.env));
+  const io: CliIo = { ...rawIo, stdout: (text) => rawIo.stdout(redactor.text(text)), stderr: (text) => rawIo.stderr(redactor.text(text)) };
   let exitCode: number = exitCodes.ok;
   const program = new Command('senseact')
     .description('SenseAct: an Android GUI agent toolkit that verifies every action against the UI it observes.')

@@ -102,7 +102,8 @@ export function parseDeviceProfile(data: unknown, file: string): DeviceProfile {
  * Loads a profile by name (`sim` → `devices/sim.yaml`, looked up in `cwd` and then in
  * the repository) or by path (anything with a `/` or ending in `.yaml`/`.yml`). String
  * values may name environment variables (`${ANDROID_SERIAL}`, `${APPIUM_URL:-http://127.0.0.1:4723}`;
- * see `interpolateEnv`), read from `env` (default: the process environment).
+ * see `interpolateEnv`), read from `env` (default: the process environment); `name` is kept as
+ * written (it is recorded in every trace, so no variable's value may reach it).
  * Throws `DeviceProfileError` for a missing file, bad YAML, an unset variable, or a schema violation.
  */
 export function loadDeviceProfile(nameOrPath: string, options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string | undefined>> } = {}): DeviceProfile {
@@ -130,5 +131,15 @@ export function loadDeviceProfile(nameOrPath: string, options: { readonly cwd?: 
   if (!interpolated.success) {
     throw new DeviceProfileError({ file, message: `Device profile ${file} names environment variables that are not set: ${interpolated.error}. Set them, or give a fallback as \${NAME:-value}.` });
   }
-  return parseDeviceProfile(interpolated.value, file);
+  return parseDeviceProfile(withRawName(interpolated.value, yaml.value.value), file);
+}
+
+/**
+ * The profile's `name` as written, never interpolated: the name goes into every trace and
+ * result, and `lab-${TOKEN}` would write the variable's value there.
+ */
+function withRawName(interpolated: unknown, raw: unknown): unknown {
+  if (typeof interpolated !== 'object' || interpolated === null || Array.isArray(interpolated)) return interpolated;
+  if (typeof raw !== 'object' || raw === null || !('name' in raw)) return interpolated;
+  return { ...interpolated, name: raw.name };
 }

@@ -22,6 +22,9 @@ const secretPatterns: readonly RegExp[] = [
   /\bhf_[A-Za-z0-9]{20,}/g,
 ];
 
+// The password of credentials in a URL (`http://user:PASS@host/v1`); the user name stays.
+const urlCredentialsPattern = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@"'<>]*):([^\s/@"'<>]+)@/gi;
+
 // `api_key: "value"`, `apiKey=value`, `"authorization": "value"` and friends, in JSON or text.
 const keyValuePattern =
   /((?:api[_-]?key|authorization|access[_-]?token|secret|password)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic)\s+)?)([^\s"',}]{4,})/gi;
@@ -33,7 +36,7 @@ const harmlessValues = new Set(['true', 'false', 'null', 'undefined', 'none', 'r
 const secretKeyPattern = /^(api[_-]?key|authorization|proxy-authorization|access[_-]?token|password|secret|x-api-key|cookie)$/i;
 
 /** Minimum length of a registered exact secret; shorter values (e.g. `none`) would mangle text. */
-const minimumExactSecretLength = 8;
+export const minimumExactSecretLength = 8;
 
 /**
  * Replaces every secret in `text` with {@link redactedMarker}. `exactSecrets` are
@@ -49,6 +52,7 @@ export function redactSecrets(text: string, exactSecrets: readonly string[] = []
       typeof scheme === 'string' && /^(bearer|basic)$/i.test(scheme) ? `${scheme} ${redactedMarker}` : redactedMarker,
     );
   }
+  result = result.replace(urlCredentialsPattern, (_match, head: string) => `${head}:${redactedMarker}@`);
   result = result.replace(keyValuePattern, (_match, prefix: string, value: string) =>
     value.startsWith('[REDACTED') || harmlessValues.has(value.toLowerCase()) ? `${prefix}${value}` : `${prefix}${redactedMarker}`,
   );

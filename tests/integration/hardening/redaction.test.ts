@@ -16,7 +16,7 @@ import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import { readTrace } from '../../../src/trace/read-trace.js';
 import { setDebugSpec } from '../../../src/util/debug-log.js';
 import { passwordPlaceholder, Redactor } from '../../../src/util/redactor.js';
-import { startEchoingEndpoint } from '../../helpers/echoing-endpoint.js';
+import { echoedSpellings, startEchoingEndpoint } from '../../helpers/echoing-endpoint.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
@@ -34,8 +34,9 @@ function filesUnder(root: string): string[] {
 }
 
 describe('redaction of every file a run writes', () => {
-  it('an echoed API key reaches no file: results, journal, report, memory, traces, cassette, debug log', async () => {
-    const key = 'zq-echo-7Hc2LmQ9vX41';
+  it('an echoed API key reaches no file in any spelling: results, journal, report, memory, traces, cassette, debug log', async () => {
+    // '/', '+', '&', '"' and '<' make the URL-encoded, base64, JSON- and HTML-escaped spellings differ from the key.
+    const key = 'zq-echo/7Hc2+LmQ9&vX41"<Tw';
     const tasksDir = path.join(folder, 'suite');
     await mkdir(tasksDir);
     const { solution: _solution, ...task } = suite.tasks.find((candidate) => candidate.id === 'notes-create-text-note')!;
@@ -66,11 +67,49 @@ describe('redaction of every file a run writes', () => {
     expect(server.requests.length).toBeGreaterThan(6);
     const written = [...filesUnder(out), cassette, log];
     for (const expected of ['results.json', 'results.jsonl', 'report.html', 'senseact.jsonl', 'trace.jsonl', 'run.jsonl', 'debug.log']) expect(written.map((file) => path.basename(file))).toContain(expected);
-    expect(written.filter((file) => readFileSync(file).includes(key)).map((file) => path.relative(folder, file))).toEqual([]);
+    for (const [name, spelling] of Object.entries(echoedSpellings(key))) {
+      expect(written.filter((file) => readFileSync(file).includes(spelling)).map((file) => `${name}: ${path.relative(folder, file)}`)).toEqual([]);
+    }
     // What was redacted is still there as a marker (negative control: the files are not empty of it).
     expect(readFileSync(path.join(out, 'results.json'), 'utf8')).toContain('[REDACTED]');
-    expect(readFileSync(path.join(out, 'memory', 'senseact.jsonl'), 'utf8')).toContain('Use the key [REDACTED]');
+    expect(readFileSync(path.join(out, 'memory', 'senseact.jsonl'), 'utf8')).toContain('Use the key raw [REDACTED], base64 [REDACTED]');
     expect(readFileSync(log, 'utf8').length).toBeGreaterThan(100);
+  });
+
+  it('a password in the base URL reaches no file and not stderr; the user name and host stay (negative control)', async () => {
+    const password = 'pw-Base-9Qm2xV7';
+    const out = path.join(folder, 'out-url');
+    const log = path.join(folder, 'debug-url.log');
+    let stderr = '';
+    const env = { SENSEACT_BASE_URL: `http://lab-user:${password}@127.0.0.1:9/v1`, SENSEACT_API_KEY: 'sk-unused-key-0000', SENSEACT_MODEL: 'mock-model' };
+    setDebugSpec('senseact:*');
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      appendFileSync(log, chunk);
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      await main(['bench', '--suite', 'sim', '--tasks', 'notes-create-text-note', '--mode', 'senseact', '--device', 'sim', '--policy', 'llm', '--out', out], { stdout: () => undefined, stderr: (text) => { stderr += text; }, cwd: repoRoot, env });
+    } finally {
+      process.stderr.write = write;
+      setDebugSpec(undefined);
+    }
+    const written = [...filesUnder(out), log];
+    expect(written.length).toBeGreaterThan(3);
+    expect(written.filter((file) => readFileSync(file).includes(password)).map((file) => path.relative(folder, file))).toEqual([]);
+    expect(stderr).not.toContain(password);
+    expect(readFileSync(path.join(out, 'results.json'), 'utf8')).toContain('lab-user:[REDACTED]@127.0.0.1');
+  });
+
+  it('a device profile named lab-${VAR} records the name as written, not the value', async () => {
+    const profile = path.join(folder, 'lab.yaml');
+    await writeFile(profile, 'kind: sim\nname: lab-${LAB_SECRET_ID}\n');
+    const out = path.join(folder, 'out-profile');
+    const code = await main(['bench', '--suite', 'sim', '--tasks', 'notes-create-text-note', '--mode', 'senseact', '--device', profile, '--policy', 'oracle', '--out', out], { stdout: () => undefined, stderr: () => undefined, cwd: repoRoot, env: { LAB_SECRET_ID: 'value-of-lab-7731' } });
+    expect(code).toBe(0);
+    const files = filesUnder(out);
+    expect(files.filter((file) => readFileSync(file).includes('value-of-lab-7731'))).toEqual([]);
+    expect(files.some((file) => readFileSync(file).includes('lab-${LAB_SECRET_ID}'))).toBe(true);
   });
 
   it('a typed password: the device gets it, no file keeps it, the act is recorded with a placeholder', async () => {

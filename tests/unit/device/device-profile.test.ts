@@ -59,14 +59,15 @@ describe('device profiles', () => {
     expect(() => loadDeviceProfile('no-such-profile')).toThrow(/No device profile 'no-such-profile'.*devices\/no-such-profile\.yaml/);
   });
 
-  it('fills ${VAR} and ${VAR:-fallback} from the environment, typed when a value is one reference', () => {
+  it('fills ${VAR} and ${VAR:-fallback} from the environment, typed when a value is one reference; the name is kept as written', () => {
     const file = writeProfile([
       'kind: appium', 'name: ${PROFILE_NAME:-phone}', 'appium:', '  url: http://${APPIUM_HOST}:${APPIUM_PORT:-4723}',
       '  capabilities:', '    platformName: Android', '    appium:automationName: UiAutomator2', '    appium:udid: ${ANDROID_SERIAL}',
       '    appium:noReset: ${NO_RESET}', '    senseact:note: "costs $${PRICE}"', 'density: ${DENSITY}', '',
     ].join('\n'));
     const profile = loadDeviceProfile(file, { env: { APPIUM_HOST: '10.0.0.7', ANDROID_SERIAL: 'R58M12345', NO_RESET: 'true', DENSITY: '420' } });
-    expect(profile).toMatchObject({ name: 'phone', appium: { url: 'http://10.0.0.7:4723', capabilities: { 'appium:udid': 'R58M12345', 'appium:noReset': true, 'senseact:note': 'costs ${PRICE}' } }, density: 420 });
+    // The name goes into every trace: no variable's value may reach it through the name.
+    expect(profile).toMatchObject({ name: '${PROFILE_NAME:-phone}', appium: { url: 'http://10.0.0.7:4723', capabilities: { 'appium:udid': 'R58M12345', 'appium:noReset': true, 'senseact:note': 'costs ${PRICE}' } }, density: 420 });
     // Negative control: an unset variable without a fallback names the field and the variable.
     expect(() => loadDeviceProfile(file, { env: { APPIUM_HOST: 'h', NO_RESET: 'true', DENSITY: '420' } }))
       .toThrow(/names environment variables that are not set: appium\.capabilities\.appium:udid: \$\{ANDROID_SERIAL\} is not set\. Set them, or give a fallback/);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactSecrets, redactSecretsDeep, redactedMarker } from '../../../src/util/redact-secrets.js';
+import { Redactor, secretsFromEnv, urlPasswords } from '../../../src/util/redactor.js';
 
 describe('redactSecrets', () => {
   it.each([
@@ -57,5 +58,32 @@ describe('redactSecrets on real UI dumps', () => {
       return redactSecrets(xml) !== xml;
     });
     expect(altered).toEqual([]);
+  });
+});
+
+describe('Redactor: every spelling of a secret', () => {
+  const key = 'zq-key/7Hc2+LmQ9&vX41';
+  it.each([
+    ['raw', key],
+    ['base64', Buffer.from(key).toString('base64')],
+    ['base64 inside a Basic credential', Buffer.from(`lab-user:${key}`).toString('base64')],
+    ['base64url', Buffer.from(key).toString('base64url')],
+    ['URL-encoded', encodeURIComponent(key)],
+    ['JSON-escaped', JSON.stringify(key)],
+    ['HTML-escaped', key.replace(/&/g, '&amp;')],
+    ['less its last 4 characters', `${key.slice(0, -4)}...`],
+  ])('%s', (_name, spelling) => {
+    const redacted = new Redactor([key]).text(`echo: ${spelling} end`);
+    expect(redacted).toContain(redactedMarker);
+    expect(redacted).not.toContain(key.slice(3, 12));
+    // Negative control: another key's spellings stay as they are.
+    expect(new Redactor(['another-key-0000000']).text(`echo: ${spelling} end`)).toBe(`echo: ${spelling} end`);
+  });
+
+  it('the password of a URL, from the environment too; the user name and host stay', () => {
+    expect(redactSecrets('connect ECONNREFUSED http://lab-user:pw-Base-9Qm2@10.0.0.7:8000/v1')).toBe(`connect ECONNREFUSED http://lab-user:${redactedMarker}@10.0.0.7:8000/v1`);
+    expect(urlPasswords('http://u:p%40ss-word-1@host/v1')).toEqual(['p%40ss-word-1', 'p@ss-word-1']);
+    expect(new Redactor(secretsFromEnv({ SENSEACT_BASE_URL: 'http://u:p%40ss-word-1@host/v1' })).text('said p@ss-word-1')).toBe(`said ${redactedMarker}`);
+    expect(urlPasswords('http://host/v1')).toEqual([]);
   });
 });
