@@ -71,6 +71,8 @@ export interface RunTaskOptions {
    * run, its verified intents are learned (a note of its path only when the task succeeded).
    */
   readonly appMemory?: AppMemory;
+  /** Names this run in the app memory (see `AppRun.runKey`), so a resumed bench does not learn a killed run twice. */
+  readonly appMemoryRun?: string;
   /**
    * What the device tells beyond the screen (usually the device itself: both built-in
    * devices implement it): app state and adb outputs for the success check once the run
@@ -203,7 +205,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     // A run its model budget stopped failed, whatever the screen shows: the model did not finish within what it was given.
     success = verdict.success && !leftOut && run.budgetSpent !== true;
     if (appTrail && options.appMemory) {
-      const learned = await options.appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail });
+      const learned = await options.appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail, ...(options.appMemoryRun === undefined ? {} : { runKey: options.appMemoryRun }) });
       if (session.certifier) await summariseLearned(options.appMemory, learned, session.certifier, trace, options.signal);
     }
     reason = `${run.budgetSpent === true ? `${run.stopReason}; ` : ''}${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;

@@ -50,6 +50,23 @@ export const modelUsageShape = {
 };
 
 /**
+ * The planning aids a benchmark's senseact runs used (`--meta-plan`, `--vote`,
+ * `--vote-temperature`, `--app-memory`): they change what a run costs and does, so a
+ * resumed benchmark must not mix them. `voteTemperature` is null without voting.
+ */
+export const planningConditionsSchema = z.object({
+  metaPlan: z.boolean(),
+  vote: z.number().int().positive(),
+  voteTemperature: z.number().nullable(),
+  /** The app memory folder (absolute), or null without one. */
+  appMemory: z.string().nullable(),
+});
+export type PlanningConditions = z.infer<typeof planningConditionsSchema>;
+
+/** No planning aid: what a bench without --meta-plan, --vote or --app-memory records. */
+export const noPlanningAids: PlanningConditions = { metaPlan: false, vote: 1, voteTemperature: null, appMemory: null };
+
+/**
  * The conditions a benchmark run ran under (set by the bench, absent on a lone run): a
  * resumed benchmark may mix runs of several invocations, so each run says its own.
  */
@@ -68,6 +85,8 @@ export const runConditionsSchema = z.object({
   gateThreshold: z.number().int().positive().nullable().default(null),
   /** The sampling temperature of every model role (`--temperature`), or null for the configured one (null in older runs). */
   temperature: z.number().min(0).max(2).nullable().default(null),
+  /** The planning aids of the senseact modes (no aid in runs recorded before they were recorded). */
+  planning: planningConditionsSchema.default(noPlanningAids),
 });
 export type RunConditions = z.infer<typeof runConditionsSchema>;
 

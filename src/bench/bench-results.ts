@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { planningUsageSchema } from '../agent/planning-usage.js';
-import { agentModeSchema, modelUsageShape, policyNameSchema, taskRunResultSchema } from '../agent/task-run-result.js';
+import { agentModeSchema, modelUsageShape, noPlanningAids, planningConditionsSchema, policyNameSchema, taskRunResultSchema } from '../agent/task-run-result.js';
 import { labMetricsSchema } from './compute-lab-metrics.js';
 import { repeatSpreadSchema } from './compute-repeat-spread.js';
 import { vlmReductionSchema } from './compute-vlm-reduction.js';
@@ -115,6 +115,8 @@ export const benchRunOptionsSchema = z.object({
   taskIds: z.array(z.string()),
   /** The `--skills` folder and the digest of its skill files when the run started (`skillsDigest`); null without skills (and in older results). */
   skills: z.object({ dir: z.string(), digest: z.string(), files: z.record(z.string(), z.string()) }).nullable().default(null),
+  /** `--meta-plan`, `--vote`, `--vote-temperature`, `--app-memory` (no aid in older results). */
+  planning: planningConditionsSchema.default(noPlanningAids),
 });
 export type BenchRunOptions = z.infer<typeof benchRunOptionsSchema>;
 

@@ -194,7 +194,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
       // Seeded per task and repeat, as the simulator's faults are: every mode of a run meets the same draws.
       ...(modelFaults === undefined ? {} : { modelFaults: { config: modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),
       ...(skills && verifyingSenseActModes.includes(mode) ? { skills } : {}),
-      ...(isSenseActMode(mode) ? { ...planningOptions, ...(appMemory ? { appMemory } : {}) } : {}),
+      ...(isSenseActMode(mode) ? { ...planningOptions, ...(appMemory ? { appMemory, appMemoryRun: `${path.resolve(options.outDir)}#${memoryRun(task.id, mode, repeat)}` } : {}) } : {}),
     };
     if (profile.kind === 'sim') {
       const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }), ...(simSection === undefined ? {} : { profile: simSection }) });

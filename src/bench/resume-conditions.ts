@@ -1,4 +1,4 @@
-import type { AgentMode, PolicyName } from '../agent/task-run-result.js';
+import type { AgentMode, PlanningConditions, PolicyName } from '../agent/task-run-result.js';
 import { describeSkillsChange, type SkillsDigest } from '../skills/skills-digest.js';
 import type { BenchRunOptions } from './bench-results.js';
 
@@ -15,6 +15,7 @@ export interface ResumeConditions {
   readonly modelLabel: string;
   /** The `--skills` folder's digest now, or null without skills. */
   readonly skills: SkillsDigest | null;
+  readonly planning: PlanningConditions;
 }
 
 /**
@@ -38,6 +39,10 @@ export function resumeMismatches(previous: BenchRunOptions, current: ResumeCondi
   compare('--temperature', previous.temperature === null ? null : String(previous.temperature), current.temperature === null ? null : String(current.temperature));
   compare('--policy', previous.policy, current.policy);
   compare('model', previous.modelLabel, current.modelLabel);
+  compare('--meta-plan', previous.planning.metaPlan ? 'on' : 'off', current.planning.metaPlan ? 'on' : 'off');
+  compare('--vote', String(previous.planning.vote), String(current.planning.vote));
+  compare('--vote-temperature', previous.planning.voteTemperature === null ? null : String(previous.planning.voteTemperature), current.planning.voteTemperature === null ? null : String(current.planning.voteTemperature));
+  compare('--app-memory', previous.planning.appMemory, current.planning.appMemory);
   const skills = skillsMismatch(previous.skills, current.skills);
   if (skills !== undefined) differences.push(skills);
   return differences;

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { taskRunResultSchema, type AgentMode, type PolicyName, type RunConditions, type TaskRunResult } from '../agent/task-run-result.js';
+import { noPlanningAids, taskRunResultSchema, type AgentMode, type PlanningConditions, type PolicyName, type RunConditions, type TaskRunResult } from '../agent/task-run-result.js';
 import { debugLog } from '../util/debug-log.js';
 import { Redactor } from '../util/redactor.js';
 import { stableHashHex } from '../util/stable-hash.js';
@@ -66,6 +66,8 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   readonly modelLabel?: string;
   /** The `--skills` folder's digest (`skillsDigest`), recorded in results and compared on resume; null or absent without skills. */
   readonly skills?: SkillsDigest | null;
+  /** The planning aids the executor was wired with, recorded in results and in each run's conditions and compared on resume; absent: none. */
+  readonly planning?: PlanningConditions;
   readonly prices?: TokenPrices;
   readonly onProgress?: (progress: BenchProgress) => void;
   /** Cancels the benchmark: no new run starts, in-flight runs are abandoned, results are written as incomplete. */
@@ -121,24 +123,27 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     const recovered = await readResultsJournal(journalFile);
     if (recovered.skippedLines > 0) debugLog('bench', 'journal had unreadable lines', { skipped: recovered.skippedLines });
     const finished = new Map<string, TaskRunResult>();
+    // Finished runs outside this plan (a --tasks subset on resume) stay in results.json, as in the journal.
+    const kept = new Map<string, TaskRunResult>();
     const redactor = options.redactor ?? new Redactor();
     for (const recoveredResult of recovered.results) {
       const result = redactor.deep(recoveredResult);
       const key = runKey(result.id, result.mode, result.repeat);
-      if (planned.has(key)) finished.set(key, result);
+      (planned.has(key) ? finished : kept).set(key, result);
     }
-    for (const [key, result] of finished) if (result.error !== null) finished.delete(key);
+    for (const runs of [finished, kept]) for (const [key, result] of runs) if (result.error !== null) runs.delete(key);
     const resumed = finished.size;
     const pending = plan.filter((run) => !finished.has(run.key));
-    await options.beforeRuns?.([...finished.values()]);
+    await options.beforeRuns?.([...finished.values(), ...kept.values()]);
 
     const startedAt = previous?.startedAt ?? new Date(startedAtMs).toISOString();
     const priorWallMs = previous?.wallTimeMs ?? 0;
     const snapshot = (): BenchResults => {
-      const ordered = plan.flatMap((run) => {
+      const planOrdered = plan.flatMap((run) => {
         const result = finished.get(run.key);
         return result === undefined ? [] : [result];
       });
+      const ordered = [...planOrdered, ...kept.values()];
       return {
         version: benchResultsVersion,
         policy: options.policy,
@@ -158,13 +163,14 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
           modelLabel: modelLabelOf(options),
           taskIds: options.tasks.map((task) => task.id),
           skills: options.skills ?? null,
+          planning: options.planning ?? noPlanningAids,
         },
         prices,
         startedAt,
         updatedAt: new Date().toISOString(),
         wallTimeMs: priorWallMs + (Date.now() - startedAtMs),
-        complete: ordered.length === plan.length,
-        expectedRuns: plan.length,
+        complete: planOrdered.length === plan.length,
+        expectedRuns: plan.length + kept.size,
         modes: computeModeMetrics(ordered, options.modes, prices),
         tasks: ordered,
       };
@@ -173,7 +179,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     await writer.flush();
 
     const journal = await ResultsJournal.open(journalFile, recovered.completeBytes);
-    const conditions: RunConditions = { suite: options.suite, device: options.device ?? null, faults: options.faults ?? null, modelFaults: options.modelFaults ?? null, gateThreshold: options.gateThreshold ?? null, temperature: options.temperature ?? null, policy: options.policy, model: modelLabelOf(options), startedAt: new Date(startedAtMs).toISOString() };
+    const conditions: RunConditions = { suite: options.suite, device: options.device ?? null, faults: options.faults ?? null, modelFaults: options.modelFaults ?? null, gateThreshold: options.gateThreshold ?? null, temperature: options.temperature ?? null, planning: options.planning ?? noPlanningAids, policy: options.policy, model: modelLabelOf(options), startedAt: new Date(startedAtMs).toISOString() };
     const signal = options.signal ?? new AbortController().signal;
     let running = 0;
     let successes = [...finished.values()].filter((result) => result.success).length;
@@ -280,6 +286,7 @@ async function prepareOutDir<Task extends BenchTask>(outDir: string, options: Ru
     policy: options.policy,
     modelLabel: modelLabelOf(options),
     skills: options.skills ?? null,
+    planning: options.planning ?? noPlanningAids,
   });
   if (differences.length > 0 && options.force !== true) {
     throw new BenchError({

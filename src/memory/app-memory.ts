@@ -49,6 +49,11 @@ export const appMemoryFileSchema = z.object({
   links: z.array(appLinkSchema),
   notes: z.array(appNoteSchema),
   summary: appSummarySchema.optional(),
+  /**
+   * The runs learned into this file (`AppRun.runKey`): a run a kill cut off after it
+   * learned, run again by `bench --resume`, is not learned twice.
+   */
+  learnedRuns: z.array(z.string()).default([]),
 });
 export type AppMemoryFile = z.infer<typeof appMemoryFileSchema>;
 export type AppNote = z.infer<typeof appNoteSchema>;
@@ -78,6 +83,8 @@ export interface AppRun {
   readonly instruction: string;
   readonly success: boolean;
   readonly trail: readonly AppTrailStep[];
+  /** Names the run across processes (the bench's out dir, task, mode, repeat); a file that learned it already skips it. */
+  readonly runKey?: string;
 }
 
 /** Counts a text's prompt tokens (the model layer's estimate, passed in). */
@@ -111,7 +118,7 @@ function safeFileName(packageName: string): string {
 }
 
 function emptyFile(packageName: string): AppMemoryFile {
-  return { version: appMemoryVersion, package: packageName, pages: [], links: [], notes: [] };
+  return { version: appMemoryVersion, package: packageName, pages: [], links: [], notes: [], learnedRuns: [] };
 }
 
 function verb(step: { readonly unit: string; readonly type: string; readonly value?: string | undefined }): string {
@@ -178,8 +185,11 @@ export class AppMemory implements AppHintSource {
    */
   async learn(run: AppRun): Promise<string[]> {
     const touched = new Set<string>();
+    const learnedBefore = (app: string): boolean => run.runKey !== undefined && (this.files.get(app)?.learnedRuns.includes(run.runKey) ?? false);
+    const skipped = new Set([...new Set([run.app, ...run.trail.map((step) => step.packageName)])].filter(learnedBefore));
     const verified = samePageAcrossScrolls(run.trail.filter((step) => step.verified));
     for (const step of verified) {
+      if (skipped.has(step.packageName)) continue;
       const file = this.fileFor(step.packageName);
       touched.add(step.packageName);
       addPage(file, step.from, []);
@@ -190,7 +200,7 @@ export class AppMemory implements AppHintSource {
         else file.links.push({ from: step.from, to: step.to, unit: step.unit, type: step.type, count: 1 });
       }
     }
-    if (run.success && verified.length > 0) {
+    if (run.success && verified.length > 0 && !skipped.has(run.app)) {
       const file = this.fileFor(run.app);
       touched.add(run.app);
       const family = taskFamily(run.instruction);
@@ -206,6 +216,7 @@ export class AppMemory implements AppHintSource {
       const file = this.files.get(app) as AppMemoryFile;
       // What the map learned is no longer what a model summarised.
       delete file.summary;
+      if (run.runKey !== undefined) file.learnedRuns.push(run.runKey);
       await this.write(file);
     }
     return [...touched].sort();

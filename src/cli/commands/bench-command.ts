@@ -388,6 +388,12 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       temperature: options.temperature ?? null,
       modelLabel: handle.modelLabel,
       ...(skills === undefined ? {} : { skills }),
+      planning: {
+        metaPlan: options.planning.metaPlan,
+        vote: options.planning.vote,
+        voteTemperature: options.planning.vote > 1 ? options.planning.voteTemperature : null,
+        appMemory: options.planning.appMemoryDir ?? null,
+      },
       prices: options.prices ?? handle.prices ?? defaultTokenPrices,
       onProgress: reporter.onProgress,
       ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),

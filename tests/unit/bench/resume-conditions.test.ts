@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { benchRunOptionsSchema, type BenchRunOptions } from '../../../src/bench/bench-results.js';
 import { resumeMismatches, type ResumeConditions } from '../../../src/bench/resume-conditions.js';
+import { noPlanningAids } from '../../../src/agent/task-run-result.js';
 import { SkillError } from '../../../src/skills/skill-error.js';
 import { skillsDigest } from '../../../src/skills/skills-digest.js';
 
@@ -11,7 +12,7 @@ const recorded = (skills: BenchRunOptions['skills']): BenchRunOptions => benchRu
   suite: 'sim', modes: ['senseact'], repeat: 1, concurrency: 1, device: 'sim', faults: null, policy: 'oracle', modelLabel: 'none', taskIds: [], skills,
 });
 const asked = (skills: ResumeConditions['skills']): ResumeConditions => ({
-  suite: 'sim', modes: ['senseact'], device: 'sim', faults: null, modelFaults: null, gateThreshold: null, temperature: null, policy: 'oracle', modelLabel: 'none', skills,
+  suite: 'sim', modes: ['senseact'], device: 'sim', faults: null, modelFaults: null, gateThreshold: null, temperature: null, policy: 'oracle', modelLabel: 'none', skills, planning: noPlanningAids,
 });
 
 describe('resuming with a skills folder', () => {
@@ -69,5 +70,33 @@ describe('resuming with a skills folder', () => {
     expect(resumeMismatches(recorded(skillsDigest(a)), asked(skillsDigest(c)))).toEqual([`--skills: the run used ${a}, this one ${c} (changed one.yaml)`]);
     expect(resumeMismatches(recorded(skillsDigest(a)), asked(null))).toEqual([`--skills: the run used ${a}, this one (none)`]);
     expect(resumeMismatches(recorded(null), asked(skillsDigest(a)))).toEqual([`--skills: the run used (none), this one ${a}`]);
+  });
+});
+
+describe('resuming with other planning aids', () => {
+  const recordedWith = (planning: BenchRunOptions['planning']): BenchRunOptions => benchRunOptionsSchema.parse({
+    suite: 'sim', modes: ['senseact'], repeat: 1, concurrency: 1, device: 'sim', faults: null, policy: 'oracle', modelLabel: 'none', taskIds: [], skills: null, planning,
+  });
+  const askedWith = (planning: ResumeConditions['planning']): ResumeConditions => ({
+    suite: 'sim', modes: ['senseact'], device: 'sim', faults: null, modelFaults: null, gateThreshold: null, temperature: null, policy: 'oracle', modelLabel: 'none', skills: null, planning,
+  });
+
+  it('refuses an added --meta-plan or --vote, a dropped or moved --app-memory, naming each option', () => {
+    const memory = { ...noPlanningAids, appMemory: '/runs/memory' };
+    expect(resumeMismatches(recordedWith(memory), askedWith({ ...memory, metaPlan: true, vote: 3, voteTemperature: 0.7 }))).toEqual([
+      '--meta-plan: the run used off, this one on',
+      '--vote: the run used 1, this one 3',
+      '--vote-temperature: the run used (none), this one 0.7',
+    ]);
+    expect(resumeMismatches(recordedWith(memory), askedWith(noPlanningAids))).toEqual(['--app-memory: the run used /runs/memory, this one (none)']);
+    expect(resumeMismatches(recordedWith(memory), askedWith({ ...memory, appMemory: '/runs/other' }))).toEqual(['--app-memory: the run used /runs/memory, this one /runs/other']);
+  });
+
+  it('the same aids resume; results written before aids were recorded read as none (negative control)', () => {
+    const aids = { metaPlan: true, vote: 3, voteTemperature: 0.7, appMemory: '/runs/memory' };
+    expect(resumeMismatches(recordedWith(aids), askedWith(aids))).toEqual([]);
+    const { planning: _planning, ...older } = recordedWith(noPlanningAids);
+    expect(benchRunOptionsSchema.parse(older).planning).toEqual(noPlanningAids);
+    expect(resumeMismatches(benchRunOptionsSchema.parse(older), askedWith(noPlanningAids))).toEqual([]);
   });
 });
