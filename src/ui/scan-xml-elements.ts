@@ -125,6 +125,8 @@ export function scanXmlElements(source: string, sourceName: string, handler: Xml
         fail(quote === -1 || source.indexOf('"', quote + 1) === -1 ? `the document ends inside an attribute of <${name}> (truncated dump)` : `malformed attribute in <${name}> (expected name="value")`, k);
       }
       const value = attribute![2] ?? attribute![3] ?? '';
+      // XML forbids a repeated attribute; taking the last would let `text="Cancel" text="Delete all"` read as the second.
+      if (Object.hasOwn(attributes, attribute![1]!)) fail(`attribute ${attribute![1]} appears twice in <${name}>`, k);
       attributes[attribute![1]!] = decode(value);
       k = attributePattern.lastIndex;
     }

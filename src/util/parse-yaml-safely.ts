@@ -41,7 +41,9 @@ export function parseYamlSafely(text: string): { success: true; value: ParsedYam
     return { success: false, problems: [{ message: `the YAML parser gave up (${error instanceof Error ? error.message : String(error)}); the file is damaged or nests too deeply` }] };
   }
   if (document.errors.length > 0) {
-    return { success: false, problems: document.errors.map((error) => ({ ...at(error.pos[0]), message: `YAML syntax: ${error.message.split('\n')[0] ?? error.code}` })) };
+    // Valid YAML nested past the parser's stack comes back as a syntax error quoting the stack overflow: say what it is.
+    const tooDeep = (message: string): boolean => /maximum call stack/i.test(message);
+    return { success: false, problems: document.errors.map((error) => ({ ...at(error.pos[0]), message: tooDeep(error.message) ? 'the YAML is nested too deep to read; flatten it' : `YAML syntax: ${error.message.split('\n')[0] ?? error.code}` })) };
   }
   try {
     return { success: true, value: { value: document.toJS({ maxAliasCount: maxYamlAliasCount }), document, lineCounter } };

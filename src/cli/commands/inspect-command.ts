@@ -86,7 +86,8 @@ export const registerInspectCommand: CommandRegistration = (program: Command, io
       }
       if (options.json) {
         const single = paths.length === 1 && files.length === 1 && files[0] === path.resolve(io.cwd, paths[0]!);
-        io.stdout(`${JSON.stringify(single ? screens[0] ?? null : screens, null, 2)}\n`);
+        // One file that did not parse prints nothing on stdout (not `null`): its error is on stderr, exit 2.
+        if (!single || screens[0] !== undefined) io.stdout(`${JSON.stringify(single ? screens[0] : screens, null, 2)}\n`);
       }
       if (files.length === 0 && !failed) {
         failed = true;
@@ -118,5 +119,13 @@ function renderText(screen: InspectedScreen): string {
   }
   lines.push(`edges: ${screen.edges.length === 0 ? '(none)' : ''}`);
   for (const [from, to] of screen.edges) lines.push(`  ${from} -> ${to}`);
-  return `${lines.join('\n')}\n\n`;
+  return `${escapeControls(lines.join('\n'))}\n\n`;
+}
+
+/**
+ * Control characters of the dump's text shown as `\u009b` escapes: C0 (but newlines) and
+ * C1 controls would otherwise reach the terminal raw (U+009B starts an escape sequence).
+ */
+function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
