@@ -24,6 +24,7 @@
 // The agent.
 export { SenseActAgent, type AgentDevice, type AgentOutcome, type AgentRunOptions, type AgentRunResult, type SenseActAgentOptions } from './agent/senseact-agent.js';
 export { SenseActAgentError } from './agent/senseact-agent-error.js';
+export { irreversibleAction, irreversibleWords, type IrreversibleAction } from './agent/irreversible-action.js';
 export { runTask, type RunTaskOptions } from './agent/run-task.js';
 export type { AgentModels } from './agent/agent-session.js';
 export type { PlanningOptions } from './agent/planning-options.js';

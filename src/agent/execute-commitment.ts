@@ -4,6 +4,7 @@ import { parsePredicate } from '../verify/parse-predicate.js';
 import { pixelOnlyCode } from '../verify/verify-unit-step.js';
 import type { Screen } from './agent-session.js';
 import { executeUnit } from './execute-unit.js';
+import { irreversibleAction } from './irreversible-action.js';
 import { relocateByVision } from './relocate-by-vision.js';
 import type { CommitmentItem, PlanReply } from './plan-reply.js';
 import { recordGate, recordUnitVerdict, unitFingerprint, type ExecutedUnit, type SenseActContext, type SenseActState } from './senseact-state.js';
@@ -52,6 +53,8 @@ export async function executeCommitment(context: SenseActContext, state: SenseAc
     // The first unit's preconditions were checked when the commitment was admitted; a later one's hold or not on the screen the earlier units left.
     const unmet = index === 0 ? undefined : unitPrecondition(current);
     if (unmet) return { start, executed, unfinished: `stopped after ${index} of ${items.length} units: ${unmet.reason}` };
+    const held = await holdIrreversible(context, current, state.screen);
+    if (held !== undefined) return { start, executed, unfinished: `stopped after ${index} of ${items.length} units: ${held}` };
     const key = actionKey(current, item);
     state.sameActionRepeats = key === state.lastActionKey ? state.sameActionRepeats + 1 : 1;
     state.lastActionKey = key;
@@ -71,4 +74,18 @@ export async function executeCommitment(context: SenseActContext, state: SenseAc
     if (stop) break;
   }
   return { start, executed, unfinished: '' };
+}
+
+/**
+ * Why `unit` may not run under the context's irreversible policy (it cannot be undone, and
+ * nothing allowed it: no `allow`, and `confirm` said no or is absent), or undefined when it may.
+ */
+async function holdIrreversible(context: SenseActContext, unit: ControlUnit, screen: Screen): Promise<string | undefined> {
+  const policy = context.irreversible;
+  if (!policy || policy.allow) return undefined;
+  const action = irreversibleAction(unit, screen.perception, policy.words);
+  if (!action) return undefined;
+  const what = `${unit.type} "${unit.label}" cannot be undone (${action.reason})`;
+  if (!policy.confirm) return `${what} and nobody can confirm it: refused`;
+  return (await policy.confirm(action)) ? undefined : `${what} and the person declined it`;
 }

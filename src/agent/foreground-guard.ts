@@ -63,7 +63,8 @@ export class ForegroundGuard {
   private readonly app: string;
   private readonly visited: string[] = [];
 
-  constructor(task: Pick<Task, 'allowedPackages' | 'app'>) {
+  /** With `anyApp`, every package is allowed (a session that was given no list of apps): the guard refuses and leaves nothing. */
+  constructor(task: Pick<Task, 'allowedPackages' | 'app'>, private readonly options: { readonly anyApp?: boolean } = {}) {
     this.taskPackages = task.allowedPackages;
     this.app = task.app;
     this.allowed = new Set([...task.allowedPackages, ...systemPackages]);
@@ -76,7 +77,7 @@ export class ForegroundGuard {
 
   /** True when `packageName` may be in the foreground ('' is an unknown foreground: not judged). */
   allows(packageName: string): boolean {
-    return packageName === '' || this.allowed.has(packageName);
+    return packageName === '' || this.options.anyApp === true || this.allowed.has(packageName);
   }
 
   /**
@@ -84,6 +85,7 @@ export class ForegroundGuard {
    * when it would not (as far as the screen tells).
    */
   refusal(unit: ControlUnit, item: CommitmentItem, screen: Screen): string | undefined {
+    if (this.options.anyApp === true) return undefined;
     if (unit.id === 'nav-launch') {
       if (item.value !== undefined && !this.allowed.has(item.value)) return `launching "${item.value}" is outside the allowed apps (${this.taskPackages.join(', ')})`;
       return undefined;

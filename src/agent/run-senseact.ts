@@ -19,7 +19,7 @@ import type { SkillCall } from './skill-menu.js';
 import { SenseActAgentError } from './senseact-agent-error.js';
 import { ModelBudgetError } from '../model/model-budget-error.js';
 import type { Skill } from '../skills/skill-schema.js';
-import { newSenseActState, recordGate, type SenseActContext, type SenseActState, type VerificationCounts } from './senseact-state.js';
+import { newSenseActState, recordGate, type IrreversiblePolicy, type SenseActContext, type SenseActState, type VerificationCounts } from './senseact-state.js';
 import { verifyCommittedIntent } from './verify-committed-intent.js';
 import { VlmGate } from './vlm-gate.js';
 
@@ -58,6 +58,8 @@ export interface SenseActOptions {
   readonly planning?: PlanningOptions;
   /** Collects the executed intents for the app memory (`runTask` learns from it once the task is judged). */
   readonly appTrail?: AppTrailStep[];
+  /** Actions that cannot be undone are confirmed first (`SenseActAgent`); absent: no such check. */
+  readonly irreversible?: IrreversiblePolicy;
 }
 
 /** What a run of the loop ends with; success is decided afterwards by the task's check. */
@@ -116,6 +118,7 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
     ...(options.planning ? { planning: options.planning } : {}),
     ...(options.appTrail ? { appTrail: options.appTrail } : {}),
     ...(options.skills && mode !== 'open-loop' ? { skills: options.skills } : {}),
+    ...(options.irreversible ? { irreversible: options.irreversible } : {}),
   };
   session.step = 0;
   const state = newSenseActState(await session.observe('before.xml'));
@@ -203,7 +206,7 @@ async function playRound(context: SenseActContext, state: SenseActState): Promis
   state.unresolvedInARow = 0;
 
   const run = await executeCommitment(context, state, plan, items, units);
-  if (run.executed.length === 0) return { entry: { intent: plan.intent, outcome: 'unknown', note: '' } };
+  if (run.executed.length === 0) return { entry: { intent: plan.intent, outcome: 'unknown', note: run.unfinished } };
   if (!context.feedback) {
     session.trace.emit({ type: 'verify-end', step: session.step, outcome: 'inconclusive', reason: 'open-loop: execution feedback is off', by: 'none' });
     return { entry: { intent: plan.intent, outcome: 'unknown', note: '' } };

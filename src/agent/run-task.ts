@@ -17,6 +17,8 @@ import { evaluateSuccess } from '../tasks/evaluate-success.js';
 import type { Task } from '../tasks/task-schema.js';
 import type { PlanningOptions } from './planning-options.js';
 import { TraceWriter } from '../trace/trace-writer.js';
+import type { TraceEvent } from '../trace/trace-event.js';
+import type { IrreversiblePolicy } from './senseact-state.js';
 import { Redactor } from '../util/redactor.js';
 import { SenseActError } from '../util/senseact-error.js';
 import { AgentSession, type AgentModels } from './agent-session.js';
@@ -111,6 +113,10 @@ export interface RunTaskOptions {
   readonly budget?: ModelBudget;
   /** The prices a cost limit is counted at; a cost limit without them is refused (what would it count?). */
   readonly budgetPrices?: BudgetPrices;
+  /** Actions that cannot be undone are confirmed first (`SenseActAgent`); absent: no such check (the benchmark). */
+  readonly irreversible?: IrreversiblePolicy;
+  /** Told of every trace event of the run as it is written (progress of a caller); it must not throw. */
+  readonly onTraceEvent?: (event: TraceEvent) => void;
   readonly startSteps?: (report: (outcome: StartStepOutcome) => void, signal?: AbortSignal) => Promise<void>;
 }
 
@@ -124,7 +130,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const { task, mode, policy } = options;
   const ledger = new UsageLedger();
   const redactor = options.redactor ?? new Redactor(options.secrets ?? []);
-  const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), ifExists: options.replaceTrace ? 'replace' : 'suffix', redactor });
+  const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), ifExists: options.replaceTrace ? 'replace' : 'suffix', redactor, ...(options.onTraceEvent ? { onEvent: options.onTraceEvent } : {}) });
   const started = performance.now();
   const react = !isSenseActMode(mode);
   const { probe } = options;
@@ -187,6 +193,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
           ...(options.skills ? { skills: options.skills } : {}),
           ...(planning ? { planning } : {}),
           ...(appTrail ? { appTrail } : {}),
+          ...(options.irreversible ? { irreversible: options.irreversible } : {}),
         });
     const appState = await probe?.appState(callOptions);
     const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];

@@ -15,6 +15,8 @@ import type { Task } from '../tasks/task-schema.js';
 import { stableHashHex } from '../util/stable-hash.js';
 import { safeParsePredicate } from '../verify/parse-predicate.js';
 import type { AgentModels } from './agent-session.js';
+import type { IrreversibleAction } from './irreversible-action.js';
+import type { TraceEvent } from '../trace/trace-event.js';
 import { runTask } from './run-task.js';
 import { SenseActAgentError } from './senseact-agent-error.js';
 import type { AgentMode, TaskRunResult } from './task-run-result.js';
@@ -67,6 +69,16 @@ export interface SenseActAgentOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Cancels connecting to the device. */
   readonly signal?: AbortSignal;
+  /**
+   * Asked before an action that cannot be undone runs (`irreversibleAction`: a tap whose
+   * label, or a confirm button whose dialog, says delete, pay, buy, send, uninstall,
+   * factory reset, or a word of the profile's `irreversible` list): true runs it, false
+   * stops the commitment there (the planner reads why). Without it such actions are
+   * refused unless `allowIrreversible` is set.
+   */
+  readonly confirm?: (action: IrreversibleAction) => Promise<boolean>;
+  /** Run actions that cannot be undone without asking. Default false. */
+  readonly allowIrreversible?: boolean;
 }
 
 export interface AgentRunOptions {
@@ -86,6 +98,8 @@ export interface AgentRunOptions {
   readonly check?: string;
   readonly mode?: AgentMode;
   readonly signal?: AbortSignal;
+  /** Told of every trace event of the run as it is written (progress: `step-end`, `verify-end`); it must not throw. */
+  readonly onEvent?: (event: TraceEvent) => void;
 }
 
 /**
@@ -134,6 +148,7 @@ export class SenseActAgent {
     private readonly models: AgentModels,
     private readonly options: SenseActAgentOptions & { readonly traceRoot: string },
     private readonly appMemory: AppMemory | undefined,
+    private readonly irreversibleWords: readonly string[] = [],
   ) {
     const skills = options.skills;
     this.skills = typeof skills === 'string' ? loadSkills(path.resolve(options.cwd ?? process.cwd(), skills)) : skills;
@@ -153,7 +168,7 @@ export class SenseActAgent {
     if (isDevice(options.device)) return new SenseActAgent(options.device, false, models, { ...options, traceRoot }, appMemory);
     const profile = profileOf(options.device, cwd, env);
     const device = await createDevice(profile, { ...(options.sim ? { sim: options.sim } : {}), ...(options.signal ? { signal: options.signal } : {}) });
-    return new SenseActAgent(device, true, models, { ...options, traceRoot }, appMemory);
+    return new SenseActAgent(device, true, models, { ...options, traceRoot }, appMemory, profile.irreversible ?? []);
   }
 
   /**
@@ -180,6 +195,8 @@ export class SenseActAgent {
       ...(this.options.planning ? { planning: this.options.planning } : {}),
       ...(this.appMemory ? { appMemory: this.appMemory } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onEvent ? { onTraceEvent: options.onEvent } : {}),
+      irreversible: { allow: this.options.allowIrreversible === true, words: this.irreversibleWords, ...(this.options.confirm ? { confirm: this.options.confirm } : {}) },
     });
     return {
       outcome: outcomeOf(result, options.check !== undefined),

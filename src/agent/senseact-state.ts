@@ -8,6 +8,7 @@ import type { Delta } from '../verify/compute-delta.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
 import type { VerifyOutcome } from '../verify/verify-outcome.js';
 import type { HistoryEntry } from './agent-prompts.js';
+import type { IrreversibleAction } from './irreversible-action.js';
 import type { AgentSession, Screen } from './agent-session.js';
 import type { ForegroundGuard } from './foreground-guard.js';
 import type { MetaPlanProgress } from './meta-plan.js';
@@ -37,6 +38,19 @@ export interface SenseActContext {
   readonly appTrail?: AppTrailStep[];
   /** Skills the planner may call by name (listed in its prompt for the app in the foreground). */
   readonly skills?: readonly Skill[];
+  /** Actions that cannot be undone are confirmed by a person first (absent: no such check, as in the benchmark). */
+  readonly irreversible?: IrreversiblePolicy;
+}
+
+/**
+ * What happens to an action that cannot be undone (`irreversibleAction`): `allow` runs it,
+ * else `confirm` asks a person (true runs it), else it is refused. `words` adds to the
+ * built-in ones (a device profile's `irreversible` list).
+ */
+export interface IrreversiblePolicy {
+  readonly allow: boolean;
+  readonly confirm?: (action: IrreversibleAction) => Promise<boolean>;
+  readonly words?: readonly string[];
 }
 
 /** Verification outcomes counted over a run. */

@@ -28,6 +28,12 @@ export const simDeviceProfileSchema = z.strictObject({
     })
     .default({}),
   settle: settleOptionsSchema.optional(),
+  /**
+   * Words or phrases of actions that cannot be undone on this device's apps, besides the
+   * built-in ones (delete, pay, buy, send, uninstall, factory reset): an action whose label
+   * or dialog says one is confirmed by a person first (`senseact mcp`, `SenseActAgent`'s `confirm`).
+   */
+  irreversible: z.array(z.string().min(1)).optional(),
 });
 
 /** An Appium server (UiAutomator2 on an emulator or phone, or the simulator's SenseActSim driver). */
@@ -52,6 +58,12 @@ export const appiumDeviceProfileSchema = z.strictObject({
       .refine((caps) => typeof caps['appium:automationName'] === 'string', { message: 'needs appium:automationName (UiAutomator2, or SenseActSim for the simulator)' }),
   }),
   settle: settleOptionsSchema.optional(),
+  /**
+   * Words or phrases of actions that cannot be undone on this device's apps, besides the
+   * built-in ones (delete, pay, buy, send, uninstall, factory reset): an action whose label
+   * or dialog says one is confirmed by a person first (`senseact mcp`, `SenseActAgent`'s `confirm`).
+   */
+  irreversible: z.array(z.string().min(1)).optional(),
   retry: retryPolicySchema.optional(),
   /** Deadline of one device call, retries and settling included. */
   callTimeoutMs: z.number().int().positive().optional(),

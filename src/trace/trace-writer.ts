@@ -35,6 +35,8 @@ export interface TraceWriterOptions {
   readonly redactor?: Redactor;
   /** Write and fsync every event as it comes (survives power loss at any point). Default false: batches, one fsync at close. */
   readonly fsync?: boolean;
+  /** Told of every event once it is validated and batched (a live view, progress); it must not throw. */
+  readonly onEvent?: (event: TraceEvent) => void;
 }
 
 /** Event types that end a batch: the events up to them are written at once. */
@@ -67,6 +69,7 @@ export class TraceWriter {
   readonly redactor: Redactor;
   private readonly stopListening: () => void;
   private readonly fsync: boolean;
+  private readonly onEvent: ((event: TraceEvent) => void) | undefined;
   private fd: number | undefined;
   private readonly modelCallCounts = new Map<string, number>();
   private readonly folders = new Set<string>();
@@ -83,6 +86,7 @@ export class TraceWriter {
     this.startedAt = this.clock();
     this.redactor = options.redactor ?? new Redactor(options.secrets ?? []);
     this.fsync = options.fsync ?? false;
+    this.onEvent = options.onEvent;
     const parent = join(options.root, ...options.suite.split('/').map(safeSegment), safeSegment(options.task));
     const wanted = safeSegment(options.runId ?? makeRunId());
     const ifExists = options.ifExists ?? 'suffix';
@@ -126,6 +130,7 @@ export class TraceWriter {
     this.batchBytes += line.length;
     this.eventCount += 1;
     if (this.fsync || this.batchBytes >= maxBatchBytes || batchEnds.has(parsed.data.type)) this.writeBatch();
+    this.onEvent?.(parsed.data);
     return parsed.data;
   }
 
