@@ -21,11 +21,11 @@ function wordPattern(words: readonly string[]): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}])(${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
 }
 
-/** The texts of the surface (dialog, sheet) a unit sits on: its title and its text rows; none when it is on no surface. */
+/** The texts of the surface (dialog, sheet) a unit sits on: its title, its text rows and the other units' labels; none when it is on no surface. */
 function surfaceTexts(unit: ControlUnit, perception: Perception): string[] {
   const block = perception.plannerView.blocks.find((candidate) => candidate.surface && candidate.items.some((item) => item.kind === 'unit' && item.id === unit.id));
   if (!block) return [];
-  return [block.label, ...block.items.flatMap((item) => (item.kind === 'text' ? [item.text] : []))].filter((text) => text !== '');
+  return [block.label, ...block.items.flatMap((item) => (item.kind === 'text' ? [item.text] : item.id === unit.id ? [] : [item.label]))].filter((text) => text !== '');
 }
 
 /**

@@ -82,6 +82,24 @@ describe.skipIf(!enabled)('the packed package, installed into an empty project (
     expect(existsSync(path.join(project, 'runs', 'packed', 'report.html'))).toBe(true);
   }, 120_000);
 
+  it('starts `senseact mcp` from the installed package; the SDK client lists its tools and observes', async () => {
+    // The MCP SDK comes with senseact (a dependency), so the project can import its client.
+    await writeFile(path.join(project, 'mcp-client.mjs'), [
+      "import { Client } from '@modelcontextprotocol/sdk/client/index.js';",
+      "import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';",
+      "const transport = new StdioClientTransport({ command: process.execPath, args: ['node_modules/senseact/bin/senseact.js', 'mcp', '--launch', 'com.android.settings'] });",
+      "const client = new Client({ name: 'packed', version: '1.0.0' });",
+      'await client.connect(transport);',
+      'const { tools } = await client.listTools();',
+      "const observed = await client.callTool({ name: 'observe', arguments: {} });",
+      "console.log(JSON.stringify({ tools: tools.map((tool) => tool.name).sort(), app: observed.structuredContent.app }));",
+      'await client.close();',
+      '',
+    ].join('\n'));
+    const { stdout } = await run(process.execPath, ['mcp-client.mjs'], { cwd: project });
+    expect(JSON.parse(stdout.trim())).toEqual({ tools: ['act', 'check', 'observe', 'run', 'screenshot', 'skills'], app: 'com.android.settings' });
+  }, 60_000);
+
   it('type-checks and runs the README library example against the published types', async () => {
     await writeFile(path.join(project, 'example.ts'), await readmeLibraryExample());
     // Subpath exports and their types, and a misuse the types must reject.
