@@ -31,6 +31,9 @@ import { resolveUnit } from '../verify/resolve-unit.js';
 import { describeNode } from '../verify/verify-outcome.js';
 import type { ActInput, ActOutput, CommitmentItemInput } from './mcp-tool-schemas.js';
 import { parsePredicateInput } from './parse-predicate-input.js';
+import { screenData, type ScreenData } from './screen-data.js';
+
+export type { ScreenData } from './screen-data.js';
 
 /** How a session is set up (`senseact mcp`'s options). */
 export interface McpDeviceSessionOptions {
@@ -48,17 +51,6 @@ export interface McpDeviceSessionOptions {
   readonly vision?: AgentModels['vision'];
 }
 
-/** The observe output as data (`observeOutputShape`). */
-export interface ScreenData {
-  screen: string;
-  app: string;
-  activity: string;
-  view: string;
-  edges: string[];
-  units?: { id: string; type: string; label: string; state: ControlUnit['state']; block: string }[];
-  xml?: string;
-  screenshots: number;
-}
 
 /** Asks a person to confirm actions that cannot be undone: true runs them, false declines; undefined when nobody can be asked. */
 export type ConfirmActions = ((actions: readonly IrreversibleAction[]) => Promise<boolean>) | undefined;
@@ -134,18 +126,7 @@ export class McpDeviceSession {
 
   /** The screen as the observe tool returns it. */
   describe(screen: Screen, options: { units?: boolean; xml?: boolean } = {}): ScreenData {
-    const { perception } = screen;
-    const data: ScreenData = {
-      screen: stableHashHex(screen.xml),
-      app: perception.tree.packageName,
-      activity: perception.tree.activity,
-      view: perception.view,
-      edges: perception.scg.edges.map(([from, to]) => `${from}>${to}`),
-      screenshots: this.screenshots,
-    };
-    if (options.units) data.units = perception.units.map((unit) => ({ id: unit.id, type: unit.type, label: unit.label, state: unit.state, block: unit.block }));
-    if (options.xml) data.xml = screen.xml;
-    return data;
+    return screenData(screen, this.screenshots, options);
   }
 
   /** A screenshot of the device now, written to the session's run folder and counted. */
@@ -291,7 +272,7 @@ export function resolveItems(inputs: readonly CommitmentItemInput[], screen: Scr
   const hidden = new Set(perception.plannerView.hiddenUnits);
   const items: CommitmentItem[] = [];
   for (const [index, input] of inputs.entries()) {
-    const { unit, target, ...args } = input;
+    const { unit, target, select, ...args } = input;
     let id = unit;
     if (id === undefined) {
       if (target === undefined) return { problem: `commitment[${index}] names neither a unit nor a target: give "unit" (an id from the view) or "target" (a query)` };
@@ -309,7 +290,9 @@ export function resolveItems(inputs: readonly CommitmentItemInput[], screen: Scr
       if (!chosen) return { problem: `commitment[${index}].target ${target} names no unit on this screen (${found.problem ?? 'its units are not in the view'})` };
       id = chosen.id;
     }
-    items.push({ unit: id, ...Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)) });
+    // Choosing an option that perception typed as a toggle (AM / PM) means: checked, never unchecked.
+    const chosenToggle = select === true && args.checked === undefined && perception.units.find((candidate) => candidate.id === id)?.type === 'toggle';
+    items.push({ unit: id, ...Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)), ...(chosenToggle ? { checked: true } : {}) });
   }
   return { items };
 }

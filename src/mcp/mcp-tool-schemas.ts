@@ -50,6 +50,7 @@ export const commitmentItemInputSchema = z.object({
   checked: z.boolean().optional().describe('toggle: the wanted state (omit to flip).'),
   direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('scroll: which way the content moves into view.'),
   longPress: z.boolean().optional().describe('Long-press instead of tap.'),
+  select: z.boolean().optional().describe('Choose this option: a radio-like toggle (AM / PM) is set checked, never unchecked.'),
 });
 export type CommitmentItemInput = z.infer<typeof commitmentItemInputSchema>;
 

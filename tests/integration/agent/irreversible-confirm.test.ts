@@ -1,4 +1,4 @@
-// Human in the loop (issue 29): SenseActAgent asks its `confirm` callback before an action
+// Human in the loop: SenseActAgent asks its `confirm` callback before an action
 // that cannot be undone (the clock's Delete), runs it on yes, stops the commitment on no
 // (the planner reads why), and refuses it without a callback unless allowIrreversible.
 import { mkdtemp, rm } from 'node:fs/promises';

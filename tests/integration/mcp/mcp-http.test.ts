@@ -1,4 +1,4 @@
-// `senseact mcp --http` (issue 29): Streamable HTTP on loopback behind a bearer token. The
+// `senseact mcp --http`: Streamable HTTP on loopback behind a bearer token. The
 // built CLI serves the simulator; the SDK's Client connects with the token, a request
 // without it (or with a wrong one, or a foreign Host) is turned away. A client that cannot
 // elicit gets an action that cannot be undone refused. Binding beyond loopback is refused.

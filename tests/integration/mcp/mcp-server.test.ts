@@ -1,4 +1,4 @@
-// `senseact mcp` over stdio (issue 29): the SDK's own Client spawns the built CLI
+// `senseact mcp` over stdio: the SDK's own Client spawns the built CLI
 // (bin/senseact.js, dist/) on the simulator and calls every tool. One server for the file:
 // the device session stays open across calls, so the tests run in order on one simulator.
 import { mkdtemp, rm } from 'node:fs/promises';

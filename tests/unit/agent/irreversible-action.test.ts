@@ -1,4 +1,4 @@
-// Which actions cannot be undone (issue 29), on real dumps: a tap whose label says so, a
+// Which actions cannot be undone, on real dumps: a tap whose label says so, a
 // confirm button on a dialog that says so, a profile's own words; never a word inside
 // another word, never a toggle, never the OK of a harmless picker.
 import { readFileSync } from 'node:fs';
