@@ -11,10 +11,14 @@
 # are skipped on a second run.
 #
 # Usage:
-#   bash scripts/setup-emulator.sh [--appium-only] [--sdk DIR] [--api 33] [--device pixel_7_pro]
+#   bash scripts/setup-emulator.sh [--appium-only] [--androidworld] [--sdk DIR] [--api 33] [--device pixel_7_pro]
 #                                  [--avd Pixel_7_Pro_API_33] [--abi x86_64|arm64-v8a] [--image google_apis]
 #
 #   --appium-only  only step 4 (for phones, or an SDK you already have)
+#   --androidworld the AVD AndroidWorld uses (Pixel 6, API 33, google_apis, named AndroidWorldAvd)
+#                  instead of AndroidLab's; then, when an emulator is online (adb devices), its
+#                  apps: the APKs from AndroidWorld's public bucket into androidworld-apks/
+#                  (gitignored), installed with adb install (docs/androidworld.md)
 #   --sdk DIR      SDK location (default: $ANDROID_HOME, $ANDROID_SDK_ROOT, or ~/Android/Sdk)
 #
 # Environment: CMDLINE_TOOLS_URL overrides the command-line tools download (Linux zip).
@@ -32,6 +36,7 @@ device=pixel_7_pro
 avd=Pixel_7_Pro_API_33
 image=google_apis
 appium_only=0
+androidworld=0
 sdk="${ANDROID_HOME:-${ANDROID_SDK_ROOT:-$HOME/Android/Sdk}}"
 case "$(uname -m)" in
   arm64|aarch64) abi=arm64-v8a ;;
@@ -42,13 +47,14 @@ cmdline_tools_url="${CMDLINE_TOOLS_URL:-https://dl.google.com/android/repository
 while [ $# -gt 0 ]; do
   case "$1" in
     --appium-only) appium_only=1 ;;
+    --androidworld) androidworld=1; device=pixel_6; avd=AndroidWorldAvd; image=google_apis ;;
     --sdk) sdk="$2"; shift ;;
     --api) api="$2"; shift ;;
     --device) device="$2"; shift ;;
     --avd) avd="$2"; shift ;;
     --abi) abi="$2"; shift ;;
     --image) image="$2"; shift ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) echo "setup-emulator: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -121,6 +127,34 @@ fi
 
 install_appium_driver
 
+# AndroidWorld's apps (docs/androidworld.md): the APK files its own setup installs, from its
+# public bucket, into androidworld-apks/ (the path the suite's `installed` steps name).
+androidworld_apks=(
+  com.dimowner.audiorecorder_926.apk clipper.apk com.arduia.expense_11.apk net.gsantner.markor_146.apk
+  com.simplemobiletools.smsmessenger_85.apk net.cozic.joplin_2097740.apk net.osmand-4.6.13.apk
+  com.flauschcode.broccoli_1020600.apk code.name.monkey.retromusic_10603.apk
+  com.simplemobiletools.calendar.pro_238.apk com.simplemobiletools.draw.pro_79.apk
+  com.simplemobiletools.gallery.pro_396.apk de.dennisguse.opentracks_5705.apk org.tasks_130605.apk
+  org.videolan.vlc_13050408.apk
+)
+if [ "$androidworld" = 1 ]; then
+  step "AndroidWorld's apps in $repo/androidworld-apks"
+  mkdir -p "$repo/androidworld-apks"
+  for apk in "${androidworld_apks[@]}"; do
+    if [ -s "$repo/androidworld-apks/$apk" ]; then echo "have $apk"; continue; fi
+    curl -fL --retry 3 -o "$repo/androidworld-apks/$apk.part" "https://storage.googleapis.com/gresearch/android_world/$apk"
+    mv "$repo/androidworld-apks/$apk.part" "$repo/androidworld-apks/$apk"
+  done
+  if adb get-state >/dev/null 2>&1; then
+    for apk in "${androidworld_apks[@]}"; do
+      echo "adb install -r -g $apk"
+      adb install -r -g "$repo/androidworld-apks/$apk"
+    done
+  else
+    echo "no emulator online: start it (emulator -avd $avd -no-snapshot-save -no-audio &), then run this again to install the apps"
+  fi
+fi
+
 step "Done"
 cat <<EOF
 Add to your shell profile:
@@ -130,5 +164,5 @@ Then:
   emulator -avd $avd -no-snapshot-save -no-audio &
   adb wait-for-device
   npx tsx scripts/start-appium.ts
-  npx senseact devices check androidlab
+  npx senseact devices check $([ "$androidworld" = 1 ] && echo 'emulator --suite androidworld' || echo androidlab)
 EOF

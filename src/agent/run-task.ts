@@ -250,6 +250,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const result: TaskRunResult = {
     id: task.id,
     app: task.app,
+    difficulty: task.difficulty,
     mode,
     policy,
     repeat: options.repeat ?? 0,

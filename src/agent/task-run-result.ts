@@ -116,6 +116,8 @@ export type SkillRun = z.infer<typeof skillRunSchema>;
 export const taskRunResultSchema = z.object({
   id: z.string(),
   app: z.string(),
+  /** The task's difficulty (absent in results written before it was recorded). */
+  difficulty: z.enum(['easy', 'medium', 'hard']).optional(),
   mode: agentModeSchema,
   policy: policyNameSchema,
   repeat: z.number().int().nonnegative(),

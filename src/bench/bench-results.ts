@@ -4,6 +4,7 @@ import { agentModeSchema, modelUsageShape, noPlanningAids, planningConditionsSch
 import { labMetricsSchema } from './compute-lab-metrics.js';
 import { repeatSpreadSchema } from './compute-repeat-spread.js';
 import { vlmReductionSchema } from './compute-vlm-reduction.js';
+import { publishedResultsSchema } from './published-results.js';
 
 export { vlmReductionSchema, type VlmReduction } from './compute-vlm-reduction.js';
 
@@ -54,6 +55,8 @@ export const modeMetricsSchema = z.object({
   /** successes / (tasks − errors), or null when every run errored. */
   successRateWithoutErrors: z.number().min(0).max(1).nullable(),
   perApp: z.record(z.string(), appMetricsSchema),
+  /** The same per task difficulty (easy, medium, hard); absent when no run recorded one. */
+  perDifficulty: z.record(z.string(), appMetricsSchema).optional(),
   ...labMetricsSchema.shape,
   ...modelUsageShape,
   /** Mean prompt + completion tokens per run. */
@@ -139,5 +142,7 @@ export const benchResultsSchema = z.object({
   expectedRuns: z.number().int().nonnegative(),
   modes: z.array(modeMetricsSchema),
   tasks: z.array(taskRunResultSchema),
+  /** The suite's own benchmark's published success rates (`tasks/<suite>/published-results.json`), or null. */
+  reference: publishedResultsSchema.nullable().default(null),
 });
 export type BenchResults = z.infer<typeof benchResultsSchema>;

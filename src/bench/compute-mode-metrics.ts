@@ -42,6 +42,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     successRate: ratio(successes, count),
     successRateWithoutErrors: count - errors === 0 ? null : successes / (count - errors),
     perApp: perApp(runs),
+    ...(runs.some((run) => run.difficulty !== undefined) ? { perDifficulty: perGroup(runs, (run) => run.difficulty ?? 'unknown') } : {}),
     ...computeLabMetrics(runs),
     llmCalls: sum((run) => run.llmCalls),
     vlmCalls: sum((run) => run.vlmCalls),
@@ -83,8 +84,12 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
 }
 
 function perApp(runs: readonly TaskRunResult[]): Record<string, AppMetrics> {
+  return perGroup(runs, (run) => run.app);
+}
+
+function perGroup(runs: readonly TaskRunResult[], keyOf: (run: TaskRunResult) => string): Record<string, AppMetrics> {
   const apps = new Map<string, TaskRunResult[]>();
-  for (const run of runs) apps.set(run.app, [...(apps.get(run.app) ?? []), run]);
+  for (const run of runs) apps.set(keyOf(run), [...(apps.get(keyOf(run)) ?? []), run]);
   const sorted = [...apps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(sorted.map(([app, appRuns]) => {
     const successes = appRuns.filter((run) => run.success).length;

@@ -1,4 +1,5 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
+import type { PublishedResults } from './published-results.js';
 import * as path from 'node:path';
 import { noPlanningAids, taskRunResultSchema, type AgentMode, type PlanningConditions, type PolicyName, type RunConditions, type TaskRunResult } from '../agent/task-run-result.js';
 import { debugLog } from '../util/debug-log.js';
@@ -68,6 +69,8 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   readonly skills?: SkillsDigest | null;
   /** The planning aids the executor was wired with, recorded in results and in each run's conditions and compared on resume; absent: none. */
   readonly planning?: PlanningConditions;
+  /** The suite's own benchmark's published success rates, recorded beside ours. */
+  readonly reference?: PublishedResults | null;
   readonly prices?: TokenPrices;
   readonly onProgress?: (progress: BenchProgress) => void;
   /** Cancels the benchmark: no new run starts, in-flight runs are abandoned, results are written as incomplete. */
@@ -173,6 +176,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
         expectedRuns: plan.length + kept.size,
         modes: computeModeMetrics(ordered, options.modes, prices),
         tasks: ordered,
+        reference: options.reference ?? null,
       };
     };
     const writer = new ResultsFileWriter(path.join(outDir, benchFiles.results), snapshot);

@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { formatDifficultyTable } from '../../bench/format-difficulty-table.js';
+import { loadPublishedResults } from '../../bench/published-results.js';
 import { Option } from 'commander';
 import { agentModeSchema, policyNameSchema, type AgentMode, type PolicyName, type TaskRunResult } from '../../agent/task-run-result.js';
 import { BenchError } from '../../bench/bench-error.js';
@@ -394,6 +396,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
         voteTemperature: options.planning.vote > 1 ? options.planning.voteTemperature : null,
         appMemory: options.planning.appMemoryDir ?? null,
       },
+      reference: loadPublishedResults(/^[\w-]+$/.test(options.suite) ? path.join(tasksRootFor(io.cwd, options.suite), options.suite) : path.resolve(io.cwd, options.suite)) ?? null,
       prices: options.prices ?? handle.prices ?? defaultTokenPrices,
       onProgress: reporter.onProgress,
       ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),
@@ -411,6 +414,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   io.stdout(formatResultsTable(results, { wide: options.wide === true }));
   io.stdout(formatPerAppTable(results));
   io.stdout(formatRepeatTable(results));
+  io.stdout(formatDifficultyTable(results));
   const skillTable = formatSkillTable(results.tasks);
   if (skillTable !== '') io.stdout(skillTable);
   io.stdout(`results: ${path.join(options.out, benchFiles.results)}\n`);

@@ -8,7 +8,12 @@ import { DeviceError } from '../../device/device-error.js';
 import { loadDeviceProfile, type DeviceProfile } from '../../device/device-profile.js';
 import { readGridStatus, stereotypeAccepts } from '../../device/selenium-grid.js';
 import { DeviceProfileError } from '../../device/device-profile-error.js';
+import { checkSuiteApps, type SuiteAppsTarget } from '../../bench/check-suite-apps.js';
+import { loadSuite } from '../../tasks/load-task-file.js';
+import { TaskLoadError } from '../../tasks/task-load-error.js';
+import type { Suite } from '../../tasks/task-schema.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
+import { tasksRootFor } from '../tasks-root.js';
 import type { CommandRegistration } from '../command-registration.js';
 
 /** `--url` and `--launch`, shared by `devices check`, `observe` and `act`. */
@@ -107,7 +112,19 @@ export const devicesCommand: CommandRegistration = (program: Command, io: CliIo,
     .description('Check a device profile: Appium reachable, driver installed, device online, page source obtainable.')
     .argument('<profile>', 'profile name (devices/<name>.yaml) or path to a profile file')
     .option('--url <url>', 'Appium server URL (overrides the profile)')
-    .action(async (profileName: string, options: DeviceCommandOptions) => {
+    .option('--suite <suite>', 'also check what a task suite needs there: the apps its start steps install (each missing one with its APK) and a root shell when it uses one')
+    .action(async (profileName: string, options: DeviceCommandOptions & { readonly suite?: string }) => {
+      let suite: Suite | undefined;
+      if (options.suite !== undefined) {
+        try {
+          suite = await loadSuite(options.suite, { tasksRoot: tasksRootFor(io.cwd, options.suite) });
+        } catch (error) {
+          if (!TaskLoadError.isInstance(error)) throw error;
+          io.stderr(`senseact devices check: --suite ${options.suite}: ${error.message}\n`);
+          setExitCode(exitCodes.badInput);
+          return;
+        }
+      }
       let profile: DeviceProfile;
       try {
         profile = loadDeviceProfile(profileName, { cwd: io.cwd, env: io.env });
@@ -117,13 +134,18 @@ export const devicesCommand: CommandRegistration = (program: Command, io: CliIo,
         setExitCode(exitCodes.badInput);
         return;
       }
-      const lines = await checkProfile(profile, options);
+      const lines = await checkProfile(profile, options, suite);
       for (const line of lines) io.stdout(`${line.ok ? 'ok  ' : 'FAIL'} ${line.what}${line.todo ? `\n     → ${line.todo}` : ''}\n`);
       setExitCode(lines.every((line) => line.ok) ? exitCodes.ok : exitCodes.failure);
     });
 };
 
-async function checkProfile(profile: DeviceProfile, options: DeviceCommandOptions): Promise<CheckLine[]> {
+/** A device that can say which apps it has and run a shell command (an Appium session). */
+function isSuiteAppsTarget(device: RecordingDevice): device is RecordingDevice & SuiteAppsTarget {
+  return typeof (device as Partial<SuiteAppsTarget>).isAppInstalled === 'function' && typeof (device as Partial<SuiteAppsTarget>).shell === 'function';
+}
+
+async function checkProfile(profile: DeviceProfile, options: DeviceCommandOptions, suite?: Suite): Promise<CheckLine[]> {
   const lines: CheckLine[] = [];
   if (profile.kind === 'appium' && profile.appium.grid === true) {
     const gridLines = await checkGrid((options.url ?? profile.appium.url).replace(/\/+$/, ''), profile.appium.capabilities);
@@ -156,6 +178,17 @@ async function checkProfile(profile: DeviceProfile, options: DeviceCommandOption
   } catch (error) {
     if (!DeviceError.isInstance(error)) throw error;
     lines.push({ ok: false, what: `page source not obtainable: ${error.message}`, todo: 'check the device screen (locked? a system dialog?) and the Appium log' });
+  }
+  try {
+    if (suite !== undefined && profile.kind === 'sim') {
+      const twins = suite.tasks.filter((task) => task.simTwin !== undefined).length;
+      lines.push({ ok: true, what: `suite ${suite.name}: the simulator installs no apps; its tasks with a sim twin run there (${twins} of ${suite.tasks.length})` });
+    } else if (suite !== undefined && isSuiteAppsTarget(device)) {
+      lines.push(...(await checkSuiteApps(suite, device)));
+    }
+  } catch (error) {
+    if (!DeviceError.isInstance(error)) throw error;
+    lines.push({ ok: false, what: `could not ask the device for the apps of suite ${suite?.name ?? ''}: ${error.message}`, todo: 'see the message above and the Appium log' });
   } finally {
     await device.close();
   }
