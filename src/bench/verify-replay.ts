@@ -5,6 +5,7 @@ import type { PerceptionOptions } from '../perception/perception-options.js';
 import { mapDroidTaskTarget } from '../tasks/droidtask/map-droidtask-target.js';
 import type { ReplayElement, ReplaySource, ReplayStep, ReplayTask } from '../tasks/replay/replay-task.js';
 import type { UiTree } from '../ui/ui-tree.js';
+import { subtreeEnd } from '../verify/find-nodes.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
 import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
 import { alreadyInWantedState, alreadySelectedCode, verifyUnitStep } from '../verify/verify-unit-step.js';
@@ -217,8 +218,33 @@ function chooseUnit(perception: Perception, step: ReplayStep, element: ReplayEle
   if (!unit) return { note: match.reason };
   // A tap on a list or pager (a card that is not clickable itself maps to its container) is a tap: its
   // effect is what the card opens, not a scroll of the container.
-  if (unit.type === 'scroll' && (step.action.kind === 'tap' || step.action.kind === 'long-press')) return { unit: { ...unit, type: 'click' }, note: `${match.reason}; a tap on a scroll container, verified as a tap` };
+  if (unit.type === 'scroll' && (step.action.kind === 'tap' || step.action.kind === 'long-press')) return { unit: tappedInContainer(unit, perception.tree, element), note: `${match.reason}; a tap on a scroll container, verified as a tap` };
   return { unit, note: match.reason };
+}
+
+/**
+ * A tap inside a scroll container, as a click on what was tapped: the smallest node of
+ * the container holding the tapped element's centre (its own texts, not the whole list's).
+ */
+function tappedInContainer(container: ControlUnit, tree: UiTree, element: ReplayElement): ControlUnit {
+  const x = (element.bounds[0] + element.bounds[2]) / 2;
+  const y = (element.bounds[1] + element.bounds[3]) / 2;
+  const area = (node: UiTree['nodes'][number]): number => (node.bounds[2] - node.bounds[0]) * (node.bounds[3] - node.bounds[1]);
+  let best: UiTree['nodes'][number] | undefined;
+  for (const member of container.members) {
+    const end = subtreeEnd(tree, member.node);
+    for (let index = member.node; index < end; index++) {
+      const node = tree.nodes[index];
+      if (!node || area(node) <= 0 || x < node.bounds[0] || x >= node.bounds[2] || y < node.bounds[1] || y >= node.bounds[3]) continue;
+      if (!best || area(node) <= area(best)) best = node;
+    }
+  }
+  const first = container.members[0];
+  if (!best || !first) return { ...container, type: 'click' };
+  const member = { ...first, node: best.index, bounds: best.bounds, className: best.className, resourceId: best.resourceId, text: best.text, contentDesc: best.contentDesc };
+  let label = best.text || best.contentDesc;
+  for (let index = best.index + 1; label === '' && index < subtreeEnd(tree, best.index); index++) label = tree.nodes[index]?.text || tree.nodes[index]?.contentDesc || '';
+  return { ...container, type: 'click', label: label || container.label, members: [member], bounds: best.bounds };
 }
 
 function argsOf(step: ReplayStep, unit: ControlUnit): ContractArgs {
@@ -271,6 +297,14 @@ function sameAction(left: ReplayStep, right: ReplayStep): boolean {
   return a !== undefined && b !== undefined && a.resourceId !== '' && a.resourceId === b.resourceId && left.action.text.trim().toLowerCase() === right.action.text.trim().toLowerCase();
 }
 
+/** True when both steps left their app for the same other app. */
+function openedSameApp(step: ReplayStep, other: ReplayStep): boolean {
+  const opened = (one: ReplayStep): string | undefined =>
+    one.after.packageName !== '' && one.before.packageName !== '' && one.after.packageName !== one.before.packageName ? one.after.packageName : undefined;
+  const mine = opened(step);
+  return mine !== undefined && mine === opened(other);
+}
+
 /** After screens this alike (Jaccard over node fingerprints) show the same effect: no wrong effect. */
 const sameEffectSimilarity = 0.9;
 
@@ -309,6 +343,8 @@ function findDonor(step: ReplayStep, candidates: readonly ReplayStep[], context:
     // The same unit (ids come from stable fingerprints) on a screen like this one: the same action, not a wrong one.
     if (myUnit !== undefined && context.unitIdOf(other) === myUnit) continue;
     if (similarity(myAfter, prints(other.afterFile, other.after)) >= sameEffectSimilarity) continue;
+    // Both opened the same other app (a launcher icon, a share target): at the level of the tap, the same effect.
+    if (openedSameApp(step, other)) continue;
     best = other;
     bestScore = score;
   }

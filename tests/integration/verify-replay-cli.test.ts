@@ -1,7 +1,7 @@
 // `senseact verify-replay` on the real transitions of tests/fixtures/transitions, and on a
 // SYNTHETIC DroidTask folder built around the one real DroidBot state in
 // tests/fixtures/autodroid (its "after" state is that state with the tapped day selected).
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ describe('senseact verify-replay on real transitions', () => {
     const { code, out, err } = await run('verify-replay', 'tests/fixtures/transitions');
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out).toContain('50 steps in 16 tasks, 21 apps');
+    expect(out).toContain('52 steps in 17 tasks, 21 apps');
     expect(out).toMatch(/^summary: pass \d+\.\d%, inconclusive \d+\.\d%, strong \d+\.\d% of passes; wrong-effect strong false pass \d+\.\d%/m);
     expect(out).toContain('Per kind of evidence');
     expect(out).toContain('Per app');
@@ -55,15 +55,15 @@ describe('senseact verify-replay on real transitions', () => {
     expect(out).toContain('What really happened');
     expect(out).toContain('Negative control, no-op');
     expect(out).toContain('Negative control, wrong effect');
-    expect(out).toMatch(/vision calls implied .*one screenshot per step 49/);
+    expect(out).toMatch(/vision calls implied .*one screenshot per step 51/);
   });
 
   it('--json gives every step its verdict and both controls, and the counts add up', async () => {
     const { code, out } = await run('verify-replay', fixture, '--json');
     expect(code).toBe(0);
     const report = JSON.parse(out) as ReportJson;
-    expect(report.steps).toBe(50);
-    expect(report.perStep).toHaveLength(50);
+    expect(report.steps).toBe(52);
+    expect(report.perStep).toHaveLength(52);
     const replayed = report.perStep.filter((step) => step.category === 'replayed');
     expect(report.visibleEffect.all.total + report.noVisibleEffect.all.total).toBe(replayed.length);
     const { all } = report.visibleEffect;
@@ -122,6 +122,22 @@ describe('senseact verify-replay on real transitions', () => {
     const badHalf = await run('verify-replay', fixture, '--half', 'c');
     expect(badHalf.code).toBe(2);
     expect(badHalf.err).toContain('--half must be a or b');
+  });
+
+  it('a tap inside a list is verified as a tap on what was tapped, not as a scroll of the whole list', async () => {
+    // Two real steps of Settings: a tap on a row that is no unit of its own (mapped to its RecyclerView), and
+    // a tap on "Internet" whose page is titled "Internet" — the wrong effect for the first one.
+    const lines = (await readFile(path.join(fixture, 'transitions.jsonl'), 'utf8')).split('\n');
+    const pick = (id: string): string => lines.find((line) => line.includes(`"id": "${id}"`)) ?? '';
+    const folder = await mkdtemp(path.join(scratch, 'list-tap-'));
+    await writeFile(path.join(folder, 'transitions.jsonl'), `${pick('ug-task_system_2024-05-20_19-52-52-3')}\n${pick('ug-task_system_2024-11-12_23-54-19-3')}\n`);
+    await symlink(path.join(fixture, 'xml'), path.join(folder, 'xml'));
+    const report = JSON.parse((await run('verify-replay', folder, '--json')).out) as ReportJson;
+    const row = report.perStep.find((step) => step.id === 'ug-task_system_2024-05-20_19-52-52-3') as (ReportJson['perStep'][number] & { unitLabel?: string; wrongEffect?: { donor: string; verdict: { outcome: string; strength?: string } } }) | undefined;
+    expect(row).toMatchObject({ category: 'replayed', unitType: 'click', verdict: { outcome: 'pass' } });
+    expect(row?.unitLabel).not.toBe('recycler_view');
+    // The list's own texts name "Internet", but the tapped row does not: the other step's page ties nothing to it.
+    expect(row?.wrongEffect).toMatchObject({ donor: 'ug-task_system_2024-11-12_23-54-19-3', verdict: { outcome: 'pass', strength: 'weak' } });
   });
 
   it('says which source cannot be loaded, and where a record is malformed', async () => {
