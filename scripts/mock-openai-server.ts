@@ -9,14 +9,24 @@
 // way such a model writes it (src/model/mock-model-personality.ts). Point the toolkit at the printed URL with
 // SENSEACT_BASE_URL. With --model label-match the answers come from a stand-in model that
 // reads the view in each prompt and picks the unit whose label best matches the task
-// (src/model/mock-label-model.ts). Stops on Ctrl-C.
+// (src/model/mock-label-model.ts). Transport habits: --stall-ms <ms> holds every reply that
+// long (a dead endpoint that accepts and never answers: --stall-ms 3600000);
+// --rate-limit-ms <ms> answers 429 with Retry-After (seconds left) until that long after
+// the first request. Stops on Ctrl-C.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { labelMatchAnswer } from '../src/model/mock-label-model.js';
 import { mockPersonalitySchema, personalityReply, type MockPersonality } from '../src/model/mock-model-personality.js';
 import { startMockOpenAiServer, type MockChatRequest, type MockReply } from '../src/model/mock-openai-server.js';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' }, personality: { type: 'string' }, model: { type: 'string' } } });
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' }, personality: { type: 'string' }, model: { type: 'string' }, 'stall-ms': { type: 'string' }, 'rate-limit-ms': { type: 'string' } } });
+const stallMs = Number(values['stall-ms'] ?? '0');
+const rateLimitMs = Number(values['rate-limit-ms'] ?? '0');
+if (!Number.isFinite(stallMs) || stallMs < 0 || !Number.isFinite(rateLimitMs) || rateLimitMs < 0) {
+  console.error('--stall-ms and --rate-limit-ms take milliseconds ≥ 0');
+  process.exit(2);
+}
+let firstRequestAt: number | undefined;
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   console.error(`--port must be an integer 0..65535, got ${JSON.stringify(values.port)}`);
@@ -70,16 +80,28 @@ if (values.replies !== undefined) {
   }
 }
 
+/** A rate-limit window or a stall before the reply, when asked for. */
+function transport(reply: MockReply): MockReply {
+  firstRequestAt ??= Date.now();
+  const left = firstRequestAt + rateLimitMs - Date.now();
+  if (left > 0) return { status: 429, body: { error: { message: 'Rate limit reached for requests', type: 'requests' } }, headers: { 'retry-after': String(Math.ceil(left / 1000)) } };
+  if (stallMs === 0 || (typeof reply !== 'string' && 'status' in reply)) return reply;
+  return typeof reply === 'string' ? { text: reply, delayMs: stallMs } : { ...reply, delayMs: stallMs };
+}
+
 const server = await startMockOpenAiServer({
   port,
-  reply: (request) => {
-    if (values.model === 'label-match') return styled(JSON.stringify(labelMatchAnswer(request)), request);
-    if (script === undefined) return styled(JSON.stringify({ echo: request.texts.at(-1) ?? '' }), request);
-    const next = script[request.index];
-    if (next !== undefined) return styled(next, request);
-    return { status: 500, body: { error: { message: `mock script used up: ${script.length} replies, this is call ${request.index + 1}`, type: 'server_error' } } };
-  },
+  reply: (request) => transport(answer(request)),
 });
+
+/** The reply before the transport habits: the label-match model's, the script's, or the echo. */
+function answer(request: MockChatRequest): MockReply {
+  if (values.model === 'label-match') return styled(JSON.stringify(labelMatchAnswer(request)), request);
+  if (script === undefined) return styled(JSON.stringify({ echo: request.texts.at(-1) ?? '' }), request);
+  const next = script[request.index];
+  if (next !== undefined) return styled(next, request);
+  return { status: 500, body: { error: { message: `mock script used up: ${script.length} replies, this is call ${request.index + 1}`, type: 'server_error' } } };
+}
 console.log(`mock OpenAI-compatible server at ${server.url} (${values.model === 'label-match' ? 'the label-match model' : script === undefined ? 'echo mode' : `${script.length} scripted replies`}${personality === undefined ? '' : `, personality ${personality}`})`);
 console.log(`  SENSEACT_BASE_URL=${server.url}`);
 

@@ -140,6 +140,12 @@ export const benchResultsSchema = z.object({
   wallTimeMs: z.number().nonnegative(),
   complete: z.boolean(),
   expectedRuns: z.number().int().nonnegative(),
+  /**
+   * Set when the breaker stopped starting runs: so many runs in a row ended in an
+   * infrastructure error (a dead endpoint or device); `cause` is the first one's error and
+   * `run` its trace folder. The runs not started are finished with --resume.
+   */
+  breaker: z.object({ failures: z.number().int().positive(), cause: z.string(), run: z.string() }).optional(),
   modes: z.array(modeMetricsSchema),
   tasks: z.array(taskRunResultSchema),
   /** The suite's own benchmark's published success rates (`tasks/<suite>/published-results.json`), or null. */

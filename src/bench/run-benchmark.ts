@@ -73,6 +73,12 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
   readonly reference?: PublishedResults | null;
   readonly prices?: TokenPrices;
   readonly onProgress?: (progress: BenchProgress) => void;
+  /**
+   * After this many runs in a row ended in an infrastructure error, no new run starts (in
+   * flight ones finish) and the results say why (`breaker`); default
+   * {@link defaultBreakAfterInfrastructureErrors}, 0 turns the breaker off.
+   */
+  readonly breakAfterInfrastructureErrors?: number;
   /** Cancels the benchmark: no new run starts, in-flight runs are abandoned, results are written as incomplete. */
   readonly signal?: AbortSignal;
   /**
@@ -88,6 +94,12 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
    */
   readonly redactor?: Redactor;
 }
+
+/**
+ * Runs in a row that may end in an infrastructure error before the bench stops starting
+ * runs: a dead endpoint fails every run alike, and three in a row is no longer chance.
+ */
+export const defaultBreakAfterInfrastructureErrors = 3;
 
 interface PlannedRun<Task extends BenchTask> {
   readonly key: string;
@@ -139,6 +151,9 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     const pending = plan.filter((run) => !finished.has(run.key));
     await options.beforeRuns?.([...finished.values(), ...kept.values()]);
 
+    const breakAfter = options.breakAfterInfrastructureErrors ?? defaultBreakAfterInfrastructureErrors;
+    let errorStreak: TaskRunResult[] = [];
+    let tripped: BenchResults['breaker'];
     const startedAt = previous?.startedAt ?? new Date(startedAtMs).toISOString();
     const priorWallMs = previous?.wallTimeMs ?? 0;
     const snapshot = (): BenchResults => {
@@ -174,6 +189,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
         wallTimeMs: priorWallMs + (Date.now() - startedAtMs),
         complete: planOrdered.length === plan.length,
         expectedRuns: plan.length + kept.size,
+        ...(tripped === undefined ? {} : { breaker: tripped }),
         modes: computeModeMetrics(ordered, options.modes, prices),
         tasks: ordered,
         reference: options.reference ?? null,
@@ -196,7 +212,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     let next = 0;
     let closed = false;
     const worker = async (): Promise<void> => {
-      while (!signal.aborted && next < pending.length) {
+      while (!signal.aborted && tripped === undefined && next < pending.length) {
         const run = pending[next++];
         if (run === undefined) break;
         running++;
@@ -209,6 +225,12 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
         finished.set(run.key, result);
         if (result.success) successes++;
         if (result.error !== null) errors++;
+        errorStreak = result.error === null ? [] : [...errorStreak, result];
+        const first = errorStreak[0];
+        if (breakAfter > 0 && errorStreak.length >= breakAfter && tripped === undefined && first !== undefined && next < pending.length) {
+          tripped = { failures: errorStreak.length, cause: first.error ?? '', run: first.traceDir };
+          debugLog('bench', 'breaker: no new runs', tripped);
+        }
         report({ id: result.id, mode: result.mode, repeat: result.repeat, success: result.success, error: result.error });
         writer.schedule();
       }

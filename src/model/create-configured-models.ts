@@ -6,6 +6,7 @@ import { modelRoles, type ModelRole } from './model-role.js';
 import { OpenAiLanguageModel } from './openai-language-model.js';
 import type { OpenAiModelOptions } from './openai-chat-client.js';
 import { OpenAiVisionModel } from './openai-vision-model.js';
+import { defaultBreakerOptions, EndpointBreaker } from './endpoint-breaker.js';
 import { RecordingLanguageModel, RecordingVisionModel } from './recording-language-model.js';
 import { ReplayingLanguageModel, ReplayingVisionModel } from './replaying-language-model.js';
 import type { VisionModel } from './vision-model.js';
@@ -58,7 +59,10 @@ export function createConfiguredModels(options: ConfiguredModelsOptions): Config
     }
     return { language: new ReplayingLanguageModel(player), vision: new ReplayingVisionModel(player), description: `replay ${path}`, modelNames };
   }
-  const { cassette: _cassette, secrets: _secrets, redactor: _redactor, ...openAiOptions } = options;
+  const { cassette: _cassette, secrets: _secrets, redactor: _redactor, ...own } = options;
+  // One breaker for the endpoint: the text and the vision model learn together that it is down.
+  const clock = own.clock;
+  const openAiOptions = { ...own, breaker: own.breaker ?? (clock ? new EndpointBreaker(defaultBreakerOptions, () => clock.now()) : new EndpointBreaker()) };
   const language = new OpenAiLanguageModel(openAiOptions);
   const vision = new OpenAiVisionModel(openAiOptions);
   const modelNames = { ...options.config.models };

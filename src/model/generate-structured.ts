@@ -100,7 +100,9 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
       ...(responseFormat === undefined ? {} : { responseFormat }),
     });
     replies.push(reply);
-    const checked = validateReply(reply.text, options.schema);
+    const validated = validateReply(reply.text, options.schema);
+    // Under a strict json_schema request the optional keys are nullable: their nulls follow the schema, nothing was repaired.
+    const checked = validated.success && reply.structured === 'json_schema' ? { ...validated, repairs: validated.repairs.filter((repair) => repair.kind !== 'null-optional') } : validated;
     if (checked.success) {
       if (checked.repairs.length > 0) debugLog('model', 'repaired a structured reply', { role: options.role, model: reply.model, repairs: describeRepairs(checked.repairs) });
       return { value: checked.value, reply, replies, usage: sumUsage(replies), latencyMs: sumLatency(replies), attempts: attempt + 1, repairs: checked.repairs };

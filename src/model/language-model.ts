@@ -1,3 +1,4 @@
+import type { StructuredOutputMode } from './structured-output-mode.js';
 import type { JsonSchema } from './json-schema.js';
 import type { ModelRole } from './model-role.js';
 import type { PromptPart } from './prompt-section.js';
@@ -53,6 +54,12 @@ export interface ModelReply {
   readonly finishReason?: string;
   /** Requests sent for this reply, retries included; absent means one. */
   readonly attempts?: number;
+  /**
+   * How the request that got this reply asked for structure, when an adapter knows: under
+   * `json_schema` the strict schema makes optional keys nullable, so a `null` there follows
+   * the schema and is no repair.
+   */
+  readonly structured?: StructuredOutputMode;
 }
 
 /** A request to a text-only model. */

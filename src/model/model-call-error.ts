@@ -13,7 +13,9 @@ export type ModelCallFailure =
   | 'client-error'
   | 'empty-reply'
   /** Status 200 but no chat completion: an HTML page, JSON without `choices`. */
-  | 'invalid-response';
+  | 'invalid-response'
+  /** Not sent: the endpoint's breaker is open after requests in a row got no answer (`EndpointBreaker`). */
+  | 'endpoint-down';
 
 /**
  * A model endpoint failed (after our retries where retrying makes sense). An

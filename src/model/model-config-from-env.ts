@@ -1,6 +1,7 @@
 import { generationEnvSuffixes, generationSettingsSchema, type GenerationSettings } from './generation-settings.js';
 import { ModelConfigError } from './model-config-error.js';
 import { modelRoles, type ModelRole } from './model-role.js';
+import type { RetryPolicy } from './retry-policy.js';
 import { structuredOutputModeSchema, type StructuredOutputMode } from './structured-output-mode.js';
 
 /** The OpenAI endpoint used when neither an option nor the environment names one. */
@@ -54,6 +55,8 @@ export interface ModelEndpointConfig {
   readonly models: Readonly<Record<ModelRole, string>>;
   /** Timeout of one HTTP attempt in milliseconds (`SENSEACT_MODEL_TIMEOUT_MS`); adapters default to 60000. */
   readonly timeoutMs?: number;
+  /** Retries (`SENSEACT_MODEL_RETRIES` → `maxAttempts`, `SENSEACT_MODEL_RETRY_MAX_WAIT_MS` → `maxRetryAfterMs`); adapters default to `defaultRetryPolicy`. */
+  readonly retry?: Partial<RetryPolicy>;
   /** How structured replies are requested (`SENSEACT_STRUCTURED`); adapters default to {@link defaultStructuredOutputMode}. */
   readonly structured?: StructuredOutputMode;
   /** Sampling and length settings per role (`SENSEACT_[<ROLE>_]TEMPERATURE`, `_TOP_P`, `_SEED`, `_MAX_TOKENS`); a request's own values win. */
@@ -80,6 +83,8 @@ export interface ModelConfigOverrides {
   readonly baseUrl?: string;
   readonly apiKey?: string;
   readonly timeoutMs?: number;
+  /** Our retries (`maxAttempts`, `maxRetryAfterMs`, ...), over `SENSEACT_MODEL_RETRIES` and `SENSEACT_MODEL_RETRY_MAX_WAIT_MS`. */
+  readonly retry?: Partial<RetryPolicy>;
   readonly models?: Partial<Record<ModelRole, string>>;
   readonly structured?: StructuredOutputMode;
   /** Settings for every role (`all`) and per role; a role's own value wins over `all`, and options over the environment. */
@@ -160,6 +165,8 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
     else problems.push(`SENSEACT_MODEL_TIMEOUT_MS must be a positive number of milliseconds, got ${JSON.stringify(timeoutText)} (or pass the timeoutMs option).`);
   }
 
+  const retry = resolveRetry(read, overrides.retry ?? {}, problems);
+
   let structured: StructuredOutputMode = defaultStructuredOutputMode(baseUrl);
   let structuredSource: ConfigSource = 'default';
   const structuredText = read('SENSEACT_STRUCTURED');
@@ -208,6 +215,7 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
     apiKeyRequired,
     models,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(Object.keys(retry).length === 0 ? {} : { retry }),
     structured,
     structuredSource,
     generation,
@@ -297,4 +305,25 @@ function describeSource(source: ConfigSource, option: string, variable: string):
   if (source === 'option') return `option ${option}`;
   if (source === 'default') return `the default (option ${option}, env ${variable})`;
   return source.replace(/^env:/, 'environment variable ').replace(/^role:/, 'role ');
+}
+
+/**
+ * Our retries from `SENSEACT_MODEL_RETRIES` (retries after the first request, a whole
+ * number ≥ 0: `maxAttempts` = n + 1) and `SENSEACT_MODEL_RETRY_MAX_WAIT_MS` (the longest
+ * Retry-After wait honoured), the options winning.
+ */
+function resolveRetry(read: (name: string) => string | undefined, option: Partial<RetryPolicy>, problems: string[]): Partial<RetryPolicy> {
+  const retry: { -readonly [Key in keyof RetryPolicy]?: number } = {};
+  const retries = read('SENSEACT_MODEL_RETRIES');
+  if (retries !== undefined) {
+    if (/^\d+$/.test(retries)) retry.maxAttempts = Number(retries) + 1;
+    else problems.push(`SENSEACT_MODEL_RETRIES must be a whole number of retries ≥ 0 (0: none), got ${JSON.stringify(retries)} (or pass the retry.maxAttempts option).`);
+  }
+  const maxWait = read('SENSEACT_MODEL_RETRY_MAX_WAIT_MS');
+  if (maxWait !== undefined) {
+    const parsed = Number(maxWait);
+    if (Number.isFinite(parsed) && parsed >= 0) retry.maxRetryAfterMs = parsed;
+    else problems.push(`SENSEACT_MODEL_RETRY_MAX_WAIT_MS must be a number of milliseconds ≥ 0 (the longest Retry-After wait honoured), got ${JSON.stringify(maxWait)} (or pass the retry.maxRetryAfterMs option).`);
+  }
+  return { ...retry, ...option };
 }

@@ -12,6 +12,7 @@ import { defaultStructuredOutputMode, isLoopback, type ModelEndpointConfig } fro
 import type { ModelRole } from './model-role.js';
 import type { StructuredOutputMode } from './structured-output-mode.js';
 import { defaultRetryPolicy, parseRetryAfter, retryDelayMs, sleep, type RetryPolicy } from './retry-policy.js';
+import { defaultBreakerOptions, EndpointBreaker } from './endpoint-breaker.js';
 import { isImageMessage, type VisionMessage } from './vision-model.js';
 
 /** Options of the OpenAI-compatible adapters. */
@@ -28,7 +29,19 @@ export interface OpenAiModelOptions {
   readonly defaultTemperature?: number;
   /** How structured replies are requested. Default: the config's, else the endpoint's safe default. */
   readonly structured?: StructuredOutputMode;
+  /** The endpoint's breaker, shared by every client of the endpoint (`createConfiguredModels` shares one); default one of this client's own. */
+  readonly breaker?: EndpointBreaker;
+  /** Time and waiting between retries (tests inject a clock that does not really wait). Default: `performance.now` and a timer. */
+  readonly clock?: RetryClock;
 }
+
+/** Where the client reads the time and how it waits between retries. */
+export interface RetryClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const realClock: RetryClock = { now: () => performance.now(), sleep };
 
 /** Sent as the key to loopback servers that need none (the SDK insists on a value). */
 const placeholderKey = 'no-key-needed';
@@ -46,6 +59,8 @@ export class OpenAiChatClient {
   private readonly jsonMode: boolean;
   private readonly defaultTemperature: number | undefined;
   private readonly structured: StructuredOutputMode;
+  private readonly breaker: EndpointBreaker;
+  private readonly clock: RetryClock;
   /** Parameter adaptations learned per model from 400 replies. */
   private readonly quirks = new Map<string, EndpointQuirks>();
 
@@ -64,7 +79,9 @@ export class OpenAiChatClient {
       );
     }
     this.provider = `openai-compatible ${options.config.baseUrl}`;
-    this.retry = { ...defaultRetryPolicy, ...options.retry };
+    this.retry = { ...defaultRetryPolicy, ...options.config.retry, ...options.retry };
+    this.clock = options.clock ?? realClock;
+    this.breaker = options.breaker ?? new EndpointBreaker(defaultBreakerOptions, () => this.clock.now());
     this.timeoutMs = options.timeoutMs ?? options.config.timeoutMs ?? 60_000;
     this.jsonMode = options.jsonMode ?? false;
     this.defaultTemperature = options.defaultTemperature;
@@ -87,17 +104,22 @@ export class OpenAiChatClient {
     const roleSettings = this.config.generation?.[request.role] ?? {};
     const settings = roleSettings.temperature === undefined && this.defaultTemperature !== undefined ? { ...roleSettings, temperature: this.defaultTemperature } : roleSettings;
     const messages = request.messages.map(toOpenAiMessage);
-    const started = performance.now();
+    const started = this.clock.now();
     let attempt = 1;
     for (;;) {
       const quirks = this.quirks.get(model) ?? noQuirks;
       const structured = quirks.structuredCeiling ?? this.structured;
       const body = chatRequestBody({ model, messages, request, settings, structured, jsonMode: this.jsonMode, quirks });
+      const down = this.breaker.refusal();
+      if (down !== undefined) {
+        throw this.failure('endpoint-down', model, request.role, attempt - 1, { detail: `not sent: the endpoint is down (${down})`, hint: 'Check that the model server runs and answers (senseact models --check); SENSEACT_MODEL_TIMEOUT_MS sets how long one request may take.' });
+      }
       try {
         const completion = await this.client.chat.completions.create(body, {
           ...(request.signal === undefined ? {} : { signal: request.signal }),
           timeout: this.timeoutMs,
         });
+        this.breaker.answered();
         // A proxy's login page or a server's error page can come with status 200: check the shape.
         const shapeProblem = completionShapeProblem(completion as unknown);
         if (shapeProblem !== undefined) throw new UnusableResponse(shapeProblem);
@@ -116,10 +138,11 @@ export class OpenAiChatClient {
         return {
           text: content,
           usage,
-          latencyMs: performance.now() - started,
+          latencyMs: this.clock.now() - started,
           model: completion.model || model,
           ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
           attempts: attempt,
+          ...(body.response_format?.type === 'json_schema' || body.response_format?.type === 'json_object' ? { structured: body.response_format.type } : {}),
         };
       } catch (error) {
         if (ModelCallError.isInstance(error)) throw error;
@@ -133,13 +156,18 @@ export class OpenAiChatClient {
           continue;
         }
         const classified = classify(error, request.signal);
-        const elapsed = performance.now() - started;
-        if (classified.retryable && attempt < this.retry.maxAttempts) {
+        // No HTTP answer at all (timed out, could not connect) counts towards the breaker; any status proves the endpoint up.
+        if ((classified.failure === 'timeout' || classified.failure === 'connection') && error instanceof OpenAI.APIConnectionError) this.breaker.unanswered(classified.detail);
+        else if (error instanceof OpenAI.APIError && typeof error.status === 'number') this.breaker.answered();
+        const elapsed = this.clock.now() - started;
+        // A 429 asks to wait: retried within the wall budget, not counted against maxAttempts.
+        const attemptsLeft = this.retry.maxAttempts > 1 && (classified.failure === 'rate-limited' || attempt < this.retry.maxAttempts);
+        if (classified.retryable && attemptsLeft && this.breaker.refusal() === undefined) {
           const delay = retryDelayMs(this.retry, attempt, classified.retryAfterMs);
           if (elapsed + delay < this.retry.budgetMs) {
             debugLog('model', 'retrying model call', { model, role: request.role, attempt, failure: classified.failure, status: classified.status, delayMs: Math.round(delay) });
             try {
-              await sleep(delay, request.signal);
+              await this.clock.sleep(delay, request.signal);
             } catch (abortError) {
               throw this.failure('aborted', model, request.role, attempt, { detail: 'aborted while waiting to retry', hint: 'The caller cancelled the call.', cause: abortError });
             }

@@ -9,7 +9,7 @@ import { defaultTokenPrices, type BenchResults, type TokenPrices } from '../../b
 import { describeBenchDisk } from '../../bench/folder-bytes.js';
 import { formatPerAppTable, formatRepeatTable, formatResultsTable } from '../../bench/format-results-table.js';
 import { formatSkillTable } from '../../bench/format-skill-table.js';
-import { benchFiles, runBenchmark } from '../../bench/run-benchmark.js';
+import { benchFiles, defaultBreakAfterInfrastructureErrors, runBenchmark } from '../../bench/run-benchmark.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
 import type { BenchExecutorFactory, BenchExecutorHandle, BenchPlanning } from '../../bench/task-executor.js';
 import { defaultVoteTemperature } from '../../agent/planning-options.js';
@@ -78,6 +78,8 @@ export interface BenchCommandOptions {
   readonly temperature?: number;
   /** `--max-model-calls`, `--max-tokens`, `--max-cost`: limits of each run; undefined: none. */
   readonly budget?: ModelBudget;
+  /** `--breaker <n>`: infrastructure errors in a row before no new run starts (0: never); undefined: the default. */
+  readonly breaker?: number;
 }
 
 interface RawOptions {
@@ -110,6 +112,7 @@ interface RawOptions {
   maxModelCalls?: string;
   maxTokens?: string;
   maxCost?: string;
+  breaker?: string;
 }
 
 /** `senseact bench`'s exit codes, listed in its --help and the README. */
@@ -160,6 +163,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--max-model-calls <n>', 'stop a run after n model calls (every role); it fails with the reason "budget: …" (a task file\'s modelBudget applies too, the tighter wins)')
       .option('--max-tokens <n>', 'stop a run once its prompt + completion tokens reach n (the call that crosses completes); a failure "budget: …"')
       .option('--max-cost <usd>', 'stop a run once its model cost reaches this many US dollars (at --price-prompt/--price-completion, else the model\'s list price); a failure "budget: …"')
+      .option('--breaker <n>', `stop starting runs once n runs in a row ended in an infrastructure error (a dead endpoint or device), exit ${exitCodes.infrastructureError} with the cause and the --resume line (default ${defaultBreakAfterInfrastructureErrors}; 0: never)`)
       .option('--price-prompt <usd>', 'USD per 1M prompt tokens for the cost estimate (default: the list price of the configured model, when known)')
       .option('--price-completion <usd>', 'USD per 1M completion tokens (default: as --price-prompt)')
       .addHelpText('after', benchExitCodesHelp)
@@ -270,7 +274,14 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     ...(gateThreshold === undefined ? {} : { gateThreshold }),
     ...(temperature === undefined ? {} : { temperature }),
     ...(budget === undefined ? {} : { budget }),
+    ...(raw.breaker === undefined ? {} : { breaker: parseBreaker(raw.breaker, bad) }),
   };
+}
+
+/** `--breaker <n>`: a whole number ≥ 0. */
+function parseBreaker(text: string, bad: (option: string, message: string) => BenchError): number {
+  if (!/^\d+$/.test(text.trim())) throw bad('--breaker', `expected a whole number ≥ 0 (0: never stop), got "${text}"`);
+  return Number(text);
 }
 
 /** `--max-model-calls`, `--max-tokens` (whole numbers ≥ 1) and `--max-cost` (US dollars > 0); undefined when none is given. */
@@ -401,6 +412,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       onProgress: reporter.onProgress,
       ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),
       ...(handle.retainRuns === undefined ? {} : { beforeRuns: handle.retainRuns.bind(handle) }),
+      ...(options.breaker === undefined ? {} : { breakAfterInfrastructureErrors: options.breaker }),
       signal: controller.signal,
     });
   } finally {
@@ -425,25 +437,13 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   const writeReport = dependencies.writeReport ?? (async (runDir: string) => (await writeBenchReport(runDir)).htmlFile);
   io.stdout(`report: ${await writeReport(options.out)}\n`);
   io.stdout(`${describeBenchDisk(options.out)}\n`);
+  if (results.breaker !== undefined) {
+    const { failures, cause, run } = results.breaker;
+    io.stderr(`senseact: stopped starting runs after ${failures} runs in a row ended in an infrastructure error (exit ${exitCodes.infrastructureError}); the cause:\n  ${cause}\n  trace: ${path.join(options.out, run)}\nOnce the cause is fixed, finish the benchmark with: npx senseact bench ${resumeArguments(options, results).join(' ')}\n`);
+    return exitCodes.infrastructureError;
+  }
   if (!results.complete) {
-    const again = [
-      `--suite ${options.suite}`, `--mode ${options.modes.join(',')}`, `--device ${options.device}`,
-      ...(options.faults === undefined ? [] : [`--faults ${options.faults}`]),
-      ...(options.modelFaults === undefined ? [] : [`--model-faults ${options.modelFaults}`]),
-      ...(options.selection.ids === undefined ? [] : [`--tasks ${options.selection.ids.join(',')}`]),
-      ...(options.selection.tags === undefined ? [] : [`--tags ${options.selection.tags.join(',')}`]),
-      ...(options.skills === undefined ? [] : [`--skills ${options.skills}`]),
-      ...(options.planning.metaPlan ? ['--meta-plan'] : []),
-      ...(options.planning.vote > 1 ? [`--vote ${options.planning.vote}`, `--vote-temperature ${options.planning.voteTemperature}`] : []),
-      ...(options.planning.appMemoryDir === undefined ? [] : [`--app-memory ${options.planning.appMemoryDir}`]),
-      ...(options.gateThreshold === undefined ? [] : [`--gate-threshold ${options.gateThreshold}`]),
-      ...(options.temperature === undefined ? [] : [`--temperature ${options.temperature}`]),
-      ...(options.budget?.maxModelCalls === undefined ? [] : [`--max-model-calls ${options.budget.maxModelCalls}`]),
-      ...(options.budget?.maxTokens === undefined ? [] : [`--max-tokens ${options.budget.maxTokens}`]),
-      ...(options.budget?.maxCostUsd === undefined ? [] : [`--max-cost ${options.budget.maxCostUsd}`]),
-      ...(options.prices === undefined ? [] : [`--price-prompt ${options.prices.promptPerMillionUsd} --price-completion ${options.prices.completionPerMillionUsd}`]),
-      `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
-    ];
+    const again = resumeArguments(options, results);
     io.stderr(`senseact: the benchmark was interrupted; finish it with: npx senseact bench ${again.join(' ')}\n`);
     return exitCodes.failure;
   }
@@ -453,6 +453,29 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
     return exitCodes.infrastructureError;
   }
   return exitCodes.ok;
+}
+
+/** The options that finish this benchmark in its --out dir (`senseact bench … --resume`). */
+function resumeArguments(options: BenchCommandOptions, results: BenchResults): string[] {
+  return [
+    `--suite ${options.suite}`, `--mode ${options.modes.join(',')}`, `--device ${options.device}`,
+    ...(options.faults === undefined ? [] : [`--faults ${options.faults}`]),
+    ...(options.modelFaults === undefined ? [] : [`--model-faults ${options.modelFaults}`]),
+    ...(options.selection.ids === undefined ? [] : [`--tasks ${options.selection.ids.join(',')}`]),
+    ...(options.selection.tags === undefined ? [] : [`--tags ${options.selection.tags.join(',')}`]),
+    ...(options.skills === undefined ? [] : [`--skills ${options.skills}`]),
+    ...(options.planning.metaPlan ? ['--meta-plan'] : []),
+    ...(options.planning.vote > 1 ? [`--vote ${options.planning.vote}`, `--vote-temperature ${options.planning.voteTemperature}`] : []),
+    ...(options.planning.appMemoryDir === undefined ? [] : [`--app-memory ${options.planning.appMemoryDir}`]),
+    ...(options.gateThreshold === undefined ? [] : [`--gate-threshold ${options.gateThreshold}`]),
+    ...(options.temperature === undefined ? [] : [`--temperature ${options.temperature}`]),
+    ...(options.budget?.maxModelCalls === undefined ? [] : [`--max-model-calls ${options.budget.maxModelCalls}`]),
+    ...(options.budget?.maxTokens === undefined ? [] : [`--max-tokens ${options.budget.maxTokens}`]),
+    ...(options.budget?.maxCostUsd === undefined ? [] : [`--max-cost ${options.budget.maxCostUsd}`]),
+    ...(options.breaker === undefined ? [] : [`--breaker ${options.breaker}`]),
+    ...(options.prices === undefined ? [] : [`--price-prompt ${options.prices.promptPerMillionUsd} --price-completion ${options.prices.completionPerMillionUsd}`]),
+    `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
+  ];
 }
 
 /** How many distinct error causes the terminal shows; results.json has every one. */
@@ -465,7 +488,8 @@ const shownCauses = 3;
 export function describeInfrastructureErrors(errored: readonly TaskRunResult[], total: number, outDir: string): string {
   const byCause = new Map<string, TaskRunResult[]>();
   for (const run of errored) {
-    const cause = run.error ?? '';
+    // Ids that differ per request (a completion's chatcmpl-… id quoted in the error) do not make another cause.
+    const cause = (run.error ?? '').replace(/chatcmpl-[A-Za-z0-9_-]+/g, 'chatcmpl-…');
     byCause.set(cause, [...(byCause.get(cause) ?? []), run]);
   }
   const lines = [...byCause].slice(0, shownCauses).map(([cause, runs]) => {

@@ -128,6 +128,7 @@ describe('senseact bench (with a fake executor factory)', () => {
     [['--mode', 'senseact', '--policy', 'human'], /--policy: unknown policy "human"; choose llm, oracle or auto/],
     [['--mode', 'senseact', '--price-prompt', '-1', '--price-completion', '1'], /--price-prompt: expected US dollars per 1M tokens/],
     [['--mode', 'senseact', '--price-prompt', '1'], /--price-completion: give both --price-prompt and --price-completion, or neither/],
+    [['--mode', 'senseact', '--breaker', 'off'], /--breaker: expected a whole number ≥ 0 \(0: never stop\), got "off"/],
     [['--mode', 'senseact', '--max-model-calls', '0'], /--max-model-calls: expected a whole number ≥ 1, got "0"/],
     [['--mode', 'senseact', '--max-tokens', '1e3'], /--max-tokens: expected a whole number ≥ 1, got "1e3"/],
     [['--mode', 'senseact', '--max-cost', '-2'], /--max-cost: expected US dollars \(a number > 0\), got "-2"/],
@@ -230,7 +231,7 @@ describe('senseact bench (with a fake executor factory)', () => {
     fake = new FakeTaskExecutor<Task>((request) => (request.task.id === 'alarm-add'
       ? { kind: 'result', result: { policy: 'llm' } }
       : { kind: 'throw', error: new Error(request.task.id === 'wifi-toggle' ? 'connect ECONNREFUSED 127.0.0.1:4723' : 'model never replied validly') }));
-    const result = await bench(['--suite', 'mini', '--mode', 'senseact,react-text', '--device', 'sim', '--out', 'broken']);
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact,react-text', '--device', 'sim', '--out', 'broken', '--breaker', '0']);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain('senseact: 4 of 6 runs ended in an infrastructure error (exit 4); the first causes:\n');
     expect(result.stderr).toContain(`  - wifi-toggle senseact r0 (and 1 more run): executor threw: Error: connect ECONNREFUSED 127.0.0.1:4723\n    trace: ${path.join(root, 'broken', 'traces', 'wifi-toggle', 'senseact-r0')}`);
@@ -240,6 +241,21 @@ describe('senseact bench (with a fake executor factory)', () => {
     const clean = await bench(['--suite', 'mini', '--mode', 'senseact', '--device', 'sim', '--out', 'clean']);
     expect(clean.exitCode).toBe(0);
     expect(clean.stderr).not.toContain('infrastructure error');
+  });
+
+  it('stops starting runs after 3 infrastructure errors in a row, exits 4 with the one cause and the --resume line', async () => {
+    fake = new FakeTaskExecutor<Task>(() => ({ kind: 'throw', error: new Error('Model call failed (timeout) for model m (role planner) at http://127.0.0.1:9/v1 after 2 attempt(s): the request timed out.') }));
+    const result = await bench(['--suite', 'mini', '--mode', 'senseact,react-text', '--device', 'sim', '--out', 'dead']);
+    expect(result.exitCode).toBe(4);
+    expect(fake.calls).toHaveLength(3);
+    expect(result.stderr).toMatch(/\nsenseact: stopped starting runs after 3 runs in a row ended in an infrastructure error \(exit 4\); the cause:\n  executor threw: Error: Model call failed \(timeout\)[^\n]*\n  trace: [^\n]*\nOnce the cause is fixed, finish the benchmark with: npx senseact bench --suite mini --mode senseact,react-text --device sim .*--out \S+dead --resume\n$/);
+    const written = JSON.parse(await readFile(path.join(root, 'dead', 'results.json'), 'utf8'));
+    expect(written).toMatchObject({ complete: false, breaker: { failures: 3 } });
+    // Negative control: the errors resolved, --resume runs the rest and the three again.
+    fake = new FakeTaskExecutor<Task>(() => ({ kind: 'result', result: { policy: 'llm' } }));
+    const resumed = await bench(['--suite', 'mini', '--mode', 'senseact,react-text', '--device', 'sim', '--out', 'dead', '--resume']);
+    expect(resumed.exitCode).toBe(0);
+    expect(fake.calls).toHaveLength(6);
   });
 
   it('writes JUnit XML with one testcase per task, mode and repeat', async () => {

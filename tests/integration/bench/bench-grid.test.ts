@@ -86,7 +86,7 @@ if (java !== undefined) {
       const handle = await createBenchExecutor({ suite: 'sim', device, faults: undefined, policy: 'oracle', outDir, cwd: repoRoot, env: {}, signal: controller.signal });
       try {
         return await runBenchmark({
-          tasks, modes: ['senseact'], repeat: 1, concurrency: options.concurrency ?? 2, outDir, resume: options.resume ?? false,
+          tasks, modes: ['senseact'], repeat: 1, concurrency: options.concurrency ?? 2, outDir, resume: options.resume ?? false, breakAfterInfrastructureErrors: 0,
           executor: handle.executor, policy: handle.policy, suite: 'sim', device,
           ...(options.onProgress ? { onProgress: (progress: { done: number }) => options.onProgress?.(progress.done) } : {}),
         });

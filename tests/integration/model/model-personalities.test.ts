@@ -85,13 +85,21 @@ async function runWith(personality: MockPersonality, env: Record<string, string>
 }
 
 describe('model personalities through the SenseAct loop and the real client', () => {
-  it('strict: completes; the strict schema is requested and its nulls for absent keys are dropped', async () => {
+  it('strict: completes; the strict schema is requested, and its nulls for absent keys follow it: no repair', async () => {
     const { result, mock, repairs } = await runWith('strict');
     expect(result.success, result.reason).toBe(true);
     expect(result.error).toBeNull();
     const format = (mock.requests[0]?.body as { response_format?: { type: string; json_schema?: { name: string; strict: boolean } } }).response_format;
     expect(format).toMatchObject({ type: 'json_schema', json_schema: { name: 'PlanReply', strict: true } });
-    expect(repairs).toEqual(['null-optional']);
+    expect(repairs).toEqual([]);
+  });
+
+  it('the same nulls in reply to a request that sent no schema (json_object) are a repair (negative control)', async () => {
+    const withNulls = JSON.stringify({ intent: 'Open Display', expectation: 'exists(text="Dark theme")', commitment: [{ unit: 'n3a5d', value: null, checked: null, direction: null, longPress: null }], finish: false, answer: null, lookFor: null, dependsOn: null, subtasksDone: null, skill: null, arguments: null });
+    const mock = await start(() => withNulls);
+    const ask = (mode: string) => generateStructured(new OpenAiLanguageModel({ config: endpoint(mock.url, { SENSEACT_STRUCTURED: mode }), retry: fastRetry }), { role: 'planner', schema: planReplySchema, schemaName: 'PlanReply', messages: [{ role: 'user', content: 'Reply with JSON.' }], instructJson: false });
+    expect((await ask('json_schema')).repairs).toEqual([]);
+    expect(new Set((await ask('json_object')).repairs.map((repair) => repair.kind))).toEqual(new Set(['null-optional']));
   });
 
   it.each([

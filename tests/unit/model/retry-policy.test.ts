@@ -11,9 +11,12 @@ describe('retry policy', () => {
     expect(retryDelayMs(defaultRetryPolicy, 10, undefined, () => 0)).toBe(8000);
   });
 
-  it('follows Retry-After, capped', () => {
+  it('follows Retry-After up to maxRetryAfterMs (a minute by default), not the backoff cap', () => {
     expect(retryDelayMs(defaultRetryPolicy, 1, 1500)).toBe(1500);
-    expect(retryDelayMs(defaultRetryPolicy, 1, 60_000)).toBe(8000);
+    expect(retryDelayMs(defaultRetryPolicy, 1, 30_000)).toBe(30_000);
+    expect(retryDelayMs(defaultRetryPolicy, 1, 600_000)).toBe(60_000);
+    expect(retryDelayMs({ ...defaultRetryPolicy, maxRetryAfterMs: 5_000 }, 1, 30_000)).toBe(5_000);
+    expect(retryDelayMs(defaultRetryPolicy, 9, undefined, () => 0)).toBe(8_000);
   });
 
   it('parses retry-after-ms, seconds and HTTP dates', () => {
