@@ -1,6 +1,6 @@
 // The dependency direction of docs/architecture.md §8, checked by `npm run lint`: which src/ folder
 // may import which, and no import cycles anywhere in src/.
-const layers = ['util', 'ui', 'perception', 'verify', 'memory', 'skills', 'device', 'sim', 'model', 'agent', 'tasks', 'bench', 'trace', 'report', 'mcp', 'cli'];
+const layers = ['util', 'ui', 'perception', 'verify', 'memory', 'skills', 'device', 'sim', 'model', 'agent', 'tasks', 'bench', 'trace', 'report', 'mcp', 'export', 'cli'];
 
 /** Which src/ folders each folder may import from (besides itself). */
 const allowed = {
@@ -17,6 +17,7 @@ const allowed = {
   tasks: ['verify', 'perception', 'ui', 'util'],
   agent: ['perception', 'verify', 'memory', 'skills', 'model', 'device', 'trace', 'tasks', 'ui', 'util'],
   report: ['trace', 'perception', 'verify', 'ui', 'util'],
+  export: ['skills', 'device', 'verify', 'perception', 'trace', 'ui', 'util'],
   bench: ['agent', 'skills', 'tasks', 'device', 'sim', 'model', 'memory', 'trace', 'report', 'perception', 'verify', 'ui', 'util'],
   mcp: ['agent', 'skills', 'tasks', 'device', 'model', 'memory', 'trace', 'report', 'perception', 'verify', 'ui', 'util'],
   cli: layers.filter((layer) => layer !== 'cli'),

@@ -16,7 +16,8 @@ import { verifyReplayCommand } from './commands/verify-replay-command.js';
 import { skillsCommand } from './commands/skills-command.js';
 import { memoryCommand } from './commands/memory-command.js';
 import { mcpCommand } from './commands/mcp-command.js';
+import { exportCommand } from './commands/export-command.js';
 
 
 /** Every command of `senseact`, in help order. Each lives in `commands/<name>-command.ts`. */
-export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createParallelBenchExecutor }), droidTaskCommand, verifyReplayCommand, skillsCommand, registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand, cassetteCommand, memoryCommand, mcpCommand];
+export const commandRegistrations: CommandRegistration[] = [createBenchCommand({ createExecutor: createParallelBenchExecutor }), droidTaskCommand, verifyReplayCommand, skillsCommand, exportCommand, registerInspectCommand, reportCommand, debugCommand, diffCommand, checkCommand, devicesCommand, observeCommand, actCommand, modelsCommand, cassetteCommand, memoryCommand, mcpCommand];

@@ -1,0 +1,10 @@
+export { ExportError } from './export-error.js';
+export { exportFormats, outputBase, readExportSource, renderExport, type ExportFormat } from './export-flow.js';
+export { programFromRun, programFromSkill, type ExportAction, type ExportEntry, type ExportProgram, type ExportStep } from './export-program.js';
+export { maestroCommandSchema, maestroFlowSchema, maestroSelectorSchema, parseMaestroFlow, type MaestroFlow } from './maestro-flow-schema.js';
+export { queryToXpath } from './query-xpath.js';
+export { renderMaestroFlow } from './render-maestro-flow.js';
+export { renderWdioConfig } from './render-wdio-config.js';
+export { renderWdioSpec } from './render-wdio-spec.js';
+export { summariseCoverage, type ExportResult, type StepCoverage } from './step-coverage.js';
+export { wdioTarget, type WdioTarget } from './wdio-target.js';
