@@ -8,6 +8,7 @@ import { reactReplySchema } from './plan-reply.js';
 import { ForegroundGuard } from './foreground-guard.js';
 import type { AgentRunEnd } from './run-senseact.js';
 import { unitActions } from './unit-actions.js';
+import { SenseActAgentError } from './senseact-agent-error.js';
 import { maxRefusedPlansInARow } from './plan-intent.js';
 
 export interface ReactOptions {
@@ -27,7 +28,7 @@ export interface ReactOptions {
 export async function runReact(options: ReactOptions): Promise<AgentRunEnd> {
   const { task, mode, session } = options;
   const model = mode === 'react-vlm' ? session.vision : session.planner;
-  if (!model) throw new Error('react-vlm needs a vision model: configure SENSEACT_VISION_MODEL or use the oracle policy.');
+  if (!model) throw new SenseActAgentError({ code: 'agent-no-vision-model', message: `${mode} needs a vision model: configure SENSEACT_VISION_MODEL, or use the oracle policy.` });
   const guard = options.guard ?? new ForegroundGuard(task);
   const previous: string[] = [];
   let steps = 0;

@@ -21,6 +21,7 @@ import type { TraceEvent } from '../trace/trace-event.js';
 import type { IrreversiblePolicy } from './senseact-state.js';
 import { Redactor } from '../util/redactor.js';
 import { SenseActError } from '../util/senseact-error.js';
+import { SenseActAgentError } from './senseact-agent-error.js';
 import { AgentSession, type AgentModels } from './agent-session.js';
 import { ForegroundGuard } from './foreground-guard.js';
 import { ModelFaultInjector } from './model-fault-injector.js';
@@ -143,7 +144,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   // The oracle plans, verifies and sees from the reference solution; a certifier given beside it still compresses the memory.
   if (oracle) models = options.models?.certifier ? { ...oracle.models, certifier: options.models.certifier } : oracle.models;
   else if (options.models) models = options.models;
-  else throw new Error('runTask: the llm policy needs models (planner, and vision for senseact/react-vlm); configure them or use policy "oracle".');
+  else throw new SenseActAgentError({ code: 'agent-models', message: 'runTask: the llm policy needs models (option models: a planner, and vision for senseact/react-vlm): configure them (SENSEACT_BASE_URL / SENSEACT_API_KEY / SENSEACT_MODEL) or use policy "oracle".' });
   // Each injected fault goes into the trace at the step whose model call it corrupted; the listener only writes.
   let stepNow = (): number | null => null;
   const injector = options.modelFaults
