@@ -1,5 +1,5 @@
 // Skills generalise across slot values only where the run shows the value recurring
-// (docs/skills.md, "Generalisation"): a skill taught on one task of a template replays a sibling
+// (docs/skills-measurements.md, "Generalisation"): a skill taught on one task of a template replays a sibling
 // task of the suite (tasks/sim template variants) with zero model calls; a value that only
 // looks like the slot (the hour of another time on the screen), typed names standing side
 // by side, or a value the app does not show are never guessed at.

@@ -1,4 +1,4 @@
-// A skill step where the tree does not show what the step needs (docs/skills.md, "Repeat"): the
+// A skill step where the tree does not show what the step needs (docs/skills-measurements.md, "Repeat"): the
 // replay runs the loop's own vision phases and asks no planner. A target whose label is
 // gone is located by vision from the recorded query (resolve-by-vision); an expectation
 // whose label is gone is confirmed by vision (the gate's phase, kind `confirm`); a dropped
