@@ -124,13 +124,21 @@ const affordanceOrder: readonly Affordance[] = ['clickable', 'long-clickable', '
  * Ids come from `assignShortIds` over the node fingerprints (document order).
  */
 export function reduceTree(tree: UiTree, options: ResolvedPerceptionOptions): ReducedTree {
-  const nodes = tree.nodes;
-  const count = nodes.length;
   const visible = visibleBounds(tree);
+  const kept = sparseKeep(tree, visible, options);
+  const keptAncestor = nearestKeptAncestors(tree, kept);
+  const merges = mergeIntoHosts(tree, visible, kept, keptAncestor, options);
+  const links = linkSurvivors(tree, keptAncestor, merges.survivor);
+  const keptNodes = links.survivors.map((index) => keptNode(tree, index, visible, merges, links));
+  return { nodes: keptNodes, visible, ownerOf: links.ownerOf };
+}
+
+/** Level 1 (`sparse`): 1 for every node that is functional or semantic, visible, and not under a dropped node or SystemUI. */
+function sparseKeep(tree: UiTree, visible: readonly Bounds[], options: ResolvedPerceptionOptions): Uint8Array {
   const removeSystem = options.removeSystemBar && tree.packageName !== systemUiPackage;
-  const removed = new Uint8Array(count);
-  const kept = new Uint8Array(count);
-  for (const node of nodes) {
+  const removed = new Uint8Array(tree.nodes.length);
+  const kept = new Uint8Array(tree.nodes.length);
+  for (const node of tree.nodes) {
     const index = node.index;
     if ((node.parent !== -1 && removed[node.parent]) || !node.displayed || (removeSystem && node.packageName === systemUiPackage)) {
       removed[index] = 1;
@@ -139,16 +147,40 @@ export function reduceTree(tree: UiTree, options: ResolvedPerceptionOptions): Re
     if (boundsArea(visible[index]!) === 0) continue;
     if (isActionable(node) || node.scrollable || isSemantic(node)) kept[index] = 1;
   }
-  // Nearest kept ancestor of every node (-1 when none), in one pre-order pass.
-  const keptAncestor = new Int32Array(count).fill(-1);
-  for (const node of nodes) {
+  return kept;
+}
+
+/** The nearest kept ancestor of every node (-1 when none), in one pre-order pass. */
+function nearestKeptAncestors(tree: UiTree, kept: Uint8Array): Int32Array {
+  const keptAncestor = new Int32Array(tree.nodes.length).fill(-1);
+  for (const node of tree.nodes) {
     if (node.parent !== -1) keptAncestor[node.index] = kept[node.parent] ? node.parent : keptAncestor[node.parent]!;
   }
-  // survivor[i]: the kept node that i is or was merged into (-1 when not kept).
-  const survivor = new Int32Array(count).fill(-1);
-  const folded = new Map<NodeIndex, NodeIndex[]>();
-  const descriptions = new Map<NodeIndex, string[]>();
-  const extraAffordances = new Map<NodeIndex, Set<Affordance>>();
+  return keptAncestor;
+}
+
+/** What level 2 folded where. */
+interface Merges {
+  /** survivor[i]: the kept node that i is or was merged into (-1 when not kept). */
+  readonly survivor: Int32Array;
+  /** The nodes merged into each survivor. */
+  readonly folded: Map<NodeIndex, NodeIndex[]>;
+  /** Text of merged non-actionable nodes, per survivor. */
+  readonly descriptions: Map<NodeIndex, string[]>;
+  /** Affordances of merged actionable nodes, per survivor. */
+  readonly extraAffordances: Map<NodeIndex, Set<Affordance>>;
+}
+
+/**
+ * Level 2 (`merge`): folds each kept node into its host (the survivor of its nearest kept
+ * ancestor) when it is not actionable and the host is, when it is a row's one switch
+ * (`mergeSwitch`), or when it covers the host (`useBounds`); never across a scroll
+ * container. At level 1 every kept node survives as itself.
+ */
+function mergeIntoHosts(tree: UiTree, visible: readonly Bounds[], kept: Uint8Array, keptAncestor: Int32Array, options: ResolvedPerceptionOptions): Merges {
+  const nodes = tree.nodes;
+  const merges: Merges = { survivor: new Int32Array(nodes.length).fill(-1), folded: new Map(), descriptions: new Map(), extraAffordances: new Map() };
+  const { survivor, folded, descriptions, extraAffordances } = merges;
   const checkableBelow = options.level === 2 && options.mergeSwitch ? countCheckablesBelow(tree, kept, keptAncestor) : undefined;
   for (const node of nodes) {
     const index = node.index;
@@ -181,8 +213,23 @@ export function reduceTree(tree: UiTree, options: ResolvedPerceptionOptions): Re
       for (const affordance of ownAffordances(node)) if (affordance !== 'text') extra.add(affordance);
     }
   }
+  return merges;
+}
+
+/** The survivors in document order with their ids, the reduced tree's parent and child links, and every source node's owner. */
+interface SurvivorLinks {
+  readonly survivors: readonly NodeIndex[];
+  readonly idOf: ReadonlyMap<NodeIndex, NodeId>;
+  readonly parentOf: ReadonlyMap<NodeIndex, NodeIndex>;
+  readonly childrenOf: ReadonlyMap<NodeIndex, NodeId[]>;
+  readonly ownerOf: Map<NodeIndex, NodeId>;
+}
+
+/** Gives the survivors their ids (`assignShortIds` over fingerprints) and links each to its nearest surviving ancestor. */
+function linkSurvivors(tree: UiTree, keptAncestor: Int32Array, survivor: Int32Array): SurvivorLinks {
+  const nodes = tree.nodes;
   const survivors: NodeIndex[] = [];
-  for (let index = 0; index < count; index++) if (survivor[index] === index) survivors.push(index);
+  for (let index = 0; index < nodes.length; index++) if (survivor[index] === index) survivors.push(index);
   const ids = assignShortIds(survivors.map((index) => nodes[index]!.fingerprint), 'n') as NodeId[];
   const idOf = new Map<NodeIndex, NodeId>();
   survivors.forEach((index, position) => idOf.set(index, ids[position]!));
@@ -196,33 +243,35 @@ export function reduceTree(tree: UiTree, options: ResolvedPerceptionOptions): Re
     (childrenOf.get(ancestor) ?? childrenOf.set(ancestor, []).get(ancestor)!).push(idOf.get(index)!);
   }
   const ownerOf = new Map<NodeIndex, NodeId>();
-  for (let index = 0; index < count; index++) {
+  for (let index = 0; index < nodes.length; index++) {
     const owner = survivor[index]!;
     if (owner !== -1) ownerOf.set(index, idOf.get(owner)!);
   }
-  const keptNodes: KeptNode[] = survivors.map((index) => {
-    const node = nodes[index]!;
-    const affordanceSet = new Set<Affordance>([...ownAffordances(node), ...(extraAffordances.get(index) ?? [])]);
-    const children = childrenOf.get(index) ?? [];
-    if (children.length > 0 && !affordanceSet.has('scrollable')) affordanceSet.add('container');
-    const affordances = affordanceOrder.filter((affordance) => affordanceSet.has(affordance));
-    const description = (descriptions.get(index) ?? []).join(' · ');
-    const parent = parentOf.get(index);
-    const mergedFrom = folded.get(index) ?? [];
-    const firstMergedText = mergedFrom.map((merged) => nodeText(nodes[merged]!)).find(Boolean) ?? '';
-    return {
-      id: idOf.get(index)!,
-      node: index,
-      parent: parent === undefined ? null : idOf.get(parent)!,
-      children,
-      affordances,
-      label: nodeText(node) || firstMergedText || resourceName(node.resourceId),
-      description,
-      bounds: visible[index]!,
-      merged: mergedFrom,
-    };
-  });
-  return { nodes: keptNodes, visible, ownerOf };
+  return { survivors, idOf, parentOf, childrenOf, ownerOf };
+}
+
+/** One survivor as the reduced tree keeps it: its affordances (with what was merged into it), label, description and links. */
+function keptNode(tree: UiTree, index: NodeIndex, visible: readonly Bounds[], merges: Merges, links: SurvivorLinks): KeptNode {
+  const node = tree.nodes[index]!;
+  const affordanceSet = new Set<Affordance>([...ownAffordances(node), ...(merges.extraAffordances.get(index) ?? [])]);
+  const children = links.childrenOf.get(index) ?? [];
+  if (children.length > 0 && !affordanceSet.has('scrollable')) affordanceSet.add('container');
+  const affordances = affordanceOrder.filter((affordance) => affordanceSet.has(affordance));
+  const description = (merges.descriptions.get(index) ?? []).join(' · ');
+  const parent = links.parentOf.get(index);
+  const mergedFrom = merges.folded.get(index) ?? [];
+  const firstMergedText = mergedFrom.map((merged) => nodeText(tree.nodes[merged]!)).find(Boolean) ?? '';
+  return {
+    id: links.idOf.get(index)!,
+    node: index,
+    parent: parent === undefined ? null : links.idOf.get(parent)!,
+    children,
+    affordances,
+    label: nodeText(node) || firstMergedText || resourceName(node.resourceId),
+    description,
+    bounds: visible[index]!,
+    merged: mergedFrom,
+  };
 }
 
 /** True when `child` covers at least `boundsMergeThreshold` of `parent`'s width and height. */
