@@ -127,6 +127,7 @@ function flag(attributes: XmlAttributes, name: string): boolean {
 }
 
 function parseXmlHierarchy(source: string, sourceName: string, options: ParseHierarchyOptions): UiTree {
+  const where: SourceRef = { sourceName, source };
   const nodes: RawNode[] = [];
   const roots: NodeIndex[] = [];
   const stack: NodeIndex[] = [];
@@ -137,77 +138,17 @@ function parseXmlHierarchy(source: string, sourceName: string, options: ParseHie
     open: (name, attributes, offset) => {
       depth++;
       if (depth === 1) {
-        if (name !== 'hierarchy') {
-          throw new HierarchyParseError({
-            sourceName, source, offset,
-            problem: `the root element is <${name}>, not <hierarchy>`,
-            hint: 'Pass an Android UI hierarchy (Appium page source or `adb shell uiautomator dump`), not another XML document.',
-          });
-        }
+        requireHierarchyRoot(where, name, offset);
         rootAttributes = attributes;
         if (attributes['class'] === 'hierarchy' || attributes['index'] !== undefined) dialect = 'appium-uia2';
         return;
       }
-      if (depth - 1 > maxHierarchyDepth) {
-        throw new HierarchyParseError({
-          sourceName, source, offset,
-          problem: `the elements nest deeper than ${maxHierarchyDepth} levels (no device produces that)`,
-          hint: 'The dump is damaged or hostile; re-capture it from the device.',
-        });
-      }
+      requireDepth(where, depth - 1, offset);
       dialect ??= name === 'node' ? 'uiautomator-dump' : 'appium-uia2';
       const parent = stack.length > 0 ? stack[stack.length - 1]! : -1;
-      const boundsText = attributes['bounds'];
-      let bounds: Bounds = emptyBounds;
-      if (boundsText !== undefined) {
-        const parsed = parseBounds(boundsText);
-        if (!parsed) {
-          throw new HierarchyParseError({
-            sourceName, source, offset: source.indexOf('bounds=', offset),
-            problem: `invalid bounds "${boundsText}" on <${name}> (expected [left,top][right,bottom] with integers within 32 bits)`,
-            hint: 'The dump is damaged or was edited by hand; re-capture it from the device.',
-          });
-        }
-        bounds = parsed;
-      }
-      const className = attributes['class'] ?? (name === 'node' ? '' : name);
       const siblingCount = parent === -1 ? roots.length : nodes[parent]!.children.length;
-      const indexText = attributes['index'];
-      const editableAttribute = attributes['editable'];
-      const actionsText = attributes['actions'];
-      const visible = attributes['displayed'] ?? attributes['visible-to-user'];
       const index = nodes.length;
-      nodes.push({
-        index: 0,
-        window: 0,
-        xpath: '',
-        fingerprint: '',
-        parent,
-        children: [],
-        depth: depth - 2,
-        className,
-        packageName: attributes['package'] ?? '',
-        resourceId: attributes['resource-id'] ?? '',
-        text: attributes['text'] ?? '',
-        contentDesc: attributes['content-desc'] ?? '',
-        hint: attributes['hint'] ?? '',
-        checkable: flag(attributes, 'checkable'),
-        checked: flag(attributes, 'checked'),
-        clickable: flag(attributes, 'clickable'),
-        longClickable: flag(attributes, 'long-clickable'),
-        enabled: flag(attributes, 'enabled'),
-        focusable: flag(attributes, 'focusable'),
-        focused: flag(attributes, 'focused'),
-        scrollable: flag(attributes, 'scrollable'),
-        selected: flag(attributes, 'selected'),
-        password: flag(attributes, 'password'),
-        editable: editableAttribute !== undefined ? editableAttribute === 'true' : isEditableClass(className) || (actionsText?.includes('SET_TEXT') ?? false),
-        displayed: visible === undefined ? true : visible === 'true',
-        bounds,
-        siblingIndex: indexText !== undefined && /^\d+$/.test(indexText) ? Number(indexText) : siblingCount,
-        actions: actionsText ? actionsText.split(',').map((action) => action.trim()).filter(Boolean) : [],
-        naf: flag(attributes, 'NAF'),
-      });
+      nodes.push(rawNode(name, attributes, { parent, depth: depth - 2, siblingCount, bounds: elementBounds(where, name, attributes, offset) }));
       if (parent === -1) roots.push(index);
       else nodes[parent]!.children.push(index);
       stack.push(index);
@@ -228,6 +169,85 @@ function parseXmlHierarchy(source: string, sourceName: string, options: ParseHie
     rotation: numberAttribute(rootAttributes, 'rotation') ?? 0,
     options,
   });
+}
+
+/** The text being parsed, for error positions and excerpts. */
+interface SourceRef {
+  readonly sourceName: string;
+  readonly source: string;
+}
+
+/** Throws unless the document's root element is `<hierarchy>`. */
+function requireHierarchyRoot(where: SourceRef, name: string, offset: number): void {
+  if (name === 'hierarchy') return;
+  throw new HierarchyParseError({
+    ...where, offset,
+    problem: `the root element is <${name}>, not <hierarchy>`,
+    hint: 'Pass an Android UI hierarchy (Appium page source or `adb shell uiautomator dump`), not another XML document.',
+  });
+}
+
+/** Throws when elements nest deeper than {@link maxHierarchyDepth}. */
+function requireDepth(where: SourceRef, depth: number, offset: number): void {
+  if (depth <= maxHierarchyDepth) return;
+  throw new HierarchyParseError({
+    ...where, offset,
+    problem: `the elements nest deeper than ${maxHierarchyDepth} levels (no device produces that)`,
+    hint: 'The dump is damaged or hostile; re-capture it from the device.',
+  });
+}
+
+/** An element's `bounds`, empty when it has none; throws on bounds that do not parse. */
+function elementBounds(where: SourceRef, name: string, attributes: XmlAttributes, offset: number): Bounds {
+  const boundsText = attributes['bounds'];
+  if (boundsText === undefined) return emptyBounds;
+  const parsed = parseBounds(boundsText);
+  if (parsed) return parsed;
+  throw new HierarchyParseError({
+    ...where, offset: where.source.indexOf('bounds=', offset),
+    problem: `invalid bounds "${boundsText}" on <${name}> (expected [left,top][right,bottom] with integers within 32 bits)`,
+    hint: 'The dump is damaged or was edited by hand; re-capture it from the device.',
+  });
+}
+
+/** One element of either XML dialect as a node; `buildTree` fills in index, window, xpath and fingerprint. */
+function rawNode(name: string, attributes: XmlAttributes, place: { parent: NodeIndex; depth: number; siblingCount: number; bounds: Bounds }): RawNode {
+  const className = attributes['class'] ?? (name === 'node' ? '' : name);
+  const indexText = attributes['index'];
+  const editableAttribute = attributes['editable'];
+  const actionsText = attributes['actions'];
+  const visible = attributes['displayed'] ?? attributes['visible-to-user'];
+  return {
+    index: 0,
+    window: 0,
+    xpath: '',
+    fingerprint: '',
+    parent: place.parent,
+    children: [],
+    depth: place.depth,
+    className,
+    packageName: attributes['package'] ?? '',
+    resourceId: attributes['resource-id'] ?? '',
+    text: attributes['text'] ?? '',
+    contentDesc: attributes['content-desc'] ?? '',
+    hint: attributes['hint'] ?? '',
+    checkable: flag(attributes, 'checkable'),
+    checked: flag(attributes, 'checked'),
+    clickable: flag(attributes, 'clickable'),
+    longClickable: flag(attributes, 'long-clickable'),
+    enabled: flag(attributes, 'enabled'),
+    focusable: flag(attributes, 'focusable'),
+    focused: flag(attributes, 'focused'),
+    scrollable: flag(attributes, 'scrollable'),
+    selected: flag(attributes, 'selected'),
+    password: flag(attributes, 'password'),
+    editable: editableAttribute !== undefined ? editableAttribute === 'true' : isEditableClass(className) || (actionsText?.includes('SET_TEXT') ?? false),
+    displayed: visible === undefined ? true : visible === 'true',
+    bounds: place.bounds,
+    siblingIndex: indexText !== undefined && /^\d+$/.test(indexText) ? Number(indexText) : place.siblingCount,
+    actions: actionsText ? actionsText.split(',').map((action) => action.trim()).filter(Boolean) : [],
+    naf: flag(attributes, 'NAF'),
+  };
 }
 
 function numberAttribute(attributes: XmlAttributes | undefined, name: string): number | undefined {
