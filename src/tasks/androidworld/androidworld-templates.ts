@@ -38,7 +38,7 @@ import {
 } from './androidworld-sim-twins.js';
 
 /**
- * The 116 AndroidWorld templates as our tasks (DESIGN.md §6): per template, the app, how
+ * The 116 AndroidWorld templates as our tasks (docs/architecture.md §2.10): per template, the app, how
  * its parameters are drawn, the device start steps and check — or why the check is not
  * expressed — and, where the simulator has the app, a twin. AndroidWorld's evaluators
  * (android_world/task_evals) were read for what each checks; the checks here are ours.

@@ -1,4 +1,4 @@
-// tasks/androidworld and tasks/sim-androidworld (issue 33): AndroidWorld's 116 templates as a
+// tasks/androidworld and tasks/sim-androidworld (docs/androidworld.md): AndroidWorld's 116 templates as a
 // suite. The committed files are what the seeded generator gives; every task loads; the
 // dry run on the emulator profile lists each task as runnable or not with the reason; a
 // twin's check passes after its reference solution and fails on the untouched start state;

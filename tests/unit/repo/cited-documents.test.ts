@@ -10,8 +10,12 @@ import { describe, expect, it } from 'vitest';
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const self = path.join(repoRoot, 'tests/unit/repo/cited-documents.test.ts');
 const scannedFile = /\.(ts|js|mjs|cjs|sh|md)$/;
-/** A document's name as cited: a path ending in `.md`. */
-const documentMention = /(?<![\w./-])((?:\.{1,2}\/)?[\w-]+(?:[/.][\w-]+)*\.md)\b/g;
+/**
+ * A document's name as cited: a path with a folder (`docs/skills.md`, `tasks/README.md`) or
+ * an upper-case name (`README.md`, `DESIGN.md`). A bare lower-case name (`notes.md`) is data
+ * a test or a task types, not a citation.
+ */
+const documentMention = /(?<![\w./-])((?:\.{1,2}\/)?(?:[\w-]+\/)+[\w.-]+\.md|[A-Z][A-Z0-9_-]*\.md)\b/g;
 const issueMention = /\bissues? #?\d+/i;
 const architectureDoc = 'docs/architecture.md';
 
@@ -76,7 +80,8 @@ describe('cited documents', () => {
     expect(flagged('/** Planning aids (issue 18). */')).toHaveLength(1);
     expect(flagged('/** Planning aids (Issue #18). */')).toHaveLength(1);
     expect(flagged(' * The gate (docs/architecture.md §2.5–2.70).')).toEqual(['src/sample.ts:1: docs/architecture.md has no §2.70']);
-    expect(flagged(' * see docs/nowhere.md and ../missing.md')).toHaveLength(2);
+    expect(flagged(' * see docs/nowhere.md and ../docs/missing.md')).toHaveLength(2);
+    expect(flagged("const file = 'grocery_list.md'; // a note's name in a task, not a document")).toEqual([]);
     // What is there passes: a doc from the root, a README beside the citing file, sections that exist.
     expect(flagged(' * The gate (docs/architecture.md §2.7, §2.9; docs/predicates.md; README.md).')).toEqual([]);
     expect(badCitations(path.join(repoRoot, 'docs/grid.md'), 'see [predicates](predicates.md) and `devices/README.md`', sections)).toEqual([]);
