@@ -1,4 +1,4 @@
-// checkSuiteApps (issue 33): `devices check <profile> --suite <suite>` names every app the
+// checkSuiteApps (docs/androidworld.md): `devices check <profile> --suite <suite>` names every app the
 // suite's start steps install that the device lacks, with its APK, and checks a root shell
 // when the suite uses one; a device that has everything passes.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Success per difficulty beside the suite's own benchmark's published figure (issue 33 item 4):
+// Success per difficulty beside the suite's own benchmark's published figure (docs/androidworld.md):
 // counted from the runs' difficulty, printed and kept in results.json only when the suite
 // ships published-results.json; a bad file stops the bench with its name and field.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
