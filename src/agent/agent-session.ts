@@ -35,6 +35,8 @@ export interface AgentModels {
   readonly vision?: VisionModel;
   /** Compresses what the memories learned (the app map); without it the deterministic map is used as it is. */
   readonly certifier?: LanguageModel;
+  /** Judges a query task's answer once the run ends (`ModelAnswerJudge`); metered with the run, never refused by its budget. */
+  readonly judge?: LanguageModel;
 }
 
 /**
@@ -48,6 +50,8 @@ export class AgentSession {
   readonly verifier: LanguageModel | undefined;
   readonly vision: VisionModel | undefined;
   readonly certifier: LanguageModel | undefined;
+  /** The answer judge's model, metered (its calls count in the run's usage and trace) but outside the run's budget: the task's check must run. */
+  readonly judge: LanguageModel | undefined;
   step = 0;
   llmCalls = 0;
   /** Calls of the planner role (inside `llmCalls`, or `vlmCalls` when the planner gets a screenshot). */
@@ -77,6 +81,7 @@ export class AgentSession {
     this.verifier = models.verifier ? this.timed(new MeteredLanguageModel(models.verifier, metering)) : undefined;
     this.vision = models.vision ? this.timed(new MeteredVisionModel(models.vision, metering)) : undefined;
     this.certifier = models.certifier ? this.timed(new MeteredLanguageModel(models.certifier, metering)) : undefined;
+    this.judge = models.judge ? new MeteredLanguageModel(models.judge, { ledger, onCall }) : undefined;
   }
 
   /**

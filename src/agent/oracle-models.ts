@@ -22,7 +22,7 @@ const keptObservations = 8;
 
 /** The `oracle` policy: its models, and the read-only watch on the device that lets it see the screens. */
 export interface OraclePolicy {
-  readonly models: Required<Omit<AgentModels, 'certifier'>>;
+  readonly models: Required<Omit<AgentModels, 'certifier' | 'judge'>>;
   /** The device as the loop should drive it: every call unchanged, every observation also seen by the oracle. */
   watch(device: Device): Device;
 }

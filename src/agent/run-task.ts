@@ -24,6 +24,7 @@ import { SenseActError } from '../util/senseact-error.js';
 import { SenseActAgentError } from './senseact-agent-error.js';
 import { AgentSession, type AgentModels } from './agent-session.js';
 import { ForegroundGuard } from './foreground-guard.js';
+import { ModelAnswerJudge } from './model-answer-judge.js';
 import { ModelFaultInjector } from './model-fault-injector.js';
 import type { ModelFaultConfig } from './model-fault-profile.js';
 import { createOraclePolicy } from './oracle-models.js';
@@ -196,6 +197,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
           ...(appTrail ? { appTrail } : {}),
           ...(options.irreversible ? { irreversible: options.irreversible } : {}),
         });
+    // The judge's model is the session's: its calls are metered with the run and leave their trace files.
+    const judges = options.judges?.model === undefined && session.judge !== undefined ? { ...options.judges, model: new ModelAnswerJudge(session.judge) } : options.judges;
     const appState = await probe?.appState(callOptions);
     const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];
     const adbOutputs = probe && adbCommands.length > 0 ? await probe.adbOutputs(adbCommands, callOptions) : undefined;
@@ -204,7 +207,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       ...(appState ? { appState } : {}),
       ...(adbOutputs ? { adbOutputs } : {}),
       ...(run.answer === undefined ? {} : { answer: run.answer }),
-      ...(options.judges ? { judges: options.judges } : {}),
+      ...(judges ? { judges } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     subGoals = countSubGoals(task, verdict, run.finalScreen.perception.tree);
@@ -266,6 +269,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     imageTokens: totals.imageTokens,
     promptTokensBySection: totals.promptSections,
     modelAttempts: totals.attempts,
+    ...(totals.cachedPromptTokens > 0 ? { cachedPromptTokens: totals.cachedPromptTokens } : {}),
+    ...(totals.estimatedCalls > 0 ? { estimatedUsageCalls: totals.estimatedCalls } : {}),
     promptTokens: totals.promptTokens,
     completionTokens: totals.completionTokens,
     latency: { deviceMs: latency.deviceMs, perceptionMs: latency.perceptionMs, modelMs: latency.modelMs, verificationMs: latency.verificationMs, totalMs },

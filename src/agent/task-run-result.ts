@@ -47,6 +47,10 @@ export const modelUsageShape = {
    * retried four times once, this counts it four times (0 in results written before it was counted).
    */
   modelAttempts: count.default(0),
+  /** Prompt tokens the endpoint served from its prompt cache (inside `promptTokens`; priced at the cached price when one is given). */
+  cachedPromptTokens: count.optional(),
+  /** Model calls whose tokens were estimated locally because the endpoint sent no usage (absent: none). */
+  estimatedUsageCalls: count.optional(),
 };
 
 /**

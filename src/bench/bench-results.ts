@@ -21,6 +21,8 @@ export const tokenPricesSchema = z.object({
   label: z.string().min(1),
   promptPerMillionUsd: z.number().nonnegative(),
   completionPerMillionUsd: z.number().nonnegative(),
+  /** Price of prompt tokens served from the provider's cache (`--price-cached-prompt`); absent: the prompt price. */
+  cachedPromptPerMillionUsd: z.number().nonnegative().optional(),
   /** True when no price is known for the model: costs are then 0 and shown as unknown, never as another model's. */
   unknown: z.boolean().optional(),
 });

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentModels } from '../agent/agent-session.js';
-import { ModelAnswerJudge } from '../agent/model-answer-judge.js';
 import { modelFaultProfile, modelFaultProfiles } from '../agent/model-fault-profile.js';
 import { isSenseActMode, verifyingSenseActModes } from '../agent/run-senseact.js';
 import { runTask } from '../agent/run-task.js';
@@ -185,7 +184,8 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
       repeat,
       signal,
       redactor,
-      ...(models ? { models, judges: { model: new ModelAnswerJudge(models.verifier ?? models.planner) } } : {}),
+      // The answer judge runs on the verifier's model, metered with the run (runTask builds it from models.judge).
+      ...(models ? { models: { ...models, judge: models.verifier ?? models.planner } } : {}),
       ...(verifyingSenseActModes.includes(mode) ? { memory: await memoryFor(mode), memoryRun: memoryRun(task.id, mode, repeat) } : {}),
       ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
       ...(options.budget === undefined ? {} : { budget: options.budget }),

@@ -31,7 +31,10 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
   const errors = runs.filter((run) => run.error !== null).length;
   const promptTokens = sum((run) => run.promptTokens);
   const completionTokens = sum((run) => run.completionTokens);
-  const costUsd = (promptTokens * prices.promptPerMillionUsd + completionTokens * prices.completionPerMillionUsd) / 1_000_000;
+  // Cached prompt tokens at their own price when one is given (they are inside the prompt tokens).
+  const cachedPromptTokens = sum((run) => run.cachedPromptTokens ?? 0);
+  const cachedPrice = prices.cachedPromptPerMillionUsd ?? prices.promptPerMillionUsd;
+  const costUsd = ((promptTokens - cachedPromptTokens) * prices.promptPerMillionUsd + cachedPromptTokens * cachedPrice + completionTokens * prices.completionPerMillionUsd) / 1_000_000;
   const faulted = runs.filter((run) => run.faults.length > 0);
   const modelFaulted = runs.filter((run) => run.modelFaults.length > 0);
   const planning = sumPlanning(runs);

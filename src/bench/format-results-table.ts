@@ -292,12 +292,18 @@ function modelStopNotes(results: BenchResults): string[] {
     { label: 'stopped by a budget', matches: (reason) => reason.startsWith('budget: ') },
     { label: "stopped after the model's plans were refused in a row", matches: (reason) => reason.startsWith("the model's plans were refused") },
   ];
-  return kinds.flatMap(({ label, matches }) => {
+  const estimated = results.tasks.filter((run) => (run.estimatedUsageCalls ?? 0) > 0);
+  const cached = results.tasks.reduce((total, run) => total + (run.cachedPromptTokens ?? 0), 0);
+  const usageNotes = [
+    ...(estimated.length === 0 ? [] : [`tokens estimated locally (the endpoint sent no usage) for ${results.modes.map((metrics) => `${metrics.mode} ${results.tasks.filter((run) => run.mode === metrics.mode).reduce((total, run) => total + (run.estimatedUsageCalls ?? 0), 0)} of ${metrics.llmCalls + metrics.vlmCalls} calls`).join(', ')}`]),
+    ...(cached === 0 ? [] : [`cached prompt tokens (inside tok in, ${results.prices.cachedPromptPerMillionUsd === undefined ? 'priced as prompt tokens: no cached price given' : `at $${results.prices.cachedPromptPerMillionUsd} per 1M`}): ${results.modes.map((metrics) => `${metrics.mode} ${results.tasks.filter((run) => run.mode === metrics.mode).reduce((total, run) => total + (run.cachedPromptTokens ?? 0), 0)}`).join(', ')}`]),
+  ];
+  return [...usageNotes, ...kinds.flatMap(({ label, matches }) => {
     const stopped = results.tasks.filter((run) => run.stopReason !== undefined && matches(run.stopReason));
     if (stopped.length === 0) return [];
     const byMode = results.modes.map((metrics) => `${metrics.mode} ${stopped.filter((run) => run.mode === metrics.mode).length}/${metrics.tasks}`).join(', ');
     return [`${label}: ${byMode} (e.g. ${stopped[0]?.id} ${stopped[0]?.mode}: ${stopped[0]?.stopReason})`];
-  });
+  })];
 }
 
 function modelFaultNotes(results: BenchResults): string[] {

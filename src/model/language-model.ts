@@ -17,6 +17,8 @@ export interface ModelUsage {
   readonly completionTokens: number;
   /** True when the provider sent no usage and the counts were estimated locally. */
   readonly estimated?: boolean;
+  /** Prompt tokens the provider served from its prompt cache (inside `promptTokens`), when it says (`prompt_tokens_details.cached_tokens`). */
+  readonly cachedPromptTokens?: number;
 }
 
 /** What every model call takes, whatever the provider. */

@@ -28,7 +28,8 @@ export type MockReply =
   | string
   | {
       readonly text: string;
-      readonly usage?: { readonly promptTokens: number; readonly completionTokens: number };
+      /** `cachedPromptTokens` goes out as `prompt_tokens_details.cached_tokens`, as OpenAI reports its prompt cache. */
+      readonly usage?: { readonly promptTokens: number; readonly completionTokens: number; readonly cachedPromptTokens?: number };
       /** Leave `usage` out of the response, as some servers do. */
       readonly omitUsage?: boolean;
       readonly model?: string;
@@ -133,7 +134,7 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
       choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: (typeof reply !== 'string' ? reply.finishReason : undefined) ?? 'stop', logprobs: null }],
       ...(omitUsage
         ? {}
-        : { usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens } }),
+        : { usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens, ...('cachedPromptTokens' in usage && usage.cachedPromptTokens !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cachedPromptTokens } } : {}) } }),
     });
   }
 

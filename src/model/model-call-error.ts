@@ -1,4 +1,5 @@
 import { SenseActError } from '../util/senseact-error.js';
+import type { ModelUsage } from './language-model.js';
 import type { ModelRole } from './model-role.js';
 
 const symbol = Symbol.for('senseact.error.model-call');
@@ -29,6 +30,8 @@ export class ModelCallError extends SenseActError {
   readonly role: ModelRole;
   readonly status: number | undefined;
   readonly attempts: number;
+  /** What the endpoint billed for a reply it sent but that could not be used (an empty reply), when it said. */
+  readonly usage: ModelUsage | undefined;
 
   constructor(options: {
     failure: ModelCallFailure;
@@ -40,6 +43,7 @@ export class ModelCallError extends SenseActError {
     detail: string;
     hint: string;
     cause?: unknown;
+    usage?: ModelUsage;
   }) {
     super({
       code: 'model-call',
@@ -55,6 +59,7 @@ export class ModelCallError extends SenseActError {
     this.role = options.role;
     this.status = options.status;
     this.attempts = options.attempts;
+    this.usage = options.usage;
   }
 
   static override isInstance(error: unknown): error is ModelCallError {

@@ -42,6 +42,8 @@ export interface ModelCallRecord {
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly usageEstimated: boolean;
+  /** Prompt tokens served from the provider's cache (inside `promptTokens`), when it said. */
+  readonly cachedPromptTokens?: number;
   readonly latencyMs: number;
   /** Requests sent to the endpoint for this call, retries included; absent means one. */
   readonly attempts?: number;
@@ -120,6 +122,7 @@ export function buildModelCallRecord(
       promptTokens: reply.usage.promptTokens,
       completionTokens: reply.usage.completionTokens,
       usageEstimated: reply.usage.estimated === true,
+      ...(reply.usage.cachedPromptTokens === undefined ? {} : { cachedPromptTokens: reply.usage.cachedPromptTokens }),
       latencyMs: reply.latencyMs,
       attempts: reply.attempts ?? 1,
     };
@@ -131,5 +134,10 @@ export function buildModelCallRecord(
       ? { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) }
       : { name: 'NonError', message: String(error) };
   const attempts: unknown = typeof error === 'object' && error !== null && 'attempts' in error ? error.attempts : undefined;
-  return { ...base, promptSections: {}, promptTokens: 0, completionTokens: 0, usageEstimated: false, latencyMs: outcome.latencyMs, attempts: typeof attempts === 'number' ? attempts : 1, error: described };
+  // A reply the endpoint sent and billed but that could not be used keeps its usage.
+  const billed: unknown = typeof error === 'object' && error !== null && 'usage' in error ? error.usage : undefined;
+  const usage = typeof billed === 'object' && billed !== null && 'promptTokens' in billed && 'completionTokens' in billed && typeof billed.promptTokens === 'number' && typeof billed.completionTokens === 'number'
+    ? { promptTokens: billed.promptTokens, completionTokens: billed.completionTokens, ...('cachedPromptTokens' in billed && typeof billed.cachedPromptTokens === 'number' ? { cachedPromptTokens: billed.cachedPromptTokens } : {}) }
+    : { promptTokens: 0, completionTokens: 0 };
+  return { ...base, promptSections: {}, ...usage, usageEstimated: false, latencyMs: outcome.latencyMs, attempts: typeof attempts === 'number' ? attempts : 1, error: described };
 }

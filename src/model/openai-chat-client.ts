@@ -106,15 +106,18 @@ export class OpenAiChatClient {
     const messages = request.messages.map(toOpenAiMessage);
     const started = this.clock.now();
     let attempt = 1;
+    // Every request the endpoint sees, the resends after a learned quirk included: the call's attempts.
+    let sent = 0;
     for (;;) {
       const quirks = this.quirks.get(model) ?? noQuirks;
       const structured = quirks.structuredCeiling ?? this.structured;
       const body = chatRequestBody({ model, messages, request, settings, structured, jsonMode: this.jsonMode, quirks });
       const down = this.breaker.refusal();
       if (down !== undefined) {
-        throw this.failure('endpoint-down', model, request.role, attempt - 1, { detail: `not sent: the endpoint is down (${down})`, hint: 'Check that the model server runs and answers (senseact models --check); SENSEACT_MODEL_TIMEOUT_MS sets how long one request may take.' });
+        throw this.failure('endpoint-down', model, request.role, sent, { detail: `not sent: the endpoint is down (${down})`, hint: 'Check that the model server runs and answers (senseact models --check); SENSEACT_MODEL_TIMEOUT_MS sets how long one request may take.' });
       }
       try {
+        sent += 1;
         const completion = await this.client.chat.completions.create(body, {
           ...(request.signal === undefined ? {} : { signal: request.signal }),
           timeout: this.timeoutMs,
@@ -126,22 +129,25 @@ export class OpenAiChatClient {
         const choice = completion.choices[0];
         const content = choice?.message.content;
         if (choice === undefined || content === null || content === undefined) {
-          throw this.failure('empty-reply', model, request.role, attempt, {
-            detail: choice === undefined ? 'the response has no choices' : `the reply has no text (finish_reason ${choice.finish_reason}${choice.message.refusal ? `, refusal ${JSON.stringify(choice.message.refusal)}` : ''})`,
-            hint: 'Check that the model is a chat model that answers in text.',
+          // What the endpoint billed for the empty reply is kept (a reasoning model may have spent every token thinking).
+          const billed = reportedUsage(completion.usage);
+          const reasoned = typeof (choice?.message as { reasoning_content?: unknown } | undefined)?.reasoning_content === 'string';
+          throw this.failure('empty-reply', model, request.role, sent, {
+            detail: choice === undefined ? 'the response has no choices' : `the reply has no text (finish_reason ${choice.finish_reason}${choice.message.refusal ? `, refusal ${JSON.stringify(choice.message.refusal)}` : ''}${reasoned ? ', only reasoning_content' : ''})`,
+            hint: reasoned && choice?.finish_reason === 'length'
+              ? `The model spent its token budget on reasoning before answering: raise the role's max tokens (SENSEACT_${request.role.toUpperCase()}_MAX_TOKENS or SENSEACT_MAX_TOKENS), or lower its reasoning effort.`
+              : 'Check that the model is a chat model that answers in text.',
+            ...(billed === undefined ? {} : { usage: billed }),
           });
         }
-        const usage: ModelUsage =
-          completion.usage === undefined || completion.usage === null
-            ? { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(content), estimated: true }
-            : { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens };
+        const usage: ModelUsage = reportedUsage(completion.usage) ?? { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(content), estimated: true };
         return {
           text: content,
           usage,
           latencyMs: this.clock.now() - started,
           model: completion.model || model,
           ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
-          attempts: attempt,
+          attempts: sent,
           ...(body.response_format?.type === 'json_schema' || body.response_format?.type === 'json_object' ? { structured: body.response_format.type } : {}),
         };
       } catch (error) {
@@ -169,13 +175,13 @@ export class OpenAiChatClient {
             try {
               await this.clock.sleep(delay, request.signal);
             } catch (abortError) {
-              throw this.failure('aborted', model, request.role, attempt, { detail: 'aborted while waiting to retry', hint: 'The caller cancelled the call.', cause: abortError });
+              throw this.failure('aborted', model, request.role, sent, { detail: 'aborted while waiting to retry', hint: 'The caller cancelled the call.', cause: abortError });
             }
             attempt += 1;
             continue;
           }
         }
-        throw this.failure(classified.failure, model, request.role, attempt, {
+        throw this.failure(classified.failure, model, request.role, sent, {
           ...(classified.status === undefined ? {} : { status: classified.status }),
           detail: classified.detail,
           hint: classified.hint,
@@ -190,10 +196,23 @@ export class OpenAiChatClient {
     model: string,
     role: ModelRole,
     attempts: number,
-    details: { status?: number; detail: string; hint: string; cause?: unknown },
+    details: { status?: number; detail: string; hint: string; cause?: unknown; usage?: ModelUsage },
   ): ModelCallError {
     return new ModelCallError({ failure, model, role, endpoint: this.config.baseUrl, attempts, ...details });
   }
+}
+
+/**
+ * The usage a completion reports, with its cached prompt tokens
+ * (`prompt_tokens_details.cached_tokens`, inside the prompt tokens) when given; undefined
+ * when it reports none.
+ */
+function reportedUsage(usage: unknown): ModelUsage | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { prompt_tokens: prompt, completion_tokens: completion, prompt_tokens_details: details } = usage as { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: unknown };
+  if (typeof prompt !== 'number' || typeof completion !== 'number') return undefined;
+  const cached = typeof details === 'object' && details !== null && 'cached_tokens' in details && typeof details.cached_tokens === 'number' ? details.cached_tokens : 0;
+  return { promptTokens: prompt, completionTokens: completion, ...(cached > 0 ? { cachedPromptTokens: cached } : {}) };
 }
 
 function toOpenAiMessage(message: TextMessage | VisionMessage): ChatCompletionMessageParam {

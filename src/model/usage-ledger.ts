@@ -20,6 +20,8 @@ export interface UsageTotals {
   readonly promptSections: SectionTokens;
   /** Calls whose token counts were estimated locally (the provider sent none). */
   readonly estimatedCalls: number;
+  /** Prompt tokens the provider served from its cache (inside `promptTokens`). */
+  readonly cachedPromptTokens: number;
 }
 
 /** One call as the ledger keeps it. */
@@ -38,9 +40,11 @@ export interface LedgerEntry {
   readonly failed: boolean;
   /** Requests sent for the call, retries included. */
   readonly attempts: number;
+  /** Prompt tokens served from the provider's cache (inside `promptTokens`); absent: none reported. */
+  readonly cachedPromptTokens?: number;
 }
 
-const emptyTotals: UsageTotals = { calls: 0, attempts: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, promptSections: {}, estimatedCalls: 0 };
+const emptyTotals: UsageTotals = { calls: 0, attempts: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, promptSections: {}, estimatedCalls: 0, cachedPromptTokens: 0 };
 
 /**
  * Per-call accounting (docs/architecture.md §6): prompt and completion tokens, latency, images and
@@ -70,6 +74,7 @@ export class UsageLedger {
       estimated: record.usageEstimated,
       failed: record.error !== undefined,
       attempts: record.attempts ?? 1,
+      ...(record.cachedPromptTokens === undefined ? {} : { cachedPromptTokens: record.cachedPromptTokens }),
     };
     this.record(entry);
     return entry;
@@ -122,5 +127,6 @@ function add(totals: UsageTotals, entry: LedgerEntry): UsageTotals {
     imageTokens: totals.imageTokens + entry.imageTokens,
     promptSections: addSectionTokens(totals.promptSections, entry.promptSections),
     estimatedCalls: totals.estimatedCalls + (entry.estimated ? 1 : 0),
+    cachedPromptTokens: totals.cachedPromptTokens + (entry.cachedPromptTokens ?? 0),
   };
 }

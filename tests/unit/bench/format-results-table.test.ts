@@ -46,6 +46,17 @@ describe('formatResultsTable', () => {
     expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toMatch(/stopped (by|after)/);
   });
 
+  it('marks estimated usage and cached prompt tokens per mode; no mark when the endpoint reported every call', () => {
+    const marked = [
+      runResult({ id: 'a', mode: 'senseact', estimatedUsageCalls: 3, cachedPromptTokens: 500 }),
+      runResult({ id: 'a', mode: 'react-vlm' }),
+    ];
+    const text = formatResultsTable(results(marked, ['senseact', 'react-vlm'], 'llm')).replace(/\n +/g, ' ');
+    expect(text).toContain('tokens estimated locally (the endpoint sent no usage) for senseact 3 of 4 calls, react-vlm 0 of 4 calls');
+    expect(text).toContain('cached prompt tokens (inside tok in, priced as prompt tokens: no cached price given): senseact 500, react-vlm 0');
+    expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toMatch(/estimated locally|cached prompt/);
+  });
+
   it('renders one aligned row per mode in tables within 120 columns, under a title naming the device and the model', () => {
     const text = formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'));
     const lines = text.split('\n');
