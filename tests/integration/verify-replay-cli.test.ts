@@ -5,8 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/cli-io.js';
-import { main } from '../../src/cli/main.js';
+import { runCli, type CliRun } from '../helpers/run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 const fixture = path.join(repoRoot, 'tests/fixtures/transitions');
@@ -20,12 +19,8 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const io: CliIo = { stdout: (text) => { stdout.push(text); }, stderr: (text) => { stderr.push(text); }, cwd: repoRoot, env: {} };
-  const code = await main(args, io);
-  return { code, out: stdout.join(''), err: stderr.join('') };
+async function run(...args: string[]): Promise<CliRun> {
+  return runCli(repoRoot, args);
 }
 
 interface Counts { total: number; pass: number; fail: number; inconclusive: number; strong: number; weak: number; settled: number }

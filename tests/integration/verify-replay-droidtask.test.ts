@@ -6,10 +6,9 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/cli-io.js';
-import { main } from '../../src/cli/main.js';
 import { loadDroidTaskApp } from '../../src/tasks/droidtask/load-droidtask-app.js';
 import { pairDroidTaskEvent, type DroidTaskEventEntry } from '../../src/tasks/droidtask/pair-droidtask-event.js';
+import { runCli, type CliRun } from '../helpers/run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 const fixture = path.join(repoRoot, 'tests/fixtures/droidtask-quirks/user_tasks');
@@ -23,12 +22,8 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const io: CliIo = { stdout: (text) => { stdout.push(text); }, stderr: (text) => { stderr.push(text); }, cwd: repoRoot, env: {} };
-  const code = await main(args, io);
-  return { code, out: stdout.join(''), err: stderr.join('') };
+async function run(...args: string[]): Promise<CliRun> {
+  return runCli(repoRoot, args);
 }
 
 interface ReportJson {
