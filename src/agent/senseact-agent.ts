@@ -20,6 +20,7 @@ import type { TraceEvent } from '../trace/trace-event.js';
 import { runTask } from './run-task.js';
 import { SenseActAgentError } from './senseact-agent-error.js';
 import type { AgentMode, TaskRunResult } from './task-run-result.js';
+import type { BudgetPrices, ModelBudget } from '../model/model-budget.js';
 
 /**
  * Which device the agent drives: `'sim'` (the bundled simulator, in-process), a device
@@ -97,6 +98,12 @@ export interface AgentRunOptions {
    */
   readonly check?: string;
   readonly mode?: AgentMode;
+  /**
+   * Limits on model calls, tokens and cost for this run (`maxCostUsd` needs
+   * `budgetPrices`); a run that reaches one stops with the reason `budget: …`.
+   */
+  readonly budget?: ModelBudget;
+  readonly budgetPrices?: BudgetPrices;
   readonly signal?: AbortSignal;
   /** Told of every trace event of the run as it is written (progress: `step-end`, `verify-end`); it must not throw. */
   readonly onEvent?: (event: TraceEvent) => void;
@@ -195,6 +202,8 @@ export class SenseActAgent {
       ...(this.options.planning ? { planning: this.options.planning } : {}),
       ...(this.appMemory ? { appMemory: this.appMemory } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.budget ? { budget: options.budget } : {}),
+      ...(options.budgetPrices ? { budgetPrices: options.budgetPrices } : {}),
       ...(options.onEvent ? { onTraceEvent: options.onEvent } : {}),
       irreversible: { allow: this.options.allowIrreversible === true, words: this.irreversibleWords, ...(this.options.confirm ? { confirm: this.options.confirm } : {}) },
     });

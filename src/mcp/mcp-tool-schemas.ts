@@ -104,6 +104,10 @@ export const runInputShape = {
   allow: z.array(z.string().min(1)).optional().describe('Apps the agent may enter (default: the server\'s --allow list, else the foreground app).'),
   stepBudget: z.number().int().min(1).max(100).optional().describe('Executed units at most (default 20).'),
   maxModelCalls: z.number().int().min(1).optional().describe('Model calls at most; the run is stopped past it.'),
+  maxTokens: z.number().int().min(1).optional().describe('Prompt plus completion tokens at most; the run stops with the reason "budget: …".'),
+  maxCostUsd: z.number().positive().optional().describe('US dollars at most, counted at pricePromptPerMillionUsd / priceCompletionPerMillionUsd (both needed).'),
+  pricePromptPerMillionUsd: z.number().nonnegative().optional().describe('The model\'s prompt price, USD per 1M tokens, for maxCostUsd.'),
+  priceCompletionPerMillionUsd: z.number().nonnegative().optional().describe('The model\'s completion price, USD per 1M tokens, for maxCostUsd.'),
   check: z.string().optional().describe('A predicate over the final screen that decides success.'),
 };
 

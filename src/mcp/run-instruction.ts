@@ -20,6 +20,10 @@ export interface RunToolInput {
   readonly allow?: readonly string[] | undefined;
   readonly stepBudget?: number | undefined;
   readonly maxModelCalls?: number | undefined;
+  readonly maxTokens?: number | undefined;
+  readonly maxCostUsd?: number | undefined;
+  readonly pricePromptPerMillionUsd?: number | undefined;
+  readonly priceCompletionPerMillionUsd?: number | undefined;
   readonly check?: string | undefined;
 }
 
@@ -48,6 +52,9 @@ export async function runInstruction(input: RunToolInput, options: RunToolOption
   if (!config.ready) {
     return { refused: `run needs a configured model and none is (${config.problems.join('; ')}). Set SENSEACT_BASE_URL, SENSEACT_API_KEY and SENSEACT_MODEL in the server's environment (docs/models-and-traces.md), or drive the device yourself with observe / act / check.` };
   }
+  if (input.maxCostUsd !== undefined && (input.pricePromptPerMillionUsd === undefined || input.priceCompletionPerMillionUsd === undefined)) {
+    return { refused: `maxCostUsd needs the model's prices to count it at: give pricePromptPerMillionUsd and priceCompletionPerMillionUsd, or set maxTokens or maxModelCalls instead.` };
+  }
   const screen = await options.session.observe();
   const allowed = input.allow ?? (options.session.allow.length > 0 ? options.session.allow : [screen.app]);
   const stepBudget = input.stepBudget ?? defaultStepBudget;
@@ -65,6 +72,10 @@ export async function runInstruction(input: RunToolInput, options: RunToolOption
   const result = await agent.run(input.instruction, {
     allowedPackages: allowed,
     stepBudget,
+    ...(input.maxTokens === undefined && input.maxCostUsd === undefined ? {} : { budget: { maxTokens: input.maxTokens, maxCostUsd: input.maxCostUsd } }),
+    ...(input.pricePromptPerMillionUsd === undefined || input.priceCompletionPerMillionUsd === undefined
+      ? {}
+      : { budgetPrices: { promptPerMillionUsd: input.pricePromptPerMillionUsd, completionPerMillionUsd: input.priceCompletionPerMillionUsd } }),
     ...(input.check === undefined ? {} : { check: input.check }),
     signal: stop.signal,
     onEvent: (event) => {

@@ -71,6 +71,18 @@ describe('SenseActAgent', () => {
     expect(simulator.currentPackage()).toBe(settings);
   });
 
+  it('stops a run at its model budget with the reason "budget: …"; the same run without one succeeds', async () => {
+    const simulator = new Simulator({ seed: 3 });
+    const agent = await SenseActAgent.create({ device: new SimDevice(simulator), models: { planner: airplanePlanner() }, traceRoot: root });
+    const capped = await agent.run('Turn on airplane mode', { allowedPackages: [settings], launch: settings, stepBudget: 6, check: airplaneOn, budget: { maxModelCalls: 1 } });
+    expect(capped.outcome).toBe('failure');
+    expect(capped.reason).toMatch(/^budget: /);
+    expect((simulator.appState(settings) as { network: { airplaneMode: boolean } }).network.airplaneMode).toBe(false);
+    const free = await agent.run('Turn on airplane mode', { allowedPackages: [settings], launch: settings, stepBudget: 6, check: airplaneOn });
+    await agent.close();
+    expect(free.outcome, free.reason).toBe('success');
+  });
+
   it('without a check, says only whether the agent finished: its word is no verdict', async () => {
     const agent = await SenseActAgent.create({ device: 'sim', models: { planner: airplanePlanner() }, traceRoot: root, sim: { startPackage: settings } });
     try {
