@@ -255,7 +255,7 @@ describe('AppiumDevice with a fake server', () => {
     connector.connectFailures = [webdriverError('session not created', "Could not find a driver for automationName 'UiAutomator2'")];
     const error = await connect(connector).catch((caught: unknown) => caught);
     expect(DeviceError.isInstance(error) && error.reason).toBe('session-not-created');
-    expect((error as Error).message).toMatch(/UiAutomator2 driver is installed.*setup-emulator\.sh/);
+    expect((error as Error).message).toMatch(/UiAutomator2 driver is installed.*appium driver install uiautomator2.*device is online \(`adb devices`\)/);
   });
 
   it('closes the session once and tolerates a session that is already gone', async () => {
