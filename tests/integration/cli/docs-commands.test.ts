@@ -40,7 +40,7 @@ const allowList: readonly { readonly match: RegExp; readonly reason: string }[] 
 const needsDevice = [/^devices check\b/, /^observe\b/, /^act\b/, /^models --check\b/];
 
 /** A bench whose output a later command reads runs for real on these tasks (per document). */
-const realBenchTasks: Readonly<Record<string, string>> = { 'docs/skills.md': 'clock-alarm-3pm-meeting' };
+const realBenchTasks: Readonly<Record<string, string>> = { 'docs/skills.md': 'clock-alarm-3pm-meeting', 'docs/skills-measurements.md': 'clock-alarm-3pm-meeting' };
 
 type Outcome = { command: DocCommand; how: string; code?: number; output?: string };
 
