@@ -29,8 +29,9 @@ const urlCredentialsPattern = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@"'<>]*):([^\s/@"'
 const keyValuePattern =
   /((?:api[_-]?key|authorization|access[_-]?token|secret|password)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic)\s+)?)([^\s"',}]{4,})/gi;
 
-// UI hierarchies carry `password="false"` on every node: flags are not secrets.
-const harmlessValues = new Set(['true', 'false', 'null', 'undefined', 'none', 'required', 'optional']);
+// UI hierarchies carry `password="false"` on every node: flags are not secrets; nor is the word
+// `senseact models` prints for a key that is not set (`"apiKey": "MISSING"`).
+const harmlessValues = new Set(['true', 'false', 'null', 'undefined', 'none', 'required', 'optional', 'missing']);
 
 /** Object keys whose values are always replaced, whatever they look like. */
 const secretKeyPattern = /^(api[_-]?key|authorization|proxy-authorization|access[_-]?token|password|secret|x-api-key|cookie)$/i;
