@@ -34,7 +34,7 @@ describe('the report summary with --repeat', () => {
     const outDir = path.join(root.dir(), 'one');
     await bench(outDir, 1);
     const page = await readFile((await writeBenchReport(outDir)).htmlFile, 'utf8');
-    expect(page).toContain('<h2>Success per app</h2>');
+    expect(page).toContain('<h2>Per app</h2>');
     expect(page).not.toContain('Over repeats');
   });
 });
