@@ -1,25 +1,12 @@
-import type { UnitType } from '../perception/control-unit.js';
 import { printAnswerRule } from '../skills/answer-rule.js';
-import type { VerifiedRun } from '../skills/read-verified-run.js';
+import type { RecordedAction, VerifiedRun } from '../skills/read-verified-run.js';
 import { isBranchPoint, type ParameterType, type Skill, type SkillStep } from '../skills/skill-schema.js';
 import { parseQuery, safeParsePredicate } from '../verify/parse-predicate.js';
 import { printQuery } from '../verify/print-predicate.js';
-import type { Predicate, Query } from '../verify/predicate.js';
+import type { Predicate } from '../verify/predicate.js';
 
 /** One unit action of an exported step: its kind, the query that finds its target, its arguments. */
-export interface ExportAction {
-  readonly unit: Exclude<UnitType, 'finish'>;
-  readonly target?: Query;
-  /** A label-free query for a screen where the target's label is missing (never for a changed label). */
-  readonly fallback?: Query;
-  /** The class (short name) of the node the target names, when the run recorded it. */
-  readonly role?: string;
-  readonly navigate?: 'back' | 'home' | 'launch';
-  readonly value?: string;
-  readonly checked?: boolean;
-  readonly direction?: 'up' | 'down' | 'left' | 'right';
-  readonly longPress?: boolean;
-}
+export type ExportAction = RecordedAction;
 
 /** One verified intent: its actions and the expectation its change showed. */
 export interface ExportStep {

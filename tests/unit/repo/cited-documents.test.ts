@@ -12,7 +12,7 @@ const self = path.join(repoRoot, 'tests/unit/repo/cited-documents.test.ts');
 const scannedFile = /\.(ts|js|mjs|cjs|sh|md)$/;
 /**
  * A document's name as cited: a path with a folder (`docs/skills.md`, `tasks/README.md`) or
- * an upper-case name (`README.md`, `DESIGN.md`). A bare lower-case name (`notes.md`) is data
+ * an upper-case name (`README.md`, `CONTRIBUTING.md`). A bare lower-case name (`notes.md`) is data
  * a test or a task types, not a citation.
  */
 const documentMention = /(?<![\w./-])((?:\.{1,2}\/)?(?:[\w-]+\/)+[\w.-]+\.md|[A-Z][A-Z0-9_-]*\.md)\b/g;
@@ -76,7 +76,7 @@ describe('cited documents', () => {
 
   it('negative control: a missing document, a missing section and an issue number are each flagged', () => {
     const flagged = (line: string) => badCitations(path.join(repoRoot, 'src/sample.ts'), line, sections);
-    expect(flagged('// the loop of DESIGN.md §1.6, as STYLE.md says')).toEqual(['src/sample.ts:1: DESIGN.md is not in the repository', 'src/sample.ts:1: STYLE.md is not in the repository']);
+    expect(flagged('// the loop of PLAN.md §1.6, as GUIDE.md says')).toEqual(['src/sample.ts:1: PLAN.md is not in the repository', 'src/sample.ts:1: GUIDE.md is not in the repository']);
     expect(flagged('/** Planning aids (issue 18). */')).toHaveLength(1);
     expect(flagged('/** Planning aids (Issue #18). */')).toHaveLength(1);
     expect(flagged(' * The gate (docs/architecture.md §2.5–2.70).')).toEqual(['src/sample.ts:1: docs/architecture.md has no §2.70']);
