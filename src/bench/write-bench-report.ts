@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TaskRunResult } from '../agent/task-run-result.js';
@@ -52,7 +53,7 @@ export async function readBenchResults(runDir: string): Promise<BenchResults> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new BenchError({ code: 'bench-results-missing', message: `no ${benchFiles.results} in ${runDir}: pass the output dir of a senseact bench run (runs/bench-<suite>-<time>)`, cause: error });
+    throw new BenchError({ code: 'bench-results-missing', message: `no ${benchFiles.results} in ${runDir}: ${whatFolderIsThis(runDir)}`, cause: error });
   }
   let json: unknown;
   try {
@@ -66,6 +67,35 @@ export async function readBenchResults(runDir: string): Promise<BenchResults> {
     throw new BenchError({ code: 'bench-results-invalid', message: `${file} is not a bench results file of this version (${issue === undefined ? 'schema mismatch' : `${issue.path.join('.')}: ${issue.message}`})`, cause: parsed.error });
   }
   return parsed.data;
+}
+
+/**
+ * What to do with a folder that has no results.json: a run folder (trace.jsonl) or a
+ * folder of run folders (`senseact debug --device` writes `traces/<task>/<mode>-r0` and
+ * no results) is stepped through with `debug`; anything else is not a bench output dir.
+ */
+function whatFolderIsThis(runDir: string): string {
+  const bench = 'report builds its pages from a bench output dir (runs/bench-<suite>-<time>, which holds results.json)';
+  if (existsSync(path.join(runDir, 'trace.jsonl'))) return `this is one run's folder (it holds trace.jsonl); ${bench}. Step through this run with: npx senseact debug ${runDir}`;
+  const runs = runFoldersUnder(path.join(runDir, 'traces'));
+  if (runs.length > 0) {
+    const first = path.join(runDir, 'traces', runs[0] ?? '');
+    return `it holds ${runs.length} run folder(s) under traces/ but no results (a folder senseact debug --device wrote?); ${bench}. Step through a run with: npx senseact debug ${first}`;
+  }
+  return `pass the output dir of a senseact bench run (runs/bench-<suite>-<time>)`;
+}
+
+/** `<task>/<run>` folders under `tracesDir` that hold a trace.jsonl, sorted; none when it is not a folder. */
+function runFoldersUnder(tracesDir: string): string[] {
+  const folders = (dir: string): string[] => {
+    try {
+      return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    } catch {
+      // Not a folder, or unreadable: it holds no run folders.
+      return [];
+    }
+  };
+  return folders(tracesDir).flatMap((task) => folders(path.join(tracesDir, task)).map((run) => path.join(task, run))).filter((run) => existsSync(path.join(tracesDir, run, 'trace.jsonl')));
 }
 
 /** Success and AndroidLab's metrics per app (rows) and mode (columns), the same cells as the CLI's per-app table. */
@@ -83,7 +113,8 @@ function repeatTable(results: BenchResults): ReportSummary[] {
 function runFacts(task: TaskRunResult): [string, string][] {
   const facts: [string, string][] = [
     ['policy', task.policy],
-    ['steps', String(task.steps)],
+    // The result's steps are executed units; the page adds the loop steps it shows as cards.
+    ['actions executed', String(task.steps)],
     ['llm calls', String(task.llmCalls)],
     ['model requests', `${task.modelAttempts} (retries included)`],
     ['vlm calls', String(task.vlmCalls)],

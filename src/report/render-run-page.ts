@@ -50,7 +50,7 @@ export function renderRunPage(run: ReportRun, artifacts: RunArtifacts, steps: re
 ${instruction === undefined ? '' : html`<p class="intent">${instruction}</p>`}
 <p>${run.reason}</p>
 ${run.error === null ? '' : html`<p class="problems">infrastructure error: ${run.error}</p>`}
-<dl class="facts"><dt>app</dt><dd>${run.app}</dd>${run.facts.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>
+<dl class="facts"><dt>app</dt><dd>${run.app}</dd>${[...run.facts, loopStepsFact(steps)].map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>
 ${artifacts.refused === undefined ? '' : html`<p class="problems">${artifacts.refused}</p>`}
 ${artifacts.hasTrace || artifacts.refused !== undefined ? '' : html`<p class="problems">no trace.jsonl in this run folder: the run produced no trace (see the error above).</p>`}
 ${artifacts.problems.length === 0 ? '' : html`<ul class="problems">${artifacts.problems.map((problem) => html`<li>${problem}</li>`)}</ul>`}
@@ -74,8 +74,8 @@ ${step.actions.length === 0 ? '' : html`<div class="actions">${joinHtml(step.act
 ${panel(step.before, file)}
 ${step.after === undefined ? html`<div></div>` : panel(step.after, file)}
 <div class="findings">
-${step.verdict === undefined ? '' : html`<h3>verdict</h3><div>${verdictBadge(step.verdict.outcome)} <span class="reason">${step.verdict.reason}${step.verdict.by === undefined ? '' : ` (by ${step.verdict.by})`}</span></div>`}
-${step.expectation === undefined ? '' : html`<h3>expectation</h3>${step.expectation.tree === undefined ? html`<div class="atom">${step.expectation.text}</div><div class="notes">not in the predicate language; shown as written</div>` : html`<ul class="atoms">${expectationNode(step.expectation.tree)}</ul>`}`}
+${step.verdict === undefined ? '' : html`<h3>verdict</h3><div>${verdictBadge(step.verdict.outcome)} <span class="reason">${step.verdict.reason}${verdictSource(step.verdict.by)}</span></div>`}
+${step.expectation === undefined ? '' : html`<h3>expectation</h3>${step.expectation.tree === undefined ? html`<div class="atom">${step.expectation.text}</div><div class="notes">${step.expectation.unevaluated ?? 'not in the predicate language; shown as written'}</div>` : html`<ul class="atoms">${expectationNode(step.expectation.tree)}</ul>`}`}
 ${step.unitChecks.length === 0 ? '' : html`<h3>unit checks</h3><ul class="atoms">${step.unitChecks.map((check) => html`<li class="${check.outcome === 'pass' ? '' : 'culprit'}">${verdictBadge(check.outcome)} <span class="atom">${check.unit}</span> <span class="reason">${check.reason}</span></li>`)}</ul>`}
 ${changesList(step)}
 ${modelCalls(step, file)}
@@ -86,6 +86,34 @@ ${step.view === undefined ? '' : html`<details><summary>reduced view (what the p
 ${step.events.length === 0 ? '' : html`<details><summary>${`all ${step.events.length} events`}</summary><ul class="events">${step.events.map(renderEvent)}</ul></details>`}
 ${step.files.length === 0 ? '' : html`<div class="notes">files: ${joinHtml(step.files.map((name) => html`<a href="${file(`${step.folder}/${name}`)}">${name}</a>`), ' · ')}</div>`}
 </section>`;
+}
+
+/**
+ * The step cards below, counted as `senseact debug` counts them: loop steps, step 0 being
+ * the start screen. The result's own `steps` is the number of actions executed, a
+ * different count (a step may execute several units, or none).
+ */
+function loopStepsFact(steps: readonly StepModel[]): [string, string] {
+  const first = steps[0]?.step;
+  const last = steps.at(-1)?.step;
+  return ['loop steps', first === undefined || last === undefined ? '0 recorded' : `${steps.length} (${first === last ? `step ${first}` : `${first}–${last}`}, below)`];
+}
+
+/** Who decided a verdict, in words; nothing for `none` (open-loop: nothing was checked, and the reason says so). */
+export function verdictSource(by: string | undefined): string {
+  switch (by) {
+    case undefined:
+    case 'none':
+      return '';
+    case 'contract':
+      return ' (checked on the screen: the unit\'s contract and the expectation)';
+    case 'llm-verifier':
+      return ' (decided by the LLM verifier)';
+    case 'vlm':
+      return ' (seen by the vision model)';
+    default:
+      return ` (by ${by})`;
+  }
 }
 
 function panel(model: PanelModel, file: (relative: string) => string): SafeHtml {

@@ -40,7 +40,7 @@ ${filterGroup('mode', 'm', modes.map((name) => [name, count((run) => run.mode ==
 ${filterGroup('app', 'a', apps.map((name) => [name, count((run) => run.app === name)] as const), runs.length)}
 </form>
 <table class="runs">
-<thead><tr><th>task</th><th>mode</th><th>repeat</th><th>outcome</th><th>steps</th><th>vision</th><th>app</th><th>reason</th></tr></thead>
+<thead><tr><th>task</th><th>mode</th><th>repeat</th><th>outcome</th><th>actions</th><th>vision</th><th>app</th><th>reason</th></tr></thead>
 <tbody>${runs.map((entry) => html`<tr class="${`run o${outcomes.indexOf(outcome(entry.run))} m${modes.indexOf(entry.run.mode)} a${apps.indexOf(entry.run.app)}`}"><td><a href="${entry.href}">${entry.run.taskId}</a></td><td>${entry.run.mode}</td><td class="number">${entry.run.repeat}</td><td>${outcomeBadge(entry.run)}</td><td class="number">${entry.steps}</td><td class="number">${entry.vlmCalls}</td><td>${entry.run.app}</td><td class="reason">${cut(entry.run.error ?? entry.run.reason)}</td></tr>`)}</tbody>
 <tfoot><tr><td colspan="8" class="notes"><span class="shown"></span> ${`of ${runs.length} runs shown`}</td></tr></tfoot>
 </table>

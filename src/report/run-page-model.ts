@@ -44,7 +44,8 @@ export interface StepModel {
   readonly after?: PanelModel;
   readonly changeLabel?: string;
   readonly changes: readonly ChangeLine[];
-  readonly expectation?: { readonly text: string; readonly tree?: ExpectationNode };
+  /** The plan's expectation: evaluated atom by atom (`tree`), or why it was not (`unevaluated`; neither: it does not parse). */
+  readonly expectation?: { readonly text: string; readonly tree?: ExpectationNode; readonly unevaluated?: string };
   readonly unitChecks: readonly { readonly unit: string; readonly outcome: string; readonly reason: string }[];
   readonly view?: TextArtifact;
   /** The step's model calls as the trace tells them (role, model, tokens, images, the file with prompt and reply). */
@@ -151,8 +152,9 @@ function withShot(shot: PanelModel['screenshot']): { screenshot?: NonNullable<Pa
   return shot === undefined ? {} : { screenshot: shot };
 }
 
-function evaluated(text: string, before: ReportScreen | undefined, after: ReportScreen | undefined, delta: Delta | undefined): { tree?: ExpectationNode } {
-  if (after === undefined) return {};
+function evaluated(text: string, before: ReportScreen | undefined, after: ReportScreen | undefined, delta: Delta | undefined): { tree?: ExpectationNode; unevaluated?: string } {
+  // Without an after screen there is nothing to hold it against; whether it parses is another matter.
+  if (after === undefined) return { unevaluated: 'not evaluated: no screen was recorded after this step (no action ran)' };
   const tree = expectationOutcomes(text, { after: after.tree, ...(before === undefined ? {} : { before: before.tree }), ...(delta === undefined ? {} : { delta }) });
   return tree === undefined ? {} : { tree };
 }

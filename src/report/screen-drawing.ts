@@ -4,6 +4,12 @@ import { html, type SafeHtml } from './safe-html.js';
 /** Labels longer than this are cut in the drawing (the full text is in the node's tooltip). */
 const maxLabelChars = 40;
 
+/** A generous average glyph width, as a share of the font size (sans-serif text runs narrower). */
+const glyphWidthShare = 0.6;
+
+/** A label cut to fewer characters than this says nothing: the node is drawn without one. */
+const minLabelChars = 4;
+
 /** A screen drawn once per page as an SVG `<symbol>`, shown by reference in any number of panels. */
 export interface ScreenSymbol {
   /** The element id panels refer to (`#id`). */
@@ -39,10 +45,22 @@ function drawNode(node: UiNode, fontSize: number): SafeHtml {
   const [left, top, right, bottom] = node.bounds;
   const kind = node.editable ? 'editable' : node.clickable || node.longClickable || node.checkable ? 'clickable' : node.scrollable ? 'scrollable' : 'plain';
   const label = nodeText(node);
-  const shortLabel = label.length > maxLabelChars ? `${label.slice(0, maxLabelChars - 1)}…` : label;
+  const shortLabel = fitLabel(label, right - left, fontSize);
   const tooltip = [node.className, node.resourceId, label].filter((part) => part !== '').join(' · ');
   const on = node.checked || node.selected ? ' on' : '';
   return html`<g><title>${tooltip}</title><rect class="${`node ${kind}${on}`}" x="${left}" y="${top}" width="${right - left}" height="${bottom - top}"/>${shortLabel === '' ? '' : html`<text x="${left + 4}" y="${Math.min(bottom - 4, top + fontSize + 2)}" font-size="${fontSize}">${shortLabel}</text>`}</g>`;
+}
+
+/**
+ * The label as drawn inside a node `width` pixels wide: whole when it fits, else cut with
+ * `…`, and nothing when fewer than four characters would fit (a status-bar icon 47 px
+ * wide); labels drawn past their node's edge overlap their neighbours'. The tooltip keeps
+ * the whole text.
+ */
+export function fitLabel(label: string, width: number, fontSize: number): string {
+  const fits = Math.min(maxLabelChars, Math.floor((width - 8) / (fontSize * glyphWidthShare)));
+  if (label.length <= fits) return label;
+  return fits < minLabelChars ? '' : `${label.slice(0, fits - 1)}…`;
 }
 
 /** A node's own words: text, else content-desc, else hint. */

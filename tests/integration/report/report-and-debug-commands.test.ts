@@ -44,6 +44,21 @@ describe('senseact report and senseact debug (synthetic run folder)', () => {
     expect(output.stderr).toMatch(/no results\.json in .*bench\/traces: pass the output dir of a senseact bench run/);
   });
 
+  it('report refuses a run folder, and a debug folder of run folders, saying to step through them with debug', async () => {
+    const one = bufferIo(root);
+    expect(await main(['report', 'bench/traces/note-0/senseact-r0'], one.io)).toBe(2);
+    expect(one.output.stderr).toContain(`this is one run's folder (it holds trace.jsonl); report builds its pages from a bench output dir`);
+    expect(one.output.stderr).toContain(`Step through this run with: npx senseact debug ${traceDir}\n`);
+    // The layout `senseact debug --device` writes: traces/<task>/<mode>-r0 and no results.json.
+    const debugDir = path.join(root, 'debug-note-0');
+    await cp(traceDir, path.join(debugDir, 'traces', 'note-0', 'senseact-r0'), { recursive: true });
+    const many = bufferIo(root);
+    expect(await main(['report', 'debug-note-0'], many.io)).toBe(2);
+    expect(many.output.stderr).toContain('it holds 1 run folder(s) under traces/ but no results');
+    expect(many.output.stderr).toContain(`Step through a run with: npx senseact debug ${path.join(debugDir, 'traces', 'note-0', 'senseact-r0')}\n`);
+    expect(existsSync(path.join(debugDir, 'report.html'))).toBe(false);
+  });
+
   async function debug(args: string[], waitForEnter: (() => Promise<void>) | null) {
     const { io, output } = bufferIo(root);
     const program = new Command('senseact').exitOverride();
