@@ -56,7 +56,7 @@ for (const personality of mockPersonalitySchema.options) {
     const plans = (await readTrace(result.traceDir)).events.filter((event) => event.type === 'plan-end');
     const repairs = [...new Set(plans.flatMap((event) => (event['repairs'] as string[] | undefined) ?? []).map((line) => line.split(' (')[0]))];
     const outcome = result.error !== null ? 'infra error' : result.success ? 'success' : 'failed';
-    const detail = result.error ?? (repairs.length > 0 ? repairs.join(', ') : '(none)');
+    const detail = result.error ?? (result.stopReason?.startsWith('model reply: ') === true ? result.stopReason : repairs.length > 0 ? repairs.join(', ') : '(none)');
     console.log(`${personality.padEnd(13)} ${outcome.padEnd(11)} ${String(server.requests.length).padStart(5)}  ${detail}`);
   } finally {
     await server.close();

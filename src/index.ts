@@ -110,6 +110,7 @@ export { InvalidModelReplyError } from './model/invalid-model-reply-error.js';
 export { CassetteMissError } from './model/cassette-miss-error.js';
 export { CassetteReadError } from './model/cassette-read-error.js';
 export { isModelInfrastructureError } from './model/is-model-infrastructure-error.js';
+export { isModelReplyFailure } from './model/is-model-reply-failure.js';
 export { defaultRetryPolicy as defaultModelRetryPolicy, type RetryPolicy as ModelRetryPolicy } from './model/retry-policy.js';
 
 // Tasks and success.

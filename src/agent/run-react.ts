@@ -1,5 +1,5 @@
 import { generateStructured } from '../model/generate-structured.js';
-import { ModelBudgetError } from '../model/model-budget-error.js';
+import { modelStopReason } from './model-stop-reason.js';
 import { describeRepairs } from '../model/reply-repair.js';
 import type { Task } from '../tasks/task-schema.js';
 import { reactMessages } from './agent-prompts.js';
@@ -84,8 +84,9 @@ export async function runReact(options: ReactOptions): Promise<AgentRunEnd> {
       session.trace.emit({ type: 'step-end', step: round, latencyMs: performance.now() - started });
     }
   } catch (error) {
-    // A spent model budget ends the run as the model's failure; the task's check still judges the screen it left.
-    if (ModelBudgetError.isInstance(error)) return { ...ended(false, `budget: ${error.reached}`), budgetSpent: true };
+    // A spent model budget or a model with no usable reply ends the run as the model's failure; the task's check still judges the screen it left.
+    const stopped = modelStopReason(error);
+    if (stopped !== undefined) return { ...ended(false, stopped), modelStopped: true };
     throw error;
   }
   return ended(false, steps >= task.stepBudget ? `step budget of ${task.stepBudget} used up` : `${task.stepBudget * 2} rounds used up with ${steps} step(s) taken (the others refused or left a disallowed app)`);

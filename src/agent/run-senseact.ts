@@ -17,7 +17,7 @@ import { resolveByVision } from './resolve-by-vision.js';
 import { playCalledSkill, runSkill, type SkillRunEnd } from './run-skill.js';
 import type { SkillCall } from './skill-menu.js';
 import { SenseActAgentError } from './senseact-agent-error.js';
-import { ModelBudgetError } from '../model/model-budget-error.js';
+import { modelStopReason } from './model-stop-reason.js';
 import type { Skill } from '../skills/skill-schema.js';
 import { newSenseActState, recordGate, type IrreversiblePolicy, type SenseActContext, type SenseActState, type VerificationCounts } from './senseact-state.js';
 import { verifyCommittedIntent } from './verify-committed-intent.js';
@@ -78,8 +78,8 @@ export interface AgentRunEnd {
   readonly calledSkills?: readonly SkillRunEnd[];
   /** What meta-plans, voting and hints did and cost (all zero when they are off; absent for the ReAct baselines). */
   readonly planning?: PlanningUsage;
-  /** True when a spent model budget stopped the run (`budget: …`): a failure of the run whatever the screen shows. */
-  readonly budgetSpent?: boolean;
+  /** True when the model stopped the run — a spent budget (`budget: …`), no usable reply (`model reply: …`): a failure of the run whatever the screen shows. */
+  readonly modelStopped?: boolean;
 }
 
 /** How a round ended: the history entry it adds, and the end of the run when it ends it. */
@@ -133,8 +133,9 @@ export async function runSenseAct(options: SenseActOptions): Promise<AgentRunEnd
   try {
     return await playRounds(context, state, firstRound, end, called);
   } catch (error) {
-    // A spent model budget ends the run as the model's failure; the task's check still judges the screen it left.
-    if (ModelBudgetError.isInstance(error)) return { ...end(false, `budget: ${error.reached}`), budgetSpent: true };
+    // A spent model budget or a model with no usable reply ends the run as the model's failure; the task's check still judges the screen it left.
+    const stopped = modelStopReason(error);
+    if (stopped !== undefined) return { ...end(false, stopped), modelStopped: true };
     throw error;
   }
 }

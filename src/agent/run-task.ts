@@ -7,6 +7,7 @@ import type { LanguageModel } from '../model/language-model.js';
 import { UsageLedger } from '../model/usage-ledger.js';
 import { budgetReached, tighterBudget, type BudgetPrices, type ModelBudget } from '../model/model-budget.js';
 import { ModelBudgetError } from '../model/model-budget-error.js';
+import { modelStopReason } from './model-stop-reason.js';
 import { ModelConfigError } from '../model/model-config-error.js';
 import type { ImageDetail } from '../model/vision-model.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
@@ -177,6 +178,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   let reason = '';
   let subGoals: SubGoalCount = { met: 0, total: 0 };
   let where = 'start';
+  let lateModelStop: string | undefined;
   try {
     await options.startSteps?.((outcome) => {
       trace.emit({ type: 'start-step-end', step: null, index: outcome.index, description: outcome.step, outcome: outcome.outcome, ...(outcome.output === undefined ? {} : { output: outcome.output }) });
@@ -213,25 +215,30 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     subGoals = countSubGoals(task, verdict, run.finalScreen.perception.tree);
     // Leaving the allowed apps fails the task whatever the screen shows afterwards (docs/architecture.md §2.10).
     const leftOut = guard.left.length > 0 && task.mayLeaveAllowedApps !== true;
-    // A run its model budget stopped failed, whatever the screen shows: the model did not finish within what it was given.
-    success = verdict.success && !leftOut && run.budgetSpent !== true;
+    // A run its model stopped (budget, no usable reply) failed, whatever the screen shows: the model did not finish with what it was given.
+    success = verdict.success && !leftOut && run.modelStopped !== true;
     if (appTrail && options.appMemory) {
       const learned = await options.appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail, ...(options.appMemoryRun === undefined ? {} : { runKey: options.appMemoryRun }) });
       if (session.certifier) await summariseLearned(options.appMemory, learned, session.certifier, trace, options.signal);
     }
-    reason = `${run.budgetSpent === true ? `${run.stopReason}; ` : ''}${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
+    reason = `${run.modelStopped === true ? `${run.stopReason}; ` : ''}${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
   } catch (caught) {
+    // The model's failure outside the loop (the answer judge's reply): the run failed, the infrastructure worked.
+    lateModelStop = modelStopReason(caught);
+    if (lateModelStop !== undefined) reason = `${lateModelStop}${run === undefined ? '' : ` (agent: ${run.stopReason})`}`;
+    else {
+      error = caught instanceof Error ? caught.message : String(caught);
+      reason = `infrastructure error: ${error}`;
+    }
     const known = SenseActError.isInstance(caught);
-    error = caught instanceof Error ? caught.message : String(caught);
-    reason = `infrastructure error: ${error}`;
     trace.emit({
       type: 'error',
       step: session.step,
-      message: error,
+      message: lateModelStop ?? error ?? '',
       ...(caught instanceof Error ? { name: caught.name, ...(caught.stack ? { stack: caught.stack } : {}) } : {}),
       ...(known ? { code: caught.code } : {}),
       where,
-      infrastructure: true,
+      infrastructure: lateModelStop === undefined,
     });
   }
   let faults: readonly string[] = [];
@@ -283,7 +290,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     traceDir: trace.dir,
     ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }),
     ...(run?.answer === undefined ? {} : { answer: run.answer }),
-    ...(run === undefined ? {} : { stopReason: run.stopReason, agentFinished: run.finished }),
+    ...(run === undefined && lateModelStop === undefined ? {} : { stopReason: lateModelStop ?? run?.stopReason ?? '', agentFinished: run?.finished ?? false }),
     subGoals,
     operations: session.operations.totals(),
     referenceSteps: task.referenceSteps ?? null,

@@ -39,7 +39,7 @@ export function choosePolicy(input: PolicyChoiceInput): PolicyChoice {
   // A dry run on a real device checks what a model would run there; the oracle could play only tasks with reference solutions.
   if (input.dryRun && wanted === 'auto') return { policy: 'llm', notice: 'policy: llm, checked without a model in this dry run (nothing is run); with no model configured, a run plays the oracle, which needs reference solutions (solution:).' };
   if (wanted === 'auto') return { policy: 'oracle', notice: `policy: oracle, because no model is configured (set SENSEACT_API_KEY or SENSEACT_BASE_URL; npx senseact models --check says what is missing): ${oracleTail}` };
-  throw new BenchError({ code: 'bench-no-model', message: `--policy llm needs a model: ${config.problems.join('; ')}. Or run with --policy oracle.` });
+  throw new BenchError({ code: 'bench-no-model', message: `--policy llm needs a model: ${config.problems.map((problem) => problem.replace(/\.$/, '')).join('; ')}. Or run with --policy oracle.` });
 }
 
 function llmNotice(input: PolicyChoiceInput): string {

@@ -284,13 +284,15 @@ function conditionNotes(results: BenchResults): string[] {
  * a run may meet several), and how many runs met one and still succeeded. None without it.
  */
 /**
- * Runs the model's spending or its refused plans stopped (failures of those runs, not
- * infrastructure errors), per mode, with the first reason: a runaway model shows here.
+ * Runs the model's spending, its refused plans or its unusable replies stopped (failures
+ * of those runs, not infrastructure errors), per mode, with the first reason: a runaway
+ * or a weak model shows here.
  */
 function modelStopNotes(results: BenchResults): string[] {
   const kinds: readonly { readonly label: string; readonly matches: (reason: string) => boolean }[] = [
     { label: 'stopped by a budget', matches: (reason) => reason.startsWith('budget: ') },
     { label: "stopped after the model's plans were refused in a row", matches: (reason) => reason.startsWith("the model's plans were refused") },
+    { label: 'stopped: the model gave no usable reply (a failure of the run, not infrastructure)', matches: (reason) => reason.startsWith('model reply: ') },
   ];
   const estimated = results.tasks.filter((run) => (run.estimatedUsageCalls ?? 0) > 0);
   const cached = results.tasks.reduce((total, run) => total + (run.cachedPromptTokens ?? 0), 0);

@@ -11,9 +11,10 @@ export interface ReplyIssue {
 }
 
 /**
- * The model never produced a reply that parses and validates, after every retry.
- * An infrastructure error (docs/architecture.md §2.4): the run is broken, not the agent's judgment,
- * so callers must not count it as a task failure. Carries everything needed to debug.
+ * The model never produced a reply that parses and validates, after every retry. The
+ * endpoint worked: this is the model's failure of the run (`isModelReplyFailure`), not an
+ * infrastructure error, so a resumed bench does not re-roll it. Carries everything needed
+ * to debug.
  */
 export class InvalidModelReplyError extends SenseActError {
   private readonly [symbol] = true;
@@ -48,7 +49,7 @@ export class InvalidModelReplyError extends SenseActError {
       message:
         `Model ${options.model} (role ${options.role}) gave no valid ${options.schemaName ?? 'structured'} reply in ` +
         `${options.attempts} attempt(s). Last problems: ${shown}. Last reply: ${JSON.stringify(excerpt)}. ` +
-        'This is an infrastructure failure, not an agent failure: check the model name, try a stronger model, or raise the retry count.',
+        "The endpoint answered; the model's replies did not fit: check the model name, try a stronger model, or raise the retry count.",
     });
     this.name = 'InvalidModelReplyError';
     this.rawText = options.rawText;

@@ -21,7 +21,8 @@ export type ModelCallFailure =
 /**
  * A model endpoint failed (after our retries where retrying makes sense). An
  * infrastructure error: the task did not fail, the run did. `status` is the HTTP status
- * when there was one.
+ * when there was one. Except `empty-reply`: the endpoint worked and the model answered
+ * with no text, the model's failure of the run (`isModelReplyFailure`).
  */
 export class ModelCallError extends SenseActError {
   private readonly [symbol] = true;
@@ -32,6 +33,8 @@ export class ModelCallError extends SenseActError {
   readonly attempts: number;
   /** What the endpoint billed for a reply it sent but that could not be used (an empty reply), when it said. */
   readonly usage: ModelUsage | undefined;
+  /** What went wrong, without the hint (e.g. `the reply has no text (finish_reason length)`). */
+  readonly detail: string;
 
   constructor(options: {
     failure: ModelCallFailure;
@@ -60,6 +63,7 @@ export class ModelCallError extends SenseActError {
     this.status = options.status;
     this.attempts = options.attempts;
     this.usage = options.usage;
+    this.detail = options.detail;
   }
 
   static override isInstance(error: unknown): error is ModelCallError {

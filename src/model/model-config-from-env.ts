@@ -159,10 +159,14 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
 
   let timeoutMs = overrides.timeoutMs;
   const timeoutText = read('SENSEACT_MODEL_TIMEOUT_MS');
-  if (timeoutMs === undefined && timeoutText !== undefined) {
+  if (timeoutMs !== undefined) {
+    const problem = modelTimeoutProblem(timeoutMs);
+    if (problem !== undefined) problems.push(`The timeoutMs option ${problem}.`);
+  } else if (timeoutText !== undefined) {
     const parsed = Number(timeoutText);
-    if (Number.isFinite(parsed) && parsed > 0) timeoutMs = parsed;
-    else problems.push(`SENSEACT_MODEL_TIMEOUT_MS must be a positive number of milliseconds, got ${JSON.stringify(timeoutText)} (or pass the timeoutMs option).`);
+    const problem = modelTimeoutProblem(parsed, JSON.stringify(timeoutText));
+    if (problem === undefined) timeoutMs = parsed;
+    else problems.push(`SENSEACT_MODEL_TIMEOUT_MS ${problem} (or pass the timeoutMs option).`);
   }
 
   const retry = resolveRetry(read, overrides.retry ?? {}, problems);
@@ -223,6 +227,19 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
     ready: problems.length === 0,
     problems,
   };
+}
+
+/** The longest timer Node keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+const longestTimerMs = 2_147_483_647;
+
+/**
+ * Why `timeoutMs` is no timeout of one model request (`must be …`), or undefined when it
+ * is one: a whole number of milliseconds from 1 to 2147483647 (Node's longest timer; a
+ * longer one would fire after 1 ms).
+ */
+export function modelTimeoutProblem(timeoutMs: number, shown: string = String(timeoutMs)): string | undefined {
+  if (Number.isInteger(timeoutMs) && timeoutMs >= 1 && timeoutMs <= longestTimerMs) return undefined;
+  return `must be a whole number of milliseconds from 1 to ${longestTimerMs} (e.g. 60000 for a minute), got ${shown}`;
 }
 
 /**

@@ -8,7 +8,7 @@ import { estimatePromptTokens, estimateTokens } from './estimate-tokens.js';
 import type { ModelReply, ModelRequest, ModelUsage, TextMessage } from './language-model.js';
 import { ModelCallError, type ModelCallFailure } from './model-call-error.js';
 import { ModelConfigError } from './model-config-error.js';
-import { defaultStructuredOutputMode, isLoopback, type ModelEndpointConfig } from './model-config-from-env.js';
+import { defaultStructuredOutputMode, isLoopback, modelTimeoutProblem, type ModelEndpointConfig } from './model-config-from-env.js';
 import type { ModelRole } from './model-role.js';
 import type { StructuredOutputMode } from './structured-output-mode.js';
 import { defaultRetryPolicy, parseRetryAfter, retryDelayMs, sleep, type RetryPolicy } from './retry-policy.js';
@@ -83,6 +83,8 @@ export class OpenAiChatClient {
     this.clock = options.clock ?? realClock;
     this.breaker = options.breaker ?? new EndpointBreaker(defaultBreakerOptions, () => this.clock.now());
     this.timeoutMs = options.timeoutMs ?? options.config.timeoutMs ?? 60_000;
+    const timeoutProblem = modelTimeoutProblem(this.timeoutMs);
+    if (timeoutProblem !== undefined) throw new ModelConfigError(`The model request timeout (the timeoutMs option, or SENSEACT_MODEL_TIMEOUT_MS) ${timeoutProblem}.`);
     this.jsonMode = options.jsonMode ?? false;
     this.defaultTemperature = options.defaultTemperature;
     this.structured = options.structured ?? options.config.structured ?? defaultStructuredOutputMode(options.config.baseUrl);
@@ -116,12 +118,15 @@ export class OpenAiChatClient {
       if (down !== undefined) {
         throw this.failure('endpoint-down', model, request.role, sent, { detail: `not sent: the endpoint is down (${down})`, hint: 'Check that the model server runs and answers (senseact models --check); SENSEACT_MODEL_TIMEOUT_MS sets how long one request may take.' });
       }
+      // The SDK adds an abort listener to the signal it is given and never removes it: it gets
+      // one of its own per request, linked to the caller's (a bench-wide signal would collect one per request).
+      const link = linkedSignal(request.signal);
       try {
         sent += 1;
         const completion = await this.client.chat.completions.create(body, {
-          ...(request.signal === undefined ? {} : { signal: request.signal }),
+          ...(link === undefined ? {} : { signal: link.signal }),
           timeout: this.timeoutMs,
-        });
+        }).finally(() => link?.release());
         this.breaker.answered();
         // A proxy's login page or a server's error page can come with status 200: check the shape.
         const shapeProblem = completionShapeProblem(completion as unknown);
@@ -202,6 +207,16 @@ export class OpenAiChatClient {
   }
 }
 
+/** A signal of one request that aborts with `signal`; `release` unlinks it (undefined without a signal). */
+function linkedSignal(signal: AbortSignal | undefined): { readonly signal: AbortSignal; release(): void } | undefined {
+  if (signal === undefined) return undefined;
+  const controller = new AbortController();
+  const abort = (): void => controller.abort(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  return { signal: controller.signal, release: () => signal.removeEventListener('abort', abort) };
+}
+
 /**
  * The usage a completion reports, with its cached prompt tokens
  * (`prompt_tokens_details.cached_tokens`, inside the prompt tokens) when given; undefined
@@ -253,7 +268,7 @@ interface Classified {
  * one with an empty `choices` list: named, and retried like a server error.
  */
 class UnusableResponse extends Error {
-  constructor(readonly problem: { readonly failure: 'invalid-response' | 'empty-reply'; readonly detail: string }) {
+  constructor(readonly problem: { readonly failure: 'invalid-response'; readonly detail: string }) {
     super(problem.detail);
   }
 }
@@ -266,7 +281,8 @@ function completionShapeProblem(body: unknown): UnusableResponse['problem'] | un
   }
   const choices = (body as { choices?: unknown }).choices;
   if (!Array.isArray(choices)) return { failure: 'invalid-response', detail: 'the endpoint answered status 200 with JSON that has no `choices` list: not a chat completion' };
-  if (choices.length === 0) return { failure: 'empty-reply', detail: 'the response has an empty `choices` list' };
+  // No choice at all is the server's doing (a model's empty answer is a choice with no text).
+  if (choices.length === 0) return { failure: 'invalid-response', detail: 'the endpoint answered status 200 with an empty `choices` list' };
   return undefined;
 }
 

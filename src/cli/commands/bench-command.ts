@@ -123,7 +123,7 @@ Exit codes:
   ${exitCodes.badInput}  bad input: an option, the suite, the device profile, or tasks that cannot run
      under the chosen policy and device; nothing was run
   ${exitCodes.infrastructureError}  at least one run ended in an infrastructure error (device lost, model
-     never answered validly); the first causes are printed and results.json has them all
+     endpoint down or failing); the first causes are printed and results.json has them all
 `;
 
 /**

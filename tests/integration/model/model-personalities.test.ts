@@ -114,20 +114,22 @@ describe('model personalities through the SenseAct loop and the real client', ()
     expect(repairs.sort()).toEqual([...expected].sort());
   });
 
-  it("paper-format: refused as an infrastructure error that names the two-field format, after asking the model to add the commitment", async () => {
+  it("paper-format: the model's failure of the run (no infrastructure error) that names the two-field format, after asking the model to add the commitment", async () => {
     const { result, mock } = await runWith('paper-format');
     expect(result.success).toBe(false);
-    expect(result.error).toMatch(/gave no valid PlanReply reply in 3 attempt\(s\)/);
-    expect(result.error).toMatch(/two-field \{intent, expectation\} planner format/);
+    expect(result.error).toBeNull();
+    expect(result.stopReason).toMatch(/^model reply: planner-model \(role planner\) gave no valid reply in 3 attempt\(s\)/);
+    expect(result.stopReason).toMatch(/two-field \{intent, expectation\} planner format/);
     expect(mock.requests).toHaveLength(3);
     expect(mock.requests[1]?.texts.at(-1)).toMatch(/commitment: an intent with an expectation is not enough/);
   });
 
-  it('broken: an infrastructure error after 3 attempts, not an agent failure', async () => {
+  it("broken: the model's failure of the run after 3 attempts, not an infrastructure error", async () => {
     const { result, mock } = await runWith('broken');
     expect(result.success).toBe(false);
-    expect(result.error).toMatch(/gave no valid PlanReply reply in 3 attempt\(s\).*No parsable JSON/);
-    expect(result.reason).toMatch(/^infrastructure error/);
+    expect(result.error).toBeNull();
+    expect(result.stopReason).toMatch(/gave no valid reply in 3 attempt\(s\).*No parsable JSON/);
+    expect(result.reason).toMatch(/^model reply: /);
     expect(mock.requests).toHaveLength(3);
   });
 });
@@ -167,7 +169,7 @@ describe('structured output and sampling settings on the wire', () => {
     expect(mock.requests[1]?.body).toMatchObject({ temperature: 0.3, top_p: 0.9, seed: 11, max_tokens: 99 });
   });
 
-  it('a reply that never validates is InvalidModelReplyError (the bench counts it as an infrastructure error)', async () => {
+  it("a reply that never validates is InvalidModelReplyError (the model's failure of a run, no infrastructure error)", async () => {
     const mock = await start((request) => personalityReply('broken', plan, request));
     await expect(ask(endpoint(mock.url))).rejects.toSatisfy((error) => InvalidModelReplyError.isInstance(error));
   });

@@ -1,9 +1,12 @@
 // A model endpoint that answers 200 with an HTML page, or with an empty `choices` list, is
 // a named failure that is retried like a server error; a run's result counts the calls
-// and, apart, the requests its retries took.
+// and, apart, the requests its retries took. Requests on a long-lived abort signal leave
+// no listener on it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { getEventListeners } from 'node:events';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
@@ -55,9 +58,9 @@ describe('model transport errors', () => {
     expect(error.message).toContain('SENSEACT_BASE_URL');
   });
 
-  it('an empty choices list is empty-reply, retried', async () => {
+  it("an empty choices list is invalid-response (the server's doing, not the model's empty answer), retried", async () => {
     const { error, requests } = await failure([noChoices]);
-    expect([error.failure, error.attempts, requests]).toEqual(['empty-reply', 4, 4]);
+    expect([error.failure, error.attempts, requests]).toEqual(['invalid-response', 4, 4]);
     expect(error.message).toContain('empty `choices` list');
   });
 
@@ -76,5 +79,43 @@ describe('model transport errors', () => {
     await server.close();
     expect(result.error).toBeNull();
     expect([result.llmCalls, result.modelAttempts, server.requests.length]).toEqual([1, 3, 3]);
+  });
+});
+
+describe('the abort signal of a bench', () => {
+  it('twenty requests on one signal leave no abort listener on it (no MaxListenersExceededWarning)', async () => {
+    const { server, model } = await modelAnswering(['{"ok": true}']);
+    const controller = new AbortController();
+    try {
+      for (let index = 0; index < 20; index++) await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'hi' }], signal: controller.signal });
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('negative control: the SDK given the signal itself keeps one listener per request', async () => {
+    const { server } = await modelAnswering(['{"ok": true}']);
+    const controller = new AbortController();
+    const client = new OpenAI({ baseURL: server.url, apiKey: 'x', maxRetries: 0 });
+    try {
+      for (let index = 0; index < 3; index++) await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal });
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('aborting the signal still stops a request in flight', async () => {
+    const server = await startMockOpenAiServer({ reply: () => ({ text: 'late', delayMs: 5_000 }) });
+    const model = new OpenAiLanguageModel({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'm' }) });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('bench cancelled')), 100);
+    try {
+      const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'hi' }], signal: controller.signal }).catch((caught: unknown) => caught);
+      expect(ModelCallError.isInstance(error) && error.failure).toBe('aborted');
+    } finally {
+      await server.close();
+    }
   });
 });

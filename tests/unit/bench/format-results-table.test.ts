@@ -32,18 +32,19 @@ describe('formatResultsTable', () => {
     runResult({ id: 'b', mode: 'react-vlm', imagesUploaded: 4, imageBytes: 8192, error: 'device lost', success: false }),
   ];
 
-  it('notes the runs a budget or refused plans stopped, per mode, with a reason; nothing when none was', () => {
+  it('notes the runs a budget, refused plans or unusable replies stopped, per mode, with a reason; nothing when none was', () => {
     const stopped = [
       runResult({ id: 'a', mode: 'senseact', success: false, stopReason: 'budget: 30 model calls reached the limit of 30 (--max-model-calls)' }),
       runResult({ id: 'b', mode: 'senseact', success: false, stopReason: "the model's plans were refused 5 times in a row: unit \"nx000\" is not on this screen" }),
       runResult({ id: 'a', mode: 'react-vlm', success: false, stopReason: 'budget: 5000 tokens reached the limit of 5000 (--max-tokens)' }),
-      runResult({ id: 'b', mode: 'react-vlm', stopReason: 'the model said FINISH' }),
+      runResult({ id: 'b', mode: 'react-vlm', success: false, stopReason: 'model reply: m (role planner) gave no valid reply in 3 attempt(s): (root): No parsable JSON' }),
     ];
     const text = formatResultsTable(results(stopped, ['senseact', 'react-vlm'], 'llm'));
     // Notes are wrapped at 120 columns: read them unwrapped.
     expect(text.replace(/\n {2}/g, ' ')).toContain('stopped by a budget: senseact 1/2, react-vlm 1/2 (e.g. a senseact: budget: 30 model calls reached the limit of 30 (--max-model-calls))');
     expect(text).toContain("stopped after the model's plans were refused in a row: senseact 1/2, react-vlm 0/2");
-    expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toMatch(/stopped (by|after)/);
+    expect(text.replace(/\n {2}/g, ' ')).toContain('stopped: the model gave no usable reply (a failure of the run, not infrastructure): senseact 0/2, react-vlm 1/2 (e.g. b react-vlm: model reply: m (role planner) gave no valid reply');
+    expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toMatch(/stopped(:| by| after)/);
   });
 
   it('marks estimated usage and cached prompt tokens per mode; no mark when the endpoint reported every call', () => {

@@ -62,6 +62,19 @@ describe('modelConfigFromEnv', () => {
     expect(bad.problems[0]).toMatch(/SENSEACT_MODEL_TIMEOUT_MS.*"soon"/);
   });
 
+  it('refuses a timeout Node cannot keep (longer than 2^31 - 1 ms fires after 1 ms), a fraction, zero, in the environment and the option', () => {
+    for (const text of ['1e12', '2147483648', '0.5', '0', '-5']) {
+      const config = modelConfigFromEnv({ SENSEACT_API_KEY: 'k', SENSEACT_MODEL_TIMEOUT_MS: text });
+      expect(config.problems, text).toEqual([`SENSEACT_MODEL_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647 (e.g. 60000 for a minute), got "${text}" (or pass the timeoutMs option).`]);
+    }
+    expect(modelConfigFromEnv({ SENSEACT_API_KEY: 'k' }, { timeoutMs: Number.NaN }).problems).toEqual(['The timeoutMs option must be a whole number of milliseconds from 1 to 2147483647 (e.g. 60000 for a minute), got NaN.']);
+    // Control: the longest timer Node keeps is accepted.
+    expect(modelConfigFromEnv({ SENSEACT_API_KEY: 'k', SENSEACT_MODEL_TIMEOUT_MS: '2147483647' }).timeoutMs).toBe(2_147_483_647);
+    const config = modelConfigFromEnv({ SENSEACT_BASE_URL: 'http://127.0.0.1:1/v1' });
+    expect(() => new OpenAiLanguageModel({ config, timeoutMs: 3e9 })).toThrow(/timeoutMs option, or SENSEACT_MODEL_TIMEOUT_MS\) must be a whole number of milliseconds from 1 to 2147483647.*got 3000000000/);
+    expect(() => new OpenAiLanguageModel({ config, timeoutMs: 30_000 })).not.toThrow();
+  });
+
   it('reports a malformed base URL', () => {
     const config = modelConfigFromEnv({ SENSEACT_BASE_URL: 'not a url', SENSEACT_API_KEY: 'k' });
     expect(config.problems.join(' ')).toMatch(/"not a url".*SENSEACT_BASE_URL.*not a URL/);
