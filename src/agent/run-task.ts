@@ -1,5 +1,6 @@
 import type { Device } from '../device/device.js';
 import type { DeviceProbe } from '../device/device-probe.js';
+import { FaultWatchedDevice } from '../device/fault-watched-device.js';
 import type { AppMemory, AppTrailStep } from '../memory/app-memory.js';
 import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
@@ -85,6 +86,12 @@ export interface RunTaskOptions {
    * agent loop never reads it.
    */
   readonly probe?: DeviceProbe;
+  /**
+   * Write each fault the probe logs into the trace, in the step whose device call it struck
+   * (a `device-fault` event): the log is read after every device call, so set it when
+   * faults are injected (the bench does for --faults). Default false.
+   */
+  readonly traceDeviceFaults?: boolean;
   readonly judges?: { readonly exact?: AnswerJudge; readonly model?: AnswerJudge };
   /** Secrets to redact from the trace besides anything that looks like a key (ignored when `redactor` is given). */
   readonly secrets?: readonly string[];
@@ -153,8 +160,14 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     ? new ModelFaultInjector(options.modelFaults.config, options.modelFaults.seed, (fault) => trace.emit({ type: 'model-fault-injected', step: stepNow(), kind: fault.kind, role: fault.role, detail: fault.detail }))
     : undefined;
   if (injector) models = injector.wrap(models);
+  // Injected device faults go into the trace at the step whose device call they struck; the loop drives the same device.
+  const faulted = options.traceDeviceFaults === true && probe
+    ? new FaultWatchedDevice(options.device, probe, (faults) => {
+      for (const fault of faults) trace.emit({ type: 'device-fault', step: stepNow(), kind: fault.kind, detail: fault.detail });
+    })
+    : options.device;
   // The oracle sees the screens through a read-only watch; the loop drives the same device either way.
-  const device = oracle ? oracle.watch(options.device) : options.device;
+  const device = oracle ? oracle.watch(faulted) : faulted;
   const budget = tighterBudget(options.budget, task.modelBudget);
   if (budget?.maxCostUsd !== undefined && options.budgetPrices === undefined) {
     throw new ModelConfigError(`task ${task.id}: a cost limit of $${budget.maxCostUsd} needs prices to count it at: give the model's prices (--price-prompt and --price-completion), or set a call or token limit instead.`);
@@ -243,7 +256,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   }
   let faults: readonly string[] = [];
   try {
-    faults = (await probe?.faultLog(callOptions)) ?? [];
+    faults = ((await probe?.faultLog(callOptions)) ?? []).map((fault) => fault.kind);
   } catch (caught) {
     // The fault log is part of the result: not getting it is an infrastructure failure.
     const message = `could not read the device's fault log: ${caught instanceof Error ? caught.message : String(caught)}`;

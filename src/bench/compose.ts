@@ -113,6 +113,8 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
   }
   const profileFaults = simSection?.faults ?? (simDriver ? (profile.kind === 'appium' ? profile.appium.capabilities['senseact:faults'] : undefined) : undefined);
   const effectiveFaults = faults ?? (typeof profileFaults === 'string' ? profileFaults : profileFaults === undefined ? undefined : `the faults of device profile ${profile.name}`);
+  // Each injected fault goes into the trace at the step it struck (one fault-log read per device call).
+  const faultsInjected = effectiveFaults !== undefined && effectiveFaults !== 'none';
   const modelFaults = options.modelFaults === undefined ? undefined : modelFaultProfile(options.modelFaults);
   if (options.modelFaults !== undefined && modelFaults === undefined) {
     throw new BenchError({ code: 'bench-model-faults', message: `--model-faults ${options.modelFaults}: unknown profile; choose from ${Object.keys(modelFaultProfiles).join(', ')}.` });
@@ -200,7 +202,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
       const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }), ...(simSection === undefined ? {} : { profile: simSection }) });
       const device = new SimDevice(simulator, { name: profile.name, ...(profile.settle === undefined ? {} : { settle: profile.settle }) });
       try {
-        return await runTask({ ...common, device, probe: device });
+        return await runTask({ ...common, device, probe: device, traceDeviceFaults: faultsInjected });
       } finally {
         await device.close();
       }
@@ -226,7 +228,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
           if (setup.length > 0) debugLog('bench', `${task.id}: start steps on ${device.info.servedBy ?? device.info.name}: ${setup.map((record) => `${record.step} (${record.outcome})`).join('; ')}`);
         }
         : undefined;
-      return await runTask({ ...common, device, ...(device instanceof AppiumDevice ? { probe: device } : {}), ...(startSteps === undefined ? {} : { startSteps }) });
+      return await runTask({ ...common, device, ...(device instanceof AppiumDevice ? { probe: device, traceDeviceFaults: faultsInjected } : {}), ...(startSteps === undefined ? {} : { startSteps }) });
     } finally {
       await device.close();
     }

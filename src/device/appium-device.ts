@@ -4,7 +4,7 @@ import { debugLog } from '../util/debug-log.js';
 import { type AppiumClient, type AppiumConnector, connectWebdriverio, withoutCredentials } from './appium-client.js';
 import type { ActResult, CallOptions, CallRecord, DeviceInfo, Observation, RecordingDevice, Screenshot } from './device.js';
 import type { DeviceAction } from './device-action.js';
-import type { AppStateReader, DeviceProbe } from './device-probe.js';
+import type { AppStateReader, DeviceFault, DeviceProbe } from './device-probe.js';
 import { DeviceError } from './device-error.js';
 import { pngSize } from './png-size.js';
 import { type AppiumErrorClass, classifyAppiumError, defaultRetryPolicy, type RetryPolicy, withRetry } from './retry-policy.js';
@@ -198,11 +198,14 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
     return parseHierarchy(value.xml, { packageName: String(value.packageName ?? ''), activity: String(value.activity ?? ''), sourceName: 'simulator ground truth (Appium)' });
   }
 
-  /** The simulator driver's fault log (`mobile: senseactFaultLog`), one kind per occurrence; `[]` on other drivers. */
-  async faultLog(options: CallOptions = {}): Promise<readonly string[]> {
+  /** The simulator driver's fault log (`mobile: senseactFaultLog`), one entry per occurrence; `[]` on other drivers. */
+  async faultLog(options: CallOptions = {}): Promise<readonly DeviceFault[]> {
     if (!this.simulatorDriver) return [];
     const value = (await this.execute('mobile: senseactFaultLog', {}, options)).value;
-    return Array.isArray(value) ? value.map((event) => String((event as { kind?: unknown }).kind)) : [];
+    return Array.isArray(value) ? value.map((event) => {
+      const { kind, detail } = event as { kind?: unknown; detail?: unknown };
+      return { kind: String(kind), detail: typeof detail === 'string' ? detail : '' };
+    }) : [];
   }
 
   /**

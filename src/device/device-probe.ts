@@ -4,6 +4,12 @@ import type { CallOptions } from './device.js';
 /** A simulated app's state, read by package; `undefined` for an app without state. */
 export type AppStateReader = (packageName: string) => unknown;
 
+/** One fault a device injected: its kind (`dropped-tap`) and what it did (`tap (540,675) dropped`). */
+export interface DeviceFault {
+  readonly kind: string;
+  readonly detail: string;
+}
+
 /**
  * What a device can tell about itself beyond the screen the agent sees: evidence for a
  * task's success check once a run ends (app state, adb queries), the faults injected
@@ -16,8 +22,8 @@ export interface DeviceProbe {
   appState(options?: CallOptions): Promise<AppStateReader | undefined>;
   /** The screen without label-stripping faults (the simulator); `undefined` on real devices. */
   groundTruth(options?: CallOptions): Promise<UiTree | undefined>;
-  /** The faults injected so far, one kind per occurrence; `[]` where none are injected. */
-  faultLog(options?: CallOptions): Promise<readonly string[]>;
+  /** The faults injected so far, one entry per occurrence in order; `[]` where none are injected. */
+  faultLog(options?: CallOptions): Promise<readonly DeviceFault[]>;
   /**
    * Outputs of a task's `adb shell …` queries, keyed by the command as written. A command
    * that could not run is left out (its check is then inconclusive, never passed);

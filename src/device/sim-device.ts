@@ -5,7 +5,7 @@ import type { UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import type { ActResult, CallOptions, CallRecord, DeviceInfo, Observation, RecordingDevice, Screenshot } from './device.js';
 import type { DeviceAction } from './device-action.js';
-import type { AppStateReader, DeviceProbe } from './device-probe.js';
+import type { AppStateReader, DeviceFault, DeviceProbe } from './device-probe.js';
 import { DeviceError } from './device-error.js';
 import { pngSize } from './png-size.js';
 import { scrollSwipe } from './scroll-swipe.js';
@@ -90,8 +90,8 @@ export class SimDevice implements RecordingDevice, DeviceProbe {
     return parseHierarchy(sim.groundTruthSource(), { packageName: sim.currentPackage(), activity: sim.currentActivity(), sourceName: 'simulator ground truth' });
   }
 
-  async faultLog(): Promise<readonly string[]> {
-    return this.simulator.faultLog().map((event) => event.kind);
+  async faultLog(): Promise<readonly DeviceFault[]> {
+    return this.simulator.faultLog().map((event) => ({ kind: event.kind, detail: event.detail }));
   }
 
   /** The simulator has no adb. */

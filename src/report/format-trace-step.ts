@@ -36,7 +36,7 @@ export function formatTraceHeader(artifacts: RunArtifacts): string {
  * One step of a recorded run as plain text, as a stepper shows it: what the agent saw
  * (the screen once, settled, and the reduced view), its plan and expectation, what it
  * did, the change in words, the verdict with its evidence, and, when something went
- * wrong, one WHY line (an unfound target, an injected model fault, a rejected commitment,
+ * wrong, one WHY line (an unfound target, an injected model or device fault, a rejected commitment,
  * the failing part of a check). `model` is the report's model of the same step (actions,
  * changes and the expectation evaluated atom by atom). Pure. Control characters from app
  * text are shown as `\xNN`, so a recorded screen cannot drive the terminal. Ends with a newline.
@@ -57,7 +57,7 @@ export function formatTraceStep(artifacts: RunArtifacts, step: StepArtifacts, mo
     lines.push(`EXPECT   ${plan.expectation === undefined || plan.expectation === '' ? '(nothing stated)' : oneLine(plan.expectation)}`);
   } else lines.push('PLAN     (no plan recorded)');
   for (const event of events) {
-    if (event.type === 'model-fault-injected') lines.push(`FAULT    ${describe(event)}`);
+    if (event.type === 'model-fault-injected' || event.type === 'device-fault') lines.push(`FAULT    ${describe(event)}`);
     else if (['meta-plan-end', 'memory-hints-end', 'vote-end', 'finish-refused'].includes(event.type)) lines.push(`  ${describe(event)}`);
   }
   const commitment = events.filter((event) => event.type === 'commitment-end');
@@ -114,8 +114,7 @@ function expectationLines(node: ExpectationNode, indent: string): string[] {
 function whyLine(events: readonly TraceEvent[], model: StepModel | undefined): string | undefined {
   const error = events.find((event) => event.type === 'error');
   if (error?.type === 'error') return `error${error.where === undefined ? '' : ` in ${error.where}`}: ${error.message}`;
-  const fault = events.find((event) => event.type === 'model-fault-injected');
-  const faultWords = fault?.type === 'model-fault-injected' ? `an injected model fault (${fault.kind}: ${fault.detail})` : undefined;
+  const faultWords = injectedFaults(events);
   const rejected = events.find((event) => event.type === 'commitment-end' && !event.admissible);
   if (rejected?.type === 'commitment-end') return `the commitment was rejected: ${rejected.reason ?? 'not admissible'}${faultWords === undefined ? '' : `, after ${faultWords}`}`;
   const unresolved = events.find((event) => event.type === 'gate-end' && event.opened && event.reason === 'unresolved-target');
@@ -130,7 +129,18 @@ function whyLine(events: readonly TraceEvent[], model: StepModel | undefined): s
   }
   const refused = events.find((event) => event.type === 'guard-end' && event.action !== 'left');
   if (refused?.type === 'guard-end') return `the foreground guard refused ${refused.packageName}${refused.detail === undefined ? '' : `: ${refused.detail}`}`;
-  return faultWords;
+  // A model fault is why the step did what it did; a device fault on a step that went as planned is shown (FAULT) but is no why.
+  return injectedFaults(events.filter((event) => event.type === 'model-fault-injected'));
+}
+
+/** The faults injected into the step, in words (`an injected device fault (dropped-tap: tap (540,675) dropped)`), or undefined. */
+function injectedFaults(events: readonly TraceEvent[]): string | undefined {
+  const words = events.flatMap((event) => {
+    if (event.type === 'model-fault-injected') return [`an injected model fault (${event.kind}: ${event.detail})`];
+    if (event.type === 'device-fault') return [`an injected device fault (${event.kind}: ${event.detail})`];
+    return [];
+  });
+  return words.length === 0 ? undefined : words.join(' and ');
 }
 
 function firstCulprit(node: ExpectationNode): ExpectationNode | undefined {
@@ -159,6 +169,8 @@ function describe(event: TraceEvent): string {
       return `verify: ${event.outcome.toUpperCase()}${event.reason === undefined ? '' : ` — ${event.reason}`}${event.label === undefined ? '' : ` [delta ${event.label}]`}${event.by === undefined || event.by === 'none' ? '' : ` by ${event.by}`}${event.strength === undefined ? '' : ` (${event.strength} evidence)`}`;
     case 'model-fault-injected':
       return `MODEL FAULT injected: ${event.kind} in the ${event.role}'s reply — ${event.detail}`;
+    case 'device-fault':
+      return `DEVICE FAULT injected: ${event.kind} — ${event.detail}`;
     case 'guard-end':
       return `guard: ${event.action === 'left' ? 'LEFT' : 'REFUSED on'} ${event.packageName}${event.detail === undefined ? '' : ` — ${event.detail}`}`;
     case 'gate-end':

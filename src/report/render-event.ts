@@ -39,6 +39,8 @@ export function renderEvent(event: TraceEvent): SafeHtml {
       return line(html`screenshot of the ${event.of} screen, ${event.width}×${event.height}, ${event.bytes} B in ${milliseconds(event.latencyMs)}`);
     case 'guard-end':
       return line(html`<span class="badge fail">${event.action === 'left' ? 'left' : 'refused on'} ${event.packageName}</span> ${event.detail ?? ''}`);
+    case 'device-fault':
+      return line(html`<span class="badge fault">device fault injected</span> ${event.kind}: ${event.detail}`);
     case 'model-fault-injected':
       return line(html`<span class="badge fault">model fault injected</span> ${event.kind} in the ${event.role}'s reply: ${event.detail}`);
     case 'vlm-call-end':

@@ -13,7 +13,7 @@ table.summary th:first-child,table.summary td:first-child{text-align:left}
 .badge.pass,.badge.success{background:#1f8a4c}.badge.fail,.badge.failure,.badge.failed{background:#c0392b}
 .badge.inconclusive,.badge.error{background:#b7791f}.badge.open,.badge.gate{background:#6b46c1}.badge.closed{background:#718096}
 .badge.vision{background:#d53f8c}.badge.verifier{background:#2c7a7b}.badge.skill{background:#2b6cb0}.badge.guard{background:#9c4221}
-.badge.rejected{background:#c05621}.badge.screenshot{background:#4a5568}.badge.fault{background:#97266d}
+.badge.rejected{background:#c05621}.badge.screenshot{background:#4a5568}.badge.fault{background:#97266d}.badge.device-fault{background:#702459}
 dl.facts{display:flex;flex-wrap:wrap;gap:.2rem 1.2rem;margin:.4rem 0}dl.facts dt{color:#666}dl.facts dd{margin:0 0 0 .3rem;font-weight:600}
 ul.events{list-style:none;margin:0;padding:0}ul.events li{margin:.15rem 0;overflow-wrap:anywhere}
 .kind{display:inline-block;min-width:8.5rem;color:#556;font-family:ui-monospace,monospace;font-size:.85em}

@@ -2,7 +2,7 @@ import type { TraceEvent, TraceEventType } from '../trace/trace-event.js';
 
 /** A badge in a step's header: what kind of help or trouble the step had. */
 export interface StepMarker {
-  /** CSS class and legend key: `vision`, `verifier`, `skill`, `gate`, `guard`, `rejected`, `error`, `screenshot`, `fault`. */
+  /** CSS class and legend key: `vision`, `verifier`, `skill`, `gate`, `guard`, `rejected`, `error`, `screenshot`, `fault` (a model fault), `device-fault`. */
   readonly kind: string;
   readonly label: string;
   /** The longer line shown as the badge's tooltip. */
@@ -25,6 +25,7 @@ const markers: { readonly [Type in TraceEventType]?: MarkerOf<Type> } = {
   'gate-end': (event) => (event.opened ? { kind: 'gate', label: 'gate open', detail: `VLM gate opened: ${event.reason ?? ''}${event.detail === undefined ? '' : `: ${event.detail}`}` } : undefined),
   'guard-end': (event) => ({ kind: 'guard', label: event.action === 'left' ? 'left app' : 'refused', detail: `foreground guard: ${event.action} ${event.packageName}${event.detail === undefined ? '' : ` (${event.detail})`}` }),
   'commitment-end': (event) => (event.admissible ? undefined : { kind: 'rejected', label: 'rejected', detail: `commitment rejected: ${event.reason ?? ''}` }),
+  'device-fault': (event) => ({ kind: 'device-fault', label: 'device fault', detail: `device fault injected (--faults): ${event.kind}, ${event.detail}` }),
   'model-fault-injected': (event) => ({ kind: 'fault', label: 'model fault', detail: `model fault injected (--model-faults): ${event.kind} in the ${event.role}'s reply, ${event.detail}` }),
   'screenshot-end': (event) => ({ kind: 'screenshot', label: 'screenshot', detail: `screenshot of the ${event.of} screen (${event.bytes} B)` }),
   error: (event) => ({ kind: 'error', label: event.infrastructure === true ? 'infrastructure error' : 'error', detail: `${event.where === undefined ? '' : `${event.where}: `}${event.message}` }),

@@ -163,6 +163,16 @@ export const modelFaultInjectedEventSchema = event('model-fault-injected', {
   /** What was changed, e.g. `unit n3f2a → n9c1e`. */
   detail: z.string(),
 });
+/**
+ * A fault the device injected (the simulator's `--faults`: a dropped tap, a delayed
+ * effect, an interstitial dialog, a label lost or renamed, ...), in the step whose device
+ * call it struck: its kind and what it did (`tap (540,675) dropped`). Written beside the
+ * loop, from the device's fault log; the loop never sees it.
+ */
+export const deviceFaultEventSchema = event('device-fault', {
+  kind: z.string(),
+  detail: z.string(),
+});
 export const vlmCallEndEventSchema = event('vlm-call-end', modelCall);
 export const modelCallEndEventSchema = event('model-call-end', modelCall);
 export const certificateEndEventSchema = event('certificate-end', {
@@ -290,6 +300,7 @@ export const traceEventSchema = z.discriminatedUnion('type', [
   guardEndEventSchema,
   screenshotEndEventSchema,
   modelFaultInjectedEventSchema,
+  deviceFaultEventSchema,
   vlmCallEndEventSchema,
   modelCallEndEventSchema,
   certificateEndEventSchema,

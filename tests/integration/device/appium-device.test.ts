@@ -184,7 +184,8 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
       await device.observe();
     }
     const [remoteLog, localLog] = await Promise.all([throughAppium.faultLog(), inProcess.faultLog()]);
-    expect(remoteLog).toContain('icon-only');
+    expect(remoteLog.map((fault) => fault.kind)).toContain('icon-only');
+    expect(remoteLog.find((fault) => fault.kind === 'icon-only')?.detail).toMatch(/lost its label$/);
     expect(remoteLog).toEqual(localLog);
     // The ground truth keeps the labels the icon-only fault strips from what the agent sees.
     const [remoteTruth, localTruth] = await Promise.all([throughAppium.groundTruth(), inProcess.groundTruth()]);
