@@ -4,6 +4,7 @@ import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { pageTitle } from './page-title.js';
 import type { Delta } from './compute-delta.js';
 import { subtreeEnd } from './find-nodes.js';
+import { stateWordSwap } from './state-word-swap.js';
 import type { Surface } from './find-surfaces.js';
 
 /** A heading counts when it sits in this top share of the screen. */
@@ -230,6 +231,9 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
         // with other numbers), matched by position: its state says nothing of the unit.
         if (change.kind !== 'text' && renamedInPlace(delta, change.before)) continue;
         if (change.kind === 'text' && siblingEdits(delta, before, before.nodes[change.before]?.parent ?? -1) > maxSiblingEdits) continue;
+        // Text that changes otherwise than by a state word (a search hint rotating on a timer, a row re-used for
+        // another item) changes as often on another step's screen: only "Open" turning "Close" is the unit answering.
+        if (change.kind === 'text' && !stateWordSwap(change.from, change.to)) continue;
         return change.kind === 'text'
           ? tie('own-text-changed', `its own ${change.field === 'text' ? 'text' : 'description'} changed (${JSON.stringify(change.from)} → ${JSON.stringify(change.to)})`)
           : tie('own-state-changed', `its own ${change.kind} changed`);

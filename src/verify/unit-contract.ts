@@ -5,7 +5,7 @@ import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import { isComparedNode, matchIouThreshold, type Delta } from './compute-delta.js';
 import { digitsOnly, matchString, subtreeEnd } from './find-nodes.js';
-import { looseText, tiedEvidence, unitIndices, unitLabels } from './tied-evidence.js';
+import { anchorSlackPx, looseText, namesLabel, sameLabel, tiedEvidence, unitIndices, unitLabels } from './tied-evidence.js';
 import { describeNode, nodeRef, type EvidenceStrength, type NodeRef, type Outcome, type VerifyOutcome } from './verify-outcome.js';
 
 /** Arguments a commitment gives a unit, as far as its contract needs them. */
@@ -205,10 +205,20 @@ function fillContract(unit: ControlUnit, args: ContractArgs, before: UiTree, aft
   if (args.value === undefined) {
     const focused = locateAfter(field, after, delta);
     if (focused?.focused && !field.focused) return pass('field-focused', `fill "${unit.label}": the field took the focus`, 'strong', [nodeRef(focused)]);
-    if (delta.newSurface && !delta.packageChanged) return pass('picker-opened', `fill "${unit.label}": its picker opened`, 'strong');
-    // A search box that is only a button opens the search page, with its own field focused.
+    if (delta.newSurface && !delta.packageChanged) {
+      // Any step may open a dialog: a picker is the field's when it drops from the field or names it.
+      const picker = delta.surfacesAdded.find((surface) => pickerOfField(unit, field, before, after, surface.root));
+      return picker !== undefined
+        ? pass('picker-opened', `fill "${unit.label}": its picker opened`, 'strong')
+        : pass('surface-opened', `fill "${unit.label}": a surface opened, neither at the field nor naming it`, 'weak');
+    }
+    // A search box that is only a button opens the search page, with its own field focused. Every search page
+    // opens so: the field is the box's when it is named like it.
     const input = delta.label === 'new-page' ? after.nodes.find((node) => node.editable && node.focused) : undefined;
-    if (input) return pass('page-field-focused', `fill "${unit.label}": it opened a page whose field ${describeNode(input)} has the focus`, 'strong', [nodeRef(input)]);
+    if (input) {
+      const named = unitLabels(unit, before).some((label) => [input.hint, input.text, input.contentDesc].some((text) => text !== '' && (sameLabel(text, label) || namesLabel(text, label))));
+      return pass(named ? 'page-field-focused' : 'some-field-focused', `fill "${unit.label}": it opened a page whose field ${describeNode(input)} has the focus${named ? '' : ', not named like it'}`, named ? 'strong' : 'weak', [nodeRef(input)]);
+    }
     const changed = changeContract(unit, before, after, delta, `fill "${unit.label}" (tapped, no value)`);
     // Tapping a field does not turn the page by itself: without a focused field there, the tap's effect is unproven.
     if (changed.outcome === 'pass' && changed.strength === 'weak' && delta.label === 'new-page') {
@@ -294,9 +304,42 @@ function toggleContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
       ? pass('checked-as-wanted', `toggle "${unit.label}": ${args.checked ? 'checked' : 'unchecked'} as wanted`, 'strong', evidence)
       : outcome('fail', `toggle "${unit.label}": still ${now.checked ? 'checked' : 'unchecked'}, wanted ${args.checked ? 'checked' : 'unchecked'}`, evidence, 'not-toggled');
   }
+  if (now.checked !== toggle.checked && delta.label !== 'partial-change' && !labelInRow(unit, before, after, now)) {
+    // The page turned: the switch matched at its place may be another page's, in another state of its own.
+    return pass('switch-at-place-flipped', `toggle "${unit.label}": the page turned; the switch in its place reads ${now.checked ? 'on' : 'off'}, but its label is not beside it`, 'weak', evidence);
+  }
   return now.checked !== toggle.checked
     ? pass('toggle-flipped', `toggle "${unit.label}": flipped ${toggle.checked ? 'on → off' : 'off → on'}`, 'strong', evidence)
     : outcome('fail', `toggle "${unit.label}": did not flip (still ${now.checked ? 'checked' : 'unchecked'})`, evidence, 'not-toggled');
+}
+
+/** True when the surface at `root` is the field's picker: it drops from the field, or its texts name the field. */
+function pickerOfField(unit: ControlUnit, field: UiNode, before: UiTree, after: UiTree, root: NodeIndex): boolean {
+  const surface = after.nodes[root];
+  if (!surface) return false;
+  // A drop-down lines up with the field's left edge, under it or over it (an overflow menu lines up with the screen's right).
+  const close = (a: number, b: number): boolean => Math.abs(a - b) <= anchorSlackPx;
+  // (Places compare only on screens of one size: a dump of a lone window has its own.)
+  const [left, top] = surface.bounds;
+  if (after.width === before.width && close(left, field.bounds[0]) && (close(top, field.bounds[3]) || close(top, field.bounds[1])) && boundsArea(surface.bounds) < after.width * after.height * 0.9) return true;
+  const labels = unitLabels(unit, before);
+  const end = subtreeEnd(after, root);
+  for (let index = root; index < end; index++) {
+    const node = after.nodes[index];
+    const text = node ? node.text || node.contentDesc : '';
+    if (text !== '' && labels.some((label) => sameLabel(text, label) || namesLabel(text, label))) return true;
+  }
+  return false;
+}
+
+/** True when a text naming the unit sits in the row of `now` (the after screen's switch): the same setting, not another one in its place. */
+function labelInRow(unit: ControlUnit, before: UiTree, after: UiTree, now: UiNode): boolean {
+  const labels = unitLabels(unit, before).map(looseText).filter((label) => label !== '');
+  return after.nodes.some((node) => {
+    const text = looseText(node.text || node.contentDesc);
+    const inRow = node.bounds[1] < now.bounds[3] && node.bounds[3] > now.bounds[1];
+    return inRow && text !== '' && labels.includes(text);
+  });
 }
 
 /** Button captions that decline: a confirmation offers one of them beside the button that goes ahead. */
@@ -466,11 +509,16 @@ function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   const own = unitIndices(unit, before);
   const sealed = delta.surfacesRemoved.find((surface) => own.has(surface.root) || [...own].some((index) => index > surface.root && index < subtreeEnd(before, surface.root)));
   if (sealed) {
-    // The surface going away is tied to it; that the commit (and not "Cancel", or a jump elsewhere) closed it
-    // shows only when the page it covered is back. A dump of the surface's window alone does not show that page.
-    return coveredPageKept(sealed.root, before, delta)
-      ? pass('dismissed-to-covered-page', `${what}: its ${sealed.kind} was dismissed, back to the page it covered`, 'strong')
-      : pass('dismissed-page-not-in-dump', `${what}: its ${sealed.kind} was dismissed (the page it covered was not in the dump, so nothing shows where it led)`, 'weak');
+    // The surface going away is tied to it, but "Cancel" closes it as well, back to the same page: only a change
+    // on that page tied to the commit ("Add to cart" and the cart's count) tells the two apart. A dump of the
+    // surface's window alone does not show that page.
+    if (!coveredPageKept(sealed.root, before, delta)) {
+      return pass('dismissed-page-not-in-dump', `${what}: its ${sealed.kind} was dismissed (the page it covered was not in the dump, so nothing shows where it led)`, 'weak');
+    }
+    const answered = tiedEvidence(unit, before, after, delta);
+    return answered !== undefined
+      ? pass(answered.kind, `${what}: its ${sealed.kind} was dismissed and ${answered.reason}`, 'strong')
+      : pass('dismissed-to-covered-page', `${what}: its ${sealed.kind} was dismissed, back to the page it covered (as a cancel would be)`, 'weak');
   }
   const tied = tiedEvidence(unit, before, after, delta);
   if (tied !== undefined) return pass(tied.kind, `${what}: ${tied.reason}`, 'strong');

@@ -175,6 +175,27 @@ describe('verifyUnitStep: select, checked and selected alike', () => {
   });
 });
 
+describe('verifyUnitStep: a control that answers in its own text or switch', () => {
+  it('an own text that swaps a state word is the control answering; one that changed otherwise ties nothing', async () => {
+    // The drawer button reads "Close menu" once the drawer is open.
+    expect(await verify('lc-lc-2024-01-24_155359')).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'own-text-changed' });
+    // A search box whose hint rotates on a timer ("搜索 秒针" → "搜索 五十年以后"): the same change shows on any later
+    // screen of the app (17 of 27 wrong-effect controls passed strong on the team's corpus when this counted).
+    const hint = await verify('tm-root-2021-11-23_094648');
+    expect(hint).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(hint.tie).not.toBe('own-text-changed');
+    const other = await transition('tm-root-2021-11-23_094635');
+    expect(await verify('tm-root-2021-11-23_094648', { after: other.after })).not.toMatchObject({ strength: 'strong' });
+  });
+
+  it('a switch flipped on the same page is strong; on a page that turned, the switch in its place is another', async () => {
+    expect(await verify('ug-task_system_2024-05-20_19-52-52-4')).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'toggle-flipped' });
+    // Another step's after screen: the Internet page, whose Wi-Fi switch sits where Airplane mode's did, off.
+    const internet = await transition('ug-task_system_2024-11-12_23-54-19-3');
+    expect(await verify('ug-task_system_2024-05-20_19-52-52-4', { after: internet.after })).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'switch-at-place-flipped' });
+  });
+});
+
 describe('verifyUnitStep: commits, toggles and fills on real screens', () => {
   it('a permission prompt the commit raised is a new surface, not a failure', async () => {
     expect(await verify('lc-lc-2024-01-11_153632')).toMatchObject({ outcome: 'pass', code: 'raised-prompt' });
@@ -182,9 +203,10 @@ describe('verifyUnitStep: commits, toggles and fills on real screens', () => {
     expect(await verify('lc-lc-2024-01-11_153632', { after: 'before' })).toMatchObject({ outcome: 'fail', code: 'no-change' });
   });
 
-  it('a dialog dismissed back to the page it covered is strong; a window whose dump hides what it covered is weak', async () => {
-    // "Add to cart" in a sheet over the product page: the sheet is gone and the page under it is still there.
-    expect(await verify('hzx-demo_Amazon4_2025-04-09_20-43-38-12')).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('back to the page it covered') });
+  it('a dialog dismissed back to the page it covered is weak, as a cancel would be; a window whose dump hides what it covered is weak', async () => {
+    // "Add to cart" in a sheet over the product page: the sheet is gone and the page under it is still there, as
+    // after closing the sheet without adding (5 of 5 such wrong-effect controls passed strong when this was strong).
+    expect(await verify('hzx-demo_Amazon4_2025-04-09_20-43-38-12')).toMatchObject({ outcome: 'pass', strength: 'weak', reason: expect.stringContaining('as a cancel would be') });
     // "Allow" in the permission window: its dump is the window alone, so any other page after it would look the same.
     expect(await verify('lc-lc-2023-12-27_224638')).toMatchObject({ outcome: 'pass', strength: 'weak', reason: expect.stringContaining('not in the dump') });
     expect(await verify('lc-lc-2023-12-27_224638', { after: 'before' })).toMatchObject({ outcome: 'fail' });
