@@ -252,6 +252,11 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
     const label = labels.find((candidate) => sameLabel(candidate, titleAfter));
     if (label !== undefined) return tie('title-names-label', `the new page is titled ${JSON.stringify(titleAfter)}`);
   }
+  // A text that turned into a field where it was, holding the same text and the focus (a browser's address bar).
+  const tappedField = after.nodes.find((node) => node.editable && node.focused && boundsArea(intersectBounds(node.bounds, unit.bounds)) > 0 && [...ownLabels].some((label) => looseText(label) !== '' && looseText(node.text) === looseText(label)));
+  if (tappedField && !before.nodes.some((node) => node.editable && node.focused && looseText(node.text) === looseText(tappedField.text))) {
+    return tie('tapped-text-field-focused', `its text is now a field with the focus, holding ${JSON.stringify(tappedField.text)}`);
+  }
   for (const surface of delta.surfacesAdded) {
     const root = after.nodes[surface.root];
     if (!root) continue;

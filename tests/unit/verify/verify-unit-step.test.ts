@@ -147,6 +147,14 @@ describe('verifyUnitStep: select, checked and selected alike', () => {
     expect(await verify('lc-lc-2024-01-25_175352')).toMatchObject({ outcome: 'pass', code: 'choice-shown' });
   });
 
+  it('a list of choices that closed with the choice nowhere on screen is a weak pass; one still open is not', async () => {
+    const step = await transition(extraLarge);
+    // The page under the dialog with its summary reading otherwise: the list closed, the choice is not shown.
+    const unshown = screen(screenXml(step.afterFile).replaceAll('text="Extra Large"', 'text="Text size"'));
+    expect(verifyUnitStep({ unit: actedUnit(step), args: {}, before: step.before, after: unshown })).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'choice-list-closed' });
+    expect(await verify(extraLarge, { after: 'before' })).toMatchObject({ outcome: 'fail', code: 'no-change' });
+  });
+
   it('does not pass another option of the same dialog on that screen', async () => {
     const step = await transition(extraLarge);
     const large = perceive(step.before).units.find((unit) => unit.label === 'Large');
@@ -186,6 +194,15 @@ describe('verifyUnitStep: a control that answers in its own text or switch', () 
     expect(hint.tie).not.toBe('own-text-changed');
     const other = await transition('tm-root-2021-11-23_094635');
     expect(await verify('tm-root-2021-11-23_094648', { after: other.after })).not.toMatchObject({ strength: 'strong' });
+  });
+
+  it('a text that turned into a focused field in its place, holding the same text, is the control answering', async () => {
+    // The news app's "Search News" bar is a text until tapped; then a field with the focus, where it was.
+    expect(await verify('lc-lc-2024-01-24_193428')).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'tapped-text-field-focused' });
+    // Another step's after screen (a story page of the app) has no such field: only something changed.
+    const story = await transition('lc-lc-2024-01-24_190623');
+    expect(await verify('lc-lc-2024-01-24_193428', { after: story.after })).not.toMatchObject({ strength: 'strong' });
+    expect(await verify('lc-lc-2024-01-24_193428', { after: 'before' })).toMatchObject({ outcome: 'fail' });
   });
 
   it('a switch flipped on the same page is strong; on a page that turned, the switch in its place is another', async () => {
