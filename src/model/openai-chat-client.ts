@@ -110,6 +110,7 @@ export class OpenAiChatClient {
     let attempt = 1;
     // Every request the endpoint sees, the resends after a learned quirk included: the call's attempts.
     let sent = 0;
+    let rateLimitedRetries = 0;
     for (;;) {
       const quirks = this.quirks.get(model) ?? noQuirks;
       const structured = quirks.structuredCeiling ?? this.structured;
@@ -172,7 +173,7 @@ export class OpenAiChatClient {
         else if (error instanceof OpenAI.APIError && typeof error.status === 'number') this.breaker.answered();
         const elapsed = this.clock.now() - started;
         // A 429 asks to wait: retried within the wall budget, not counted against maxAttempts.
-        const attemptsLeft = this.retry.maxAttempts > 1 && (classified.failure === 'rate-limited' || attempt < this.retry.maxAttempts);
+        const attemptsLeft = this.retry.maxAttempts > 1 && (classified.failure === 'rate-limited' ? rateLimitedRetries < (this.retry.maxRateLimitRetries ?? Number.POSITIVE_INFINITY) : attempt < this.retry.maxAttempts);
         if (classified.retryable && attemptsLeft && this.breaker.refusal() === undefined) {
           const delay = retryDelayMs(this.retry, attempt, classified.retryAfterMs);
           if (elapsed + delay < this.retry.budgetMs) {
@@ -182,6 +183,7 @@ export class OpenAiChatClient {
             } catch (abortError) {
               throw this.failure('aborted', model, request.role, sent, { detail: 'aborted while waiting to retry', hint: 'The caller cancelled the call.', cause: abortError });
             }
+            if (classified.failure === 'rate-limited') rateLimitedRetries += 1;
             attempt += 1;
             continue;
           }

@@ -15,6 +15,8 @@ export interface RetryPolicy {
   readonly maxRetryAfterMs: number;
   /** Wall-time budget of the whole call including retries, in milliseconds. Default 120000. */
   readonly budgetMs: number;
+  /** Retries after a 429 at most (`models --check` allows 1). Default: as many as `budgetMs` allows. */
+  readonly maxRateLimitRetries?: number;
 }
 
 export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 4, initialDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000, budgetMs: 120_000 };

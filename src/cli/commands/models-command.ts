@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
 import { PNG } from 'pngjs';
 import { isModelInfrastructureError } from '../../model/is-model-infrastructure-error.js';
-import { modelConfigFromEnv, type ModelConfig } from '../../model/model-config-from-env.js';
+import { isModelReplyFailure } from '../../model/is-model-reply-failure.js';
+import { ModelCallError } from '../../model/model-call-error.js';
+import { modelConfigFromEnv, modelTimeoutProblem, type ModelConfig } from '../../model/model-config-from-env.js';
 import { modelRoles, type ModelRole } from '../../model/model-role.js';
 import { OpenAiLanguageModel } from '../../model/openai-language-model.js';
 import { OpenAiVisionModel } from '../../model/openai-vision-model.js';
@@ -51,8 +53,9 @@ export const modelsCommand: CommandRegistration = (program: Command, io: CliIo, 
         ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
       });
       const timeoutMs = Number(options.timeout);
-      if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-        io.stderr(`senseact models: --timeout must be a positive number of milliseconds, got ${JSON.stringify(options.timeout)}.\n`);
+      const timeoutProblem = modelTimeoutProblem(timeoutMs, JSON.stringify(options.timeout));
+      if (timeoutProblem !== undefined) {
+        io.stderr(`senseact models: --timeout ${timeoutProblem}.\n`);
         setExitCode(exitCodes.badInput);
         return;
       }
@@ -115,9 +118,19 @@ function renderConfig(config: ModelConfig, checks: readonly ModelCheck[] | undef
   return `${lines.join('\n')}\n`;
 }
 
-/** One request per distinct text model, and one with an image to the vision model. */
+/**
+ * Reply tokens a check allows: a reasoning model thinks before it answers (hundreds of
+ * tokens); 5 failed such models that then passed a bench.
+ */
+export const checkMaxTokens = 1024;
+
+/**
+ * One request per distinct text model, and one with an image to the vision model. A 429
+ * or a server error is retried once (a Retry-After up to 10 s honoured): one busy moment
+ * fails no working endpoint.
+ */
 async function checkModels(config: ModelConfig, timeoutMs: number): Promise<ModelCheck[]> {
-  const retry = { maxAttempts: 1 };
+  const retry = { maxAttempts: 2, maxRateLimitRetries: 1, maxRetryAfterMs: 10_000, budgetMs: timeoutMs + 10_000 };
   const language = new OpenAiLanguageModel({ config, timeoutMs, retry });
   const vision = new OpenAiVisionModel({ config, timeoutMs, retry });
   const textModels = new Map<string, ModelRole[]>();
@@ -128,12 +141,12 @@ async function checkModels(config: ModelConfig, timeoutMs: number): Promise<Mode
   }
   const checks: ModelCheck[] = [];
   for (const [model, roles] of textModels) {
-    checks.push(await probe(model, roles, false, textAnswer, () => language.generate({ role: roles[0] ?? 'planner', messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 5 })));
+    checks.push(await probe(model, roles, false, textAnswer, () => language.generate({ role: roles[0] ?? 'planner', messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: checkMaxTokens })));
   }
   const visionModel = config.roles.vision.model;
   checks.push(
     await probe(visionModel, ['vision'], true, visionAnswer, () =>
-      vision.generate({ role: 'vision', messages: [{ role: 'user', content: 'What colour is this image? One word.', images: [{ png: redSquare(), detail: 'low' }] }], maxTokens: 5 }),
+      vision.generate({ role: 'vision', messages: [{ role: 'user', content: 'What colour is this image? One word.', images: [{ png: redSquare(), detail: 'low' }] }], maxTokens: checkMaxTokens }),
     ),
   );
   return checks;
@@ -148,19 +161,31 @@ const visionAnswer = { pattern: /\b(red|crimson|scarlet)\b/i, description: 'red 
  * endpoint that answers something else (a wrong model behind the name, a vision model
  * that never saw the image, a reasoning model whose few tokens went to thinking) fails.
  */
-async function probe(model: string, roles: readonly ModelRole[], isVision: boolean, expected: { readonly pattern: RegExp; readonly description: string }, call: () => Promise<{ text: string; latencyMs: number; usage: { promptTokens: number; completionTokens: number } }>): Promise<ModelCheck> {
+async function probe(model: string, roles: readonly ModelRole[], isVision: boolean, expected: { readonly pattern: RegExp; readonly description: string }, call: () => Promise<{ text: string; latencyMs: number; usage: { promptTokens: number; completionTokens: number }; finishReason?: string }>): Promise<ModelCheck> {
   try {
     const reply = await call();
-    const text = reply.text.trim();
+    // What a reasoning model thought is not its answer: the word must come after it.
+    const text = reply.text.replace(/<think>[\s\S]*?(<\/think>|$)/gi, '').trim();
     const measured = { latencyMs: reply.latencyMs, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, reply: text.slice(0, 40) };
     if (!expected.pattern.test(text)) {
-      return { model, roles, vision: isVision, ok: false, ...measured, error: `replied ${JSON.stringify(text.slice(0, 80))}, expected ${expected.description}; check that the model name is right${isVision ? ' and that it accepts images' : ''} (a reasoning model may spend the 5 reply tokens on thinking)` };
+      const cause = reply.finishReason === 'length'
+        ? `the reply was cut off at the check's ${checkMaxTokens} reply tokens (finish_reason length): a reasoning model thinks first; the bench gives each role its own max tokens (SENSEACT_<ROLE>_MAX_TOKENS), set high enough for its thinking`
+        : `check that the model name is right${isVision ? ' and that it accepts images' : ''}`;
+      return { model, roles, vision: isVision, ok: false, ...measured, error: `replied ${JSON.stringify(text.slice(0, 80))}, expected ${expected.description}; ${cause}` };
     }
     return { model, roles, vision: isVision, ok: true, ...measured };
   } catch (error) {
-    if (!isModelInfrastructureError(error)) throw error;
-    return { model, roles, vision: isVision, ok: false, error: (error as Error).message };
+    if (!isModelInfrastructureError(error) && !isModelReplyFailure(error)) throw error;
+    return { model, roles, vision: isVision, ok: false, error: checkFailure(error) };
   }
+}
+
+/** Why a check call failed, named for the check: its reply tokens are the check's, not the role's. */
+function checkFailure(error: unknown): string {
+  if (ModelCallError.isInstance(error) && error.failure === 'empty-reply' && /only reasoning_content/.test(error.detail)) {
+    return `${error.model} reasoned (reasoning_content) and gave no answer: ${error.detail}. ${/finish_reason length/.test(error.detail) ? `It spent the check's ${checkMaxTokens} reply tokens on reasoning: the bench gives each role its own max tokens (SENSEACT_<ROLE>_MAX_TOKENS or SENSEACT_MAX_TOKENS), set high enough for its reasoning, or lower its reasoning effort.` : 'Check that the model answers in its message content.'}`;
+  }
+  return (error as Error).message;
 }
 
 /** A 16×16 red PNG: enough for a vision model to answer, small enough to cost nothing. */

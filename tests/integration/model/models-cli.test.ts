@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/cli-io.js';
 import { main } from '../../../src/cli/main.js';
-import { startMockOpenAiServer, type MockOpenAiServer } from '../../../src/model/mock-openai-server.js';
+import { checkMaxTokens } from '../../../src/cli/commands/models-command.js';
+import { startMockOpenAiServer, type MockChatRequest, type MockOpenAiServer, type MockReply } from '../../../src/model/mock-openai-server.js';
 
 function fakeIo(env: Record<string, string>): CliIo & { out: () => string; err: () => string } {
   const stdout: string[] = [];
@@ -89,5 +90,63 @@ describe('senseact models', () => {
       ['eyes', false],
     ]);
     expect(checks[1]?.error).toMatch(/HTTP 404.*model name/);
+  });
+
+  /** A reasoning model: it thinks for `thinking` tokens (reasoning_content) before it answers; a smaller budget leaves no answer. */
+  const reasoningModel = (thinking: number) => (request: MockChatRequest): MockReply => {
+    const body = request.body as { max_tokens?: number; max_completion_tokens?: number };
+    const budget = body.max_completion_tokens ?? body.max_tokens ?? Number.POSITIVE_INFINITY;
+    const answer = request.images.length > 0 ? 'Red' : 'OK';
+    const content = budget > thinking ? answer : null;
+    return { status: 200, body: { id: 'r', object: 'chat.completion', created: 0, model: request.model, choices: [{ index: 0, message: { role: 'assistant', content, reasoning_content: 'The user wants one word. '.repeat(20) }, finish_reason: content === null ? 'length' : 'stop' }], usage: { prompt_tokens: 20, completion_tokens: Math.min(budget, thinking + 1), total_tokens: 0 } } };
+  };
+
+  it('--check passes a reasoning model that thinks 300 tokens before it answers (5 reply tokens failed it)', async () => {
+    server = await startMockOpenAiServer({ reply: reasoningModel(300) });
+    const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'thinker' });
+    expect(await main(['models', '--check'], io)).toBe(0);
+    expect(io.out()).toMatch(/ok +thinker \(planner/);
+    expect(server.requests.every((request) => (request.body as { max_tokens?: number }).max_tokens === checkMaxTokens)).toBe(true);
+  });
+
+  it('--check names the token budget when the reasoning uses up every reply token (negative control: not "a chat model that answers in text")', async () => {
+    server = await startMockOpenAiServer({ reply: reasoningModel(5000) });
+    const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'overthinker' });
+    expect(await main(['models', '--check'], io)).toBe(1);
+    expect(io.out()).toMatch(/FAIL +overthinker \(planner.*reasoned \(reasoning_content\) and gave no answer.*spent the check's 1024 reply tokens on reasoning.*SENSEACT_<ROLE>_MAX_TOKENS/);
+    expect(io.out()).not.toMatch(/a chat model that answers in text/);
+  });
+
+  it('--check reads the answer after a <think> block, not the word in it', async () => {
+    server = await startMockOpenAiServer({ reply: (request) => (request.model === 'thinks-ok' ? '<think>Should I say OK? Yes.</think>\nOK' : '<think>They want OK.</think>\nHello there!') });
+    const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_PLANNER_MODEL: 'thinks-ok', SENSEACT_VERIFIER_MODEL: 'says-hello', SENSEACT_VISION_MODEL: 'thinks-ok' });
+    await main(['models', '--check'], io);
+    expect(io.out()).toMatch(/ok +thinks-ok \(planner, certifier, extractor\)/);
+    expect(io.out()).toMatch(/FAIL +says-hello \(verifier, judge\): replied "Hello there!"/);
+  });
+
+  it('--check rides out one 429 (Retry-After honoured); a second in a row fails it', async () => {
+    const limited: MockReply = { status: 429, body: { error: { message: 'Rate limit reached', type: 'requests' } }, headers: { 'retry-after-ms': '50' } };
+    const counts = new Map<string, number>();
+    server = await startMockOpenAiServer({
+      reply: (request) => {
+        const seen = (counts.get(request.model ?? '') ?? 0) + 1;
+        counts.set(request.model ?? '', seen);
+        if (request.model === 'busy-once' && seen === 1) return limited;
+        if (request.model === 'busy') return limited;
+        return request.images.length > 0 ? 'Red' : 'OK';
+      },
+    });
+    const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_PLANNER_MODEL: 'busy-once', SENSEACT_VERIFIER_MODEL: 'busy', SENSEACT_VISION_MODEL: 'eyes' });
+    expect(await main(['models', '--check'], io)).toBe(1);
+    expect(io.out()).toMatch(/ok +busy-once \(planner/);
+    expect(io.out()).toMatch(/FAIL +busy \(verifier, judge\): Model call failed \(rate-limited, HTTP 429\).*after 2 attempt/);
+    expect([counts.get('busy-once'), counts.get('busy')]).toEqual([2, 2]);
+  });
+
+  it('--timeout is whole milliseconds', async () => {
+    const io = fakeIo({ SENSEACT_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(await main(['models', '--check', '--timeout', '1e12'], io)).toBe(2);
+    expect(io.err()).toMatch(/--timeout must be a whole number of milliseconds from 1 to 2147483647 .*got "1e12"/);
   });
 });
