@@ -10,7 +10,8 @@
 // `senseact bench` does), so the numbers are the bench's. Sections come from how each
 // prompt is built (src/agent/agent-prompts.ts labels its parts), not from string offsets.
 // "prompt@phone" re-costs every screenshot as a 1080×2400 phone screenshot at high detail
-// (1445 tokens) instead of the simulator's 360×800 wireframe (425).
+// (1445 tokens); the simulator's own screenshots are that size, so it differs from "prompt"
+// only for images of another size or detail.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';

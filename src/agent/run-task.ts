@@ -287,6 +287,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     imagesUploaded: totals.images,
     imageBytes: totals.imageBytes,
     imageTokens: totals.imageTokens,
+    imageSizes: totals.imageSizes,
     promptTokensBySection: totals.promptSections,
     modelAttempts: totals.attempts,
     ...(totals.cachedPromptTokens > 0 ? { cachedPromptTokens: totals.cachedPromptTokens } : {}),

@@ -37,6 +37,11 @@ export const modelUsageShape = {
    */
   imageTokens: count.default(0),
   /**
+   * The images sent, counted by pixel size (`{"1080x2400": 3}`; `unknown` when a header could
+   * not be read): what size each mode's screenshots were ({} in results written before it was counted).
+   */
+  imageSizes: z.record(z.string(), count).default({}),
+  /**
    * Estimated prompt tokens (o200k) by section: system prompt, task, history,
    * certificates, feedback, view, images, format, retry, framing ({} in results written
    * before sections were counted).

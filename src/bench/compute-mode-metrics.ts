@@ -52,6 +52,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     imagesUploaded: sum((run) => run.imagesUploaded),
     imageBytes: sum((run) => run.imageBytes),
     imageTokens: sum((run) => run.imageTokens),
+    imageSizes: countRecords(runs.map((run) => run.imageSizes)),
     promptTokensBySection: countRecords(runs.map((run) => run.promptTokensBySection)),
     modelAttempts: sum((run) => run.modelAttempts),
     promptTokens,

@@ -69,6 +69,7 @@ export function fakeRunResult<Task extends BenchTask>(request: TaskExecutionRequ
     imagesUploaded: 0,
     imageBytes: 0,
     imageTokens: 0,
+    imageSizes: {},
     promptTokensBySection: {},
     modelAttempts: 3,
     promptTokens: 300,

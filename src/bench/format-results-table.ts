@@ -126,6 +126,7 @@ export function resultsNotes(results: BenchResults): string[] {
     ...conditionNotes(results),
     ...(results.oracle ? ['oracle: no model was called; llm/vlm calls, images and bytes count what the loop sent to the oracle stand-ins, tokens are local estimates, cost is what a model at these prices would have cost'] : []),
     `${results.prices.unknown === true ? 'cost:' : 'cost at'} ${results.prices.label}; img tok (part of tok in): each image at its real size and requested detail by OpenAI's tile formula`,
+    ...imageSizeNotes(results),
     'sub-sr: sub-goals of the task check met (mean per run); rrr: reference steps / agent steps on successes of tasks with referenceSteps; ror: operations that changed the screen; - when no run carries it',
     'errors: runs ended by an infrastructure error (device lost, no valid model reply; counted as not successful; exit code 4); faults ok/met: runs that met an injected device fault (--faults, docs/faults.md) and still succeeded / runs that met one'
       + (results.options.modelFaults === null ? '' : '; model faults ok/met: the same for errors injected into the oracle\'s replies (--model-faults)'),
@@ -267,6 +268,19 @@ function optionalPercent(value: number | null): string {
 
 function percent(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
+}
+
+/**
+ * The size of the images each mode sent and what one cost on average: `images sent: react-vlm
+ * 801 at 1080x2400, 1445 tok/image`. None when no mode sent an image.
+ */
+function imageSizeNotes(results: BenchResults): string[] {
+  const parts = results.modes.flatMap((metrics) => {
+    if (metrics.imagesUploaded === 0) return [];
+    const sizes = Object.entries(metrics.imageSizes).sort(([, a], [, b]) => b - a).map(([size, count]) => `${count} at ${size}`);
+    return [`${metrics.mode} ${sizes.length === 0 ? `${metrics.imagesUploaded} (size not recorded)` : sizes.join(' + ')}, ${(metrics.imageTokens / metrics.imagesUploaded).toFixed(0)} tok/image`];
+  });
+  return parts.length === 0 ? [] : [`images sent: ${parts.join('; ')}`];
 }
 
 /** The ablation settings the bench ran with, when any was set (`--gate-threshold`, `--temperature`). */

@@ -391,6 +391,7 @@ function errorResult<Task extends BenchTask>(run: PlannedRun<Task>, policy: Poli
     imagesUploaded: 0,
     imageBytes: 0,
     imageTokens: 0,
+    imageSizes: {},
     promptTokensBySection: {},
     modelAttempts: 0,
     promptTokens: 0,

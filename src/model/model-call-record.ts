@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ModelReply, ModelRequest, TextMessage } from './language-model.js';
+import { imageDimensions } from './image-dimensions.js';
 import { estimateImageTokens } from './image-tokens.js';
 import type { ModelRole } from './model-role.js';
 import type { SectionTokens } from './prompt-section.js';
@@ -13,6 +14,9 @@ export interface ImageDigest {
   readonly detail?: ImageDetail;
   /** Estimated prompt tokens of this image (its size and detail by the tile formula). */
   readonly tokens?: number;
+  /** Pixel size read from the image's header; absent when it could not be read. */
+  readonly width?: number;
+  readonly height?: number;
 }
 
 /** A message as it appears in records: text, plus image digests for image turns. */
@@ -81,6 +85,7 @@ export function recordMessages(messages: readonly (TextMessage | VisionMessage)[
         bytes: image.png.byteLength,
         ...(image.detail === undefined ? {} : { detail: image.detail }),
         tokens: estimateImageTokens(image),
+        ...imageDimensions(image.png),
       })),
     };
   });

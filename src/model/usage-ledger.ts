@@ -22,6 +22,23 @@ export interface UsageTotals {
   readonly estimatedCalls: number;
   /** Prompt tokens the provider served from its cache (inside `promptTokens`). */
   readonly cachedPromptTokens: number;
+  /** Images sent, by pixel size (`1080x2400`; `unknown` when the header could not be read). */
+  readonly imageSizes: ImageSizeCounts;
+}
+
+/** Images counted by pixel size: `{ "1080x2400": 12 }`. */
+export type ImageSizeCounts = Readonly<Record<string, number>>;
+
+/** The key an image size is counted under: `1080x2400`, or `unknown`. */
+export function imageSizeKey(size: { readonly width?: number; readonly height?: number }): string {
+  return size.width === undefined || size.height === undefined ? 'unknown' : `${size.width}x${size.height}`;
+}
+
+/** Two tallies of image sizes added. */
+export function addImageSizes(a: ImageSizeCounts, b: ImageSizeCounts): ImageSizeCounts {
+  const result: Record<string, number> = { ...a };
+  for (const [size, count] of Object.entries(b)) result[size] = (result[size] ?? 0) + count;
+  return result;
 }
 
 /** One call as the ledger keeps it. */
@@ -42,9 +59,11 @@ export interface LedgerEntry {
   readonly attempts: number;
   /** Prompt tokens served from the provider's cache (inside `promptTokens`); absent: none reported. */
   readonly cachedPromptTokens?: number;
+  /** The call's images by pixel size; absent: none. */
+  readonly imageSizes?: ImageSizeCounts;
 }
 
-const emptyTotals: UsageTotals = { calls: 0, attempts: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, promptSections: {}, estimatedCalls: 0, cachedPromptTokens: 0 };
+const emptyTotals: UsageTotals = { calls: 0, attempts: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, promptSections: {}, estimatedCalls: 0, cachedPromptTokens: 0, imageSizes: {} };
 
 /**
  * Per-call accounting (docs/architecture.md §6): prompt and completion tokens, latency, images and
@@ -75,6 +94,7 @@ export class UsageLedger {
       failed: record.error !== undefined,
       attempts: record.attempts ?? 1,
       ...(record.cachedPromptTokens === undefined ? {} : { cachedPromptTokens: record.cachedPromptTokens }),
+      ...imageSizesOf(record),
     };
     this.record(entry);
     return entry;
@@ -128,5 +148,13 @@ function add(totals: UsageTotals, entry: LedgerEntry): UsageTotals {
     promptSections: addSectionTokens(totals.promptSections, entry.promptSections),
     estimatedCalls: totals.estimatedCalls + (entry.estimated ? 1 : 0),
     cachedPromptTokens: totals.cachedPromptTokens + (entry.cachedPromptTokens ?? 0),
+    imageSizes: entry.imageSizes === undefined ? totals.imageSizes : addImageSizes(totals.imageSizes, entry.imageSizes),
   };
+}
+
+/** The record's images by size, as a ledger entry field (nothing when it sent none). */
+function imageSizesOf(record: ModelCallRecord): { imageSizes?: ImageSizeCounts } {
+  const sizes: Record<string, number> = {};
+  for (const message of record.messages) for (const image of message.images ?? []) sizes[imageSizeKey(image)] = (sizes[imageSizeKey(image)] ?? 0) + 1;
+  return Object.keys(sizes).length === 0 ? {} : { imageSizes: sizes };
 }

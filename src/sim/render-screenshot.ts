@@ -1,12 +1,8 @@
-import { PNG } from 'pngjs';
 import { glyphAdvance, glyphHeight, glyphRows } from './bitmap-font.js';
+import { encodeIndexedPng, indexedScanlines, type Rgb } from './encode-indexed-png.js';
 import type { LaidNode, PixelRect } from './layout-window.js';
 import { escapeXmlAttribute } from './render-page-source.js';
 
-/** Screenshots are drawn at 1/3 of the screen's pixel size (360×800 for 1080×2400). */
-export const screenshotDownscale = 3;
-
-type Rgb = readonly [number, number, number];
 interface Palette {
   readonly background: Rgb;
   readonly filled: Rgb;
@@ -101,102 +97,104 @@ function paintWindows(windows: readonly LaidNode[], painter: Painter, colors: Pa
 }
 
 /**
- * Renders a deterministic wireframe PNG of the windows (topmost first) at
- * 1/`screenshotDownscale` of the screen size: boxes for filled/outlined/card widgets,
- * text in a built-in 3×5 bitmap font, simple icon glyphs. Fast (a few ms) and small.
+ * Renders a deterministic wireframe PNG of the windows (topmost first) at the screen's own
+ * pixel size (1080×2400 for the default phone): boxes for filled/outlined/card widgets, text
+ * in a built-in 3×5 bitmap font scaled to the font size, simple icon glyphs. Painted as
+ * palette indices and written as a palette PNG (encodeIndexedPng), so a full-size
+ * screenshot stays cheap; the simulator renders one only when a screenshot is asked for.
  */
 export function renderScreenshotPng(windows: readonly LaidNode[], screen: { width: number; height: number }, options: ScreenshotOptions = {}): Uint8Array {
   const colors = options.dark === true ? darkPalette : lightPalette;
-  const width = Math.ceil(screen.width / screenshotDownscale);
-  const height = Math.ceil(screen.height / screenshotDownscale);
-  const png = new PNG({ width, height });
-  const data = png.data;
-  const d = screenshotDownscale;
-  // One 32-bit word per RGBA pixel (little-endian byte order R, G, B, A): rows fill fast.
-  const words = new Uint32Array(data.buffer, data.byteOffset, width * height);
-  const word = (c: Rgb): number => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
-  const fillPx = (l: number, t: number, r: number, b: number, c: Rgb): void => {
-    const x0 = Math.max(0, l);
-    const x1 = Math.min(width, r);
-    if (x1 <= x0) return;
-    const value = word(c);
-    for (let y = Math.max(0, t); y < Math.min(height, b); y++) words.fill(value, y * width + x0, y * width + x1);
+  const { width, height } = screen;
+  const stride = width + 1;
+  const pixels = indexedScanlines(width, height);
+  const palette: Rgb[] = [];
+  const indexOf = new Map<number, number>();
+  const index = (c: Rgb): number => {
+    const key = (c[0] << 16) | (c[1] << 8) | c[2];
+    let found = indexOf.get(key);
+    if (found === undefined) {
+      found = palette.length;
+      palette.push(c);
+      indexOf.set(key, found);
+    }
+    return found;
   };
-  const scaled = (rect: PixelRect): PixelRect => [Math.floor(rect[0] / d), Math.floor(rect[1] / d), Math.ceil(rect[2] / d), Math.ceil(rect[3] / d)];
+  const fillPx = (l: number, t: number, r: number, b: number, c: Rgb): void => {
+    const x0 = Math.max(0, Math.round(l));
+    const x1 = Math.min(width, Math.round(r));
+    if (x1 <= x0) return;
+    const value = index(c);
+    for (let y = Math.max(0, Math.round(t)); y < Math.min(height, Math.round(b)); y++) pixels.fill(value, y * stride + 1 + x0, y * stride + 1 + x1);
+  };
+  // Lines and glyph pixels keep the weight they had on the 360-px-wide wireframe: 3 px a dot at 1080.
+  const dot = Math.max(1, Math.round(width / 360));
   const painter: Painter = {
-    fill: (rect, c) => {
-      const [l, t, r, b] = scaled(rect);
-      fillPx(l, t, r, b, c);
-    },
-    stroke: (rect, c) => {
-      const [l, t, r, b] = scaled(rect);
-      fillPx(l, t, r, t + 1, c);
-      fillPx(l, b - 1, r, b, c);
-      fillPx(l, t, l + 1, b, c);
-      fillPx(r - 1, t, r, b, c);
+    fill: (rect, c) => fillPx(rect[0], rect[1], rect[2], rect[3], c),
+    stroke: ([l, t, r, b], c) => {
+      fillPx(l, t, r, t + dot, c);
+      fillPx(l, b - dot, r, b, c);
+      fillPx(l, t, l + dot, b, c);
+      fillPx(r - dot, t, r, b, c);
     },
     text: (x, y, text, size, c, maxX) => {
-      let cx = Math.floor(x / d);
-      const cy = Math.floor(y / d);
-      const limit = Math.ceil(maxX / d);
+      let cx = x;
       const first = text.split('\n')[0] ?? '';
       // Shrink the glyphs rather than cut the text when the box is narrow.
-      const fits = Math.floor((limit - cx) / Math.max(1, first.length * glyphAdvance));
-      const unit = Math.max(1, Math.min(Math.round(size / d / (glyphHeight + 2)), fits));
+      const fits = Math.floor((maxX - cx) / Math.max(1, first.length * glyphAdvance));
+      const unit = Math.max(1, Math.min(Math.round(size / (glyphHeight + 2)), fits));
       for (const ch of first) {
-        if (cx + glyphAdvance * unit > limit) break;
-        const rows = glyphRows(ch);
-        rows.forEach((bits, ry) => {
-          for (let rx = 0; rx < 3; rx++) if ((bits >> (2 - rx)) & 1) fillPx(cx + rx * unit, cy + ry * unit, cx + (rx + 1) * unit, cy + (ry + 1) * unit, c);
+        if (cx + glyphAdvance * unit > maxX) break;
+        glyphRows(ch).forEach((bits, ry) => {
+          for (let rx = 0; rx < 3; rx++) if ((bits >> (2 - rx)) & 1) fillPx(cx + rx * unit, y + ry * unit, cx + (rx + 1) * unit, y + (ry + 1) * unit, c);
         });
         cx += glyphAdvance * unit;
       }
     },
-    icon: (rect, name) => {
-      const [l, t, r, b] = scaled(rect);
-      const mx = Math.round((l + r) / 2);
-      const my = Math.round((t + b) / 2);
-      const c = colors.text;
-      if (name === 'add') {
-        fillPx(mx - 1, t, mx + 1, b, c);
-        fillPx(l, my - 1, r, my + 1, c);
-      } else if (name === 'switch-on' || name === 'checkbox-on' || name === 'radio-on') {
-        fillPx(l, t + 2, r, b - 2, colors.border);
-      } else if (name === 'switch-off' || name === 'checkbox-off' || name === 'radio-off') {
-        fillPx(l, t + 2, r, t + 3, colors.border);
-        fillPx(l, b - 3, r, b - 2, colors.border);
-        fillPx(l, t + 2, l + 1, b - 2, colors.border);
-        fillPx(r - 1, t + 2, r, b - 2, colors.border);
-      } else if (name.startsWith('key:')) {
-        const ch = name.slice(4);
-        const rows = glyphRows(ch);
-        rows.forEach((bits, ry) => {
-          for (let rx = 0; rx < 3; rx++) if ((bits >> (2 - rx)) & 1) fillPx(mx - 3 + rx * 2, my - 5 + ry * 2, mx - 1 + rx * 2, my - 3 + ry * 2, c);
-        });
-      } else {
-        // Generic glyph: a ring with the icon's initial, so icons differ visually.
-        fillPx(l, t, r, t + 1, c);
-        fillPx(l, b - 1, r, b, c);
-        fillPx(l, t, l + 1, b, c);
-        fillPx(r - 1, t, r, b, c);
-        const rows = glyphRows(name.charAt(0));
-        rows.forEach((bits, ry) => {
-          for (let rx = 0; rx < 3; rx++) if ((bits >> (2 - rx)) & 1) fillPx(mx - 1 + rx, my - 2 + ry, mx + rx, my - 1 + ry, c);
-        });
-      }
-    },
+    icon: (rect, name) => paintIcon(rect, name, fillPx, colors, dot),
     dim: () => {
-      for (let i = 0; i < data.length; i += 4) {
-        data[i] = (data[i] ?? 0) >> 1;
-        data[i + 1] = (data[i + 1] ?? 0) >> 1;
-        data[i + 2] = (data[i + 2] ?? 0) >> 1;
-      }
+      // The scrim halves every colour painted so far: each palette entry gets its dimmed twin.
+      const twins = palette.map((c) => index([c[0] >> 1, c[1] >> 1, c[2] >> 1]));
+      for (let y = 0; y < height; y++) for (let i = y * stride + 1; i < (y + 1) * stride; i++) pixels[i] = twins[pixels[i] ?? 0] ?? 0;
     },
   };
   fillPx(0, 0, width, height, [20, 20, 20]);
   paintWindows(windows, painter, colors, options.scrimBelow);
-  // RGBA in and out lets pngjs skip its per-pixel repacking; the Up filter suits flat wireframes.
-  return PNG.sync.write(png, { colorType: 6, inputColorType: 6, deflateLevel: 6, filterType: 2 });
+  return encodeIndexedPng(pixels, width, height, palette);
+}
+
+type FillPx = (l: number, t: number, r: number, b: number, c: Rgb) => void;
+
+/** An icon glyph in `rect` (screen pixels); `dot` is one wireframe pixel. */
+function paintIcon(rect: PixelRect, name: string, fillPx: FillPx, colors: Palette, dot: number): void {
+  const [l, t, r, b] = rect;
+  const mx = Math.round((l + r) / 2);
+  const my = Math.round((t + b) / 2);
+  const c = colors.text;
+  const glyph = (ch: string, x: number, y: number, size: number): void =>
+    glyphRows(ch).forEach((bits, ry) => {
+      for (let rx = 0; rx < 3; rx++) if ((bits >> (2 - rx)) & 1) fillPx(x + rx * size, y + ry * size, x + (rx + 1) * size, y + (ry + 1) * size, c);
+    });
+  if (name === 'add') {
+    fillPx(mx - dot, t, mx + dot, b, c);
+    fillPx(l, my - dot, r, my + dot, c);
+  } else if (name === 'switch-on' || name === 'checkbox-on' || name === 'radio-on') {
+    fillPx(l, t + 2 * dot, r, b - 2 * dot, colors.border);
+  } else if (name === 'switch-off' || name === 'checkbox-off' || name === 'radio-off') {
+    fillPx(l, t + 2 * dot, r, t + 3 * dot, colors.border);
+    fillPx(l, b - 3 * dot, r, b - 2 * dot, colors.border);
+    fillPx(l, t + 2 * dot, l + dot, b - 2 * dot, colors.border);
+    fillPx(r - dot, t + 2 * dot, r, b - 2 * dot, colors.border);
+  } else if (name.startsWith('key:')) {
+    glyph(name.slice(4), mx - 3 * dot, my - 5 * dot, 2 * dot);
+  } else {
+    // Generic glyph: a ring with the icon's initial, so icons differ visually.
+    fillPx(l, t, r, t + dot, c);
+    fillPx(l, b - dot, r, b, c);
+    fillPx(l, t, l + dot, b, c);
+    fillPx(r - dot, t, r, b, c);
+    glyph(name.charAt(0), mx - dot, my - 2 * dot, dot);
+  }
 }
 
 /** The same wireframe as SVG at full pixel coordinates (text as `<text>`, escaped). */

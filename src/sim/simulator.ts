@@ -290,7 +290,7 @@ export class Simulator {
     return this.topInstance(this.foreground).def.name;
   }
 
-  /** A wireframe PNG of the screen at 1/3 scale (360×800 for the default screen). */
+  /** A wireframe PNG of the screen at its own pixel size (1080×2400 for the default screen), rendered only when asked for. */
   screenshotPng(): Uint8Array {
     return renderScreenshotPng(this.currentFrame().windows.map((w) => w.root), this.screen, this.screenshotOptions());
   }

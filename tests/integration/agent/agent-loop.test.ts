@@ -175,12 +175,12 @@ describe('the SenseAct loop', () => {
     const task = suiteTask('contacts-add-xu');
     const high = await run(task, { faults: { 'icon-only': { rate: 1 } } });
     const low = await run(task, { faults: { 'icon-only': { rate: 1 } }, gateImageDetail: 'low' });
-    // The simulator's 360×800 screenshot: 2 tiles at high detail, the flat 85 at low.
-    expect(high.result.imageTokens).toBe(425);
+    // The simulator's 1080×2400 screenshot, scaled to 768×1706 at high detail: 2×4 tiles = 1445; the flat 85 at low.
+    expect(high.result.imageTokens).toBe(1445);
     expect(low.result.imageTokens).toBe(85);
-    expect(high.result.promptTokens - low.result.promptTokens).toBe(425 - 85);
+    expect(high.result.promptTokens - low.result.promptTokens).toBe(1445 - 85);
     const call = high.events.find((event) => event.type === 'vlm-call-end');
-    expect(call).toMatchObject({ images: 1, imageTokens: 425 });
+    expect(call).toMatchObject({ images: 1, imageTokens: 1445 });
   });
 
   it('asks vision where the text view names no target, and accepts "already done" from it', async () => {
@@ -398,11 +398,13 @@ describe('the SenseAct loop', () => {
     const vlm = await runMode(task, 'react-vlm');
     expect(vlm.success, vlm.reason).toBe(true);
     expect(vlm.imagesUploaded).toBe(vlm.vlmCalls);
-    expect(vlm.imageTokens).toBe(425 * vlm.imagesUploaded);
+    expect(vlm.imageTokens).toBe(1445 * vlm.imagesUploaded);
+    expect(vlm.imageSizes).toEqual({ '1080x2400': vlm.imagesUploaded });
     expect(vlm.vlmCalls).toBeGreaterThanOrEqual(vlm.steps);
     expect(vlm.verification).toEqual({ pass: 0, fail: 0, inconclusive: 0 });
     const text = await runMode(task, 'react-text');
     expect(text.imagesUploaded).toBe(0);
+    expect(text.imageSizes).toEqual({});
     expect(text.llmCalls).toBeGreaterThanOrEqual(text.steps);
     const senseact = await runMode(task, 'senseact');
     expect(senseact.success, senseact.reason).toBe(true);

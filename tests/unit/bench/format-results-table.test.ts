@@ -58,6 +58,18 @@ describe('formatResultsTable', () => {
     expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toMatch(/estimated locally|cached prompt/);
   });
 
+  it('says the size of the images each mode sent and their tokens per image; nothing when no mode sent one', () => {
+    const sized = [
+      runResult({ id: 'a', mode: 'senseact', vlmCalls: 1, imagesUploaded: 1, imageTokens: 85, imageSizes: { '1080x2400': 1 } }),
+      runResult({ id: 'a', mode: 'react-vlm', imagesUploaded: 3, imageTokens: 3 * 1445, imageSizes: { '1080x2400': 3 } }),
+      runResult({ id: 'b', mode: 'react-vlm', imagesUploaded: 1, imageTokens: 425, imageSizes: { '360x800': 1 } }),
+    ];
+    const text = formatResultsTable(results(sized, ['senseact', 'react-vlm'], 'llm'));
+    expect(text).toContain('images sent: senseact 1 at 1080x2400, 85 tok/image; react-vlm 3 at 1080x2400 + 1 at 360x800, 1190 tok/image');
+    const none = [runResult({ id: 'a', mode: 'senseact' }), runResult({ id: 'a', mode: 'react-text' })];
+    expect(formatResultsTable(results(none, ['senseact', 'react-text'], 'llm'))).not.toContain('images sent');
+  });
+
   it('renders one aligned row per mode in tables within 120 columns, under a title naming the device and the model', () => {
     const text = formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'));
     const lines = text.split('\n');

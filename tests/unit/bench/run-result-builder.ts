@@ -14,6 +14,7 @@ export function runResult(overrides: Partial<TaskRunResult> & Pick<TaskRunResult
     imagesUploaded: 0,
     imageBytes: 0,
     imageTokens: 0,
+    imageSizes: {},
     promptTokensBySection: {},
     modelAttempts: 4,
     promptTokens: 1000,

@@ -56,8 +56,8 @@ describe('imageDimensions', () => {
 
   it("costs the simulator's real screenshot by its size", () => {
     const screenshot = new Simulator({ seed: 1 }).screenshotPng();
-    expect(imageDimensions(screenshot)).toEqual({ width: 360, height: 800 });
-    expect(estimateImageTokens({ png: screenshot, detail: 'high' })).toBe(425);
+    expect(imageDimensions(screenshot)).toEqual({ width: 1080, height: 2400 });
+    expect(estimateImageTokens({ png: screenshot, detail: 'high' })).toBe(1445);
     expect(estimateImageTokens({ png: screenshot, detail: 'low' })).toBe(85);
   });
 });

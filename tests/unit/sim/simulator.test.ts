@@ -206,10 +206,10 @@ describe('Simulator engine', () => {
     expect(run(7)).not.toEqual(run(8));
   });
 
-  it('renders a 1/3-scale PNG wireframe and an SVG with the screen text', () => {
+  it("renders a PNG wireframe at the screen's size and an SVG with the screen text", () => {
     const sim = new Simulator({ startPackage: settings });
     const png = PNG.sync.read(Buffer.from(sim.screenshotPng()));
-    expect([png.width, png.height]).toEqual([360, 800]);
+    expect([png.width, png.height]).toEqual([1080, 2400]);
     const distinct = new Set<number>();
     for (let i = 0; i < png.data.length; i += 4 * 97) distinct.add(png.data.readUInt32BE(i));
     expect(distinct.size).toBeGreaterThan(3);
@@ -222,7 +222,7 @@ describe('Simulator engine', () => {
     const brightness = (png: Uint8Array): number => {
       const image = PNG.sync.read(Buffer.from(png));
       let sum = 0;
-      for (let y = 60; y < 120; y++) for (let x = 0; x < 360; x++) sum += image.data[(y * 360 + x) * 4] ?? 0;
+      for (let y = 180; y < 360; y++) for (let x = 0; x < 1080; x++) sum += image.data[(y * 1080 + x) * 4] ?? 0;
       return sum;
     };
     const before = brightness(other.screenshotPng());
@@ -237,6 +237,8 @@ describe('Simulator engine', () => {
     expect(xml).toContain('width="720" height="1280"');
     const nodes = dumpNodes(sim.pageSource('uiautomator-dump'));
     expect(nodes.every((n) => n.bounds[2] <= 720 && n.bounds[3] <= 1280)).toBe(true);
+    const png = PNG.sync.read(Buffer.from(sim.screenshotPng()));
+    expect([png.width, png.height]).toEqual([720, 1280]);
     tapOn(sim, { 'content-desc': 'Add alarm' });
     expect(exists(sim, { text: 'Select time' })).toBe(true);
   });
