@@ -333,10 +333,12 @@ describe('the SenseAct loop', () => {
     const openLoop = await runFaulted('open-loop');
     expect(openLoop.modelFaults).toContain('wrong-unit');
     expect(openLoop.success).toBe(false);
-    // A model that never answers in JSON is an infrastructure error, labelled as such, with its faults.
+    // A model that never answers in JSON fails the run (its failure, not infrastructure), labelled as such, with its faults.
     const { device } = start(task);
     const garbage = await runTask({ task, mode: 'senseact', policy: 'oracle', device, probe: device, traceRoot: root, suite: 'agent-tests', modelFaults: { config: { 'invalid-json': 1 }, seed: 1 } });
-    expect(garbage.error).toMatch(/JSON|valid/i);
+    expect(garbage.error).toBeNull();
+    expect(garbage.success).toBe(false);
+    expect(garbage.stopReason).toMatch(/^model reply: .*(JSON|valid)/i);
     expect(garbage.modelFaults).toEqual(['invalid-json', 'invalid-json', 'invalid-json']);
   });
 
