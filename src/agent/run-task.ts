@@ -274,7 +274,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const result: TaskRunResult = {
     id: task.id,
     app: task.app,
-    difficulty: task.difficulty,
+    ...(task.difficulty === undefined ? {} : { difficulty: task.difficulty }),
     mode,
     policy,
     repeat: options.repeat ?? 0,

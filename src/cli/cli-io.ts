@@ -15,4 +15,8 @@ export const exitCodes = {
   inconclusive: 3,
   /** A benchmark finished, but some of its runs ended in an infrastructure error. */
   infrastructureError: 4,
+  /** Stopped by Ctrl-C (SIGINT): 128 + 2, as a shell (and `npx`, which gets the signal too) reports it. */
+  interrupted: 130,
+  /** Stopped by SIGTERM: 128 + 15. */
+  terminated: 143,
 } as const;

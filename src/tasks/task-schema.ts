@@ -211,7 +211,8 @@ export const taskSchema = z
     /** The package the task is about. */
     app: packageName,
     instruction: z.string().trim().min(1),
-    source: taskSourceSchema,
+    /** Where the task comes from; a task of your own may leave it out (`{ benchmark: senseact }`). */
+    source: taskSourceSchema.default({ benchmark: 'senseact' }),
     start: taskStartSchema.default({}),
     success: successSchema.optional(),
     answer: answerSchema.optional(),
@@ -251,7 +252,8 @@ export const taskSchema = z
      */
     uncovered: z.string().trim().min(1).optional(),
     tags: z.array(z.string().min(1)).default([]),
-    difficulty: z.enum(['easy', 'medium', 'hard']),
+    /** How hard the task is, for the per-difficulty table; a task without one is counted under "unknown". */
+    difficulty: z.enum(['easy', 'medium', 'hard']).optional(),
   })
   .superRefine((task, context) => {
     if (task.success === undefined && task.answer === undefined) {

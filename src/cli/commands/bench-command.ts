@@ -119,7 +119,8 @@ interface RawOptions {
 export const benchExitCodesHelp = `
 Exit codes:
   ${exitCodes.ok}  every run finished (task failures are results, not errors)
-  ${exitCodes.failure}  interrupted: some runs did not finish (finish them with --resume)
+  ${exitCodes.failure}  interrupted: some runs did not finish (finish them with --resume); ${exitCodes.interrupted} when
+     Ctrl-C (SIGINT) stopped it, ${exitCodes.terminated} for SIGTERM, as a shell and npx report a signal
   ${exitCodes.badInput}  bad input: an option, the suite, the device profile, or tasks that cannot run
      under the chosen policy and device; nothing was run
   ${exitCodes.infrastructureError}  at least one run ended in an infrastructure error (device lost, model
@@ -329,11 +330,21 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   // What the skills folder holds as the run starts: recorded in results.json, and a resume must find the same.
   const skills = options.skills === undefined ? undefined : skillsDigest(options.skills);
   const controller = new AbortController();
+  // The signal that stopped the bench sets its exit code (130, 143), the same through npx, which exits so on its own.
+  let stoppedBy: 'SIGINT' | 'SIGTERM' | undefined;
   const stopOnSignal = (): void => controller.abort();
+  const stopOnInterrupt = (): void => {
+    stoppedBy ??= 'SIGINT';
+    controller.abort();
+  };
+  const stopOnTerminate = (): void => {
+    stoppedBy ??= 'SIGTERM';
+    controller.abort();
+  };
   const ownSignals = dependencies.signal === undefined;
   if (ownSignals) {
-    process.once('SIGINT', stopOnSignal);
-    process.once('SIGTERM', stopOnSignal);
+    process.once('SIGINT', stopOnInterrupt);
+    process.once('SIGTERM', stopOnTerminate);
   } else {
     dependencies.signal?.addEventListener('abort', stopOnSignal, { once: true });
   }
@@ -418,8 +429,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   } finally {
     reporter?.stop();
     if (ownSignals) {
-      process.off('SIGINT', stopOnSignal);
-      process.off('SIGTERM', stopOnSignal);
+      process.off('SIGINT', stopOnInterrupt);
+      process.off('SIGTERM', stopOnTerminate);
     }
     await handle?.close();
   }
@@ -444,8 +455,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   }
   if (!results.complete) {
     const again = resumeArguments(options, results);
-    io.stderr(`senseact: the benchmark was interrupted; finish it with: npx senseact bench ${again.join(' ')}\n`);
-    return exitCodes.failure;
+    io.stderr(`senseact: the benchmark was interrupted${stoppedBy === undefined ? '' : ` (${stoppedBy})`}; finish it with: npx senseact bench ${again.join(' ')}\n`);
+    return stoppedBy === 'SIGINT' ? exitCodes.interrupted : stoppedBy === 'SIGTERM' ? exitCodes.terminated : exitCodes.failure;
   }
   const errored = results.tasks.filter((task) => task.error !== null);
   if (errored.length > 0) {

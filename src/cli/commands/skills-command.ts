@@ -13,7 +13,7 @@ const defaultDir = 'skills';
 
 /**
  * `senseact skills induce | list | show | match`: learns skills from verified runs and
- * looks at them. `induce` folds runs into the skills already in `--out` (a recovery a
+ * looks at them. `induce` folds runs into the skills already in `--dir` (a recovery a
  * planner found after a hand-over becomes a branch), and says what it lifted and why.
  */
 export const skillsCommand: CommandRegistration = (program, io, setExitCode) => {
@@ -23,11 +23,17 @@ export const skillsCommand: CommandRegistration = (program, io, setExitCode) => 
 
   skills
     .command('induce')
-    .description('Induce skills from run folders (or bench output folders) whose task check passed; merges into the skills already in --out.')
+    .description('Induce skills from run folders (or bench output folders) whose task check passed; merges into the skills already in --dir.')
     .argument('<run-dir...>', 'run folders (traces/<task>/<mode>-r<k>) or bench output folders')
-    .requiredOption('--out <dir>', 'skills folder to write (and merge into)')
-    .action((runDirs: string[], options: { out: string }) => {
-      const out = path.resolve(io.cwd, options.out);
+    .option('--dir <dir>', `skills folder to write and merge into, the one list, show and match read (default: ${defaultDir})`)
+    .option('--out <dir>', 'the older name of --dir')
+    .action((runDirs: string[], options: { dir?: string; out?: string }) => {
+      if (options.dir !== undefined && options.out !== undefined && path.resolve(io.cwd, options.dir) !== path.resolve(io.cwd, options.out)) {
+        io.stderr(`senseact skills induce: --dir ${options.dir} and --out ${options.out} name two folders; --out is the older name of --dir: give one\n`);
+        setExitCode(exitCodes.badInput);
+        return;
+      }
+      const out = path.resolve(io.cwd, options.dir ?? options.out ?? defaultDir);
       const existing = loadSkills(out);
       const folders = findRunFolders(runDirs.map((dir) => path.resolve(io.cwd, dir)));
       const lifted = [];

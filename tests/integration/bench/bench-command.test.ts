@@ -357,7 +357,7 @@ describe('senseact bench (with a fake executor factory)', () => {
 
   it('lists its exit codes in --help', async () => {
     const result = await bench(['--help']);
-    expect(result.stdout).toMatch(/Exit codes:\n {2}0 {2}every run finished.*\n {2}1 {2}interrupted.*\n {2}2 {2}bad input.*\n.*\n {2}4 {2}at least one run ended in an infrastructure error/);
+    expect(result.stdout).toMatch(/Exit codes:\n {2}0 {2}every run finished.*\n {2}1 {2}interrupted.*; 130 when\n {5}Ctrl-C \(SIGINT\) stopped it, 143 for SIGTERM.*\n {2}2 {2}bad input.*\n.*\n {2}4 {2}at least one run ended in an infrastructure error/);
   });
 });
 

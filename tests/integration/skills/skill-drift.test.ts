@@ -1,13 +1,13 @@
 // Skills under label drift (docs/skills.md, "Drift"): labels renamed (the simulator's relabel
 // fault) or swapped between sibling buttons (swap-labels). Without vision (senseact-text),
 // a skill induced from a clean oracle run hands over instead of acting on a wrong element;
-// the oracle planner recovers; `skills induce --out` grafts the recovery as a branch; the
+// the oracle planner recovers; `skills induce --dir` grafts the recovery as a branch; the
 // next run under the same drift finishes with no planner call. With vision (senseact), the
 // renamed target is located by vision from the recorded query (no planner call, a counted
 // vision call); a label that names another control still hands over, vision or not.
 // Oracle results (no model is called; the oracle's vision answers from the simulator's
 // ground truth, where the renamed control keeps its name).
-import { cpSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -129,8 +129,12 @@ describe('a skill under label drift', () => {
     expect(result.success).toBe(true);
   });
 
-  it('skills induce with the existing --out grafts the recovery as a branch of the skill', async () => {
-    const induced = await induce([drifted.result.traceDir, '--out', 'skills']);
+  it('skills induce with the existing --dir (the folder the first induce filled with --out, its older name) grafts the recovery as a branch of the skill', async () => {
+    // --dir and --out naming two folders is refused, and nothing is written (the same folder is accepted below).
+    const both = await induce([drifted.result.traceDir, '--dir', 'skills', '--out', 'elsewhere']);
+    expect(both).toEqual({ exitCode: 2, stdout: 'senseact skills induce: --dir skills and --out elsewhere name two folders; --out is the older name of --dir: give one\n' });
+    expect(existsSync(path.join(root.dir(), 'elsewhere'))).toBe(false);
+    const induced = await induce([drifted.result.traceDir, '--dir', 'skills', '--out', path.join(root.dir(), 'skills')]);
     expect(induced.exitCode).toBe(0);
     expect(induced.stdout).toMatch(/merged into deskclock-set-an-alarm-[a-z-]+, 2 new branch point\(s\)/);
     const files = readdirSync(path.join(root.dir(), 'skills'));

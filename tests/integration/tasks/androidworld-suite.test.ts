@@ -55,7 +55,7 @@ describe('tasks/androidworld', () => {
     for (const [relative, text] of renderAndroidWorldFiles(suites, 30)) expect(readFileSync(path.join(repoRoot, relative), 'utf8'), `${relative}: run npx tsx scripts/generate-androidworld-tasks.ts`).toBe(text);
     expect(generateAndroidWorldTasks(metadata, { seed: 30, simDefaults })).toEqual(suites);
     const other = generateAndroidWorldTasks(metadata, { seed: 31, simDefaults });
-    const params = (tasks: typeof suites.tasks): string[] => tasks.map((task) => JSON.stringify(task.source.benchmark === 'androidworld' ? task.source.params : {}));
+    const params = (tasks: typeof suites.tasks): string[] => tasks.map((task) => JSON.stringify(task.source?.benchmark === 'androidworld' ? task.source.params : {}));
     const changed = params(other.tasks).filter((drawn, index) => drawn !== params(suites.tasks)[index]).length;
     expect(changed).toBeGreaterThan(40);
     // Negative control: a template the generator has no entry for is named, not skipped.

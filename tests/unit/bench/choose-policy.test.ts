@@ -35,6 +35,11 @@ describe('choosePolicy', () => {
   it('--policy oracle is the oracle anywhere; --policy llm without a model is refused, except in a dry run', () => {
     expect(choosePolicy({ ...base, simulated: false, wanted: 'oracle' }).notice).toMatch(/^policy: oracle, because --policy oracle was given/);
     expect(() => choosePolicy({ ...base, wanted: 'llm', config: none })).toThrow(/--policy llm needs a model: .*Or run with --policy oracle/);
+    // The key problem ends with an address and a period: one period before "Or", not two ('127.0.0.1..').
+    expect(none.problems.some((problem) => problem.endsWith('127.0.0.1.'))).toBe(true);
+    expect(() => choosePolicy({ ...base, wanted: 'llm', config: none })).toThrow(/point SENSEACT_BASE_URL at 127\.0\.0\.1\. Or run with --policy oracle\.$/);
+    const timeout = modelConfigFromEnv({ SENSEACT_MODEL_TIMEOUT_MS: 'soon' });
+    expect(() => choosePolicy({ ...base, wanted: 'llm', config: timeout })).not.toThrow(/\.\./);
     expect(choosePolicy({ ...base, wanted: 'llm', config: none, dryRun: true }).policy).toBe('llm');
   });
 });

@@ -51,6 +51,14 @@ describe('parseTaskFile', () => {
     expect(task?.solution?.[1]?.actions[0]).toEqual({ unit: 'fill', target: 'id~"hour"', value: '7' });
   });
 
+  it('takes a task of your own without source and difficulty (source senseact, no difficulty), and still checks them when given', () => {
+    const [own] = parseTaskFile(valid.replace(`    source: ${SOURCE}\n`, '').replace('    difficulty: easy\n', ''), 'x.yaml');
+    expect(own?.source).toEqual({ benchmark: 'senseact' });
+    expect(own?.difficulty).toBeUndefined();
+    expect(problemsOf(valid.replace('difficulty: easy', 'difficulty: trivial'))).toContain('field difficulty:');
+    expect(problemsOf(valid.replace(SOURCE, '{ benchmark: androidlab }'))).toContain('field source.id:');
+  });
+
   it('names file, line, column, task id and field of a schema error', () => {
     const message = problemsOf(valid.replace('stepBudget: 12', 'stepBudget: -1'));
     expect(message).toMatch(/tasks\/sim\/clock\.yaml:24:17: task "clock-add-alarm" field stepBudget: /);
