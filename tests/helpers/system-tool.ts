@@ -2,7 +2,7 @@
 // Selenium Grid) run when it is there. Without it they skip and print one line that says
 // what was skipped, why and how to run it, so `npm test` passes on a machine with only
 // Node. CI (.ci/run) installs the programs and sets the tool's strict variable
-// (SENSEACT_REQUIRE_BROWSER=1, SENSEACT_REQUIRE_JAVA=1): there a missing program fails the
+// (SENSEACT_REQUIRE_BROWSER=1, SENSEACT_REQUIRE_JAVA=1, SENSEACT_REQUIRE_SQLITE=1): there a missing program fails the
 // file instead, so CI can never skip it silently.
 import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -56,6 +56,17 @@ export const javaTool: SystemTool = {
   check: (env) => {
     const java = checkJava(env);
     return java.ok ? { ok: true, path: java.java } : { ok: false, reason: java.reason };
+  },
+};
+
+/** The sqlite3 shell, to run the AndroidWorld suite's app-database SQL on the host (tests only). */
+export const sqliteTool: SystemTool = {
+  what: 'sqlite3',
+  strictVariable: 'SENSEACT_REQUIRE_SQLITE',
+  install: 'apt-get install sqlite3 (Debian)',
+  check: (env) => {
+    const found = onPath(['sqlite3'], env);
+    return found !== undefined ? { ok: true, path: found } : { ok: false, reason: 'sqlite3 is not on PATH' };
   },
 };
 

@@ -1,5 +1,5 @@
 import type { SeededRandom } from '../../util/seeded-random.js';
-import type { AdbCheck, DeviceSetupStep } from '../task-schema.js';
+import type { DeviceSetupStep } from '../task-schema.js';
 import {
   androidWorldFolders as folders,
   androidWorldPackages as packages,
@@ -18,6 +18,9 @@ import {
   writeFile,
   type AndroidWorldApp,
 } from './androidworld-device-steps.js';
+import { expenseTemplates } from './androidworld-expense.js';
+import { recipeTemplates } from './androidworld-recipe.js';
+import type { AndroidWorldTemplate, DevicePart } from './androidworld-template.js';
 import { drawClipboardText, drawFileName, drawName, drawNoteTitles, drawPhoneNumber, drawSentence, drawSentences, drawToken, pick, type TemplateParams } from './androidworld-params.js';
 import {
   backToSettingsHome,
@@ -34,7 +37,6 @@ import {
   timerDigits,
   wifiToggleStep,
   type SimTwin,
-  type SimTwinDefaults,
 } from './androidworld-sim-twins.js';
 
 /**
@@ -43,36 +45,6 @@ import {
  * expressed — and, where the simulator has the app, a twin. AndroidWorld's evaluators
  * (android_world/task_evals) were read for what each checks; the checks here are ours.
  */
-
-/** The device side of one task instance. */
-export interface DevicePart {
-  /** Start steps after the install check (AndroidWorld resets the app's state per task). */
-  readonly start: readonly DeviceSetupStep[];
-  /** The app in the foreground at the start (default: the template's app). */
-  readonly launch?: string;
-  readonly screen?: string;
-  readonly adb?: readonly AdbCheck[];
-  /** Why AndroidWorld's check is not expressed here. */
-  readonly uncovered?: string;
-  /** The task starts on the home screen (no app launched). */
-  readonly home?: boolean;
-  /** Packages the agent may enter besides the template's apps. */
-  readonly allow?: readonly string[];
-}
-
-/** One template. */
-export interface AndroidWorldTemplate {
-  readonly app: AndroidWorldApp;
-  /** Other apps the task uses (their install checks are added, and the agent may enter them). */
-  readonly also?: readonly AndroidWorldApp[];
-  /** Draws the parameters; default: each placeholder of the template by its name. */
-  readonly params?: (random: SeededRandom) => TemplateParams;
-  readonly device: (params: TemplateParams) => DevicePart;
-  /** The simulator twin, when the simulator hosts the flow for these parameters. */
-  readonly twin?: (params: TemplateParams, defaults: SimTwinDefaults) => SimTwin | undefined;
-  /** The task needs some app of the agent's choice (a text field to copy from). */
-  readonly anyApp?: boolean;
-}
 
 const text = (params: TemplateParams, name: string): string => String(params[name]);
 const q = JSON.stringify;
@@ -83,8 +55,6 @@ function uncovered(reason: string): DevicePart {
 
 const why = {
   browser: "it opens AndroidWorld's task.html (pushed from the host into Download) in Chrome and reads the answer the page's script keeps; our start steps push no files and no check of ours reads a web page's script state",
-  expense: "AndroidWorld writes the expenses (with noise rows) into Pro Expense's own database as root and reads that table back; those rows and the table's columns are not ported yet",
-  recipe: "AndroidWorld writes the recipes (with noise rows) into Broccoli's own database as root and reads that table back; those rows and the table's columns are not ported yet",
   calendar: "AndroidWorld writes the events into Simple Calendar Pro's own database as root, relative to the date it fixes on the device (October 15 2023, 15:34 UTC), and reads that table back; those rows and the table's columns are not ported yet",
   joplin: "an answer task over notes AndroidWorld writes into Joplin's database first; without those rows there is no true answer, and writing them is not ported yet",
   openTracks: "an answer task over activities AndroidWorld writes into OpenTracks' database first; without those rows there is no true answer, and writing them is not ported yet",
@@ -556,15 +526,7 @@ const uncoveredTemplates: Record<string, AndroidWorldTemplate> = {
   BrowserDraw: notCovered('chrome', why.browser, ['files']),
   BrowserMaze: notCovered('chrome', why.browser, ['files']),
   BrowserMultiply: notCovered('chrome', why.browser, ['files']),
-  ExpenseAddMultiple: notCovered('expense', why.expense),
   ExpenseAddMultipleFromGallery: notCovered('expense', why.media, ['gallery']),
-  ExpenseAddMultipleFromMarkor: notCovered('expense', why.expense, ['markor']),
-  ExpenseAddSingle: notCovered('expense', why.expense),
-  ExpenseDeleteDuplicates: notCovered('expense', why.expense),
-  ExpenseDeleteDuplicates2: notCovered('expense', why.expense),
-  ExpenseDeleteMultiple: notCovered('expense', why.expense),
-  ExpenseDeleteMultiple2: notCovered('expense', why.expense),
-  ExpenseDeleteSingle: notCovered('expense', why.expense),
   NotesIsTodo: notCovered('joplin', why.joplin),
   NotesMeetingAttendeeCount: notCovered('joplin', why.joplin),
   NotesRecipeIngredientCount: notCovered('joplin', why.joplin),
@@ -572,19 +534,7 @@ const uncoveredTemplates: Record<string, AndroidWorldTemplate> = {
   OsmAndFavorite: notCovered('osmand', why.osmand),
   OsmAndMarker: notCovered('osmand', why.osmand),
   OsmAndTrack: notCovered('osmand', why.osmand),
-  RecipeAddMultipleRecipes: notCovered('broccoli', why.recipe),
   RecipeAddMultipleRecipesFromImage: notCovered('broccoli', why.media, ['gallery']),
-  RecipeAddMultipleRecipesFromMarkor: notCovered('broccoli', why.recipe, ['markor']),
-  RecipeAddMultipleRecipesFromMarkor2: notCovered('broccoli', why.recipe, ['markor']),
-  RecipeAddSingleRecipe: notCovered('broccoli', why.recipe),
-  RecipeDeleteDuplicateRecipes: notCovered('broccoli', why.recipe),
-  RecipeDeleteDuplicateRecipes2: notCovered('broccoli', why.recipe),
-  RecipeDeleteDuplicateRecipes3: notCovered('broccoli', why.recipe),
-  RecipeDeleteMultipleRecipes: notCovered('broccoli', why.recipe),
-  RecipeDeleteMultipleRecipesWithConstraint: notCovered('broccoli', why.recipe),
-  RecipeDeleteMultipleRecipesWithNoise: notCovered('broccoli', why.recipe),
-  RecipeDeleteSingleRecipe: notCovered('broccoli', why.recipe),
-  RecipeDeleteSingleWithRecipeWithNoise: notCovered('broccoli', why.recipe),
   RetroCreatePlaylist: notCovered('retro', why.media),
   RetroPlayingQueue: notCovered('retro', why.media),
   RetroPlaylistDuration: notCovered('retro', why.media),
@@ -622,6 +572,8 @@ const uncoveredTemplates: Record<string, AndroidWorldTemplate> = {
   VlcCreateTwoPlaylists: notCovered('vlc', why.media),
 };
 
+export type { AndroidWorldTemplate, DevicePart } from './androidworld-template.js';
+
 /** Every template by AndroidWorld's class name. */
 export const androidWorldTemplates: Readonly<Record<string, AndroidWorldTemplate>> = {
   ...systemTemplates,
@@ -631,5 +583,7 @@ export const androidWorldTemplates: Readonly<Record<string, AndroidWorldTemplate
   ...smsTemplates,
   ...fileTemplates,
   ...mediaTemplates,
+  ...expenseTemplates,
+  ...recipeTemplates,
   ...uncoveredTemplates,
 };

@@ -6,7 +6,8 @@ import { androidWorldMetadataSchema, type AndroidWorldTemplateMetadata } from '.
 import { fillTemplate, type TemplateParams } from './androidworld-params.js';
 import { drawPlaceholder } from './androidworld-placeholders.js';
 import type { SimTwin, SimTwinDefaults } from './androidworld-sim-twins.js';
-import { androidWorldTemplates, type AndroidWorldTemplate } from './androidworld-templates.js';
+import type { AndroidWorldTemplate } from './androidworld-template.js';
+import { androidWorldTemplates } from './androidworld-templates.js';
 
 /** AndroidWorld's own default task seed (its runner's `--task_random_seed`); ours too. */
 export const defaultAndroidWorldSeed = 30;
@@ -107,7 +108,8 @@ function deviceTask(entry: AndroidWorldTemplateMetadata, template: AndroidWorldT
     app: appPackage,
     ...common(entry, params, instruction, seed),
     start: { ...(launch === undefined ? {} : { launch }), device: steps },
-    success,
+    ...(covered && device.screen === undefined && device.adb === undefined ? {} : { success }),
+    ...(covered && device.answer !== undefined ? { answer: device.answer } : {}),
     ...(twinId === undefined ? {} : { simTwin: twinId }),
     ...(covered ? {} : { uncovered: device.uncovered }),
     allowedPackages: [...new Set([...apps.map((app) => packages[app]), ...(device.allow ?? [])])],
