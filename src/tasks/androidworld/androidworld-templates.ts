@@ -18,6 +18,7 @@ import {
   writeFile,
   type AndroidWorldApp,
 } from './androidworld-device-steps.js';
+import { calendarTemplates } from './androidworld-calendar.js';
 import { expenseTemplates } from './androidworld-expense.js';
 import { recipeTemplates } from './androidworld-recipe.js';
 import type { AndroidWorldTemplate, DevicePart } from './androidworld-template.js';
@@ -55,7 +56,6 @@ function uncovered(reason: string): DevicePart {
 
 const why = {
   browser: "it opens AndroidWorld's task.html (pushed from the host into Download) in Chrome and reads the answer the page's script keeps; our start steps push no files and no check of ours reads a web page's script state",
-  calendar: "AndroidWorld writes the events into Simple Calendar Pro's own database as root, relative to the date it fixes on the device (October 15 2023, 15:34 UTC), and reads that table back; those rows and the table's columns are not ported yet",
   joplin: "an answer task over notes AndroidWorld writes into Joplin's database first; without those rows there is no true answer, and writing them is not ported yet",
   openTracks: "an answer task over activities AndroidWorld writes into OpenTracks' database first; without those rows there is no true answer, and writing them is not ported yet",
   tasks: "an answer task over tasks AndroidWorld writes into the Tasks app's database first; without those rows there is no true answer, and writing them is not ported yet",
@@ -539,23 +539,6 @@ const uncoveredTemplates: Record<string, AndroidWorldTemplate> = {
   RetroPlayingQueue: notCovered('retro', why.media),
   RetroPlaylistDuration: notCovered('retro', why.media),
   RetroSavePlaylist: notCovered('retro', why.media),
-  SimpleCalendarAddOneEvent: notCovered('calendar', why.calendar),
-  SimpleCalendarAddOneEventInTwoWeeks: notCovered('calendar', why.calendar),
-  SimpleCalendarAddOneEventRelativeDay: notCovered('calendar', why.calendar),
-  SimpleCalendarAddOneEventTomorrow: notCovered('calendar', why.calendar),
-  SimpleCalendarAddRepeatingEvent: notCovered('calendar', why.calendar),
-  SimpleCalendarAnyEventsOnDate: notCovered('calendar', why.calendar),
-  SimpleCalendarDeleteEvents: notCovered('calendar', why.calendar),
-  SimpleCalendarDeleteEventsOnRelativeDay: notCovered('calendar', why.calendar),
-  SimpleCalendarDeleteOneEvent: notCovered('calendar', why.calendar),
-  SimpleCalendarEventOnDateAtTime: notCovered('calendar', why.calendar),
-  SimpleCalendarEventsInNextWeek: notCovered('calendar', why.calendar),
-  SimpleCalendarEventsInTimeRange: notCovered('calendar', why.calendar),
-  SimpleCalendarEventsOnDate: notCovered('calendar', why.calendar),
-  SimpleCalendarFirstEventAfterStartTime: notCovered('calendar', why.calendar),
-  SimpleCalendarLocationOfEvent: notCovered('calendar', why.calendar),
-  SimpleCalendarNextEvent: notCovered('calendar', why.calendar),
-  SimpleCalendarNextMeetingWithPerson: notCovered('calendar', why.calendar),
   SportsTrackerActivitiesCountForWeek: notCovered('openTracks', why.openTracks),
   SportsTrackerActivitiesOnDate: notCovered('openTracks', why.openTracks),
   SportsTrackerActivityDuration: notCovered('openTracks', why.openTracks),
@@ -585,5 +568,6 @@ export const androidWorldTemplates: Readonly<Record<string, AndroidWorldTemplate
   ...mediaTemplates,
   ...expenseTemplates,
   ...recipeTemplates,
+  ...calendarTemplates,
   ...uncoveredTemplates,
 };

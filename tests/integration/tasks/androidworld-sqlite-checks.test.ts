@@ -2,7 +2,8 @@
 // sqlite3 against a stand-in of each app's table (the columns the tasks read; the schemas
 // below are ours): the start steps' SQL fills it, and the task's own check then fails on
 // the untouched start, passes after what the task asks, and fails after the same plus a
-// mistake (a stray row added).
+// mistake (a stray row added); a question's true answer (from the rows it wrote) passes
+// and another event's title fails.
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { expect, it } from 'vitest';
@@ -19,6 +20,11 @@ const finalTree = parseHierarchy('<hierarchy rotation="0"><node index="0" text="
 /** Stand-ins of the apps' tables: the columns the tasks write and read, an autoincrement key. */
 const schemas: Readonly<Record<string, string>> = {
   expense: 'CREATE TABLE expense (expense_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, amount INTEGER NOT NULL, category INTEGER NOT NULL, note TEXT, created_date INTEGER NOT NULL, modified_date INTEGER NOT NULL);',
+  events:
+    "CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, start_ts INTEGER NOT NULL, end_ts INTEGER NOT NULL, title TEXT NOT NULL, location TEXT NOT NULL DEFAULT '', description TEXT NOT NULL DEFAULT '', " +
+    "reminder_1_minutes INTEGER DEFAULT -1, reminder_2_minutes INTEGER DEFAULT -1, reminder_3_minutes INTEGER DEFAULT -1, reminder_1_type INTEGER DEFAULT 0, reminder_2_type INTEGER DEFAULT 0, reminder_3_type INTEGER DEFAULT 0, " +
+    "repeat_interval INTEGER DEFAULT 0, repeat_rule INTEGER DEFAULT 0, repeat_limit INTEGER DEFAULT 0, repetition_exceptions TEXT DEFAULT '[]', attendees TEXT DEFAULT '', import_id TEXT DEFAULT '', time_zone TEXT DEFAULT '', " +
+    "flags INTEGER DEFAULT 0, event_type INTEGER DEFAULT 1, parent_id INTEGER DEFAULT 0, last_updated INTEGER DEFAULT 0, source TEXT DEFAULT '', availability INTEGER DEFAULT 0, color INTEGER DEFAULT 0, type INTEGER DEFAULT 0);",
   recipes: 'CREATE TABLE recipes (recipeId INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, description TEXT, servings TEXT, preparationTime TEXT, source TEXT, ingredients TEXT, directions TEXT, favorite INTEGER, imageName TEXT);',
 };
 
@@ -27,13 +33,22 @@ function sqlOf(command: string): string | undefined {
   return /su 0 sqlite3 \S+ "(.*)"$/s.exec(command)?.[1];
 }
 
+/** The column a task names its rows by. */
+const keys: Readonly<Record<string, string>> = { expense: 'name', recipes: 'title', events: 'title' };
+/** A row the task did not ask for. */
+const strays: Readonly<Record<string, string>> = {
+  expense: "INSERT INTO expense (name, amount, category, note, created_date, modified_date) VALUES ('Stray row', 100, 1, '', 0, 0);",
+  recipes: "INSERT INTO recipes (title, description) VALUES ('Stray recipe', '');",
+  events: "INSERT INTO events (start_ts, end_ts, title) VALUES (1697500800, 1697501700, 'Stray event');",
+};
+
 type Row = Readonly<Record<string, string | number>>;
 const rowsParam = (task: Task, key: string): Row[] => (task.source.benchmark === 'androidworld' ? (JSON.parse(String(task.source.params[key])) as Row[]) : []);
 
 /** What the task asks, in SQL on the stand-in table, from the rows it drew. */
 function doneSql(task: Task, table: string): string {
   const template = task.source.benchmark === 'androidworld' ? task.source.template : '';
-  const key = table === 'expense' ? 'name' : 'title';
+  const key = keys[table] ?? 'title';
   const targets = rowsParam(task, 'targets');
   const literal = (value: string | number): string => (typeof value === 'number' ? String(value) : `'${value.replaceAll("'", "''")}'`);
   if (template.includes('Duplicate')) {
@@ -46,7 +61,7 @@ function doneSql(task: Task, table: string): string {
   return targets
     .map((row) => {
       const typed = Object.fromEntries(Object.entries(row).map(([column, value]) => [column, typeof value === 'string' && column === key ? `${value.toUpperCase()} ` : column === 'created_date' ? 1697384040000 : value]));
-      const full = table === 'expense' ? { ...typed, modified_date: typed['created_date'] ?? 0 } : { ...typed, source: '', favorite: 0 };
+      const full = table === 'expense' ? { ...typed, modified_date: typed['created_date'] ?? 0 } : table === 'recipes' ? { ...typed, source: '', favorite: 0 } : typed;
       return `INSERT INTO ${table} (${Object.keys(full).map((column) => `[${column}]`).join(', ')}) VALUES (${Object.values(full).map(literal).join(', ')});`;
     })
     .join(' ');
@@ -55,28 +70,42 @@ function doneSql(task: Task, table: string): string {
 describeWithTool(sqliteTool, import.meta.filename, 'AndroidWorld app-database checks on sqlite3', (sqlite3) => {
   const seeded = suite.tasks.filter((task) => (task.start.device ?? []).some((step) => 'adb' in step && / sqlite3 .*INSERT INTO/.test(step.adb)));
 
-  it('covers the Pro Expense and Broccoli templates that write rows', () => {
+  it('covers the Pro Expense, Broccoli and Simple Calendar Pro templates that write rows', () => {
     expect(seeded.map((task) => task.id).filter((id) => /expense|recipe/.test(id))).toHaveLength(20);
+    expect(seeded.map((task) => task.id).filter((id) => /calendar/.test(id))).toHaveLength(17);
   });
 
   for (const task of seeded) {
+    const seedSql = (task.start.device ?? []).flatMap((step) => ('adb' in step ? [sqlOf(step.adb)] : [])).find((sql) => sql !== undefined) ?? '';
+    const table = /DELETE FROM (\w+);/.exec(seedSql)?.[1] ?? '';
+    const checks = task.success?.adb ?? [];
+    // Each query on its own in-memory database: the stand-in table, the start's rows, a change, the query.
+    const run = (extraSql: string, query: string): string => execFileSync(sqlite3, [':memory:', `${schemas[table] ?? ''} ${seedSql} ${extraSql} ${query}`], { encoding: 'utf8' });
+    const outcome = async (extraSql: string, answer?: string): Promise<boolean> => {
+      const adbOutputs = Object.fromEntries(checks.map((check) => [check.command, run(extraSql, sqlOf(check.command) ?? 'SELECT 1;')]));
+      return (await evaluateSuccess(task, { finalTree, adbOutputs, ...(answer === undefined ? {} : { answer }) })).success;
+    };
+
+    if (task.answer !== undefined) {
+      it(`${task.id}: its rows load; the true answer passes, another title fails`, async () => {
+        expect(schemas[table], `a stand-in schema for table ${table}`).toBeDefined();
+        const titles = run('', `SELECT title FROM ${table};`).trim().split('\n');
+        const expected = [task.answer?.expected ?? []].flat();
+        expect(titles.length).toBeGreaterThan(2);
+        expect(await outcome('', expected[0])).toBe(true);
+        const wrong = titles.find((title) => !expected.some((answer) => answer.includes(title)));
+        expect(await outcome('', wrong)).toBe(false);
+      });
+      continue;
+    }
+
     it(`${task.id}: fails untouched, passes done, fails done with a mistake`, async () => {
-      const seedSql = (task.start.device ?? []).flatMap((step) => ('adb' in step ? [sqlOf(step.adb)] : [])).find((sql) => sql !== undefined) ?? '';
-      const table = /DELETE FROM (\w+);/.exec(seedSql)?.[1] ?? '';
       expect(schemas[table], `a stand-in schema for table ${table}`).toBeDefined();
-      const checks = task.success?.adb ?? [];
       expect(checks.length).toBeGreaterThan(0);
-      // Each check on its own in-memory database: the stand-in table, the start's rows, the change, the query.
-      const outcome = async (extraSql: string): Promise<boolean> => {
-        const adbOutputs = Object.fromEntries(checks.map((check) => [check.command, execFileSync(sqlite3, [':memory:', `${schemas[table] ?? ''} ${seedSql} ${extraSql} ${sqlOf(check.command) ?? 'SELECT 1;'}`], { encoding: 'utf8' })]));
-        return (await evaluateSuccess(task, { finalTree, adbOutputs })).success;
-      };
       const done = doneSql(task, table);
       expect(await outcome(''), 'untouched').toBe(false);
       expect(await outcome(done), 'done').toBe(true);
-      const key = table === 'expense' ? '[name], [amount], [category], [note], [created_date], [modified_date]' : '[title], [description]';
-      const stray = table === 'expense' ? "'Stray row', 100, 1, '', 0, 0" : "'Stray recipe', ''";
-      expect(await outcome(`${done} INSERT INTO ${table} (${key}) VALUES (${stray});`), 'done, and a stray row added').toBe(false);
+      expect(await outcome(`${done} ${strays[table] ?? ''}`), 'done, and a stray row added').toBe(false);
     });
   }
 });
