@@ -109,6 +109,15 @@ export function deleteNoteSteps(title: string): SolutionStep[] {
   ];
 }
 
+/** The new note dialog, the title, OK, then the text. */
+export function createNoteSteps(title: string, text: string): SolutionStep[] {
+  return [
+    { intent: 'Open the new note dialog', actions: [{ unit: 'click', target: 'desc="Create a new note"' }], expect: 'exists(text="Add a new note")' },
+    { intent: `Create the note ${title}`, actions: [{ unit: 'fill', target: 'hint="Title"', value: title }, { unit: 'commit', target: 'text="OK"' }], expect: `exists(id~"note_title", text=${JSON.stringify(title)})` },
+    { intent: 'Type the text', actions: [{ unit: 'fill', target: 'id~"text_note_view"', value: text }] },
+  ];
+}
+
 /** Open a note and replace its text. */
 export function rewriteNoteSteps(title: string, text: string): SolutionStep[] {
   return [

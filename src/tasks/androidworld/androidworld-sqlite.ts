@@ -16,11 +16,17 @@ export interface AppTable {
   readonly table: string;
 }
 
-/** A row to insert: column name → value. */
-export type SqlRow = Readonly<Record<string, string | number>>;
+/** An SQL expression written as is (a value the database makes, such as `randomblob(16)`). */
+export interface SqlExpression {
+  readonly sql: string;
+}
 
-/** A value as an SQL literal (texts single-quoted, quotes doubled). */
-export function sqlLiteral(value: string | number): string {
+/** A row to insert: column name → value. */
+export type SqlRow = Readonly<Record<string, string | number | SqlExpression>>;
+
+/** A value as an SQL literal (texts single-quoted, quotes doubled; an expression as written). */
+export function sqlLiteral(value: string | number | SqlExpression): string {
+  if (typeof value === 'object') return value.sql;
   return typeof value === 'number' ? String(value) : `'${value.replaceAll("'", "''")}'`;
 }
 
@@ -91,8 +97,8 @@ export function fixDeviceClock(): DeviceSetupStep[] {
 }
 
 /** The normalised text of one value, as `rowSignature` builds it in SQL: trimmed, lower case. */
-function normalised(value: string | number): string {
-  return String(value).trim().toLowerCase();
+function normalised(value: string | number | SqlExpression): string {
+  return (typeof value === 'object' ? value.sql : String(value)).trim().toLowerCase();
 }
 
 /** SQL for one row's signature over `columns`: each value trimmed of spaces and lower-cased, joined by `|`. */

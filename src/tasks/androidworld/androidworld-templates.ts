@@ -20,11 +20,14 @@ import {
 } from './androidworld-device-steps.js';
 import { calendarTemplates } from './androidworld-calendar.js';
 import { expenseTemplates } from './androidworld-expense.js';
+import { openTracksTemplates } from './androidworld-open-tracks.js';
 import { recipeTemplates } from './androidworld-recipe.js';
+import { tasksAppTemplates } from './androidworld-tasks-app.js';
 import type { AndroidWorldTemplate, DevicePart } from './androidworld-template.js';
 import { drawClipboardText, drawFileName, drawName, drawNoteTitles, drawPhoneNumber, drawSentence, drawSentences, drawToken, pick, type TemplateParams } from './androidworld-params.js';
 import {
   backToSettingsHome,
+  createNoteSteps,
   bluetoothToggleStep,
   deleteNoteSteps,
   notesState,
@@ -57,8 +60,6 @@ function uncovered(reason: string): DevicePart {
 const why = {
   browser: "it opens AndroidWorld's task.html (pushed from the host into Download) in Chrome and reads the answer the page's script keeps; our start steps push no files and no check of ours reads a web page's script state",
   joplin: "an answer task over notes AndroidWorld writes into Joplin's database first; without those rows there is no true answer, and writing them is not ported yet",
-  openTracks: "an answer task over activities AndroidWorld writes into OpenTracks' database first; without those rows there is no true answer, and writing them is not ported yet",
-  tasks: "an answer task over tasks AndroidWorld writes into the Tasks app's database first; without those rows there is no true answer, and writing them is not ported yet",
   media: 'it needs files AndroidWorld generates on the host and pushes to the device (an image, audio or video with text in it); our start steps run shell commands on the device only and cannot make them',
   osmand: "it needs AndroidWorld's offline map of Liechtenstein pushed to OsmAnd, and reads OsmAnd's favourites, markers or tracks files, whose format is not ported",
   smsSeeded: 'it needs contacts and a sent text message written into the telephony and contacts providers first (AndroidWorld does it as root); not ported yet',
@@ -314,11 +315,7 @@ const markorTemplates: Record<string, AndroidWorldTemplate> = {
     twin: (params) => ({
       start: { launch: simPackages.notes, state: { [simPackages.notes]: notesState([{ title: 'General note', text: 'Call the dentist on Monday.' }]) } },
       success: { state: [{ app: simPackages.notes, path: 'notes', op: 'some', where: [{ path: 'title', op: 'equals', value: text(params, 'file_name') }, { path: 'text', op: 'equals', value: text(params, 'text') }] }] },
-      solution: [
-        { intent: 'Open the new note dialog', actions: [{ unit: 'click', target: 'desc="Create a new note"' }], expect: 'exists(text="Add a new note")' },
-        { intent: `Create the note ${text(params, 'file_name')}`, actions: [{ unit: 'fill', target: 'hint="Title"', value: text(params, 'file_name') }, { unit: 'commit', target: 'text="OK"' }], expect: `exists(id~"note_title", text=${q(text(params, 'file_name'))})` },
-        { intent: 'Type the text', actions: [{ unit: 'fill', target: 'id~"text_note_view"', value: text(params, 'text') }] },
-      ],
+      solution: createNoteSteps(text(params, 'file_name'), text(params, 'text')),
     }),
   },
   MarkorDeleteNote: {
@@ -405,6 +402,15 @@ const markorTemplates: Record<string, AndroidWorldTemplate> = {
       start: markorStart([1, 2, 3].map((index) => ({ name: text(params, `file${index}_name`), content: text(params, `content${index}`) }))),
       adb: [fileContent(markorNote(text(params, 'new_file_name')), [1, 2, 3].map((index) => text(params, `content${index}`)).join('\n'))],
     }),
+    twin: (params) => {
+      // A new line between the contents: an empty line, as AndroidWorld's expected file has.
+      const merged = [1, 2, 3].map((index) => text(params, `content${index}`)).join('\n\n');
+      return {
+        start: { launch: simPackages.notes, state: { [simPackages.notes]: notesState([1, 2, 3].map((index) => ({ title: text(params, `file${index}_name`), text: text(params, `content${index}`) }))) } },
+        success: { state: [{ app: simPackages.notes, path: 'notes', op: 'some', where: [{ path: 'title', op: 'equals', value: text(params, 'new_file_name') }, { path: 'text', op: 'equals', value: merged }] }] },
+        solution: createNoteSteps(text(params, 'new_file_name'), merged),
+      };
+    },
   },
   MarkorCreateNoteFromClipboard: {
     app: 'markor',
@@ -539,18 +545,6 @@ const uncoveredTemplates: Record<string, AndroidWorldTemplate> = {
   RetroPlayingQueue: notCovered('retro', why.media),
   RetroPlaylistDuration: notCovered('retro', why.media),
   RetroSavePlaylist: notCovered('retro', why.media),
-  SportsTrackerActivitiesCountForWeek: notCovered('openTracks', why.openTracks),
-  SportsTrackerActivitiesOnDate: notCovered('openTracks', why.openTracks),
-  SportsTrackerActivityDuration: notCovered('openTracks', why.openTracks),
-  SportsTrackerLongestDistanceActivity: notCovered('openTracks', why.openTracks),
-  SportsTrackerTotalDistanceForCategoryOverInterval: notCovered('openTracks', why.openTracks),
-  SportsTrackerTotalDurationForCategoryThisWeek: notCovered('openTracks', why.openTracks),
-  TasksCompletedTasksForDate: notCovered('tasks', why.tasks),
-  TasksDueNextWeek: notCovered('tasks', why.tasks),
-  TasksDueOnDate: notCovered('tasks', why.tasks),
-  TasksHighPriorityTasks: notCovered('tasks', why.tasks),
-  TasksHighPriorityTasksDueOnDate: notCovered('tasks', why.tasks),
-  TasksIncompleteTasksOnDate: notCovered('tasks', why.tasks),
   VlcCreatePlaylist: notCovered('vlc', why.media),
   VlcCreateTwoPlaylists: notCovered('vlc', why.media),
 };
@@ -569,5 +563,7 @@ export const androidWorldTemplates: Readonly<Record<string, AndroidWorldTemplate
   ...expenseTemplates,
   ...recipeTemplates,
   ...calendarTemplates,
+  ...tasksAppTemplates,
+  ...openTracksTemplates,
   ...uncoveredTemplates,
 };

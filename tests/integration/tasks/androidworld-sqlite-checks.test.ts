@@ -3,7 +3,7 @@
 // below are ours): the start steps' SQL fills it, and the task's own check then fails on
 // the untouched start, passes after what the task asks, and fails after the same plus a
 // mistake (a stray row added); a question's true answer (from the rows it wrote) passes
-// and another event's title fails.
+// and another row's title or name fails.
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { expect, it } from 'vitest';
@@ -25,6 +25,12 @@ const schemas: Readonly<Record<string, string>> = {
     "reminder_1_minutes INTEGER DEFAULT -1, reminder_2_minutes INTEGER DEFAULT -1, reminder_3_minutes INTEGER DEFAULT -1, reminder_1_type INTEGER DEFAULT 0, reminder_2_type INTEGER DEFAULT 0, reminder_3_type INTEGER DEFAULT 0, " +
     "repeat_interval INTEGER DEFAULT 0, repeat_rule INTEGER DEFAULT 0, repeat_limit INTEGER DEFAULT 0, repetition_exceptions TEXT DEFAULT '[]', attendees TEXT DEFAULT '', import_id TEXT DEFAULT '', time_zone TEXT DEFAULT '', " +
     "flags INTEGER DEFAULT 0, event_type INTEGER DEFAULT 1, parent_id INTEGER DEFAULT 0, last_updated INTEGER DEFAULT 0, source TEXT DEFAULT '', availability INTEGER DEFAULT 0, color INTEGER DEFAULT 0, type INTEGER DEFAULT 0);",
+  tasks:
+    'CREATE TABLE tasks (_id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, importance INTEGER NOT NULL, dueDate INTEGER NOT NULL, hideUntil INTEGER NOT NULL, created INTEGER NOT NULL, modified INTEGER NOT NULL, completed INTEGER NOT NULL, deleted INTEGER NOT NULL, notes TEXT, ' +
+    'estimatedSeconds INTEGER NOT NULL, elapsedSeconds INTEGER NOT NULL, timerStart INTEGER NOT NULL, notificationFlags INTEGER NOT NULL, lastNotified INTEGER NOT NULL, recurrence TEXT, repeat_from INTEGER NOT NULL, calendarUri TEXT, remoteId TEXT, collapsed INTEGER NOT NULL, parent INTEGER NOT NULL, [order] INTEGER, read_only INTEGER NOT NULL);',
+  tracks:
+    'CREATE TABLE tracks (_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, description TEXT, category TEXT, activity_type TEXT, starttime INTEGER, stoptime INTEGER, numpoints INTEGER, totaldistance FLOAT, totaltime INTEGER, movingtime INTEGER, ' +
+    'avgspeed FLOAT, avgmovingspeed FLOAT, maxspeed FLOAT, minelevation FLOAT, maxelevation FLOAT, elevationgain FLOAT, icon TEXT, uuid BLOB, elevationloss FLOAT, starttime_offset INTEGER);',
   recipes: 'CREATE TABLE recipes (recipeId INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, description TEXT, servings TEXT, preparationTime TEXT, source TEXT, ingredients TEXT, directions TEXT, favorite INTEGER, imageName TEXT);',
 };
 
@@ -34,7 +40,7 @@ function sqlOf(command: string): string | undefined {
 }
 
 /** The column a task names its rows by. */
-const keys: Readonly<Record<string, string>> = { expense: 'name', recipes: 'title', events: 'title' };
+const keys: Readonly<Record<string, string>> = { expense: 'name', recipes: 'title', events: 'title', tasks: 'title', tracks: 'name' };
 /** A row the task did not ask for. */
 const strays: Readonly<Record<string, string>> = {
   expense: "INSERT INTO expense (name, amount, category, note, created_date, modified_date) VALUES ('Stray row', 100, 1, '', 0, 0);",
@@ -70,9 +76,11 @@ function doneSql(task: Task, table: string): string {
 describeWithTool(sqliteTool, import.meta.filename, 'AndroidWorld app-database checks on sqlite3', (sqlite3) => {
   const seeded = suite.tasks.filter((task) => (task.start.device ?? []).some((step) => 'adb' in step && / sqlite3 .*INSERT INTO/.test(step.adb)));
 
-  it('covers the Pro Expense, Broccoli and Simple Calendar Pro templates that write rows', () => {
+  it('covers the Pro Expense, Broccoli, Simple Calendar Pro, Tasks and OpenTracks templates that write rows', () => {
     expect(seeded.map((task) => task.id).filter((id) => /expense|recipe/.test(id))).toHaveLength(20);
     expect(seeded.map((task) => task.id).filter((id) => /calendar/.test(id))).toHaveLength(17);
+    expect(seeded.map((task) => task.id).filter((id) => /^aw-tasks-/.test(id))).toHaveLength(6);
+    expect(seeded.map((task) => task.id).filter((id) => /^aw-sports-tracker-/.test(id))).toHaveLength(6);
   });
 
   for (const task of seeded) {
@@ -89,7 +97,7 @@ describeWithTool(sqliteTool, import.meta.filename, 'AndroidWorld app-database ch
     if (task.answer !== undefined) {
       it(`${task.id}: its rows load; the true answer passes, another title fails`, async () => {
         expect(schemas[table], `a stand-in schema for table ${table}`).toBeDefined();
-        const titles = run('', `SELECT title FROM ${table};`).trim().split('\n');
+        const titles = run('', `SELECT ${keys[table] ?? 'title'} FROM ${table};`).trim().split('\n');
         const expected = [task.answer?.expected ?? []].flat();
         expect(titles.length).toBeGreaterThan(2);
         expect(await outcome('', expected[0])).toBe(true);
