@@ -20,6 +20,7 @@ import {
 } from './androidworld-device-steps.js';
 import { calendarTemplates } from './androidworld-calendar.js';
 import { expenseTemplates } from './androidworld-expense.js';
+import { joplinTemplates } from './androidworld-joplin.js';
 import { openTracksTemplates } from './androidworld-open-tracks.js';
 import { recipeTemplates } from './androidworld-recipe.js';
 import { tasksAppTemplates } from './androidworld-tasks-app.js';
@@ -59,7 +60,6 @@ function uncovered(reason: string): DevicePart {
 
 const why = {
   browser: "it opens AndroidWorld's task.html (pushed from the host into Download) in Chrome and reads the answer the page's script keeps; our start steps push no files and no check of ours reads a web page's script state",
-  joplin: "an answer task over notes AndroidWorld writes into Joplin's database first; without those rows there is no true answer, and writing them is not ported yet",
   media: 'it needs files AndroidWorld generates on the host and pushes to the device (an image, audio or video with text in it); our start steps run shell commands on the device only and cannot make them',
   osmand: "it needs AndroidWorld's offline map of Liechtenstein pushed to OsmAnd, and reads OsmAnd's favourites, markers or tracks files, whose format is not ported",
   smsSeeded: 'it needs contacts and a sent text message written into the telephony and contacts providers first (AndroidWorld does it as root); not ported yet',
@@ -533,10 +533,6 @@ const uncoveredTemplates: Record<string, AndroidWorldTemplate> = {
   BrowserMaze: notCovered('chrome', why.browser, ['files']),
   BrowserMultiply: notCovered('chrome', why.browser, ['files']),
   ExpenseAddMultipleFromGallery: notCovered('expense', why.media, ['gallery']),
-  NotesIsTodo: notCovered('joplin', why.joplin),
-  NotesMeetingAttendeeCount: notCovered('joplin', why.joplin),
-  NotesRecipeIngredientCount: notCovered('joplin', why.joplin),
-  NotesTodoItemCount: notCovered('joplin', why.joplin),
   OsmAndFavorite: notCovered('osmand', why.osmand),
   OsmAndMarker: notCovered('osmand', why.osmand),
   OsmAndTrack: notCovered('osmand', why.osmand),
@@ -565,5 +561,6 @@ export const androidWorldTemplates: Readonly<Record<string, AndroidWorldTemplate
   ...calendarTemplates,
   ...tasksAppTemplates,
   ...openTracksTemplates,
+  ...joplinTemplates,
   ...uncoveredTemplates,
 };

@@ -31,6 +31,16 @@ const schemas: Readonly<Record<string, string>> = {
   tracks:
     'CREATE TABLE tracks (_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, description TEXT, category TEXT, activity_type TEXT, starttime INTEGER, stoptime INTEGER, numpoints INTEGER, totaldistance FLOAT, totaltime INTEGER, movingtime INTEGER, ' +
     'avgspeed FLOAT, avgmovingspeed FLOAT, maxspeed FLOAT, minelevation FLOAT, maxelevation FLOAT, elevationgain FLOAT, icon TEXT, uuid BLOB, elevationloss FLOAT, starttime_offset INTEGER);',
+  notes:
+    "CREATE TABLE notes (id TEXT PRIMARY KEY, parent_id TEXT NOT NULL DEFAULT '', title TEXT NOT NULL DEFAULT '', body TEXT NOT NULL DEFAULT '', created_time INT NOT NULL, updated_time INT NOT NULL, is_conflict INT NOT NULL DEFAULT 0, latitude NUMERIC NOT NULL DEFAULT 0, " +
+    "longitude NUMERIC NOT NULL DEFAULT 0, altitude NUMERIC NOT NULL DEFAULT 0, author TEXT NOT NULL DEFAULT '', source_url TEXT NOT NULL DEFAULT '', is_todo INT NOT NULL DEFAULT 0, todo_due INT NOT NULL DEFAULT 0, todo_completed INT NOT NULL DEFAULT 0, " +
+    "source TEXT NOT NULL DEFAULT '', source_application TEXT NOT NULL DEFAULT '', application_data TEXT NOT NULL DEFAULT '', [order] NUMERIC NOT NULL DEFAULT 0, user_created_time INT NOT NULL DEFAULT 0, user_updated_time INT NOT NULL DEFAULT 0, " +
+    "encryption_cipher_text TEXT NOT NULL DEFAULT '', encryption_applied INT NOT NULL DEFAULT 0, markup_language INT NOT NULL DEFAULT 1, is_shared INT NOT NULL DEFAULT 0, share_id TEXT NOT NULL DEFAULT '', conflict_original_id TEXT NOT NULL DEFAULT '', " +
+    "master_key_id TEXT NOT NULL DEFAULT '', user_data TEXT NOT NULL DEFAULT ''); " +
+    "CREATE TABLE notes_normalized (id TEXT NOT NULL, title TEXT NOT NULL DEFAULT '', body TEXT NOT NULL DEFAULT '', user_created_time INT NOT NULL DEFAULT 0, user_updated_time INT NOT NULL DEFAULT 0, is_todo INT NOT NULL DEFAULT 0, todo_completed INT NOT NULL DEFAULT 0, " +
+    "parent_id TEXT NOT NULL DEFAULT '', latitude NUMERIC NOT NULL DEFAULT 0, longitude NUMERIC NOT NULL DEFAULT 0, altitude NUMERIC NOT NULL DEFAULT 0, source_url TEXT NOT NULL DEFAULT '', todo_due INT NOT NULL DEFAULT 0); " +
+    "CREATE TABLE folders (id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '', created_time INT NOT NULL, updated_time INT NOT NULL, user_created_time INT NOT NULL DEFAULT 0, user_updated_time INT NOT NULL DEFAULT 0, encryption_cipher_text TEXT NOT NULL DEFAULT '', " +
+    "encryption_applied INT NOT NULL DEFAULT 0, parent_id TEXT NOT NULL DEFAULT '', is_shared INT NOT NULL DEFAULT 0, share_id TEXT NOT NULL DEFAULT '', master_key_id TEXT NOT NULL DEFAULT '');",
   recipes: 'CREATE TABLE recipes (recipeId INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, description TEXT, servings TEXT, preparationTime TEXT, source TEXT, ingredients TEXT, directions TEXT, favorite INTEGER, imageName TEXT);',
 };
 
@@ -40,7 +50,7 @@ function sqlOf(command: string): string | undefined {
 }
 
 /** The column a task names its rows by. */
-const keys: Readonly<Record<string, string>> = { expense: 'name', recipes: 'title', events: 'title', tasks: 'title', tracks: 'name' };
+const keys: Readonly<Record<string, string>> = { expense: 'name', recipes: 'title', events: 'title', tasks: 'title', tracks: 'name', notes: 'title' };
 /** A row the task did not ask for. */
 const strays: Readonly<Record<string, string>> = {
   expense: "INSERT INTO expense (name, amount, category, note, created_date, modified_date) VALUES ('Stray row', 100, 1, '', 0, 0);",
@@ -76,11 +86,12 @@ function doneSql(task: Task, table: string): string {
 describeWithTool(sqliteTool, import.meta.filename, 'AndroidWorld app-database checks on sqlite3', (sqlite3) => {
   const seeded = suite.tasks.filter((task) => (task.start.device ?? []).some((step) => 'adb' in step && / sqlite3 .*INSERT INTO/.test(step.adb)));
 
-  it('covers the Pro Expense, Broccoli, Simple Calendar Pro, Tasks and OpenTracks templates that write rows', () => {
-    expect(seeded.map((task) => task.id).filter((id) => /expense|recipe/.test(id))).toHaveLength(20);
+  it('covers the Pro Expense, Broccoli, Simple Calendar Pro, Tasks, OpenTracks and Joplin templates that write rows', () => {
+    expect(seeded.map((task) => task.id).filter((id) => /^aw-(expense|recipe)-/.test(id))).toHaveLength(20);
     expect(seeded.map((task) => task.id).filter((id) => /calendar/.test(id))).toHaveLength(17);
     expect(seeded.map((task) => task.id).filter((id) => /^aw-tasks-/.test(id))).toHaveLength(6);
     expect(seeded.map((task) => task.id).filter((id) => /^aw-sports-tracker-/.test(id))).toHaveLength(6);
+    expect(seeded.map((task) => task.id).filter((id) => /^aw-notes-/.test(id))).toHaveLength(4);
   });
 
   for (const task of seeded) {
