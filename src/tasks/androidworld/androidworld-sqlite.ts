@@ -61,7 +61,7 @@ export function seedTable(table: AppTable, rows: readonly SqlRow[], extra = ''):
   const sql = `BEGIN; DELETE FROM ${table.table}; ${insertStatements(table.table, rows)} ${extra} COMMIT;`.replace(/\s+COMMIT;$/, ' COMMIT;');
   return [
     { launch: table.packageName },
-    shell('sleep 5', 'the app creates its database on its first start'),
+    shell('sleep 7', 'the app creates its database on its first start (AndroidWorld waits 7 s too)'),
     shell(`am force-stop ${table.packageName}`),
     shell(sqliteCommand(table, sql), 'needs a rootable image (google_apis)'),
     shell(`su 0 sh -c ${shellQuote(`chown $(stat -c %u:%g ${appFolder}) ${folder}/* && restorecon -R ${folder}`)}`),
