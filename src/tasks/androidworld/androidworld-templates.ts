@@ -1,5 +1,5 @@
 import type { SeededRandom } from '../../util/seeded-random.js';
-import type { DeviceSetupStep } from '../task-schema.js';
+import type { AdbCheck, DeviceSetupStep } from '../task-schema.js';
 import {
   androidWorldFolders as folders,
   androidWorldPackages as packages,
@@ -62,7 +62,6 @@ const why = {
   browser: "it opens AndroidWorld's task.html (pushed from the host into Download) in Chrome and reads the answer the page's script keeps; our start steps push no files and no check of ours reads a web page's script state",
   media: 'it needs files AndroidWorld generates on the host and pushes to the device (an image, audio or video with text in it); our start steps run shell commands on the device only and cannot make them',
   osmand: "it needs AndroidWorld's offline map of Liechtenstein pushed to OsmAnd, and reads OsmAnd's favourites, markers or tracks files, whose format is not ported",
-  smsSeeded: 'it needs contacts and a sent text message written into the telephony and contacts providers first (AndroidWorld does it as root); not ported yet',
 } as const;
 
 const onOff = (random: SeededRandom, fixed?: 'on' | 'off'): TemplateParams => ({ on_or_off: fixed ?? pick(random, ['on', 'off']) });
@@ -443,6 +442,30 @@ function rewriteTwin(title: string, original: string, expected: string): SimTwin
 
 const smsStart = (): DeviceSetupStep[] => [clearSms(), shell('settings put global heads_up_notifications_enabled 0')];
 
+/** Addresses of ours for the event a contact texts. */
+const eventAddresses = ['14 Harbour Road, Portland, ME 04101', '220 Linden Ave, Madison, WI 53703', '9 Quarry Lane, Boulder, CO 80302', '480 Orchard St, Eugene, OR 97401'];
+
+/**
+ * Start steps that add a contact through the contacts provider (AndroidWorld fills the
+ * contact editor instead): a raw contact, then its name and mobile number. `index` is the
+ * raw contact's id, 1 for the first after `pm clear` of the provider.
+ */
+function addContact(index: number, name: string, number: string): DeviceSetupStep[] {
+  const data = (mimetype: string, fields: string): DeviceSetupStep => shell(`content insert --uri content://com.android.contacts/data --bind raw_contact_id:i:${index} --bind mimetype:s:vnd.android.cursor.item/${mimetype} ${fields}`);
+  return [shell('content insert --uri content://com.android.contacts/raw_contacts --bind account_type:n: --bind account_name:n:'), data('name', `--bind data1:s:${shellQuote(name)}`), data('phone_v2', `--bind data1:s:${number} --bind data2:i:2`)];
+}
+
+/** An SQL text literal. */
+function sqlText(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** The number of sent messages (SMS type 2) that meet `where` (SQL after the type test), read as root. */
+function smsCount(where: string, count: number): AdbCheck {
+  const sql = `SELECT count(*) FROM sms WHERE type = 2 ${where}`.trimEnd();
+  return { command: `adb shell su 0 sqlite3 /data/data/com.android.providers.telephony/databases/mmssms.db "${sql};"`, expect: { equals: String(count) } };
+}
+
 const smsTemplates: Record<string, AndroidWorldTemplate> = {
   SimpleSmsSend: {
     app: 'sms',
@@ -471,8 +494,41 @@ const smsTemplates: Record<string, AndroidWorldTemplate> = {
     params: (random) => ({ number: drawPhoneNumber(random), message: drawClipboardText(random) }),
     device: (params) => ({ start: [...smsStart(), ...setClipboard(text(params, 'message')).slice(1)], launch: packages.sms, adb: [smsSent(text(params, 'number'), text(params, 'message'))] }),
   },
-  SimpleSmsResend: { app: 'sms', device: () => uncovered(why.smsSeeded) },
-  SimpleSmsSendReceivedAddress: { app: 'sms', device: () => uncovered(why.smsSeeded) },
+  SimpleSmsResend: {
+    app: 'sms',
+    params: (random) => {
+      const name = drawName(random);
+      return { name: `${name.given} ${name.family}`, number: drawPhoneNumber(random), message: drawSentence(random) };
+    },
+    device: (params) => ({
+      start: [
+        ...smsStart(),
+        { pmClear: 'com.android.providers.contacts' },
+        ...addContact(1, text(params, 'name'), text(params, 'number')),
+        shell(`su 0 content insert --uri content://sms/sent --bind address:s:${text(params, 'number')} --bind body:s:${shellQuote(text(params, 'message'))}`, 'the message sent before the task'),
+        { emu: `sms send ${text(params, 'number')} Sorry, your last message did not come through. What did you send?` },
+      ],
+      // Sent twice now (AndroidWorld: one more sent message than before, the same text to the same number).
+      adb: [smsCount('', 2), smsCount(`AND body = ${sqlText(text(params, 'message'))} AND address LIKE ${sqlText(`%${text(params, 'number').slice(-7)}`)}`, 2)],
+    }),
+  },
+  SimpleSmsSendReceivedAddress: {
+    app: 'sms',
+    params: (random) => {
+      const [first, second] = [drawName(random), drawName(random)];
+      return { name1: `${first.given} ${first.family}`, number: drawPhoneNumber(random), name2: `${second.given} ${second.family}`, other: drawPhoneNumber(random), message: pick(random, eventAddresses) };
+    },
+    device: (params) => ({
+      start: [
+        ...smsStart(),
+        { pmClear: 'com.android.providers.contacts' },
+        ...addContact(1, text(params, 'name1'), text(params, 'number')),
+        ...addContact(2, text(params, 'name2'), text(params, 'other')),
+        { emu: `sms send ${text(params, 'other')} ${text(params, 'message')}` },
+      ],
+      adb: [smsSent(text(params, 'number'), text(params, 'message'))],
+    }),
+  },
 };
 
 const fileTemplates: Record<string, AndroidWorldTemplate> = {

@@ -24,8 +24,8 @@ const metadata: unknown = JSON.parse(readFileSync(path.join(tasksRoot, 'androidw
 const simDefaults = { settings: defaultSettingsState() };
 const androidworld = await loadSuite('androidworld', { tasksRoot });
 const twins = await loadSuite('sim-androidworld', { tasksRoot });
-// Templates whose check is expressed (44 at first; with the Pro Expense, Broccoli, Simple Calendar Pro, Tasks, OpenTracks and Joplin rows, 97).
-const coveredCount = 97;
+// Templates whose check is expressed (44 at first; with the Pro Expense, Broccoli, Simple Calendar Pro, Tasks, OpenTracks and Joplin rows and the two SMS tasks with contacts, 99).
+const coveredCount = 99;
 let root: string;
 
 beforeAll(async () => {
@@ -98,6 +98,12 @@ describe('tasks/androidworld', () => {
     const updated = note.source.benchmark === 'androidworld' ? String(note.source.params['updated_content']) : '';
     expect((await evaluateSuccess(note, { finalTree, adbOutputs: { [cat]: `${updated}\n` } })).success).toBe(true);
     expect((await evaluateSuccess(note, { finalTree, adbOutputs: { [cat]: `${updated} and more\n` } })).success).toBe(false);
+    // Resend: two sent messages, both the same text to the contact's number; a new message instead of the old text fails.
+    const resend = androidworld.tasks.find((task) => task.id === 'aw-simple-sms-resend')!;
+    const [all = '', same = ''] = (resend.success?.adb ?? []).map((check) => check.command);
+    expect(same).toMatch(/AND body = '.+' AND address LIKE '%\d{7}'/);
+    expect((await evaluateSuccess(resend, { finalTree, adbOutputs: { [all]: '2\n', [same]: '2\n' } })).success).toBe(true);
+    expect((await evaluateSuccess(resend, { finalTree, adbOutputs: { [all]: '2\n', [same]: '1\n' } })).success).toBe(false);
   });
 
   // Every twin, through the whole loop with the oracle under the standard faults (docs/androidworld.md
