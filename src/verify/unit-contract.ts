@@ -283,7 +283,7 @@ function addedSurfaceTexts(after: UiTree, delta: Delta): string[] {
 function toggleContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const toggle = memberWith(unit, before, (node) => node.checkable);
   if (!toggle) return outcome('inconclusive', `toggle "${unit.label}": the unit has no checkable node`);
-  const now = locateAfter(toggle, after, delta);
+  const now = sameNamedAfter(toggle, before, after, locateAfter(toggle, after, delta));
   if (!now) {
     // A switch that asks first ("Turn off …?", "Enable this keyboard?") shows a confirmation instead of flipping,
     // in its own app and activity (a dialog of another window is not the switch's question).
@@ -311,6 +311,29 @@ function toggleContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
   return now.checked !== toggle.checked
     ? pass('toggle-flipped', `toggle "${unit.label}": flipped ${toggle.checked ? 'on → off' : 'off → on'}`, 'strong', evidence)
     : outcome('fail', `toggle "${unit.label}": did not flip (still ${now.checked ? 'checked' : 'unchecked'})`, evidence, 'not-toggled');
+}
+
+/** The texts and descriptions of a node and everything under it, in order. */
+function subtreeText(tree: UiTree, node: UiNode): string {
+  const texts: string[] = [];
+  const end = subtreeEnd(tree, node.index);
+  for (let index = node.index; index < end; index++) {
+    const inner = tree.nodes[index];
+    if (inner && (inner.text || inner.contentDesc)) texts.push(inner.text || inner.contentDesc);
+  }
+  return looseText(texts.join(' '));
+}
+
+/**
+ * The after node that is `node` by name: the one matched at its place when it reads the same,
+ * else the one checkable node of its class and resource-id that does (a chip, once checked,
+ * moves to the first place of its row; the chip now in its old place is another).
+ */
+function sameNamedAfter(node: UiNode, before: UiTree, after: UiTree, placed: UiNode | undefined): UiNode | undefined {
+  const name = subtreeText(before, node);
+  if (name === '' || (placed && subtreeText(after, placed) === name)) return placed;
+  const named = after.nodes.filter((candidate) => candidate.checkable && candidate.className === node.className && candidate.resourceId === node.resourceId && subtreeText(after, candidate) === name);
+  return named.length === 1 ? named[0] : placed;
 }
 
 /** True when the surface at `root` is the field's picker: it drops from the field, or its texts name the field. */
@@ -343,7 +366,7 @@ function labelInRow(unit: ControlUnit, before: UiTree, after: UiTree, now: UiNod
 }
 
 /** Button captions that decline: a confirmation offers one of them beside the button that goes ahead. */
-const negativeCaption = /^(cancel|no|not now|don['’]?t allow|never|取消|否|キャンセル|abbrechen|annuler)$/i;
+const negativeCaption = /^(cancel|no|not now|don['’]?t allow|deny|decline|never|取消|否|拒绝|拒絕|不允许|不允許|キャンセル|拒否|abbrechen|ablehnen|annuler|refuser)$/i;
 
 /** A confirmation dialog: two or three buttons, one of them declining, and no options to choose from. */
 function isConfirmation(tree: UiTree, root: NodeIndex): boolean {

@@ -1,0 +1,66 @@
+// Kinds of steps seen on apps outside the team's corpus (described in words, rebuilt here as
+// hand-made screens): what really happened passes, what did not does not.
+import { describe, expect, it } from 'vitest';
+import { perceive } from '../../../src/perception/perceive.js';
+import { verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
+import { hierarchy, node, screen } from './screens.js';
+
+const app = 'com.example.videos';
+
+/** A chip as many apps draw it: a checkable frame, its label in a text inside. */
+function chip(text: string, left: number, checked: boolean): string {
+  const bounds = `[${left},200][${left + 200},300]`;
+  return node({ class: 'android.widget.FrameLayout', 'resource-id': `${app}:id/chip`, package: app, checkable: true, checked, clickable: true, bounds },
+    node({ class: 'android.widget.TextView', text, 'resource-id': `${app}:id/chip_text`, package: app, bounds }));
+}
+
+function chipRow(...chips: [string, boolean][]): string {
+  return hierarchy(node({ class: 'android.widget.FrameLayout', package: app, bounds: '[0,0][1080,2400]' },
+    node({ class: 'android.widget.HorizontalScrollView', 'resource-id': `${app}:id/chips`, package: app, bounds: '[0,200][1080,300]' },
+      node({ class: 'com.google.android.material.chip.ChipGroup', package: app, bounds: '[0,200][1080,300]' }, chips.map(([text, checked], index) => chip(text, index * 220, checked)).join(''))) +
+    node({ text: 'Results', package: app, bounds: '[0,400][1080,500]' })));
+}
+
+describe('a filter chip that becomes checked and moves to the first place', () => {
+  const before = screen(chipRow(['All', false], ['Music', false], ['Gaming', false]));
+  const gaming = perceive(before).units.find((unit) => unit.label === 'Gaming');
+
+  it('is found by its label, not by the place it left, and passes as flipped', () => {
+    expect(gaming?.type).toBe('toggle');
+    const after = screen(chipRow(['Gaming', true], ['All', false], ['Music', false]));
+    expect(verifyUnitStep({ unit: gaming!, args: {}, before, after })).toMatchObject({ outcome: 'pass', strength: 'strong' });
+  });
+
+  it('fails when it moved but stayed unchecked, and when another chip became checked', () => {
+    const moved = screen(chipRow(['Gaming', false], ['All', false], ['Music', false]));
+    expect(verifyUnitStep({ unit: gaming!, args: {}, before, after: moved }).outcome).not.toBe('pass');
+    const other = screen(chipRow(['Music', true], ['All', false], ['Gaming', false]));
+    expect(verifyUnitStep({ unit: gaming!, args: {}, before, after: other }).outcome).not.toBe('pass');
+  });
+});
+
+describe('a system confirmation opened by a settings switch', () => {
+  const settings = 'com.android.settings';
+  const row = (checked: boolean): string => node({ class: 'android.widget.LinearLayout', package: settings, clickable: true, bounds: '[0,400][1080,560]' },
+    node({ text: 'Notes Helper', package: settings, bounds: '[40,420][800,480]' })
+    + node({ class: 'android.widget.Switch', 'resource-id': 'android:id/switch_widget', package: settings, checkable: true, checked, bounds: '[900,440][1040,520]' }));
+  const page = (extra = ''): string => hierarchy(node({ class: 'android.widget.FrameLayout', package: settings, bounds: '[0,0][1080,2400]' },
+    node({ text: 'Notification access', package: settings, bounds: '[40,150][800,250]' }) + row(false) + extra));
+  const dialog = (negative: string): string => hierarchy(node({ class: 'android.widget.FrameLayout', package: settings, bounds: '[100,900][980,1500]' },
+    node({ text: 'Allow notification access for Notes Helper?', 'resource-id': 'android:id/alertTitle', package: settings, bounds: '[150,950][930,1100]' })
+    + node({ text: negative, 'resource-id': 'android:id/button2', class: 'android.widget.Button', package: settings, clickable: true, bounds: '[500,1380][700,1460]' })
+    + node({ text: 'ALLOW', 'resource-id': 'android:id/button1', class: 'android.widget.Button', package: settings, clickable: true, bounds: '[720,1380][930,1460]' })));
+  const before = screen(page(), { packageName: settings });
+  const unit = perceive(before).units.find((candidate) => candidate.type === 'toggle');
+
+  it('passes as a raised prompt naming it when the dialog asks DENY or ALLOW', () => {
+    expect(unit?.label).toContain('Notes Helper');
+    const after = screen(dialog('DENY'), { packageName: settings });
+    expect(verifyUnitStep({ unit: unit!, args: {}, before, after })).toMatchObject({ outcome: 'pass', code: 'raised-prompt', strength: 'strong' });
+  });
+
+  it('is not a confirmation when the dialog offers no way to decline', () => {
+    const after = screen(dialog('MORE'), { packageName: settings });
+    expect(verifyUnitStep({ unit: unit!, args: {}, before, after }).code).not.toBe('raised-prompt');
+  });
+});
