@@ -18,7 +18,7 @@ import { countSubGoals, type SubGoalCount } from '../tasks/count-sub-goals.js';
 import { evaluateSuccess } from '../tasks/evaluate-success.js';
 import type { Task } from '../tasks/task-schema.js';
 import type { PlanningOptions } from './planning-options.js';
-import { TraceWriter } from '../trace/trace-writer.js';
+import { TraceWriter, type TraceFormat } from '../trace/trace-writer.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { IrreversiblePolicy } from './senseact-state.js';
 import { Redactor } from '../util/redactor.js';
@@ -127,6 +127,8 @@ export interface RunTaskOptions {
   readonly irreversible?: IrreversiblePolicy;
   /** Told of every trace event of the run as it is written (progress of a caller); it must not throw. */
   readonly onTraceEvent?: (event: TraceEvent) => void;
+  /** How the run is written (`TraceFormat`): a folder of files (`full`, the default), one trace file with its artifacts in a store shared by the runs beside it (`compact`), or nothing (`none`). */
+  readonly traceFormat?: TraceFormat;
   readonly startSteps?: (report: (outcome: StartStepOutcome) => void, signal?: AbortSignal) => Promise<void>;
 }
 
@@ -140,7 +142,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const { task, mode, policy } = options;
   const ledger = new UsageLedger();
   const redactor = options.redactor ?? new Redactor(options.secrets ?? []);
-  const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), ifExists: options.replaceTrace ? 'replace' : 'suffix', redactor, ...(options.onTraceEvent ? { onEvent: options.onTraceEvent } : {}) });
+  const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), ifExists: options.replaceTrace ? 'replace' : 'suffix', redactor, ...(options.onTraceEvent ? { onEvent: options.onTraceEvent } : {}), ...(options.traceFormat === undefined ? {} : { format: options.traceFormat }) });
   const started = performance.now();
   const react = !isSenseActMode(mode);
   const { probe } = options;

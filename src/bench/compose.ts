@@ -34,7 +34,7 @@ import { choosePolicy } from './choose-policy.js';
 import { pricesForModels } from './model-prices.js';
 import { describeSetupStep, deviceSetupSteps, runDeviceSetup, setupStepProblem, type DeviceSetupOutcome } from './run-device-setup.js';
 import { simSeedDataForTask, simSeedForTask, simulatorForTask, type SimProfileSection } from './simulator-for-task.js';
-import type { BenchExecutorHandle, BenchExecutorOptions } from './task-executor.js';
+import { defaultBenchTraceFormat, type BenchExecutorHandle, type BenchExecutorOptions } from './task-executor.js';
 
 /** What a caller inside the bench may wire differently (a worker thread: a replica of the memory). */
 export interface BenchWiring {
@@ -183,6 +183,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
       suite: 'traces',
       runId: `${mode}-r${repeat}`,
       replaceTrace: true,
+      traceFormat: options.trace ?? defaultBenchTraceFormat,
       repeat,
       signal,
       redactor,

@@ -1,5 +1,6 @@
 import type { ModelBudget } from '../model/model-budget.js';
 import type { AgentMode, PolicyName, TaskRunResult } from '../agent/task-run-result.js';
+import type { TraceFormat } from '../trace/trace-writer.js';
 import type { Redactor } from '../util/redactor.js';
 import type { TokenPrices } from './bench-results.js';
 
@@ -73,7 +74,12 @@ export interface BenchExecutorOptions {
   readonly budget?: ModelBudget;
   /** Prices from the command line (`--price-prompt`, `--price-completion`); else the configured model's list price counts a cost limit. */
   readonly prices?: TokenPrices;
+  /** How each run is written (`--trace`); default {@link defaultBenchTraceFormat}. */
+  readonly trace?: TraceFormat;
 }
+
+/** How a bench writes its runs unless told (`--trace`). */
+export const defaultBenchTraceFormat: TraceFormat = 'full';
 
 /** The bench's planning aids (docs/planning.md): `--meta-plan`, `--vote n`, `--vote-temperature`, `--app-memory <dir>`. */
 export interface BenchPlanning {

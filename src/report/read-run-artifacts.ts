@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { readTrace } from '../trace/read-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import { traceFileName } from '../trace/trace-writer.js';
+import { openRunFiles, type RunFiles } from '../trace/run-files.js';
+import { storeFolderName } from '../trace/artifact-index.js';
 
 /** Embedded text artifacts are cut at this many characters; the file stays linked in full. */
 export const maxEmbeddedChars = 64 * 1024;
@@ -34,8 +36,10 @@ export interface StepArtifacts {
   /** The hierarchy the step observed first (step 0) and the one its action left, read whole up to `maxHierarchyChars`. */
   readonly before?: TextArtifact;
   readonly after?: TextArtifact;
-  /** Absolute path of `screenshot.png`, when present. */
+  /** Absolute path of `screenshot.png`, when present as a file (a compact trace keeps it in its store: `screenshotStored`). */
   readonly screenshot?: string;
+  /** True when a compact trace holds a screenshot of this step in its store (no file to link). */
+  readonly screenshotStored?: true;
   /** The model calls read (prompt and reply), when asked for. */
   readonly modelCalls: readonly TextArtifact[];
   /** Every model call file of the step, relative to the run folder (`steps/003/model-calls/000.json`). */
@@ -47,6 +51,8 @@ export interface RunArtifacts {
   readonly traceDir: string;
   /** False when the folder has no trace.jsonl (e.g. the run failed before it started). */
   readonly hasTrace: boolean;
+  /** How the run was written: a folder of files (`full`; also when absent), or one trace file with its artifacts in a shared store (nothing to link but trace.jsonl). */
+  readonly format?: 'full' | 'compact';
   readonly events: readonly TraceEvent[];
   /** Lines of trace.jsonl that were skipped, and artifacts that could not be read, as sentences. */
   readonly problems: readonly string[];
@@ -71,6 +77,8 @@ export interface ReadRunOptions {
    * lines (or `refused`) instead of being read.
    */
   readonly within?: string;
+  /** Decoded blobs of compact traces by address, shared by the runs of one report. */
+  readonly blobs?: Map<string, Buffer>;
 }
 
 /**
@@ -97,17 +105,25 @@ function readRunArtifactsNow(traceDir: string, options: ReadRunOptions): RunArti
     return outside;
   };
   if (confinement?.(traceDir) === true) {
-    return { traceDir, hasTrace: false, events: [], problems, steps: [], refused: `the trace folder ${traceDir} lies outside the run folder ${options.within}: not read (results.json names a traceDir outside its own folder; re-run the bench, or put the trace folder back under the run folder).` };
+    return { traceDir, hasTrace: false, format: 'full', events: [], problems, steps: [], refused: `the trace folder ${traceDir} lies outside the run folder ${options.within}: not read (results.json names a traceDir outside its own folder; re-run the bench, or put the trace folder back under the run folder).` };
   }
   let events: readonly TraceEvent[] = [];
   const hasTrace = existsSync(path.join(traceDir, traceFileName)) && !escapes(path.join(traceDir, traceFileName), traceFileName);
+  let compact: RunFiles | undefined;
   if (hasTrace) {
     const trace = readTrace(traceDir);
     events = trace.events;
     problems.push(...trace.problems.map((problem) => `${traceFileName}: ${problem.message}`));
+    if (trace.artifacts !== undefined) {
+      compact = openRunFiles(traceDir, { artifacts: trace.artifacts, ...(options.blobs === undefined ? {} : { blobs: options.blobs }) });
+      // The store beside the task folders (where compact traces put it) belongs to the run even when reading is confined to the run folder.
+      const ownStore = trace.artifacts.store === `../../${storeFolderName}` && !isLink(compact.storeDir ?? '');
+      if (compact.storeDir !== undefined && !ownStore && escapes(compact.storeDir, `the store ${trace.artifacts.store}`)) compact = undefined;
+    }
   }
   const stepNumbers = new Set<number>();
   for (const event of events) if (event.step !== null) stepNumbers.add(event.step);
+  if (compact !== undefined) return { traceDir, hasTrace, format: 'compact', events, problems, steps: compactSteps(compact, stepNumbers, options, problems) };
   const stepsDir = path.join(traceDir, 'steps');
   // Per step folder: its files, and its model calls.
   const listing = new Map<string, { files: string[]; calls: string[] }>();
@@ -148,7 +164,77 @@ function readRunArtifactsNow(traceDir: string, options: ReadRunOptions): RunArti
       ? { step, folder: `steps/${String(step).padStart(3, '0')}`, files: [], modelCalls: [], modelCallFiles: [] }
       : readStep(traceDir, step, folderName, listed, options, problems));
   }
-  return { traceDir, hasTrace, events, problems, steps };
+  return { traceDir, hasTrace, format: 'full', events, problems, steps };
+}
+
+/** The steps of a compact trace, listed from its artifact index and read from its store. */
+function compactSteps(files: RunFiles, stepNumbers: Set<number>, options: ReadRunOptions, problems: string[]): StepArtifacts[] {
+  const listing = new Map<string, { files: string[]; calls: string[] }>();
+  for (const name of files.names) {
+    const [top, folder, second, third, ...rest] = name.split('/');
+    if (top !== 'steps' || folder === undefined || !/^\d+$/.test(folder) || second === undefined || rest.length > 0) continue;
+    let listed = listing.get(folder);
+    if (listed === undefined) {
+      listed = { files: [], calls: [] };
+      listing.set(folder, listed);
+      stepNumbers.add(Number(folder));
+    }
+    if (third === undefined) listed.files.push(second);
+    else if (second === 'model-calls' && third.endsWith('.json')) listed.calls.push(third);
+  }
+  const folders = new Map([...listing.keys()].map((name) => [Number(name), name]));
+  return [...stepNumbers].sort((a, b) => a - b).map((step) => {
+    const folderName = folders.get(step);
+    const listed = folderName === undefined ? undefined : listing.get(folderName);
+    if (folderName === undefined || listed === undefined) return { step, folder: `steps/${String(step).padStart(3, '0')}`, files: [], modelCalls: [], modelCallFiles: [] };
+    const folder = `steps/${folderName}`;
+    const source: StepSource = {
+      text: (name, limit) => {
+        const bytes = readStored(files, `${folder}/${name}`, problems);
+        return bytes === undefined ? undefined : textArtifact(bytes.toString('utf8'), `${folder}/${name}`, problems, limit);
+      },
+      hierarchy: (name) => {
+        const address = files.addressOf(`${folder}/${name}`);
+        const cached = address === undefined ? undefined : options.hierarchies?.get(address);
+        if (cached !== undefined) return sized(cached, `${folder}/${name}`);
+        const bytes = readStored(files, `${folder}/${name}`, problems);
+        if (bytes === undefined) return undefined;
+        const text = bytes.toString('utf8');
+        if (address !== undefined) options.hierarchies?.set(address, text);
+        return sized(text, `${folder}/${name}`);
+      },
+      call: (name) => {
+        const bytes = readStored(files, `${folder}/model-calls/${name}`, problems);
+        return textArtifact(bytes?.toString('utf8') ?? '', `${folder}/model-calls/${name}`, problems, maxEmbeddedChars);
+      },
+      screenshot: () => ({ screenshotStored: true }),
+    };
+    return stepFrom(step, folder, listed, source, options);
+  });
+}
+
+/** A file of a compact trace, or undefined with a problem line when its store cannot give it. */
+function readStored(files: RunFiles, name: string, problems: string[]): Buffer | undefined {
+  try {
+    return files.read(name);
+  } catch (error) {
+    problems.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+function sized(full: string, name: string): TextArtifact {
+  const truncated = full.length > maxHierarchyChars;
+  return { name, text: truncated ? full.slice(0, maxHierarchyChars) : full, truncated };
+}
+
+/** True when `file` is a symbolic link (false when it does not exist). */
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** A test of whether a path's real location lies outside `folder` (a missing path by its spelling). */
@@ -167,14 +253,32 @@ function confinedTo(folder: string): (file: string) => boolean {
   };
 }
 
+/** How a step's files are read: from the folder (full traces) or the store (compact). */
+interface StepSource {
+  text(name: string, limit?: number): TextArtifact | undefined;
+  hierarchy(name: string): TextArtifact | undefined;
+  call(name: string): TextArtifact;
+  screenshot(): { screenshot: string } | { screenshotStored: true };
+}
+
 function readStep(traceDir: string, step: number, folderName: string, listed: { files: string[]; calls: string[] }, options: ReadRunOptions, problems: string[]): StepArtifacts {
   const folder = `steps/${folderName}`;
   const absolute = path.join(traceDir, 'steps', folderName);
+  const source: StepSource = {
+    text: (name, limit = maxEmbeddedChars) => readText(path.join(absolute, name), `${folder}/${name}`, problems, limit),
+    hierarchy: (name) => readHierarchyFile(path.join(absolute, name), `${folder}/${name}`, options.hierarchies),
+    call: (name) => readText(path.join(absolute, 'model-calls', name), `${folder}/model-calls/${name}`, problems),
+    screenshot: () => ({ screenshot: path.join(absolute, 'screenshot.png') }),
+  };
+  return stepFrom(step, folder, listed, source, options);
+}
+
+function stepFrom(step: number, folder: string, listed: { files: string[]; calls: string[] }, source: StepSource, options: ReadRunOptions): StepArtifacts {
   const files = [...listed.files].sort();
-  const read = (name: string, limit = maxEmbeddedChars): TextArtifact | undefined => (files.includes(name) ? readText(path.join(absolute, name), `${folder}/${name}`, problems, limit) : undefined);
-  const readHierarchy = (name: string): TextArtifact | undefined => (files.includes(name) ? readHierarchyFile(path.join(absolute, name), `${folder}/${name}`, options.hierarchies) : undefined);
+  const read = (name: string, limit = maxEmbeddedChars): TextArtifact | undefined => (files.includes(name) ? source.text(name, limit) : undefined);
+  const readHierarchy = (name: string): TextArtifact | undefined => (files.includes(name) ? source.hierarchy(name) : undefined);
   const callNames = [...listed.calls].sort();
-  const modelCalls = options.modelCalls === false ? [] : callNames.map((name) => readText(path.join(absolute, 'model-calls', name), `${folder}/model-calls/${name}`, problems));
+  const modelCalls = options.modelCalls === false ? [] : callNames.map((name) => source.call(name));
   const view = read('view.txt');
   const delta = read('delta.json');
   const predicates = read('predicates.json');
@@ -192,7 +296,7 @@ function readStep(traceDir: string, step: number, folderName: string, listed: { 
     ...(scg === undefined ? {} : { scg }),
     ...(before === undefined ? {} : { before }),
     ...(after === undefined ? {} : { after }),
-    ...(files.includes('screenshot.png') ? { screenshot: path.join(absolute, 'screenshot.png') } : {}),
+    ...(files.includes('screenshot.png') ? source.screenshot() : {}),
     modelCalls,
     modelCallFiles: callNames.map((name) => `${folder}/model-calls/${name}`),
   };
@@ -213,7 +317,10 @@ function readHierarchyFile(file: string, name: string, cache: Map<string, string
 }
 
 function readText(file: string, name: string, problems: string[], limit = maxEmbeddedChars): TextArtifact {
-  const full = readFileSync(file, 'utf8');
+  return textArtifact(readFileSync(file, 'utf8'), name, problems, limit);
+}
+
+function textArtifact(full: string, name: string, problems: string[], limit = maxEmbeddedChars): TextArtifact {
   const truncated = full.length > limit;
   const text = truncated ? full.slice(0, limit) : full;
   if (!name.endsWith('.json')) return { name, text, truncated };

@@ -56,17 +56,20 @@ ${artifacts.hasTrace || artifacts.refused !== undefined ? '' : html`<p class="pr
 ${artifacts.problems.length === 0 ? '' : html`<ul class="problems">${artifacts.problems.map((problem) => html`<li>${problem}</li>`)}</ul>`}
 <p class="notes legend">Marks: <span>red circle = where the action touched</span><span>orange box = the unit it targeted</span><span>green dashed = what changed</span></p>
 <svg class="defs" aria-hidden="true">${[...symbols.values()].map((symbol) => symbol.markup)}</svg>
-${steps.map((step) => renderStep(step, links))}
+${steps.map((step) => renderStep(step, artifacts.format === 'compact' ? { ...links, compact: true } : links))}
 ${outside.length === 0 ? '' : html`<details><summary>run events</summary><ul class="events">${outside.map(renderEvent)}</ul></details>`}
-<footer class="notes">Built from the run folder alone; every file behind this page is in <a href="${`${links.folder}/`}">the run folder</a>.</footer>
+${artifacts.format === 'compact'
+    ? html`<footer class="notes">Built from the run's compact trace: its events are in <a href="${`${links.folder}/trace.jsonl`}">trace.jsonl</a>, its screens, model calls and other files in the bench's trace store (senseact debug shows them; bench --trace full writes them as files).</footer>`
+    : html`<footer class="notes">Built from the run folder alone; every file behind this page is in <a href="${`${links.folder}/`}">the run folder</a>.</footer>`}
 </body>
 </html>
 `;
   return page.markup;
 }
 
-function renderStep(step: StepModel, links: RunPageLinks): SafeHtml {
-  const file = (relative: string): string => `${links.folder}/${relative.split('/').map(encodeURIComponent).join('/')}`;
+function renderStep(step: StepModel, links: RunPageLinks & { readonly compact?: true }): SafeHtml {
+  // A compact trace's files are in its store, not the folder: nothing to link but trace.jsonl.
+  const file = (relative: string): string | undefined => (links.compact === true ? undefined : `${links.folder}/${relative.split('/').map(encodeURIComponent).join('/')}`);
   return html`<section class="step" id="${`step-${step.step}`}">
 <header class="step"><h2>step ${step.step}</h2>${step.intent === undefined ? '' : html`<span class="intent">${step.finish ? 'FINISH' : step.intent}</span>`}${step.verdict === undefined ? '' : html`${verdictBadge(step.verdict.outcome)}`}${step.markers.map((marker) => html`<span class="${`badge ${marker.kind}`}" title="${marker.detail}">${marker.label}</span>`)}</header>
 ${step.actions.length === 0 ? '' : html`<div class="actions">${joinHtml(step.actions, ' → ')}</div>`}
@@ -81,10 +84,10 @@ ${changesList(step)}
 ${modelCalls(step, file)}
 </div>
 </div>
-${step.looseScreenshot === undefined ? '' : html`<details><summary>screenshot (which screen it shows is not recorded in this trace)</summary><img src="${file(step.looseScreenshot)}" alt="${`screenshot of step ${step.step}`}" width="270"></details>`}
+${step.looseScreenshot === undefined || file(step.looseScreenshot) === undefined ? '' : html`<details><summary>screenshot (which screen it shows is not recorded in this trace)</summary><img src="${file(step.looseScreenshot)}" alt="${`screenshot of step ${step.step}`}" width="270"></details>`}
 ${step.view === undefined ? '' : html`<details><summary>reduced view (what the planner saw)</summary>${preformatted(step.view, runPageLimits.view, file(step.view.name))}</details>`}
 ${step.events.length === 0 ? '' : html`<details><summary>${`all ${step.events.length} events`}</summary><ul class="events">${step.events.map(renderEvent)}</ul></details>`}
-${step.files.length === 0 ? '' : html`<div class="notes">files: ${joinHtml(step.files.map((name) => html`<a href="${file(`${step.folder}/${name}`)}">${name}</a>`), ' · ')}</div>`}
+${step.files.length === 0 || links.compact === true ? '' : html`<div class="notes">files: ${joinHtml(step.files.map((name) => html`<a href="${file(`${step.folder}/${name}`)}">${name}</a>`), ' · ')}</div>`}
 </section>`;
 }
 
@@ -116,12 +119,13 @@ export function verdictSource(by: string | undefined): string {
   }
 }
 
-function panel(model: PanelModel, file: (relative: string) => string): SafeHtml {
+function panel(model: PanelModel, file: (relative: string) => string | undefined): SafeHtml {
   const symbol = model.screen?.symbol;
+  const href = model.screenshot === undefined ? undefined : file(model.screenshot.path);
   return renderPanel({
     caption: model.screenshot === undefined ? model.caption : `${model.caption} (screenshot)`,
     ...(symbol === undefined ? {} : { screen: symbol }),
-    ...(model.screenshot === undefined ? {} : { image: { href: file(model.screenshot.path), width: model.screenshot.width, height: model.screenshot.height } }),
+    ...(model.screenshot === undefined || href === undefined ? {} : { image: { href, width: model.screenshot.width, height: model.screenshot.height } }),
     marks: model.marks,
     ...(model.missing === undefined ? model.screen !== undefined && symbol === undefined ? { missing: 'nothing visible on this screen' } : {} : { missing: model.missing }),
   });
@@ -140,15 +144,20 @@ function expectationNode(node: ExpectationNode): SafeHtml {
   return html`<li>${verdictBadge(node.outcome)} <span class="atom">${node.kind}</span><ul class="atoms">${node.parts.map(expectationNode)}</ul></li>`;
 }
 
-function modelCalls(step: StepModel, file: (relative: string) => string): SafeHtml {
+function modelCalls(step: StepModel, file: (relative: string) => string | undefined): SafeHtml {
   if (step.modelCalls.length === 0) return html``;
-  return html`<h3>model calls</h3><ul class="events">${step.modelCalls.map((call) => html`<li><span class="${`badge ${call.type === 'vlm-call-end' ? 'vision' : call.role === 'verifier' ? 'verifier' : 'closed'}`}">${call.role}</span> ${call.model} · ${call.promptTokens}+${call.completionTokens} tokens${call.images > 0 ? ` · ${call.images} image(s), ${call.imageBytes} B` : ''}${call.error === undefined ? '' : html` · <span class="problems">${call.error}</span>`}${call.artifact === undefined ? '' : html` · <a href="${file(call.artifact.split(/[\\/]/).join('/'))}">prompt and reply</a>`}</li>`)}</ul>`;
+  return html`<h3>model calls</h3><ul class="events">${step.modelCalls.map((call) => html`<li><span class="${`badge ${call.type === 'vlm-call-end' ? 'vision' : call.role === 'verifier' ? 'verifier' : 'closed'}`}">${call.role}</span> ${call.model} · ${call.promptTokens}+${call.completionTokens} tokens${call.images > 0 ? ` · ${call.images} image(s), ${call.imageBytes} B` : ''}${call.error === undefined ? '' : html` · <span class="problems">${call.error}</span>`}${call.artifact === undefined ? '' : linkTo(file(call.artifact.split(/[\\/]/).join('/')), 'prompt and reply')}</li>`)}</ul>`;
 }
 
-function preformatted(artifact: TextArtifact, limit: number, href: string): SafeHtml {
+function preformatted(artifact: TextArtifact, limit: number, href: string | undefined): SafeHtml {
   const text = artifact.text;
   const cut = artifact.truncated || text.length > limit;
-  return html`<pre>${cut ? `${text.slice(0, limit)}…` : text}</pre>${cut ? html`<div class="notes">cut at ${limit} characters; the whole file: <a href="${href}">${artifact.name}</a></div>` : ''}`;
+  return html`<pre>${cut ? `${text.slice(0, limit)}…` : text}</pre>${cut ? html`<div class="notes">cut at ${limit} characters; the whole file: ${href === undefined ? artifact.name : html`<a href="${href}">${artifact.name}</a>`}</div>` : ''}`;
+}
+
+/** ` · <a>label</a>`, or nothing when the file has no address of its own (a compact trace). */
+function linkTo(href: string | undefined, label: string): SafeHtml {
+  return href === undefined ? html`` : html` · <a href="${href}">${label}</a>`;
 }
 
 /** A badge for a run's outcome. */

@@ -83,9 +83,11 @@ export function buildStepModels(artifacts: RunArtifacts, screens: ScreenSource):
     const beforeProblem = start.problem ?? (start.screen === undefined ? previousProblem : undefined);
     const end = load(step.after, 'after.xml');
     const shots = events.filter((event): event is Extract<TraceEvent, { type: 'screenshot-end' }> => event.type === 'screenshot-end');
+    // A compact trace keeps its screenshots in the store: there is no file to show; the hierarchy is drawn instead.
+    const stored = (side: 'before' | 'after'): string => (artifacts.format === 'compact' && shots.some((event) => event.of === side) ? ' (screenshot in the trace store)' : '');
     const shotOf = (side: 'before' | 'after'): PanelModel['screenshot'] => {
       const shot = shots.find((event) => event.of === side);
-      if (shot === undefined) return undefined;
+      if (shot === undefined || artifacts.format === 'compact') return undefined;
       const screen = side === 'before' ? before : end.screen;
       return { path: shot.artifact.split(/[\\/]/).join('/'), width: screen?.tree.width ?? shot.width, height: screen?.tree.height ?? shot.height };
     };
@@ -115,14 +117,14 @@ export function buildStepModels(artifacts: RunArtifacts, screens: ScreenSource):
       ...(verdict === undefined ? {} : { verdict: { outcome: verdict.outcome, reason: verdict.reason ?? '', ...(verdict.by === undefined ? {} : { by: verdict.by }) } }),
       markers: stepMarkers(events),
       before: {
-        caption: isStart ? 'start screen' : 'before',
+        caption: `${isStart ? 'start screen' : 'before'}${stored('before')}`,
         ...(before === undefined ? { missing: beforeProblem ?? 'no hierarchy recorded before this step' } : { screen: before }),
         ...withShot(shotOf('before')),
         marks: beforeMarks,
       },
       ...(isStart ? {} : {
         after: {
-          caption: 'after',
+          caption: `after${stored('after')}`,
           ...(end.screen === undefined ? { missing: end.problem ?? (acts.length === 0 ? 'no action in this step' : 'no hierarchy recorded after the action') } : { screen: end.screen }),
           ...withShot(shotOf('after')),
           marks: { changed: changes.filter((line) => line.screen === 'after' && line.bounds !== undefined).slice(0, 40).map((line) => line.bounds as Bounds) },

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControlUnit, UnitType } from '../perception/control-unit.js';
 import { perceive, type Perception } from '../perception/perceive.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
 import { readTrace } from '../trace/read-trace.js';
+import { openRunFiles, type RunFiles } from '../trace/run-files.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import { parseHierarchy } from '../ui/parse-hierarchy.js';
 import type { UiTree } from '../ui/ui-tree.js';
@@ -107,8 +107,11 @@ const navigation: Record<string, 'back' | 'home' | 'launch'> = { 'nav-back': 'ba
  */
 export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOptions = {}): VerifiedRun | UnusableRun {
   let events: readonly TraceEvent[];
+  let files: RunFiles;
   try {
-    events = readTrace(dir).events;
+    const trace = readTrace(dir);
+    events = trace.events;
+    files = openRunFiles(dir, trace.artifacts === undefined ? {} : { artifacts: trace.artifacts });
   } catch (error) {
     throw new SkillError({ message: `${dir}: ${error instanceof Error ? error.message : String(error)}`, cause: error });
   }
@@ -123,9 +126,10 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   const perceptionOf = (observed: Observed): Perception | undefined => {
     const cached = perceptions.get(observed.artifact);
     if (cached) return cached;
-    const path = join(dir, observed.artifact);
-    if (!existsSync(path)) return undefined;
-    const tree = parseHierarchy(readFileSync(path, 'utf8'), { packageName: observed.packageName, activity: observed.activity, sourceName: path });
+    const name = observed.artifact.split(/[\\/]/).join('/');
+    const bytes = files.read(name);
+    if (bytes === undefined) return undefined;
+    const tree = parseHierarchy(bytes.toString('utf8'), { packageName: observed.packageName, activity: observed.activity, sourceName: join(dir, name) });
     const perception = perceive(tree, perceptionOptions);
     perceptions.set(observed.artifact, perception);
     return perception;
@@ -154,7 +158,7 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
     }
     // The model verifier passed it: taught only when the tree showed the intent's effect and no unit's contract saw anything wrong (a replay then asks the same verifier).
     const byModel = current.verifiedBy === 'llm-verifier';
-    const modelProblem = byModel && current.by === 'planner' ? modelCheckProblem(dir, current.step) : undefined;
+    const modelProblem = byModel && current.by === 'planner' ? modelCheckProblem(files, current.step) : undefined;
     if (modelProblem !== undefined) {
       unrecordable.push(`"${current.intent}": only the model verifier passed it and ${modelProblem}; a replay could not verify it as the run did`);
       return;
@@ -250,13 +254,13 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
  * expectation was absent, stale or failed, the verifier alone judged the round and a
  * skill could not repeat that judgement.
  */
-function modelCheckProblem(dir: string, step: number | null): string | undefined {
+function modelCheckProblem(files: RunFiles, step: number | null): string | undefined {
   if (step === null) return 'its round has no step number (its verdicts cannot be found)';
-  const path = join(dir, stepFolder(step), 'predicates.json');
-  if (!existsSync(path)) return `its verdicts (${stepFolder(step)}/predicates.json) are not in the run folder`;
+  const bytes = files.read(`${stepFolder(step).split(/[\\/]/).join('/')}/predicates.json`);
+  if (bytes === undefined) return `its verdicts (${stepFolder(step)}/predicates.json) are not in the run folder`;
   let recorded: unknown;
   try {
-    recorded = JSON.parse(readFileSync(path, 'utf8'));
+    recorded = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     return `its verdicts (${stepFolder(step)}/predicates.json) do not parse (${error instanceof Error ? error.message : String(error)})`;
   }

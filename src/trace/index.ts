@@ -3,3 +3,7 @@ export * from './make-run-id.js';
 export * from './read-trace.js';
 export * from './trace-event.js';
 export * from './trace-writer.js';
+export * from './artifact-index.js';
+export * from './artifact-store.js';
+export * from './run-files.js';
+export * from './store-blob-error.js';

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { artifactIndexSchema, bundledPrefix, type ArtifactIndex } from './artifact-index.js';
 import { traceEventSchema, traceVersion, type TraceEvent } from './trace-event.js';
 import { traceFileName } from './trace-writer.js';
 import { asPathKindError } from '../util/path-kind-error.js';
@@ -9,7 +10,7 @@ import { asPathKindError } from '../util/path-kind-error.js';
 export interface TraceProblem {
   /** One-based line number in `trace.jsonl`. */
   readonly line: number;
-  readonly kind: 'torn-last-line' | 'not-json' | 'unknown-version' | 'invalid-event';
+  readonly kind: 'torn-last-line' | 'not-json' | 'unknown-version' | 'invalid-event' | 'invalid-artifacts';
   readonly message: string;
 }
 
@@ -22,6 +23,8 @@ export interface TraceReadResult {
   readonly problems: readonly TraceProblem[];
   /** True when the last line was cut off (the run crashed while writing it). */
   readonly tornLastLine: boolean;
+  /** A compact trace's artifacts (its `{"artifacts":…}` lines merged; a bundled file as `bundle@<address>`); absent for a full trace or a run that never closed. */
+  readonly artifacts?: ArtifactIndex;
 }
 
 /**
@@ -46,6 +49,7 @@ export function readTrace(dirOrFile: string): TraceReadResult {
   const events: TraceEvent[] = [];
   const problems: TraceProblem[] = [];
   let tornLastLine = false;
+  let artifacts: ArtifactIndex | undefined;
   lines.forEach((line, index) => {
     const number = index + 1;
     if (line.trim() === '') return;
@@ -59,6 +63,12 @@ export function readTrace(dirOrFile: string): TraceReadResult {
       } else {
         problems.push({ line: number, kind: 'not-json', message: `Line ${number} is not JSON (${error instanceof Error ? error.message : String(error)}).` });
       }
+      return;
+    }
+    if (typeof json === 'object' && json !== null && 'artifacts' in json && !('v' in json)) {
+      const index = artifactIndexSchema.safeParse(json.artifacts);
+      if (index.success) artifacts = mergeIndexes(artifacts, index.data);
+      else problems.push({ line: number, kind: 'invalid-artifacts', message: `Line ${number} (the run's artifacts) is not a valid artifact index: ${z.prettifyError(index.error).replace(/\n/g, ' ')}` });
       return;
     }
     const version = typeof json === 'object' && json !== null && 'v' in json ? json.v : undefined;
@@ -78,5 +88,15 @@ export function readTrace(dirOrFile: string): TraceReadResult {
     }
     events.push(parsed.data);
   });
-  return { path, events, problems, tornLastLine };
+  return { path, events, problems, tornLastLine, ...(artifacts === undefined ? {} : { artifacts }) };
+}
+
+/**
+ * The artifact lines of one run as one index (several when artifacts were written after
+ * close; the later names win). A bundled file's entry becomes `bundle@<address of its
+ * bundle>`, so every entry says where it is.
+ */
+function mergeIndexes(earlier: ArtifactIndex | undefined, later: ArtifactIndex): ArtifactIndex {
+  const files = Object.fromEntries(Object.entries(later.files).map(([name, ref]) => [name, ref === 'bundle' && later.bundle !== undefined ? `${bundledPrefix}${later.bundle}` : ref]));
+  return { store: later.store, files: { ...earlier?.files, ...files } };
 }

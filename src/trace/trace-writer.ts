@@ -1,8 +1,11 @@
-import { close as closeAsync, fsync as fsyncAsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFile as writeFileAsync, writeFileSync, writeSync } from 'node:fs';
+import { close as closeAsync, closeSync, fsync as fsyncAsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFile as writeFileAsync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { relative as relativePath } from 'node:path';
 import { z } from 'zod';
 import { debugLog } from '../util/debug-log.js';
 import { Redactor } from '../util/redactor.js';
+import { ArtifactStore, type BlobRef } from './artifact-store.js';
+import { artifactIndexLine, storeFolderName, type ArtifactIndex } from './artifact-index.js';
 import { InvalidTraceEventError } from './invalid-trace-event-error.js';
 import { makeRunId } from './make-run-id.js';
 import { traceEventSchema, traceVersion, type TraceEvent, type TraceEventInput } from './trace-event.js';
@@ -13,6 +16,16 @@ export const traceFileName = 'trace.jsonl';
 /** The per-step artifacts a run folder may hold (`steps/<nnn>/<name>`). */
 export const stepArtifactNames = ['before.xml', 'after.xml', 'view.txt', 'scg.json', 'delta.json', 'predicates.json', 'screenshot.png'] as const;
 export type StepArtifactName = (typeof stepArtifactNames)[number];
+
+/**
+ * How a run is written: `full`, a folder of files (`trace.jsonl`, `steps/<nnn>/…`);
+ * `compact`, one file per run (`trace.jsonl`: the events, then one line naming its
+ * artifacts) with screens, model calls and other artifacts compressed in a store shared
+ * by the runs beside it (`_store/`, identical content stored once); `none`, nothing on
+ * disk (events still validated and passed to `onEvent`).
+ */
+export const traceFormats = ['full', 'compact', 'none'] as const;
+export type TraceFormat = (typeof traceFormats)[number];
 
 export interface TraceWriterOptions {
   /** The runs root, e.g. `runs`. */
@@ -37,6 +50,10 @@ export interface TraceWriterOptions {
   readonly fsync?: boolean;
   /** Told of every event once it is validated and batched (a live view, progress); it must not throw. */
   readonly onEvent?: (event: TraceEvent) => void;
+  /** What goes to disk (see {@link TraceFormat}); default `full`. */
+  readonly format?: TraceFormat;
+  /** The store of a compact trace; default `_store` beside the task folders (`<root>/<suite>/_store`). */
+  readonly storeDir?: string;
 }
 
 /** Event types that end a batch: the events up to them are written at once. */
@@ -70,6 +87,14 @@ export class TraceWriter {
   private readonly stopListening: () => void;
   private readonly fsync: boolean;
   private readonly onEvent: ((event: TraceEvent) => void) | undefined;
+  /** What goes to disk. */
+  readonly format: TraceFormat;
+  /** The store a compact trace puts its artifacts in. */
+  readonly storeDir: string;
+  /** A compact trace's artifacts, redacted, until they go to the store at `close()`. */
+  private readonly pending = new Map<string, string | Uint8Array>();
+  /** Set once `close()` began: later artifacts of a compact trace go to the store at once. */
+  private closing = false;
   private fd: number | undefined;
   private readonly modelCallCounts = new Map<string, number>();
   private readonly folders = new Set<string>();
@@ -87,8 +112,21 @@ export class TraceWriter {
     this.redactor = options.redactor ?? new Redactor(options.secrets ?? []);
     this.fsync = options.fsync ?? false;
     this.onEvent = options.onEvent;
-    const parent = join(options.root, ...options.suite.split('/').map(safeSegment), safeSegment(options.task));
+    this.format = options.format ?? 'full';
+    const suiteFolder = join(options.root, ...options.suite.split('/').map(safeSegment));
+    const taskSegment = safeSegment(options.task);
+    if (this.format === 'compact' && options.storeDir === undefined && taskSegment === storeFolderName) {
+      throw new Error(`Task id ${JSON.stringify(options.task)} names the compact trace store's folder (${join(suiteFolder, storeFolderName)}): rename the task, or pass storeDir.`);
+    }
+    this.storeDir = options.storeDir ?? join(suiteFolder, storeFolderName);
+    const parent = join(suiteFolder, taskSegment);
     const wanted = safeSegment(options.runId ?? makeRunId());
+    if (this.format === 'none') {
+      this.runId = wanted;
+      this.dir = join(parent, wanted);
+      this.stopListening = () => undefined;
+      return;
+    }
     const ifExists = options.ifExists ?? 'suffix';
     mkdirSync(parent, { recursive: true });
     if (ifExists === 'replace') rmSync(join(parent, wanted), { recursive: true, force: true });
@@ -121,6 +159,7 @@ export class TraceWriter {
 
   /** Stamps (`v`, `t`), redacts, validates and appends one event; returns it as written. */
   emit(input: TraceEventInput): TraceEvent {
+    if (this.format === 'none') return this.validate(input);
     if (this.fd === undefined) throw new Error(`TraceWriter for ${this.dir} is closed; emit events before close().`);
     const stamped = this.redactor.deep({ ...input, v: traceVersion, t: round(this.elapsed()) });
     const parsed = traceEventSchema.safeParse(stamped);
@@ -130,6 +169,17 @@ export class TraceWriter {
     this.batchBytes += line.length;
     this.eventCount += 1;
     if (this.fsync || this.batchBytes >= maxBatchBytes || batchEnds.has(parsed.data.type)) this.writeBatch();
+    this.onEvent?.(parsed.data);
+    return parsed.data;
+  }
+
+  /** A format `none` writer's emit: validated and passed on, not written. */
+  private validate(input: TraceEventInput): TraceEvent {
+    if (this.closing) throw new Error(`TraceWriter for ${this.dir} is closed; emit events before close().`);
+    const stamped = this.redactor.deep({ ...input, v: traceVersion, t: round(this.elapsed()) });
+    const parsed = traceEventSchema.safeParse(stamped);
+    if (!parsed.success) throw new InvalidTraceEventError({ type: String(input.type), detail: z.prettifyError(parsed.error).replace(/\n/g, ' ') });
+    this.eventCount += 1;
     this.onEvent?.(parsed.data);
     return parsed.data;
   }
@@ -191,11 +241,13 @@ export class TraceWriter {
    */
   async close(): Promise<void> {
     const fd = this.fd;
+    this.closing = true;
     if (fd === undefined) return await this.settled();
     this.writeBatch();
     this.fd = undefined;
     this.stopListening();
     await this.settled();
+    if (this.format === 'compact') await this.storePending(fd);
     await new Promise<void>((resolve, reject) => fsyncAsync(fd, (error) => (error ? reject(error) : resolve())));
     await new Promise<void>((resolve, reject) => closeAsync(fd, (error) => (error ? reject(error) : resolve())));
   }
@@ -207,6 +259,48 @@ export class TraceWriter {
   }
 
   /**
+   * Puts a compact trace's artifacts in the store and appends the line that names them
+   * to the event log (`fd`, or the file reopened when written after close): screens
+   * (`.xml`, `.png`) one blob each, shared with every run that saw the same content, the
+   * rest (model calls, views, verdicts, `result.json`) as one bundle of the run.
+   */
+  private async storePending(fd?: number): Promise<void> {
+    if (this.pending.size === 0) return;
+    const entries = [...this.pending];
+    this.pending.clear();
+    const store = ArtifactStore.at(this.storeDir);
+    const bundle: Record<string, string> = {};
+    const files: Record<string, BlobRef | 'bundle'> = {};
+    const blobs: Promise<void>[] = [];
+    for (const [name, data] of entries) {
+      if (typeof data === 'string' && !/\.(xml|png)$/.test(name)) {
+        bundle[name] = data;
+        files[name] = 'bundle';
+      } else {
+        blobs.push(store.put(typeof data === 'string' ? Buffer.from(data, 'utf8') : data).then((ref) => {
+          files[name] = ref;
+        }));
+      }
+    }
+    const index: ArtifactIndex = { store: relativePath(this.dir, this.storeDir).split(/[\\/]/).join('/'), files };
+    const bundled = Object.keys(bundle).length === 0 ? undefined : store.put(Buffer.from(JSON.stringify(bundle), 'utf8'));
+    await Promise.all(blobs);
+    const line = artifactIndexLine(bundled === undefined ? index : { ...index, bundle: await bundled });
+    // The blobs are on disk before a line names them.
+    await store.sync();
+    if (fd !== undefined) {
+      writeSync(fd, line);
+      return;
+    }
+    const appended = openSync(join(this.dir, traceFileName), 'a');
+    try {
+      writeSync(appended, line);
+    } finally {
+      closeSync(appended);
+    }
+  }
+
+  /**
    * Rewrites every text file of the run folder through the redactor: a password typed in
    * step 5 was in the planner's reply recorded in step 4. PNG bytes are left alone. The
    * events not yet written are redacted again; a file still being written is rewritten
@@ -214,6 +308,7 @@ export class TraceWriter {
    */
   private redactWritten(): void {
     this.batch = this.batch.map((line) => this.redactor.text(line));
+    for (const [name, data] of this.pending) if (typeof data === 'string') this.pending.set(name, this.redactor.text(data));
     const rewrite = (path: string): void => {
       const text = readFileSync(path, 'utf8');
       const redacted = this.redactor.text(text);
@@ -233,11 +328,17 @@ export class TraceWriter {
   }
 
   private writeFile(relative: string, content: unknown): void {
-    const path = join(this.dir, relative);
-    this.ensureFolder(join(path, '..'));
+    if (this.format === 'none') return;
     const data = content instanceof Uint8Array ? content
       : typeof content === 'string' ? this.redactor.text(content)
       : `${JSON.stringify(this.redactor.deep(content), binaryReplacer, 2)}\n`;
+    if (this.format === 'compact') {
+      this.pending.set(relative.split(/[\\/]/).join('/'), data);
+      if (this.closing) this.track(join(this.dir, relative), this.storePending());
+      return;
+    }
+    const path = join(this.dir, relative);
+    this.ensureFolder(join(path, '..'));
     // fs.writeFile opens, writes and closes on the I/O pool: this thread only hands the bytes over.
     const write = (): Promise<void> => new Promise((resolve, reject) => writeFileAsync(path, data, (error) => (error ? reject(error) : resolve())));
     const previous = this.inFlight.get(path);

@@ -11,7 +11,8 @@ import { formatPerAppTable, formatRepeatTable, formatResultsTable } from '../../
 import { formatSkillTable } from '../../bench/format-skill-table.js';
 import { benchFiles, defaultBreakAfterInfrastructureErrors, runBenchmark } from '../../bench/run-benchmark.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
-import type { BenchExecutorFactory, BenchExecutorHandle, BenchPlanning } from '../../bench/task-executor.js';
+import { defaultBenchTraceFormat, type BenchExecutorFactory, type BenchExecutorHandle, type BenchPlanning } from '../../bench/task-executor.js';
+import { traceFormats, type TraceFormat } from '../../trace/trace-writer.js';
 import { defaultVoteTemperature } from '../../agent/planning-options.js';
 import { isSenseActMode } from '../../agent/run-senseact.js';
 import { defaultGateThreshold } from '../../agent/vlm-gate.js';
@@ -80,6 +81,8 @@ export interface BenchCommandOptions {
   readonly budget?: ModelBudget;
   /** `--breaker <n>`: infrastructure errors in a row before no new run starts (0: never); undefined: the default. */
   readonly breaker?: number;
+  /** `--trace`: how each run is written (default `compact`). */
+  readonly trace: TraceFormat;
 }
 
 interface RawOptions {
@@ -113,6 +116,7 @@ interface RawOptions {
   maxTokens?: string;
   maxCost?: string;
   breaker?: string;
+  trace?: string;
 }
 
 /** `senseact bench`'s exit codes, listed in its --help and the README. */
@@ -165,6 +169,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--max-tokens <n>', 'stop a run once its prompt + completion tokens reach n (the call that crosses completes); a failure "budget: …"')
       .option('--max-cost <usd>', 'stop a run once its model cost reaches this many US dollars (at --price-prompt/--price-completion, else the model\'s list price); a failure "budget: …"')
       .option('--breaker <n>', `stop starting runs once n runs in a row ended in an infrastructure error (a dead endpoint or device), exit ${exitCodes.infrastructureError} with the cause and the --resume line (default ${defaultBreakAfterInfrastructureErrors}; 0: never)`)
+      .option('--trace <format>', `how each run is written: ${traceFormats.join(', ')} (compact: one trace.jsonl per run, its screens, model calls and other files compressed in traces/_store/, identical content stored once; full: a folder of files per run; none: no trace, the report shows outcomes only)`, defaultBenchTraceFormat)
       .option('--price-prompt <usd>', 'USD per 1M prompt tokens for the cost estimate (default: the list price of the configured model, when known)')
       .option('--price-completion <usd>', 'USD per 1M completion tokens (default: as --price-prompt)')
       .addHelpText('after', benchExitCodesHelp)
@@ -250,6 +255,8 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
   const temperature = raw.temperature === undefined ? undefined : parseTemperature(raw.temperature);
   if (gateThreshold !== undefined && !modes.some(isSenseActMode)) throw bad('--gate-threshold', `only the SenseAct modes have a VLM gate; none of ${modes.join(', ')} is one`);
   const budget = parseBudget(raw, bad);
+  const trace = traceFormats.find((format) => format === (raw.trace ?? defaultBenchTraceFormat));
+  if (trace === undefined) throw bad('--trace', `expected ${traceFormats.join(', ')}, got "${raw.trace}"`);
   const resume = raw.resume === true;
   if (resume && raw.out === undefined) throw bad('--resume', 'needs --out <dir>: the output dir of the run to finish');
   return {
@@ -276,6 +283,7 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     ...(temperature === undefined ? {} : { temperature }),
     ...(budget === undefined ? {} : { budget }),
     ...(raw.breaker === undefined ? {} : { breaker: parseBreaker(raw.breaker, bad) }),
+    trace,
   };
 }
 
@@ -372,6 +380,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(options.dryRun === true ? { dryRun: true } : {}),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(options.prices === undefined ? {} : { prices: options.prices }),
+      trace: options.trace,
     });
     if (options.dryRun === true) {
       io.stderr(`${handle.notice}\n`);

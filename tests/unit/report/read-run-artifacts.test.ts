@@ -18,7 +18,7 @@ describe('readRunArtifacts (synthetic run folders)', () => {
 
   it('reports a folder without a trace instead of throwing', async () => {
     const artifacts = await readRunArtifacts(path.join(root, 'never-written'));
-    expect(artifacts).toEqual({ traceDir: path.join(root, 'never-written'), hasTrace: false, events: [], problems: [], steps: [] });
+    expect(artifacts).toEqual({ traceDir: path.join(root, 'never-written'), hasTrace: false, format: 'full', events: [], problems: [], steps: [] });
   });
 
   it('merges steps from events and folders, parses JSON, cuts big text, and lists problems', async () => {
