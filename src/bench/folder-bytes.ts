@@ -3,19 +3,30 @@ import * as path from 'node:path';
 
 /** Bytes of the regular files under a folder (links are not followed); 0 when it does not exist. */
 export function folderBytes(folder: string): number {
-  let total = 0;
+  return folderUsage(folder).bytes;
+}
+
+/** Bytes and number of the regular files under a folder (links are not followed); zeros when it does not exist. */
+export function folderUsage(folder: string): { bytes: number; files: number } {
+  const usage = { bytes: 0, files: 0 };
   let entries;
   try {
     entries = readdirSync(folder, { withFileTypes: true });
   } catch {
-    return 0;
+    return usage;
   }
   for (const entry of entries) {
     const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) total += folderBytes(full);
-    else if (entry.isFile()) total += lstatSync(full).size;
+    if (entry.isDirectory()) {
+      const inner = folderUsage(full);
+      usage.bytes += inner.bytes;
+      usage.files += inner.files;
+    } else if (entry.isFile()) {
+      usage.bytes += lstatSync(full).size;
+      usage.files += 1;
+    }
   }
-  return total;
+  return usage;
 }
 
 /** Bytes as a person reads them: `225.4 MB`, `812 KB`, `96 B` (decimal units). */
@@ -27,14 +38,15 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * One line saying what a bench output folder takes on disk, and in what: the traces, the
- * report pages and the rest (results, memory). E.g. `disk: 225.4 MB in runs/x (traces
- * 189.0 MB, report 33.1 MB, other 3.3 MB)`.
+ * One line saying what a bench output folder takes on disk, in how many files, and in
+ * what: the traces (with a compact trace's store), the report pages and the rest
+ * (results, memory). E.g. `disk: 12.4 MB in 1046 files in runs/x (traces 7.0 MB,
+ * report 3.1 MB, other 2.3 MB)`.
  */
 export function describeBenchDisk(outDir: string): string {
-  const total = folderBytes(outDir);
+  const total = folderUsage(outDir);
   const traces = folderBytes(path.join(outDir, 'traces'));
   const report = folderBytes(path.join(outDir, 'report'));
-  const other = Math.max(0, total - traces - report);
-  return `disk: ${formatBytes(total)} in ${outDir} (traces ${formatBytes(traces)}, report ${formatBytes(report)}, other ${formatBytes(other)})`;
+  const other = Math.max(0, total.bytes - traces - report);
+  return `disk: ${formatBytes(total.bytes)} in ${total.files} files in ${outDir} (traces ${formatBytes(traces)}, report ${formatBytes(report)}, other ${formatBytes(other)})`;
 }

@@ -79,7 +79,7 @@ export interface BenchExecutorOptions {
 }
 
 /** How a bench writes its runs unless told (`--trace`). */
-export const defaultBenchTraceFormat: TraceFormat = 'full';
+export const defaultBenchTraceFormat: TraceFormat = 'compact';
 
 /** The bench's planning aids (docs/planning.md): `--meta-plan`, `--vote n`, `--vote-temperature`, `--app-memory <dir>`. */
 export interface BenchPlanning {

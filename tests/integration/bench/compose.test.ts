@@ -2,7 +2,7 @@
 // sim: section reaches the simulator of every task, a section or task that cannot run
 // stops the bench before its first run, and a replayed cassette names the model it
 // recorded.
-import { readdir, readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,8 @@ import type { BenchExecutorOptions } from '../../../src/bench/task-executor.js';
 import { startMockOpenAiServer } from '../../../src/model/mock-openai-server.js';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
+import { readTrace } from '../../../src/trace/read-trace.js';
+import { openRunFiles } from '../../../src/trace/run-files.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 const simSuite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
@@ -44,10 +46,11 @@ async function run(handle: Awaited<ReturnType<typeof createBenchExecutor>>, task
 
 async function firstScreen(outDir: string, result: { traceDir: string }): Promise<string> {
   const folder = path.resolve(outDir, result.traceDir);
-  const files = await readdir(folder, { recursive: true });
-  const before = files.filter((file) => file.endsWith('before.xml')).sort()[0];
-  if (before === undefined) throw new Error(`no before.xml in ${folder}: ${files.join(', ')}`);
-  return await readFile(path.join(folder, before), 'utf8');
+  const { artifacts } = readTrace(folder);
+  const files = openRunFiles(folder, artifacts === undefined ? {} : { artifacts });
+  const before = files.names.filter((file) => file.endsWith('before.xml'))[0];
+  if (before === undefined) throw new Error(`no before.xml in ${folder}: ${files.names.join(', ')}`);
+  return files.read(before)?.toString('utf8') ?? '';
 }
 
 describe('createBenchExecutor on the simulator', () => {
