@@ -9,6 +9,7 @@ import { defaultTokenPrices, type BenchResults, type TokenPrices } from '../../b
 import { describeBenchDisk } from '../../bench/folder-bytes.js';
 import { formatPerAppTable, formatRepeatTable, formatResultsTable } from '../../bench/format-results-table.js';
 import { formatSkillTable } from '../../bench/format-skill-table.js';
+import { dryRunNeeds } from '../../bench/dry-run-needs.js';
 import { benchFiles, defaultBreakAfterInfrastructureErrors, runBenchmark } from '../../bench/run-benchmark.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
 import { defaultBenchTraceFormat, type BenchExecutorFactory, type BenchExecutorHandle, type BenchPlanning } from '../../bench/task-executor.js';
@@ -397,6 +398,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
     validateBenchPlan({ suite: suite.name, tasks, modes: options.modes, ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
     if (options.dryRun === true) {
       io.stdout(`dry run: ${tasks.length} tasks of suite ${suite.name} × ${options.modes.length} mode(s) can run on device ${options.device}; nothing was run\n`);
+      // "Can run" is not "can be judged": on a device, say what the tasks still need (the simulator runs its twins, which need none of it).
+      if (handle.simulated !== true) for (const line of dryRunNeeds(tasks)) io.stdout(`  ${line}\n`);
       return exitCodes.ok;
     }
     io.stderr(`${handle.notice}\n`);

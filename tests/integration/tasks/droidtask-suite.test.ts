@@ -59,6 +59,9 @@ describe('tasks/droidtask', () => {
     const good = await bench(['--suite', 'droidtask', '--device', 'emulator', '--mode', 'senseact', '--policy', 'llm', '--dry-run'], repoRoot);
     expect(good.exitCode, good.stderr).toBe(0);
     expect(good.stdout).toContain('dry run: 162 tasks of suite droidtask × 1 mode(s) can run on device emulator; nothing was run');
+    // "Can run" is followed by what they still need: a model judge that does not run yet, a hand-made state, APKs.
+    expect(good.stdout).toContain('nothing was run\n  133 of them end inconclusive whatever the agent does');
+    expect(good.stdout).toContain('\n  122 of them start from a state a person makes by hand');
     expect(good.stdout).toMatch(/^droidtask-clock-01: start \[installed com\.simplemobiletools\.clock .*; pm clear com\.simplemobiletools\.clock; launch com\.simplemobiletools\.clock\]; success: adb ×1$/m);
     // Negative control: a host-side adb command in the start steps stops the plan.
     const folder = path.join(root, 'tasks', 'bad');
