@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelRoleSchema } from '../model/model-role.js';
 import { planningUsageSchema } from '../agent/planning-usage.js';
 import { agentModeSchema, modelUsageShape, noPlanningAids, planningConditionsSchema, policyNameSchema, taskRunResultSchema } from '../agent/task-run-result.js';
 import { labMetricsSchema } from './compute-lab-metrics.js';
@@ -148,6 +149,18 @@ export const benchResultsSchema = z.object({
    * `run` its trace folder. The runs not started are finished with --resume.
    */
   breaker: z.object({ failures: z.number().int().positive(), cause: z.string(), run: z.string() }).optional(),
+  /**
+   * Set when the runs replayed a cassette (`SENSEACT_CASSETTE=replay:` or `replay-strict:`):
+   * its calls, the ones answered, and the recorded calls no run asked for (the runs diverged
+   * from the recording, or only some of its tasks ran); `strict` makes those an error.
+   */
+  cassette: z.object({
+    path: z.string(),
+    recorded: z.number().int().nonnegative(),
+    replayed: z.number().int().nonnegative(),
+    unused: z.array(z.object({ role: modelRoleSchema, hash: z.string(), occurrence: z.number().int().nonnegative(), snippet: z.string() })),
+    strict: z.boolean(),
+  }).optional(),
   modes: z.array(modeMetricsSchema),
   tasks: z.array(taskRunResultSchema),
   /** The suite's own benchmark's published success rates (`tasks/<suite>/published-results.json`), or null. */

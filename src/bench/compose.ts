@@ -16,6 +16,7 @@ import { CertificateMemory } from '../memory/certificate-memory.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
 import { modelConfigFromEnv, type ModelConfig } from '../model/model-config-from-env.js';
 import { createConfiguredModels } from '../model/create-configured-models.js';
+import type { CassetteUse } from '../model/cassette-player.js';
 import { modelRoles } from '../model/model-role.js';
 import { imageDetailSchema, type ImageDetail } from '../model/vision-model.js';
 import type { FaultProfileName } from '../sim/fault-injector.js';
@@ -48,14 +49,17 @@ export type BenchComposition = BenchExecutorHandle<Task>;
 /**
  * The cassette setting: `SENSEACT_CASSETTE=record:<file>` records every model call of the
  * run, `replay:<file>` answers from such a file with no endpoint (so the llm policy runs
- * offline, exactly as recorded). Throws when the value is malformed.
+ * offline, exactly as recorded; recorded calls the runs did not ask for are reported after
+ * the bench), `replay-strict:<file>` likewise and makes unused recorded calls an error
+ * (`strict`). Throws when the value is malformed.
  */
-export function cassetteFromEnv(env: Readonly<Record<string, string | undefined>>, cwd: string): { mode: 'record' | 'replay'; path: string } | undefined {
+export function cassetteFromEnv(env: Readonly<Record<string, string | undefined>>, cwd: string): { mode: 'record' | 'replay'; path: string; strict?: true } | undefined {
   const value = env['SENSEACT_CASSETTE'];
   if (value === undefined || value === '') return undefined;
-  const match = /^(record|replay):(.+)$/.exec(value);
-  if (!match) throw new BenchError({ code: 'bench-cassette', message: `SENSEACT_CASSETTE=${value}: expected record:<file> or replay:<file>.` });
-  return { mode: match[1] as 'record' | 'replay', path: path.resolve(cwd, match[2]!) };
+  const match = /^(record|replay|replay-strict):(.+)$/.exec(value);
+  if (!match) throw new BenchError({ code: 'bench-cassette', message: `SENSEACT_CASSETTE=${value}: expected record:<file>, replay:<file> or replay-strict:<file>.` });
+  const file = path.resolve(cwd, match[2]!);
+  return match[1] === 'replay-strict' ? { mode: 'replay', path: file, strict: true } : { mode: match[1] as 'record' | 'replay', path: file };
 }
 
 /**
@@ -75,9 +79,9 @@ export function gateImageDetailFromEnv(env: Readonly<Record<string, string | und
  * when asked), with the name of the model behind each role that answers (when replaying,
  * the recorded one).
  */
-export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }, redactor?: Redactor): AgentModels & { readonly names: readonly string[] } {
-  const models = createConfiguredModels({ config, ...(cassette ? { cassette } : {}), ...(redactor ? { redactor } : {}) });
-  return { planner: models.language, verifier: models.language, vision: models.vision, certifier: models.language, names: Object.values(models.modelNames) };
+export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 'replay'; path: string }, redactor?: Redactor): AgentModels & { readonly names: readonly string[]; readonly cassetteUse?: () => CassetteUse } {
+  const models = createConfiguredModels({ config, ...(cassette ? { cassette: { mode: cassette.mode, path: cassette.path } } : {}), ...(redactor ? { redactor } : {}) });
+  return { planner: models.language, verifier: models.language, vision: models.vision, certifier: models.language, names: Object.values(models.modelNames), ...(models.cassetteUse ? { cassetteUse: models.cassetteUse } : {}) };
 }
 
 /**
@@ -243,6 +247,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
     redactor,
     faults: effectiveFaults === 'none' ? null : effectiveFaults ?? null,
     prices: pricesForModels(modelNames),
+    ...(models?.cassetteUse && cassette !== undefined ? { cassette: { use: models.cassetteUse, strict: cassette.strict === true } } : {}),
     checkTask: (task) => {
       const twin = runnable(task);
       if (twin === undefined) return `their simTwin is not a task of a simulator suite (tasks/sim, tasks/sim-*)`;

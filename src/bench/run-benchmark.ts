@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import type { PublishedResults } from './published-results.js';
+import type { CassetteUse } from '../model/cassette-player.js';
 import * as path from 'node:path';
 import { noPlanningAids, taskRunResultSchema, type AgentMode, type PlanningConditions, type PolicyName, type RunConditions, type TaskRunResult } from '../agent/task-run-result.js';
 import { debugLog } from '../util/debug-log.js';
@@ -79,6 +80,8 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
    * {@link defaultBreakAfterInfrastructureErrors}, 0 turns the breaker off.
    */
   readonly breakAfterInfrastructureErrors?: number;
+  /** When the runs replay a cassette: how they used it, recorded in results.json (`cassette`). */
+  readonly cassette?: { readonly use: () => CassetteUse; readonly strict: boolean };
   /** Cancels the benchmark: no new run starts, in-flight runs are abandoned, results are written as incomplete. */
   readonly signal?: AbortSignal;
   /**
@@ -190,6 +193,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
         complete: planOrdered.length === plan.length,
         expectedRuns: plan.length + kept.size,
         ...(tripped === undefined ? {} : { breaker: tripped }),
+        ...(options.cassette === undefined ? {} : { cassette: cassetteOf(options.cassette) }),
         modes: computeModeMetrics(ordered, options.modes, prices),
         tasks: ordered,
         reference: options.reference ?? null,
@@ -417,4 +421,10 @@ function describeError(error: unknown): string {
 function abortPromise(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** results.json's record of a replayed cassette's use. */
+function cassetteOf(cassette: NonNullable<RunBenchmarkOptions<BenchTask>['cassette']>): NonNullable<BenchResults['cassette']> {
+  const use = cassette.use();
+  return { path: use.path, recorded: use.recorded, replayed: use.replayed, unused: use.unused.map((call) => ({ ...call })), strict: cassette.strict };
 }

@@ -1,3 +1,4 @@
+import type { CassetteUse } from '../model/cassette-player.js';
 import type { ModelBudget } from '../model/model-budget.js';
 import type { AgentMode, PolicyName, TaskRunResult } from '../agent/task-run-result.js';
 import type { TraceFormat } from '../trace/trace-writer.js';
@@ -120,6 +121,8 @@ export interface BenchExecutorHandle<Task extends BenchTask = BenchTask> {
    * again — so that resuming gives what an uninterrupted benchmark would have.
    */
   retainRuns?(kept: readonly Pick<TaskRunResult, 'id' | 'mode' | 'repeat'>[]): Promise<void>;
+  /** When the runs replay a cassette: how they used it (read after the runs), and whether unused recorded calls are an error (`replay-strict:`). */
+  readonly cassette?: { readonly use: () => CassetteUse; readonly strict: boolean };
   /** One line on how `task` would run on this device (its start steps, its success check), for `--dry-run`. */
   readonly describeTask?: (task: Task) => string;
   close(): Promise<void>;

@@ -22,7 +22,7 @@ export const workersEnvironmentVariable = 'SENSEACT_WORKERS';
  * about 1.4 cores busy and each thread pays its own start-up, JIT and heap. Asked for
  * (`--workers N` or `SENSEACT_WORKERS=N`, N ≥ 2), runs on the in-process simulator at
  * `concurrency` > 1 go to a pool of worker threads (`createWorkerPoolExecutor`); Appium
- * devices, whose runs wait on the network, and a cassette being recorded to one file stay
+ * devices, whose runs wait on the network, and a cassette being recorded or replayed stay
  * in-process whatever is asked.
  */
 export async function createParallelBenchExecutor(options: BenchExecutorOptions): Promise<BenchExecutorHandle<Task>> {
@@ -44,7 +44,8 @@ export function workerThreadsFor(options: BenchExecutorOptions): number {
   if (concurrency <= 1) return 1;
   if (cap <= 1) return 1;
   if (loadDeviceProfile(options.device, { cwd: options.cwd, env: options.env }).kind !== 'sim') return 1;
-  if (cassetteFromEnv(options.env, options.cwd)?.mode === 'record') return 1;
+  // One cassette file: recorded in one order, and replayed by one player that knows which recorded calls went unused.
+  if (cassetteFromEnv(options.env, options.cwd) !== undefined) return 1;
   // The app memory learns into one file per app: threads writing it side by side would lose updates.
   if (options.planning?.appMemoryDir !== undefined) return 1;
   return Math.min(concurrency, cap);

@@ -14,6 +14,26 @@ export interface ReplayingModelOptions {
   readonly models?: Partial<Record<ModelRole, string>>;
 }
 
+/** One recorded call a replay did not use. */
+export interface UnusedCassetteCall {
+  readonly role: ModelRole;
+  readonly hash: string;
+  readonly occurrence: number;
+  /** The recorded request's last user text, shortened. */
+  readonly snippet: string;
+}
+
+/**
+ * How a replay used its cassette: recorded calls, calls answered, and the recorded ones no
+ * request asked for (the run made fewer calls than the recording, or other ones) in file order.
+ */
+export interface CassetteUse {
+  readonly path: string;
+  readonly recorded: number;
+  readonly replayed: number;
+  readonly unused: readonly UnusedCassetteCall[];
+}
+
 /**
  * Answers requests from one cassette: the n-th call with a given request hash gets the
  * n-th recorded reply for it. Share one player between a `ReplayingLanguageModel` and a
@@ -27,6 +47,8 @@ export class CassettePlayer {
   private readonly recordedModels = new Map<ModelRole, string>();
   private readonly models: Partial<Record<ModelRole, string>>;
   private readonly occurrences = new Map<string, number>();
+  private readonly entries: readonly CassetteEntry[];
+  private readonly used = new Set<string>();
   private replayedCount = 0;
   /** Calls in the cassette. */
   readonly size: number;
@@ -35,6 +57,7 @@ export class CassettePlayer {
     this.path = options.path;
     this.models = options.models ?? {};
     const entries = readCassette(options.path);
+    this.entries = entries;
     this.size = entries.length;
     for (const entry of entries) {
       this.byKey.set(`${entry.hash}#${entry.occurrence}`, entry);
@@ -50,6 +73,14 @@ export class CassettePlayer {
 
   modelName(role: ModelRole): string {
     return this.recordedModel(role) ?? `(no ${role} call recorded)`;
+  }
+
+  /** What the replay used so far; after the run, `unused` lists the recorded calls it never asked for. */
+  use(): CassetteUse {
+    const unused = this.entries
+      .filter((entry) => !this.used.has(`${entry.hash}#${entry.occurrence}`))
+      .map((entry) => ({ role: entry.role, hash: entry.hash, occurrence: entry.occurrence, snippet: recordedSnippet(entry) }));
+    return { path: this.path, recorded: this.size, replayed: this.replayedCount, unused };
   }
 
   /** The model that answered `role` when recording (or as configured in `models`); undefined when the cassette has no call of that role. */
@@ -76,6 +107,7 @@ export class CassettePlayer {
       });
     }
     this.occurrences.set(hash, occurrence + 1);
+    this.used.add(`${hash}#${occurrence}`);
     this.replayedCount += 1;
     const reply = entry.reply;
     return {
@@ -87,4 +119,10 @@ export class CassettePlayer {
       ...(reply.attempts === undefined ? {} : { attempts: reply.attempts }),
     };
   }
+}
+
+/** The last user text of a recorded request, on one line and shortened. */
+function recordedSnippet(entry: CassetteEntry): string {
+  const text = ([...entry.request.messages].reverse().find((message) => message.role === 'user')?.content ?? '').replace(/\s+/g, ' ').trim();
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

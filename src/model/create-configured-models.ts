@@ -1,4 +1,4 @@
-import { CassettePlayer } from './cassette-player.js';
+import { CassettePlayer, type CassetteUse } from './cassette-player.js';
 import { CassetteRecorder } from './cassette-recorder.js';
 import type { LanguageModel } from './language-model.js';
 import type { ModelEndpointConfig } from './model-config-from-env.js';
@@ -38,6 +38,8 @@ export interface ConfiguredModels {
    * recorded is absent.
    */
   readonly modelNames: Partial<Record<ModelRole, string>>;
+  /** When replaying: how the replay used the cassette so far (after the runs, its unused recorded calls). */
+  readonly cassetteUse?: () => CassetteUse;
 }
 
 /**
@@ -57,7 +59,7 @@ export function createConfiguredModels(options: ConfiguredModelsOptions): Config
       const model = player.recordedModel(role);
       if (model !== undefined) modelNames[role] = model;
     }
-    return { language: new ReplayingLanguageModel(player), vision: new ReplayingVisionModel(player), description: `replay ${path}`, modelNames };
+    return { language: new ReplayingLanguageModel(player), vision: new ReplayingVisionModel(player), description: `replay ${path}`, modelNames, cassetteUse: () => player.use() };
   }
   const { cassette: _cassette, secrets: _secrets, redactor: _redactor, ...own } = options;
   // One breaker for the endpoint: the text and the vision model learn together that it is down.

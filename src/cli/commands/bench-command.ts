@@ -129,7 +129,8 @@ Exit codes:
   ${exitCodes.badInput}  bad input: an option, the suite, the device profile, or tasks that cannot run
      under the chosen policy and device; nothing was run
   ${exitCodes.infrastructureError}  at least one run ended in an infrastructure error (device lost, model
-     endpoint down or failing); the first causes are printed and results.json has them all
+     endpoint down or failing); the first causes are printed and results.json has them all;
+     or a SENSEACT_CASSETTE=replay-strict: replay left recorded calls unused
 `;
 
 /**
@@ -436,6 +437,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),
       ...(handle.retainRuns === undefined ? {} : { beforeRuns: handle.retainRuns.bind(handle) }),
       ...(options.breaker === undefined ? {} : { breakAfterInfrastructureErrors: options.breaker }),
+      ...(handle.cassette === undefined ? {} : { cassette: handle.cassette }),
       signal: controller.signal,
     });
   } finally {
@@ -460,6 +462,8 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   const writeReport = dependencies.writeReport ?? (async (runDir: string) => (await writeBenchReport(runDir)).htmlFile);
   io.stdout(`report: ${await writeReport(options.out)}\n`);
   io.stdout(`${describeBenchDisk(options.out)}\n`);
+  const unusedCalls = describeUnusedCassetteCalls(results);
+  if (unusedCalls !== undefined) io.stderr(unusedCalls);
   if (results.breaker !== undefined) {
     const { failures, cause, run } = results.breaker;
     io.stderr(`senseact: stopped starting runs after ${failures} runs in a row ended in an infrastructure error (exit ${exitCodes.infrastructureError}); the cause:\n  ${cause}\n  trace: ${path.join(options.out, run)}\nOnce the cause is fixed, finish the benchmark with: npx senseact bench ${resumeArguments(options, results).join(' ')}\n`);
@@ -475,7 +479,27 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
     io.stderr(describeInfrastructureErrors(errored, results.tasks.length, options.out));
     return exitCodes.infrastructureError;
   }
+  if (unusedCalls !== undefined && results.cassette?.strict === true) return exitCodes.infrastructureError;
   return exitCodes.ok;
+}
+
+/**
+ * The recorded calls a replay did not use, when there are any: the runs made fewer or
+ * other calls than the recording (a changed step budget, prompt or screen), so the replay
+ * does not reproduce it. A warning, or under `replay-strict:` the error the exit code says.
+ */
+function describeUnusedCassetteCalls(results: BenchResults): string | undefined {
+  const cassette = results.cassette;
+  if (cassette === undefined || cassette.unused.length === 0) return undefined;
+  const byRole = new Map<string, number>();
+  for (const call of cassette.unused) byRole.set(call.role, (byRole.get(call.role) ?? 0) + 1);
+  const roles = [...byRole].map(([role, count]) => `${role} ${count}`).join(', ');
+  const examples = cassette.unused.slice(0, 3).map((call) => `  ${call.role} ${call.hash.slice(0, 12)}#${call.occurrence} ${JSON.stringify(call.snippet)}`);
+  const head = cassette.strict
+    ? `senseact: the replay did not use ${cassette.unused.length} of the ${cassette.recorded} recorded calls in ${cassette.path} (${roles}); SENSEACT_CASSETTE=replay-strict makes that an error (exit ${exitCodes.infrastructureError}):`
+    : `senseact: warning: the replay did not use ${cassette.unused.length} of the ${cassette.recorded} recorded calls in ${cassette.path} (${roles}):`;
+  const why = 'The runs made fewer or other model calls than the recording (a changed step budget, prompt or screen, or only some of its tasks ran), so their results are not the recorded ones. Compare with: npx senseact cassette <file> --hash <hash>.';
+  return `${head}\n${examples.join('\n')}${cassette.unused.length > 3 ? `\n  … ${cassette.unused.length - 3} more in results.json (cassette.unused)` : ''}\n${why}${cassette.strict ? '' : ' SENSEACT_CASSETTE=replay-strict:<file> makes this an error.'}\n`;
 }
 
 /** The options that finish this benchmark in its --out dir (`senseact bench … --resume`). */

@@ -99,6 +99,7 @@ describe('the worker pool executor', () => {
     expect(workerThreadsFor({ ...base, concurrency: 2, env: { SENSEACT_WORKERS: '0' } })).toBe(1);
     expect(workerThreadsFor({ ...base, concurrency: 2, workers: 2, device: 'sim-appium' })).toBe(1);
     expect(workerThreadsFor({ ...base, concurrency: 2, workers: 2, env: { SENSEACT_CASSETTE: `record:${path.join(root, 'c.jsonl')}` } })).toBe(1);
+    expect(workerThreadsFor({ ...base, concurrency: 2, workers: 2, env: { SENSEACT_CASSETTE: `replay:${path.join(root, 'c.jsonl')}` } })).toBe(1);
     expect(() => workerThreadsFor({ ...base, concurrency: 2, env: { SENSEACT_WORKERS: 'many' } })).toThrow(/SENSEACT_WORKERS=many: expected a whole number/);
     // --workers wins over the environment, and is capped by the concurrency.
     expect(workerThreadsFor({ ...base, concurrency: 8, workers: 3, env: { SENSEACT_WORKERS: '0' } })).toBe(3);
