@@ -12,14 +12,15 @@
 // (src/model/mock-label-model.ts). Transport habits: --stall-ms <ms> holds every reply that
 // long (a dead endpoint that accepts and never answers: --stall-ms 3600000);
 // --rate-limit-ms <ms> answers 429 with Retry-After (seconds left) until that long after
-// the first request. Stops on Ctrl-C.
+// the first request; --stream-only answers every reply as server-sent events, asked or not
+// (a stream-only server). Stops on Ctrl-C.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { labelMatchAnswer } from '../src/model/mock-label-model.js';
 import { mockPersonalitySchema, personalityReply, type MockPersonality } from '../src/model/mock-model-personality.js';
 import { startMockOpenAiServer, type MockChatRequest, type MockReply } from '../src/model/mock-openai-server.js';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' }, personality: { type: 'string' }, model: { type: 'string' }, 'stall-ms': { type: 'string' }, 'rate-limit-ms': { type: 'string' } } });
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' }, personality: { type: 'string' }, model: { type: 'string' }, 'stall-ms': { type: 'string' }, 'rate-limit-ms': { type: 'string' }, 'stream-only': { type: 'boolean' } } });
 const stallMs = Number(values['stall-ms'] ?? '0');
 const rateLimitMs = Number(values['rate-limit-ms'] ?? '0');
 if (!Number.isFinite(stallMs) || stallMs < 0 || !Number.isFinite(rateLimitMs) || rateLimitMs < 0) {
@@ -85,8 +86,10 @@ function transport(reply: MockReply): MockReply {
   firstRequestAt ??= Date.now();
   const left = firstRequestAt + rateLimitMs - Date.now();
   if (left > 0) return { status: 429, body: { error: { message: 'Rate limit reached for requests', type: 'requests' } }, headers: { 'retry-after': String(Math.ceil(left / 1000)) } };
-  if (stallMs === 0 || (typeof reply !== 'string' && 'status' in reply)) return reply;
-  return typeof reply === 'string' ? { text: reply, delayMs: stallMs } : { ...reply, delayMs: stallMs };
+  if (typeof reply !== 'string' && 'status' in reply) return reply;
+  const streamed = values['stream-only'] === true ? (typeof reply === 'string' ? { text: reply, stream: true } : { ...reply, stream: true }) : reply;
+  if (stallMs === 0) return streamed;
+  return typeof streamed === 'string' ? { text: streamed, delayMs: stallMs } : { ...streamed, delayMs: stallMs };
 }
 
 const server = await startMockOpenAiServer({

@@ -36,6 +36,8 @@ export type MockReply =
       readonly finishReason?: string;
       /** Wait this long before answering (timeouts, slow servers). */
       readonly delayMs?: number;
+      /** Send the reply as server-sent events (`chat.completion.chunk`s, then `[DONE]`) whatever the request asked: a stream-only server. */
+      readonly stream?: boolean;
     }
   | {
       readonly status: number;
@@ -63,7 +65,8 @@ export interface MockOpenAiServer {
 
 /**
  * A local OpenAI-compatible HTTP server for tests and offline runs, on 127.0.0.1 and a
- * free port. Implements `POST /v1/chat/completions` (non-streaming, with `usage`:
+ * free port. Implements `POST /v1/chat/completions` (JSON, or server-sent events for a reply
+ * with `stream`, with `usage`:
  * given by the reply, else counted locally: o200k text tokens, and each image at its real
  * size and requested detail by OpenAI's tile formula) and `GET /v1/models`.
  * The reply function decides each answer, including error statuses and delays, so the
@@ -126,6 +129,10 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
         ? reply.usage
         : { promptTokens: texts.reduce((total, part) => total + estimateTokens(part), 0) + estimateImagesTokens(sentImages(images, imageDetails)), completionTokens: estimateTokens(text) };
     const omitUsage = typeof reply !== 'string' && reply.omitUsage === true;
+    if (typeof reply !== 'string' && reply.stream === true) {
+      sendEventStream(response, { id: `chatcmpl-mock-${request.index}`, model: reply.model ?? model ?? 'mock-model', text, finishReason: reply.finishReason ?? 'stop', ...(omitUsage ? {} : { usage }) });
+      return;
+    }
     sendJson(response, 200, {
       id: `chatcmpl-mock-${request.index}`,
       object: 'chat.completion',
@@ -188,6 +195,19 @@ function waitUnlessClosed(ms: number, response: ServerResponse, pending: Set<Nod
     };
     response.once('close', onClose);
   });
+}
+
+/** A reply as a stream-only server sends it: the text in three chunks, the finish reason, the usage, `[DONE]`. */
+function sendEventStream(response: ServerResponse, reply: { id: string; model: string; text: string; finishReason: string; usage?: { promptTokens: number; completionTokens: number } }): void {
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string => `data: ${JSON.stringify({ id: reply.id, object: 'chat.completion.chunk', created: 0, model: reply.model, choices, ...extra })}\n\n`;
+  const third = Math.ceil(reply.text.length / 3);
+  const pieces = [reply.text.slice(0, third), reply.text.slice(third, 2 * third), reply.text.slice(2 * third)];
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  response.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+  for (const piece of pieces) response.write(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]));
+  response.write(chunk([{ index: 0, delta: {}, finish_reason: reply.finishReason }]));
+  if (reply.usage !== undefined) response.write(chunk([], { usage: { prompt_tokens: reply.usage.promptTokens, completion_tokens: reply.usage.completionTokens, total_tokens: reply.usage.promptTokens + reply.usage.completionTokens } }));
+  response.end('data: [DONE]\n\n');
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {

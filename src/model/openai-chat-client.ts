@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
-import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { readSseCompletion } from './read-sse-completion.js';
 import { assertNever } from '../util/assert-never.js';
 import { debugLog } from '../util/debug-log.js';
 import { chatRequestBody } from './chat-request-body.js';
@@ -124,11 +125,13 @@ export class OpenAiChatClient {
       const link = linkedSignal(request.signal);
       try {
         sent += 1;
-        const completion = await this.client.chat.completions.create(body, {
+        const received = await this.client.chat.completions.create(body, {
           ...(link === undefined ? {} : { signal: link.signal }),
           timeout: this.timeoutMs,
         }).finally(() => link?.release());
         this.breaker.answered();
+        // A stream-only server answers with server-sent events even when no stream was asked for: read them as the reply.
+        const completion = this.fromEventStream(received as unknown, model, request.role, sent) ?? received;
         // A proxy's login page or a server's error page can come with status 200: check the shape.
         const shapeProblem = completionShapeProblem(completion as unknown);
         if (shapeProblem !== undefined) throw new UnusableResponse(shapeProblem);
@@ -196,6 +199,23 @@ export class OpenAiChatClient {
         });
       }
     }
+  }
+
+  /**
+   * The completion a body of server-sent events holds, or undefined when `body` is none;
+   * throws `invalid-response` (not retried: the endpoint answers so every time) for a
+   * stream that holds no chat completion.
+   */
+  private fromEventStream(body: unknown, model: string, role: ModelRole, attempts: number): ChatCompletion | undefined {
+    if (typeof body !== 'string') return undefined;
+    const streamed = readSseCompletion(body);
+    if (streamed === undefined) return undefined;
+    if ('problem' in streamed) {
+      throw this.failure('invalid-response', model, role, attempts, { detail: streamed.problem, hint: 'This endpoint streams its replies; SenseAct reads a streamed chat completion, but not this one: check that SENSEACT_BASE_URL is the OpenAI-compatible API (with its /v1 suffix) and that the server streams chat.completion.chunk events.' });
+    }
+    debugLog('model', 'read a streamed reply (server-sent events)', { model, role });
+    // Only the fields the caller reads are there (model, choices[0].message.content and finish_reason, usage).
+    return streamed as unknown as ChatCompletion;
   }
 
   private failure(
