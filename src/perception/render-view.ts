@@ -204,14 +204,18 @@ export function renderView(input: ViewInput | PlannerView): string {
   lines.push(header.join(' '));
   for (const toast of view.toasts) lines.push(`toast ${quote(toast)}`);
   for (const block of view.blocks) {
-    lines.push(`${block.surface ? 'surface' : 'block'}${block.label ? ` ${quote(block.label)}` : ''}`);
+    const title = block.label ? quote(block.label) : '';
+    lines.push(`${block.surface ? 'surface' : 'block'}${title ? ` ${title}` : ''}`);
     for (const item of block.items) {
+      // A text row that only repeats the block's title (a page's heading) says nothing new.
+      if (item.kind === 'text' && !item.description && title !== '' && quote(item.text) === title) continue;
       const head = item.kind === 'unit' ? renderUnitLine(item) : `text ${quote(item.text)}`;
-      lines.push(`  ${head}${item.description ? ` — ${quote(item.description)}` : ''}`);
+      // Rows are not indented: the block and surface lines head them, and an indent costs a token a row.
+      lines.push(`${head}${item.description ? ` — ${quote(item.description)}` : ''}`);
     }
     if (block.more) {
       const scrolls = block.items.some((item) => item.kind === 'unit' && item.type === 'scroll');
-      lines.push(`  … ${block.more} more row${block.more === 1 ? '' : 's'}${scrolls ? ', scroll to bring them up' : ' not shown'}`);
+      lines.push(`… ${block.more} more row${block.more === 1 ? '' : 's'}${scrolls ? ', scroll to bring them up' : ' not shown'}`);
     }
   }
   return `${lines.join('\n')}\n`;

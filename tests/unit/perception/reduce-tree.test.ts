@@ -195,13 +195,13 @@ describe('view row budget', () => {
   it('cuts a dense screen to the budget: the scroll container, the focus rows and the top of the list stay, the rest is counted', () => {
     const perception = run({ viewRows: 10, viewFocus: ['bluetooth'] }, list);
     const lines = perception.view.trimEnd().split('\n');
-    const shown = lines.filter((line) => line.startsWith('  [') || line.startsWith('  text'));
+    const shown = lines.filter((line) => line.startsWith('[') || line.startsWith('text '));
     expect(shown).toHaveLength(10);
     expect(perception.view).toContain('scroll "list" vertical');
     expect(perception.view).toContain('click "Bluetooth"');
     expect(perception.view).toContain('click "Row 0"');
     expect(perception.view).not.toContain('click "Row 58"');
-    expect(lines.at(-1)).toBe('  … 51 more rows, scroll to bring them up');
+    expect(lines.at(-1)).toBe('… 51 more rows, scroll to bring them up');
     expect(perception.plannerView.hiddenUnits).toHaveLength(51);
     const hidden = new Set(perception.plannerView.hiddenUnits);
     expect(perception.units.filter((unit) => hidden.has(unit.id)).map((unit) => unit.label)).toContain('Row 58');
