@@ -68,7 +68,7 @@ for (const run of results.tasks) {
     run,
     trace.events
       .filter((event) => event.type === 'model-call-end' || event.type === 'vlm-call-end')
-      .map((event) => ({ role: String(event['role']), promptTokens: Number(event['promptTokens']), sections: (event['promptSections'] as Record<string, number> | undefined) ?? {} })),
+      .map((event) => ({ role: String(event['role']), promptTokens: Number(event['promptTokens']), sections: (event['promptSections'] as Record<string, number> | undefined) ?? {}, ...(typeof event['sharedPrefixTokens'] === 'number' ? { sharedPrefixTokens: event['sharedPrefixTokens'] } : {}) })),
   );
 }
 

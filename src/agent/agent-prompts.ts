@@ -109,14 +109,17 @@ export function plannerMessages(input: {
   readonly skills?: string;
 }): TextMessage[] {
   // Each part says which section it is, so the token accounting follows the prompt (scripts/bench-prompt-tokens.ts).
+  // What stays the same for the whole run comes first (the system text, the task, the allowed
+  // apps, the skill menu of the app), then the history, which only grows, then what this
+  // screen brings: a provider's prefix cache serves the start two calls share.
   const parts: PromptPart[] = [
     { section: 'task', text: `Task: ${input.instruction}` },
     { section: 'task', text: `Allowed apps: ${input.allowedPackages.join(', ')}` },
-    { section: 'history', text: `Intent history:\n${historyText(input.history)}` },
   ];
+  if (input.skills) parts.push({ section: 'memory', text: input.skills });
+  parts.push({ section: 'history', text: `Intent history:\n${historyText(input.history)}` });
   if (input.progress) parts.push({ section: 'plan', text: `${escapeFenceTags(input.progress)}\nSay which sub-tasks your intent finishes in "subtasksDone" (numbers); FINISH is refused while a sub-task's check has not held.` });
   if (input.hints) parts.push({ section: 'memory', text: escapeFenceTags(input.hints) });
-  if (input.skills) parts.push({ section: 'memory', text: input.skills });
   if (input.certificates.length > 0) parts.push({ section: 'certificates', text: `Tried before on this screen:\n${escapeFenceTags(input.certificates.map((line) => `- ${line}`).join('\n'))}` });
   if (input.feedback) parts.push({ section: 'feedback', text: escapeFenceTags(feedbackText(input.feedback)) });
   if (input.rejection) parts.push({ section: 'feedback', text: `Your previous commitment was rejected: ${escapeFenceTags(input.rejection)}` });

@@ -294,6 +294,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     modelAttempts: totals.attempts,
     ...(totals.cachedPromptTokens > 0 ? { cachedPromptTokens: totals.cachedPromptTokens } : {}),
     ...(totals.estimatedCalls > 0 ? { estimatedUsageCalls: totals.estimatedCalls } : {}),
+    ...(totals.sharedPrefixTokens > 0 ? { sharedPrefixTokens: totals.sharedPrefixTokens } : {}),
     promptTokens: totals.promptTokens,
     completionTokens: totals.completionTokens,
     latency: { deviceMs: latency.deviceMs, perceptionMs: latency.perceptionMs, modelMs: latency.modelMs, verificationMs: latency.verificationMs, totalMs },

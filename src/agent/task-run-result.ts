@@ -56,6 +56,11 @@ export const modelUsageShape = {
   cachedPromptTokens: count.optional(),
   /** Model calls whose tokens were estimated locally because the endpoint sent no usage (absent: none). */
   estimatedUsageCalls: count.optional(),
+  /**
+   * Prompt tokens (o200k estimate) each call shared, from its start, with an earlier call of
+   * the run: what a provider's prefix cache could serve (absent: none, or written before it was counted).
+   */
+  sharedPrefixTokens: count.optional(),
 };
 
 /**

@@ -7,6 +7,8 @@ export interface CallSections {
   readonly role: string;
   readonly promptTokens: number;
   readonly sections: Readonly<Record<string, number>>;
+  /** Tokens at the start of its prompt shared with an earlier call of the run (what a prefix cache could serve); absent: none. */
+  readonly sharedPrefixTokens?: number;
 }
 
 /** Prompt tokens of one mode: per task and per call, by section. */
@@ -26,7 +28,7 @@ export interface ModeTokenBreakdown {
   /** Mean prompt tokens per task if every screenshot were a 1080×2400 phone screenshot at high detail (1445 tokens). */
   readonly promptPerTaskAtPhoneSize: number;
   /** Per role: calls and mean prompt tokens per call by section. */
-  readonly perCall: Readonly<Record<string, { readonly calls: number; readonly sections: Partial<Record<PromptSection, number>>; readonly prompt: number }>>;
+  readonly perCall: Readonly<Record<string, { readonly calls: number; readonly sections: Partial<Record<PromptSection, number>>; readonly prompt: number; readonly sharedPrefix: number }>>;
 }
 
 /** How two modes compare on the same tasks (clean runs of both). */
@@ -64,12 +66,13 @@ export function promptTokenBreakdown(
       const value = mean((run) => run.promptTokensBySection[section] ?? 0);
       if (value !== 0) perTask[section] = value;
     }
-    const perCall: Record<string, { calls: number; totals: Partial<Record<PromptSection, number>>; prompt: number }> = {};
+    const perCall: Record<string, { calls: number; totals: Partial<Record<PromptSection, number>>; prompt: number; shared: number }> = {};
     for (const run of clean) {
       for (const call of callsOf(run)) {
-        const entry = (perCall[call.role] ??= { calls: 0, totals: {}, prompt: 0 });
+        const entry = (perCall[call.role] ??= { calls: 0, totals: {}, prompt: 0, shared: 0 });
         entry.calls += 1;
         entry.prompt += call.promptTokens;
+        entry.shared += call.sharedPrefixTokens ?? 0;
         for (const [section, tokens] of Object.entries(call.sections)) {
           const known = promptSectionSchema.safeParse(section);
           const key: PromptSection = known.success ? known.data : 'other';
@@ -93,6 +96,7 @@ export function promptTokenBreakdown(
           {
             calls: entry.calls,
             prompt: entry.prompt / entry.calls,
+            sharedPrefix: entry.shared / entry.calls,
             sections: Object.fromEntries(Object.entries(entry.totals).map(([section, tokens]) => [section, tokens / entry.calls])) as Partial<Record<PromptSection, number>>,
           },
         ]),
@@ -151,8 +155,11 @@ export function formatPromptTokenBreakdown(breakdown: readonly ModeTokenBreakdow
     ),
   );
   lines.push('', 'Prompt tokens per call (mean), by role and section:');
-  const callRows = breakdown.flatMap((mode) => Object.entries(mode.perCall).map(([role, entry]) => [mode.mode, role, String(entry.calls), ...sections.map((section) => round(entry.sections[section])), round(entry.prompt)]));
-  lines.push(...table(['mode', 'role', 'calls', ...sections, 'prompt'], callRows));
+  const callRows = breakdown.flatMap((mode) =>
+    Object.entries(mode.perCall).map(([role, entry]) => [mode.mode, role, String(entry.calls), ...sections.map((section) => round(entry.sections[section])), round(entry.prompt), round(entry.sharedPrefix), entry.prompt === 0 ? '-' : `${((entry.sharedPrefix / entry.prompt) * 100).toFixed(0)}%`]),
+  );
+  lines.push(...table(['mode', 'role', 'calls', ...sections, 'prompt', 'shared start', 'share'], callRows));
+  lines.push('(shared start: tokens at the start of the prompt an earlier call of the run began with too, what a prefix cache can serve)');
   if (ratios.length > 0) {
     lines.push('', 'Paired per task (prompt tokens):');
     for (const ratio of ratios) {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { estimateImagesTokens, estimateTokens } from './estimate-tokens.js';
+import { promptPrefixText, sharedPrefixTokens } from './shared-prompt-prefix.js';
 import type { ImageDetail, ModelImage } from './vision-model.js';
 
 /** One request the mock server received. */
@@ -52,6 +53,12 @@ export interface MockOpenAiServerOptions {
   readonly reply: (request: MockChatRequest) => MockReply | Promise<MockReply>;
   /** Port on 127.0.0.1; default 0 (a free port chosen by the OS). */
   readonly port?: number;
+  /**
+   * Play a provider's prefix cache: a reply without its own usage reports, as
+   * `prompt_tokens_details.cached_tokens`, the tokens at the start of the request's messages
+   * that an earlier request began with too (`sharedPrefixTokens`; none when nothing is shared).
+   */
+  readonly prefixCache?: boolean;
 }
 
 export interface MockOpenAiServer {
@@ -75,6 +82,7 @@ export interface MockOpenAiServer {
 export async function startMockOpenAiServer(options: MockOpenAiServerOptions): Promise<MockOpenAiServer> {
   const requests: MockChatRequest[] = [];
   const pending = new Set<NodeJS.Timeout>();
+  const cachedPrompts: string[] = [];
 
   const server = createServer((incoming, response) => {
     void handle(incoming, response).catch((error: unknown) => {
@@ -127,7 +135,7 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
     const usage =
       typeof reply !== 'string' && reply.usage !== undefined
         ? reply.usage
-        : { promptTokens: texts.reduce((total, part) => total + estimateTokens(part), 0) + estimateImagesTokens(sentImages(images, imageDetails)), completionTokens: estimateTokens(text) };
+        : { promptTokens: texts.reduce((total, part) => total + estimateTokens(part), 0) + estimateImagesTokens(sentImages(images, imageDetails)), completionTokens: estimateTokens(text), ...cachedUsage(body) };
     const omitUsage = typeof reply !== 'string' && reply.omitUsage === true;
     if (typeof reply !== 'string' && reply.stream === true) {
       sendEventStream(response, { id: `chatcmpl-mock-${request.index}`, model: reply.model ?? model ?? 'mock-model', text, finishReason: reply.finishReason ?? 'stop', ...(omitUsage ? {} : { usage }) });
@@ -143,6 +151,15 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
         ? {}
         : { usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens, ...('cachedPromptTokens' in usage && usage.cachedPromptTokens !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cachedPromptTokens } } : {}) } }),
     });
+  }
+
+  /** Under `prefixCache`: the tokens this request shares from its start with an earlier one (none: no field). */
+  function cachedUsage(body: unknown): { cachedPromptTokens?: number } {
+    if (options.prefixCache !== true) return {};
+    const prompt = promptPrefixText(readRoles(body));
+    const cached = sharedPrefixTokens(prompt, cachedPrompts);
+    cachedPrompts.push(prompt);
+    return cached > 0 ? { cachedPromptTokens: cached } : {};
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -223,6 +240,14 @@ function sentImages(images: readonly Uint8Array[], details: readonly (ImageDetai
     const detail = details[index];
     return detail === undefined ? { png } : { png, detail };
   });
+}
+
+/** Each message's role and its text parts joined (images left out), as the prefix cache reads them. */
+function readRoles(body: unknown): { role: string; content: string }[] {
+  if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages)) return [];
+  const { texts } = readMessages(body);
+  const roles = (body.messages as unknown[]).filter((message) => typeof message === 'object' && message !== null && 'content' in message && (typeof message.content === 'string' || Array.isArray(message.content)));
+  return roles.map((message, index) => ({ role: typeof message === 'object' && message !== null && 'role' in message && typeof message.role === 'string' ? message.role : '', content: texts[index] ?? '' }));
 }
 
 function readMessages(body: unknown): { texts: string[]; images: Uint8Array[]; imageDetails: (ImageDetail | undefined)[] } {

@@ -2,6 +2,7 @@ import type { ModelCallRecord } from './model-call-record.js';
 import type { ModelRole } from './model-role.js';
 import type { SectionTokens } from './prompt-section.js';
 import { addSectionTokens } from './prompt-tokens-by-section.js';
+import { promptPrefixText, sharedPrefixTokens } from './shared-prompt-prefix.js';
 
 /** Summed accounting over a set of calls. */
 export interface UsageTotals {
@@ -24,6 +25,8 @@ export interface UsageTotals {
   readonly cachedPromptTokens: number;
   /** Images sent, by pixel size (`1080x2400`; `unknown` when the header could not be read). */
   readonly imageSizes: ImageSizeCounts;
+  /** Prompt tokens each call shared, from its start, with an earlier call of the ledger (`LedgerEntry.sharedPrefixTokens`). */
+  readonly sharedPrefixTokens: number;
 }
 
 /** Images counted by pixel size: `{ "1080x2400": 12 }`. */
@@ -61,9 +64,14 @@ export interface LedgerEntry {
   readonly cachedPromptTokens?: number;
   /** The call's images by pixel size; absent: none. */
   readonly imageSizes?: ImageSizeCounts;
+  /**
+   * Estimated prompt tokens (o200k) at the start of this call's prompt that an earlier call
+   * of the same ledger (one run) began with too: what a prefix cache could serve. Absent: none.
+   */
+  readonly sharedPrefixTokens?: number;
 }
 
-const emptyTotals: UsageTotals = { calls: 0, attempts: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, promptSections: {}, estimatedCalls: 0, cachedPromptTokens: 0, imageSizes: {} };
+const emptyTotals: UsageTotals = { calls: 0, attempts: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, images: 0, imageBytes: 0, imageTokens: 0, promptSections: {}, estimatedCalls: 0, cachedPromptTokens: 0, imageSizes: {}, sharedPrefixTokens: 0 };
 
 /**
  * Per-call accounting (docs/architecture.md §6): prompt and completion tokens, latency, images and
@@ -72,6 +80,8 @@ const emptyTotals: UsageTotals = { calls: 0, attempts: 0, failedCalls: 0, prompt
  */
 export class UsageLedger {
   private readonly entryList: LedgerEntry[] = [];
+  /** The prompt text of every call recorded from its trace record, for the shared prefixes. */
+  private readonly promptTexts: string[] = [];
 
   /** Adds one call. */
   record(entry: LedgerEntry): void {
@@ -95,9 +105,17 @@ export class UsageLedger {
       attempts: record.attempts ?? 1,
       ...(record.cachedPromptTokens === undefined ? {} : { cachedPromptTokens: record.cachedPromptTokens }),
       ...imageSizesOf(record),
+      ...this.sharedPrefixOf(record),
     };
     this.record(entry);
     return entry;
+  }
+
+  private sharedPrefixOf(record: ModelCallRecord): { sharedPrefixTokens?: number } {
+    const text = promptPrefixText(record.messages);
+    const shared = record.error === undefined ? sharedPrefixTokens(text, this.promptTexts) : 0;
+    this.promptTexts.push(text);
+    return shared > 0 ? { sharedPrefixTokens: shared } : {};
   }
 
   /** Every call, in order. */
@@ -149,6 +167,7 @@ function add(totals: UsageTotals, entry: LedgerEntry): UsageTotals {
     estimatedCalls: totals.estimatedCalls + (entry.estimated ? 1 : 0),
     cachedPromptTokens: totals.cachedPromptTokens + (entry.cachedPromptTokens ?? 0),
     imageSizes: entry.imageSizes === undefined ? totals.imageSizes : addImageSizes(totals.imageSizes, entry.imageSizes),
+    sharedPrefixTokens: totals.sharedPrefixTokens + (entry.sharedPrefixTokens ?? 0),
   };
 }
 

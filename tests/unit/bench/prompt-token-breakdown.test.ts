@@ -13,12 +13,13 @@ const runs = [
 describe('promptTokenBreakdown', () => {
   it('averages sections per task over clean runs and per call by role', () => {
     const calls = new Map([
-      [runs[0]!, [{ role: 'planner', promptTokens: 500, sections: { system: 300, view: 200 } }, { role: 'planner', promptTokens: 500, sections: { system: 300, view: 100, mystery: 100 } }]],
+      [runs[0]!, [{ role: 'planner', promptTokens: 500, sections: { system: 300, view: 200 } }, { role: 'planner', promptTokens: 500, sections: { system: 300, view: 100, mystery: 100 }, sharedPrefixTokens: 320 }]],
     ]);
     const [senseact, reactVlm] = promptTokenBreakdown(runs, ['senseact', 'react-vlm'], (run) => calls.get(run) ?? []);
     expect(senseact).toMatchObject({ tasks: 2, errors: 1, callsPerTask: 3, promptPerTask: 2000 });
     expect(senseact?.perTask).toEqual({ system: 900, view: 600, certificates: 400, framing: 100 });
-    expect(senseact?.perCall['planner']).toEqual({ calls: 2, prompt: 500, sections: { system: 300, view: 150, other: 50 } });
+    // The second call shared its first 320 tokens with the first: 160 per call on average.
+    expect(senseact?.perCall['planner']).toEqual({ calls: 2, prompt: 500, sharedPrefix: 160, sections: { system: 300, view: 150, other: 50 } });
     // Phone-size screenshots: each image re-costed at 1445 tokens instead of what was sent.
     expect(reactVlm?.promptPerTask).toBe(1425);
     expect(reactVlm?.promptPerTaskAtPhoneSize).toBe((1850 - 850 + 2 * 1445 + 1000 - 425 + 1445) / 2);
