@@ -60,7 +60,7 @@ describe('generateStructured', () => {
     expect(error.attempts).toBe(3);
     expect(error.usage.completionTokens).toBeGreaterThan(0);
     expect(error.issues[0]?.message).toMatch(/No parsable JSON/);
-    expect(error.message).toMatch(/infrastructure failure/);
+    expect(error.message).toMatch(/The endpoint answered; the model's replies did not fit/);
     expect(model.calls).toHaveLength(3);
   });
 
