@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { DeviceAction } from '../../device/device-action.js';
 import { deviceActionSyntax, parseDeviceAction } from '../../device/parse-device-action.js';
 import { perceive } from '../../perception/perceive.js';
 import { parseHierarchy } from '../../ui/parse-hierarchy.js';
@@ -18,15 +19,17 @@ import { openCliDevice, reportDeviceError, type DeviceCommandOptions } from './d
 export const actCommand: CommandRegistration = (program: Command, io: CliIo, setExitCode) => {
   program
     .command('act')
-    .description(`Perform one action on a device and print what changed. Actions: ${deviceActionSyntax.join(' | ')}`)
+    .description(`Perform one action on a device and print what changed. Actions: ${deviceActionSyntax.join(' | ')}; tap, long-press and clear also take a unit id as observe prints it (its centre)`)
     .argument('<profile>', 'device profile name (devices/<name>.yaml) or path')
     .argument('<action...>', 'the action and its arguments, e.g. tap 540,1200')
     .option('--url <url>', 'Appium server URL (overrides the profile)')
     .option('--launch <package>', 'launch this app before the action')
     .action(async (profileName: string, words: string[], options: DeviceCommandOptions) => {
-      const action = parseDeviceAction(words);
+      // A unit id (as observe prints it) stands for its unit's centre on the screen seen before the action.
+      const named = unitIdOf(words);
+      const action = parseDeviceAction(named === undefined ? words : words.map((word) => (word === named ? '0,0' : word)));
       if (!action.success) {
-        io.stderr(`senseact act: ${action.error}\n`);
+        io.stderr(`senseact act: ${action.error.replace('0,0', named ?? '0,0')}\n`);
         setExitCode(exitCodes.badInput);
         return;
       }
@@ -35,12 +38,23 @@ export const actCommand: CommandRegistration = (program: Command, io: CliIo, set
       const { device } = opened;
       try {
         const before = await device.observe();
-        const acted = await device.act(action.value);
-        const after = await device.observe();
         const beforeTree = parseHierarchy(before.xml, { packageName: before.packageName, activity: before.activity, sourceName: 'before' });
+        let toDo: DeviceAction = action.value;
+        if (named !== undefined) {
+          const unit = perceive(beforeTree).units.find((candidate) => candidate.id === named);
+          if (unit === undefined || !('point' in action.value)) {
+            io.stderr(`senseact act: ${unit === undefined ? `no unit ${named} on the screen (${before.packageName} ${before.activity}); npx senseact observe ${profileName} lists the units with their ids and bounds` : `${words[0] ?? ''} takes a point, not a unit id`}\n`);
+            setExitCode(exitCodes.badInput);
+            return;
+          }
+          const [left, top, right, bottom] = unit.bounds;
+          toDo = { ...action.value, point: [Math.round((left + right) / 2), Math.round((top + bottom) / 2)] } as DeviceAction;
+        }
+        const acted = await device.act(toDo);
+        const after = await device.observe();
         const afterTree = parseHierarchy(after.xml, { packageName: after.packageName, activity: after.activity, sourceName: 'after' });
         const delta = computeDelta(beforeTree, afterTree);
-        io.stdout(`# ${words.join(' ')} — ${acted.latencyMs.toFixed(0)} ms\n`);
+        io.stdout(`# ${words.join(' ')}${named === undefined || !('point' in toDo) || toDo.point === undefined ? '' : ` (${toDo.point.join(',')})`} — ${acted.latencyMs.toFixed(0)} ms\n`);
         io.stdout(`before: ${before.packageName} ${before.activity}\nafter:  ${after.packageName} ${after.activity}${after.settled ? '' : ' (NOT settled)'}\n`);
         io.stdout(`delta: ${delta.label}, rho ${delta.rho.toFixed(2)}, ${delta.changes.length} changes${delta.newSurface ? ', new surface' : ''}${delta.dismissedSurface ? ', surface dismissed' : ''}${delta.errorsOrBlocks.length > 0 ? `, ${delta.errorsOrBlocks.length} blockers` : ''}\n`);
         for (const change of delta.changes.slice(0, 20)) io.stdout(`  ${describeChange(change, beforeTree, afterTree)}\n`);
@@ -54,6 +68,13 @@ export const actCommand: CommandRegistration = (program: Command, io: CliIo, set
       }
     });
 };
+
+/** The unit id (`n3f2a`) among the action's words, where a point X,Y would go; undefined when there is none. */
+function unitIdOf(words: readonly string[]): string | undefined {
+  const [verb, target] = words;
+  if (verb === undefined || !['tap', 'long-press', 'clear'].includes(verb)) return undefined;
+  return target !== undefined && /^n[0-9a-f]{4,}$/.test(target) ? target : undefined;
+}
 
 type Change = ReturnType<typeof computeDelta>['changes'][number];
 

@@ -39,6 +39,9 @@ export const observeCommand: CommandRegistration = (program: Command, io: CliIo,
           const tree = parseHierarchy(observation.xml, { packageName: observation.packageName, activity: observation.activity, sourceName: `${profileName} observation` });
           const perception = perceive(tree, { level: options.level === '1' ? 1 : 2 });
           io.stdout(`\n# reduced view (level ${options.level === '1' ? 1 : 2}, ${perception.units.length} units)\n${perception.view}\n`);
+          // Where each unit is: act takes its id (tap <id>) or a point inside these bounds.
+          const placed = perception.units.filter((unit) => unit.bounds[2] > unit.bounds[0]);
+          io.stdout(`\n# units on the screen (act ${profileName} 'tap <id>' taps its centre)\n${placed.map((unit) => `${unit.id} ${unit.type} ${JSON.stringify(unit.label)} [${unit.bounds[0]},${unit.bounds[1]}][${unit.bounds[2]},${unit.bounds[3]}]`).join('\n')}\n`);
         }
         setExitCode(exitCodes.ok);
       } catch (error) {

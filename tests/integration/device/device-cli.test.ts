@@ -126,6 +126,21 @@ describe('senseact devices / observe / act', () => {
     expect(viaAppium.stdout).toContain('after:  com.android.settings .Settings');
   });
 
+  it('observe lists each unit with its bounds, and act taps a unit by the id observe printed; an id not on the screen is refused', async () => {
+    const seen = await run('observe', 'sim', '--launch', 'com.android.settings');
+    const line = /\n(n[0-9a-f]{4,}) click "Network & internet" \[(\d+),(\d+)\]\[(\d+),(\d+)\]\n/.exec(seen.stdout);
+    expect(line, seen.stdout).not.toBeNull();
+    const [, id, left, top, right, bottom] = line as unknown as [string, string, string, string, string, string];
+    const center = `${Math.round((Number(left) + Number(right)) / 2)},${Math.round((Number(top) + Number(bottom)) / 2)}`;
+    const tapped = await run('act', 'sim', '--launch', 'com.android.settings', 'tap', id);
+    expect(tapped.code, tapped.stderr).toBe(0);
+    expect(tapped.stdout).toContain(`# tap ${id} (${center}) — `);
+    expect(tapped.stdout).toContain('after:  com.android.settings .SubSettings');
+    const missing = await run('act', 'sim', '--launch', 'com.android.settings', 'tap', 'nffff');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no unit nffff on the screen (com.android.settings .Settings); npx senseact observe sim lists the units');
+  });
+
   it('rejects a malformed action with the syntax', async () => {
     const { code, stderr } = await run('act', 'sim', 'tap', 'here');
     expect(code).toBe(2);
