@@ -16,6 +16,8 @@ import { viewFocusWords } from '../perception/render-view.js';
 import type { AnswerJudge } from '../tasks/answer-judge.js';
 import { countSubGoals, type SubGoalCount } from '../tasks/count-sub-goals.js';
 import { evaluateSuccess } from '../tasks/evaluate-success.js';
+import { describeSideEffect, findSideEffects, type SideEffect, type WatchedState } from '../tasks/find-side-effects.js';
+import { taskScope } from '../tasks/task-scope.js';
 import type { Task } from '../tasks/task-schema.js';
 import type { PlanningOptions } from './planning-options.js';
 import { TraceWriter, type TraceFormat } from '../trace/trace-writer.js';
@@ -28,6 +30,7 @@ import { AgentSession, type AgentModels } from './agent-session.js';
 import { ForegroundGuard } from './foreground-guard.js';
 import { ModelAnswerJudge } from './model-answer-judge.js';
 import { ModelFaultInjector } from './model-fault-injector.js';
+import { readWatchedState } from './read-watched-state.js';
 import type { ModelFaultConfig } from './model-fault-profile.js';
 import { createOraclePolicy } from './oracle-models.js';
 import { runReact } from './run-react.js';
@@ -92,6 +95,12 @@ export interface RunTaskOptions {
    * faults are injected (the bench does for --faults). Default false.
    */
   readonly traceDeviceFaults?: boolean;
+  /**
+   * adb queries whose output the run must leave as it found it unless the task's scope allows
+   * the change (a device profile's `watch`); on the simulator every app's state is watched
+   * through the probe. A change outside the scope fails the run as `side effect: …`.
+   */
+  readonly watch?: readonly string[];
   readonly judges?: { readonly exact?: AnswerJudge; readonly model?: AnswerJudge };
   /** Secrets to redact from the trace besides anything that looks like a key (ignored when `redactor` is given). */
   readonly secrets?: readonly string[];
@@ -194,10 +203,13 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   let subGoals: SubGoalCount = { met: 0, total: 0 };
   let where = 'start';
   let lateModelStop: string | undefined;
+  let sideEffects: SideEffect[] = [];
   try {
     await options.startSteps?.((outcome) => {
       trace.emit({ type: 'start-step-end', step: null, index: outcome.index, description: outcome.step, outcome: outcome.outcome, ...(outcome.output === undefined ? {} : { output: outcome.output }) });
     }, options.signal);
+    // Watched after the start steps: what they set up is the task's starting point, not a side effect.
+    const watchedBefore: WatchedState = await readWatchedState(probe, options.watch ?? [], callOptions);
     where = 'run';
     run = !isSenseActMode(mode)
       ? await runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, guard })
@@ -216,6 +228,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         });
     // The judge's model is the session's: its calls are metered with the run and leave their trace files.
     const judges = options.judges?.model === undefined && session.judge !== undefined ? { ...options.judges, model: new ModelAnswerJudge(session.judge) } : options.judges;
+    sideEffects = findSideEffects(watchedBefore, await readWatchedState(probe, options.watch ?? [], callOptions), taskScope(task));
     const appState = await probe?.appState(callOptions);
     const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];
     const adbOutputs = probe && adbCommands.length > 0 ? await probe.adbOutputs(adbCommands, callOptions) : undefined;
@@ -231,12 +244,13 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     // Leaving the allowed apps fails the task whatever the screen shows afterwards (docs/architecture.md §2.10).
     const leftOut = guard.left.length > 0 && task.mayLeaveAllowedApps !== true;
     // A run its model stopped (budget, no usable reply) failed, whatever the screen shows: the model did not finish with what it was given.
-    success = verdict.success && !leftOut && run.modelStopped !== true;
+    // So does a change of watched state outside the task's scope: the run did something it was not asked to.
+    success = verdict.success && !leftOut && run.modelStopped !== true && sideEffects.length === 0;
     if (appTrail && options.appMemory) {
       const learned = await options.appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail, ...(options.appMemoryRun === undefined ? {} : { runKey: options.appMemoryRun }) });
       if (session.certifier) await summariseLearned(options.appMemory, learned, session.certifier, trace, options.signal);
     }
-    reason = `${run.modelStopped === true ? `${run.stopReason}; ` : ''}${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
+    reason = `${run.modelStopped === true ? `${run.stopReason}; ` : ''}${sideEffectsReason(sideEffects)}${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
   } catch (caught) {
     // The model's failure outside the loop (the answer judge's reply): the run failed, the infrastructure worked.
     lateModelStop = modelStopReason(caught);
@@ -301,6 +315,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     verification: run?.verification ?? { pass: 0, fail: 0, inconclusive: 0 },
     gateReasons: run?.gateReasons ?? {},
     leftAllowedApps: [...guard.left],
+    ...(sideEffects.length === 0 ? {} : { sideEffects: sideEffects.slice(0, maxRecordedSideEffects).map(describeSideEffect) }),
     faults: [...faults],
     modelFaults: (injector?.log() ?? []).map((fault) => fault.kind),
     error,
@@ -319,6 +334,16 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   await trace.close();
   // The result goes on to journals and reports: it leaves redacted, as the trace did.
   return redactor.deep(result);
+}
+
+/** Side effects kept in a result (the count of the rest is in its reason). */
+const maxRecordedSideEffects = 20;
+
+/** The reason's prefix for side effects: the first three, and how many more. */
+function sideEffectsReason(effects: readonly SideEffect[]): string {
+  if (effects.length === 0) return '';
+  const more = effects.length > 3 ? ` (and ${effects.length - 3} more side effects)` : '';
+  return `${effects.slice(0, 3).map(describeSideEffect).join('; ')}${more}; `;
 }
 
 /** True when any planning aid (docs/planning.md) is on (the result then carries its usage). */

@@ -151,6 +151,11 @@ export const taskRunResultSchema = z.object({
   gateReasons: z.record(z.string(), z.number().int()),
   /** Disallowed apps the foreground reached (the guard left each at once), in order; absent in results of older versions. */
   leftAllowedApps: z.array(z.string()).optional(),
+  /**
+   * Changes of watched state outside the task's scope (`side effect: <path> changed from … to …`,
+   * at most 20), each of which failed the run; absent when there were none, and in older results.
+   */
+  sideEffects: z.array(z.string()).optional(),
   /** Faults the simulator injected during the run (kind per occurrence); [] on real devices. */
   faults: z.array(z.string()),
   /** Model errors injected into the policy's replies (`--model-faults`, kind per occurrence); [] when none were asked ([] in results written before they existed). */

@@ -85,6 +85,8 @@ export const modeMetricsSchema = z.object({
   faultsSurvived: z.number().int().nonnegative(),
   /** Fault occurrences by kind. */
   faultKinds: z.record(z.string(), z.number().int()),
+  /** Runs that changed watched state outside their task's scope (each failed as `side effect: …`; 0 in results written before). */
+  sideEffectRuns: z.number().int().nonnegative().default(0),
   /** Runs in which at least one model error was injected (`--model-faults`; 0 in results written before). */
   modelFaultsMet: z.number().int().nonnegative().default(0),
   /** Runs with at least one injected model error that still succeeded. */

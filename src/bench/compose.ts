@@ -233,7 +233,9 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
           if (setup.length > 0) debugLog('bench', `${task.id}: start steps on ${device.info.servedBy ?? device.info.name}: ${setup.map((record) => `${record.step} (${record.outcome})`).join('; ')}`);
         }
         : undefined;
-      return await runTask({ ...common, device, ...(device instanceof AppiumDevice ? { probe: device, traceDeviceFaults: faultsInjected } : {}), ...(startSteps === undefined ? {} : { startSteps }) });
+      // A real device watches the profile's adb queries for side effects; the simulator's driver, every app's state.
+      const watch = !simDriver && profile.watch !== undefined ? { watch: profile.watch } : {};
+      return await runTask({ ...common, device, ...(device instanceof AppiumDevice ? { probe: device, traceDeviceFaults: faultsInjected } : {}), ...watch, ...(startSteps === undefined ? {} : { startSteps }) });
     } finally {
       await device.close();
     }

@@ -78,6 +78,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     faultsMet: faulted.length,
     faultsSurvived: faulted.filter((run) => run.success).length,
     faultKinds: countRecords(runs.map((run) => Object.fromEntries(tally(run.faults)))),
+    sideEffectRuns: runs.filter((run) => (run.sideEffects?.length ?? 0) > 0).length,
     modelFaultsMet: modelFaulted.length,
     modelFaultsSurvived: modelFaulted.filter((run) => run.success).length,
     modelFaultKinds: countRecords(runs.map((run) => Object.fromEntries(tally(run.modelFaults)))),

@@ -35,6 +35,7 @@ const column = {
   latency: { header: 'ms/run', align: 'right', value: (m) => m.latency.totalMs.mean.toFixed(0) },
   vlmReduction: { header: 'vlm red. task/agg', align: 'right', value: vlmReductionCell },
   errors: { header: 'errors', align: 'right', value: (m) => String(m.errors) },
+  sideEffects: { header: 'side eff.', align: 'right', value: (m) => String(m.sideEffectRuns) },
   faults: { header: 'faults ok/met', align: 'right', value: (m) => `${m.faultsSurvived}/${m.faultsMet}` },
   modelFaults: { header: 'model faults ok/met', align: 'right', value: (m) => `${m.modelFaultsSurvived}/${m.modelFaultsMet}` },
 } satisfies Record<string, Column>;
@@ -42,7 +43,7 @@ const column = {
 /** Every column in one table (`--wide`). */
 const wideColumns: readonly Column[] = [
   column.mode, column.runs, column.success, column.rate, column.subSr, column.rrr, column.ror, column.llm, column.vlm, column.images, column.imageKib,
-  column.tokensIn, column.imageTokens, column.tokensOut, column.cost, column.steps, column.latency, column.vlmReduction, column.errors, column.faults, column.modelFaults,
+  column.tokensIn, column.imageTokens, column.tokensOut, column.cost, column.steps, column.latency, column.vlmReduction, column.errors, column.sideEffects, column.faults, column.modelFaults,
 ];
 
 /** The comparison table as data: title, header cells, one row of cells per mode, footer notes. */
@@ -78,7 +79,7 @@ function part(heading: string, columns: readonly Column[], results: BenchResults
  * (when it ran). Pure.
  */
 export function resultsParts(results: BenchResults): ResultsPart[] {
-  const outcome = [column.mode, column.runs, column.success, column.rate, column.subSr, column.rrr, column.ror, column.steps, column.errors, column.faults, ...(results.options.modelFaults === null ? [] : [column.modelFaults])];
+  const outcome = [column.mode, column.runs, column.success, column.rate, column.subSr, column.rrr, column.ror, column.steps, column.errors, column.sideEffects, column.faults, ...(results.options.modelFaults === null ? [] : [column.modelFaults])];
   const cost = [column.mode, column.llm, column.vlm, column.images, column.imageKib, column.tokensIn, column.imageTokens, column.tokensOut, column.cost, column.latency];
   const reduction = vlmReductionPart(results);
   return [part('Outcomes', outcome, results), part('Model calls and cost', cost, results), ...(reduction === undefined ? [] : [reduction])];
@@ -130,6 +131,7 @@ export function resultsNotes(results: BenchResults): string[] {
     'sub-sr: sub-goals of the task check met (mean per run); rrr: reference steps / agent steps on successes of tasks with referenceSteps; ror: operations that changed the screen; - when no run carries it',
     'errors: runs ended by an infrastructure error (device lost, no valid model reply; counted as not successful; exit code 4); faults ok/met: runs that met an injected device fault (--faults, docs/faults.md) and still succeeded / runs that met one'
       + (results.options.modelFaults === null ? '' : '; model faults ok/met: the same for errors injected into the oracle\'s replies (--model-faults)'),
+    ...sideEffectNotes(results),
     ...results.modes.flatMap((metrics) => (metrics.planning ? [planningNote(metrics.mode, metrics.planning)] : [])),
     ...modelFaultNotes(results),
     ...modelStopNotes(results),
@@ -291,6 +293,22 @@ function conditionNotes(results: BenchResults): string[] {
     ...(temperature === null ? [] : [`temperature ${temperature} for every model role${results.oracle ? ' (the oracle samples nothing: no effect)' : ''}`]),
   ];
   return parts.length === 0 ? [] : [`conditions: ${parts.join('; ')}`];
+}
+
+/**
+ * What `side eff.` counts, and the first side effect per mode that had one: a run that
+ * changed watched state (every app's state on the simulator, a profile's `watch` queries on
+ * a device) outside its task's scope failed, whatever its check said.
+ */
+function sideEffectNotes(results: BenchResults): string[] {
+  const examples = results.modes.flatMap((metrics) => {
+    const run = results.tasks.find((candidate) => candidate.mode === metrics.mode && (candidate.sideEffects?.length ?? 0) > 0);
+    return run === undefined ? [] : [`  ${metrics.mode} ${metrics.sideEffectRuns}/${metrics.tasks}, e.g. ${run.id}: ${run.sideEffects?.[0] ?? ''}`];
+  });
+  return [
+    "side eff.: runs that changed watched state outside their task's scope (state its check reads, and its scope entries); each failed as 'side effect: <path> changed from … to …'",
+    ...examples,
+  ];
 }
 
 /**

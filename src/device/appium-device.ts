@@ -185,9 +185,15 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
 
   /** The simulator driver's per-app state by package (`mobile: senseactAppStates`); `undefined` on other drivers. */
   async appState(options: CallOptions = {}): Promise<AppStateReader | undefined> {
-    if (!this.simulatorDriver) return undefined;
-    const byPackage = ((await this.execute('mobile: senseactAppStates', {}, options)).value ?? {}) as Record<string, unknown>;
+    const byPackage = await this.appStates(options);
+    if (byPackage === undefined) return undefined;
     return (packageName) => (Object.hasOwn(byPackage, packageName) ? byPackage[packageName] : undefined);
+  }
+
+  /** Every app's state by package from the simulator's driver (`mobile: senseactAppStates`); `undefined` on other drivers. */
+  async appStates(options: CallOptions = {}): Promise<Record<string, unknown> | undefined> {
+    if (!this.simulatorDriver) return undefined;
+    return ((await this.execute('mobile: senseactAppStates', {}, options)).value ?? {}) as Record<string, unknown>;
   }
 
   /** The simulator driver's screen without label-stripping faults (`mobile: senseactGroundTruth`); `undefined` on other drivers. */

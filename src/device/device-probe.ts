@@ -20,6 +20,12 @@ export interface DeviceFault {
 export interface DeviceProbe {
   /** Per-app state for state checks (the simulator, in process or behind its Appium driver). */
   appState(options?: CallOptions): Promise<AppStateReader | undefined>;
+  /**
+   * Every app's state by package, read to find a run's side effects (the simulator, in
+   * process or behind its Appium driver); `undefined` where the device holds no such state.
+   * Optional: a probe without it watches no app state.
+   */
+  appStates?(options?: CallOptions): Promise<Readonly<Record<string, unknown>> | undefined>;
   /** The screen without label-stripping faults (the simulator); `undefined` on real devices. */
   groundTruth(options?: CallOptions): Promise<UiTree | undefined>;
   /** The faults injected so far, one entry per occurrence in order; `[]` where none are injected. */

@@ -64,6 +64,13 @@ export const appiumDeviceProfileSchema = z.strictObject({
    * or dialog says one is confirmed by a person first (`senseact mcp`, `SenseActAgent`'s `confirm`).
    */
   irreversible: z.array(z.string().min(1)).optional(),
+  /**
+   * adb queries watched for side effects (e.g. `adb shell settings get global airplane_mode_on`):
+   * read before and after every run through Appium's `mobile: shell`; a run that changes an
+   * output its task's scope does not allow fails as `side effect: <query> changed from … to …`.
+   * Output lines are compared sorted (a package list has no fixed order).
+   */
+  watch: z.array(z.string().regex(/^adb\s+shell\s+\S/, 'expected an "adb shell …" query (it runs through Appium\'s mobile: shell)')).optional(),
   retry: retryPolicySchema.optional(),
   /** Deadline of one device call, retries and settling included. */
   callTimeoutMs: z.number().int().positive().optional(),

@@ -85,6 +85,16 @@ export class SimDevice implements RecordingDevice, DeviceProbe {
     return (packageName) => this.simulator.appState(packageName);
   }
 
+  /** Every installed app's state by package (apps without state, such as the launcher, left out). */
+  async appStates(): Promise<Record<string, unknown>> {
+    const states: Record<string, unknown> = {};
+    for (const { packageName } of this.simulator.installedApps()) {
+      const state = this.simulator.appState(packageName);
+      if (state !== undefined) states[packageName] = state;
+    }
+    return states;
+  }
+
   async groundTruth(): Promise<UiTree> {
     const sim = this.simulator;
     return parseHierarchy(sim.groundTruthSource(), { packageName: sim.currentPackage(), activity: sim.currentActivity(), sourceName: 'simulator ground truth' });

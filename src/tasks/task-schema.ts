@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { stateCheckSchema } from './state-check-schema.js';
+import { stateCheckSchema, statePathPattern } from './state-check-schema.js';
 import { linearRegexProblem } from '../util/linear-regex.js';
 
 /**
@@ -204,6 +204,17 @@ export const solutionStepSchema = z.strictObject({
 });
 export type SolutionStep = z.infer<typeof solutionStepSchema>;
 
+/**
+ * One piece of state a task may change besides what its success check reads (tasks/README.md,
+ * "Scope"): a state path of a simulated app (a path covers everything under it; `[*]` any
+ * element), or an adb query whose output may change on a device (as in the device profile's `watch`).
+ */
+export const scopeEntrySchema = z.union([
+  z.strictObject({ app: packageName, path: z.string().regex(statePathPattern, 'expected a state path such as network.wifi or alarms[*].enabled') }),
+  z.strictObject({ adb: z.string().regex(/^adb\s/, 'expected a command starting with "adb "') }),
+]);
+export type ScopeEntry = z.infer<typeof scopeEntrySchema>;
+
 /** A task: one instruction, how it starts, how its success is decided. */
 export const taskSchema = z
   .strictObject({
@@ -225,6 +236,12 @@ export const taskSchema = z
      * does not fail the task. Default false.
      */
     mayLeaveAllowedApps: z.boolean().optional(),
+    /**
+     * State the task may change beyond what its success check reads (the check's own paths and
+     * adb queries are in scope already): any other change of watched state fails the run as a
+     * side effect.
+     */
+    scope: z.array(scopeEntrySchema).min(1).optional(),
     /** Maximum number of agent steps (one step = one executed unit). */
     stepBudget: z.number().int().positive(),
     /** Limits on the model calls, tokens and cost of one run of the task (the tighter of these and the bench's options wins). */

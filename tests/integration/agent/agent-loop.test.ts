@@ -206,7 +206,7 @@ describe('the SenseAct loop', () => {
     const task = taskSchema.parse({
       id: 'contacts-new-xu-vision', app: 'com.google.android.contacts', instruction: 'Create a contact named Xu',
       source: { benchmark: 'senseact' }, start: { launch: 'com.google.android.contacts' },
-      success: { screen: 'exists(text="Xu")' }, allowedPackages: ['com.google.android.contacts'], stepBudget: 8, difficulty: 'easy',
+      success: { screen: 'exists(text="Xu")' }, scope: [{ app: 'com.google.android.contacts', path: 'contacts' }], allowedPackages: ['com.google.android.contacts'], stepBudget: 8, difficulty: 'easy',
     });
     const planner = new ScriptedLanguageModel({
       replies: (request, index) => {
@@ -262,7 +262,7 @@ describe('the SenseAct loop', () => {
     const task = taskSchema.parse({
       id: 'contacts-new-xu', app: 'com.google.android.contacts', instruction: 'Create a contact named Xu',
       source: { benchmark: 'senseact' }, start: { launch: 'com.google.android.contacts' },
-      success: { screen: 'exists(text="Xu")' }, allowedPackages: ['com.google.android.contacts'], stepBudget: 8, difficulty: 'easy',
+      success: { screen: 'exists(text="Xu")' }, scope: [{ app: 'com.google.android.contacts', path: 'contacts' }], allowedPackages: ['com.google.android.contacts'], stepBudget: 8, difficulty: 'easy',
     });
     const planner = new ScriptedLanguageModel({
       replies: (request, index) => {

@@ -47,6 +47,20 @@ describe('formatResultsTable', () => {
     expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toMatch(/stopped(:| by| after)/);
   });
 
+  it('counts the runs with a side effect per mode and names the first; the count is 0 and no example without one', () => {
+    const effect = 'side effect: com.android.settings network.airplaneMode changed from false to true';
+    const changed = [
+      runResult({ id: 'a', mode: 'senseact', success: false, sideEffects: [effect] }),
+      runResult({ id: 'a', mode: 'react-vlm' }),
+    ];
+    const text = formatResultsTable(results(changed, ['senseact', 'react-vlm'], 'llm'));
+    expect(text.split('\n')[3]).toMatch(/^senseact .* 0 +1 +0\/0$/);
+    expect(text.replace(/\n +/g, ' ')).toContain(`senseact 1/1, e.g. a: ${effect}`);
+    expect(text).not.toContain('react-vlm 0/1, e.g.');
+    expect(results(changed, ['senseact', 'react-vlm'], 'llm').modes.map((metrics) => metrics.sideEffectRuns)).toEqual([1, 0]);
+    expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toContain('e.g. a: side effect');
+  });
+
   it('marks estimated usage and cached prompt tokens per mode; no mark when the endpoint reported every call', () => {
     const marked = [
       runResult({ id: 'a', mode: 'senseact', estimatedUsageCalls: 3, cachedPromptTokens: 500 }),
@@ -74,10 +88,10 @@ describe('formatResultsTable', () => {
     const text = formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'));
     const lines = text.split('\n');
     expect(lines[0]).toBe('SenseAct bench: suite sim/settings on device sim, llm policy (model: gpt-4o-mini)');
-    expect(lines[1]).toMatch(/^mode +runs +success +rate +sub-sr +rrr +ror +steps\/run +errors +faults ok\/met$/);
+    expect(lines[1]).toMatch(/^mode +runs +success +rate +sub-sr +rrr +ror +steps\/run +errors +side eff\. +faults ok\/met$/);
     expect(lines[2]).toMatch(/^-+( +-+)+$/);
-    expect(lines[3]).toMatch(/^senseact +2 +1\/2 +50\.0% +100\.0% +- +100\.0% .* 0 +0\/0$/);
-    expect(lines[4]).toMatch(/^react-vlm +2 +1\/2 +50\.0% .* 1 +0\/0$/);
+    expect(lines[3]).toMatch(/^senseact +2 +1\/2 +50\.0% +100\.0% +- +100\.0% .* 0 +0 +0\/0$/);
+    expect(lines[4]).toMatch(/^react-vlm +2 +1\/2 +50\.0% .* 1 +0 +0\/0$/);
     // Every column ends at the same offset in header and rows (numbers right-aligned).
     const columnEnds = (line: string): number[] => [...line.matchAll(/\S+(?= {2}|$)/g)].map((match) => (match.index ?? 0) + match[0].length);
     expect(columnEnds(lines[3] ?? '').slice(1)).toEqual(columnEnds(lines[1] ?? '').slice(1));
@@ -98,9 +112,9 @@ describe('formatResultsTable', () => {
 
   it('--wide prints every column in one table (wider than 120), the baseline row labelled', () => {
     const lines = formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'), { wide: true }).split('\n');
-    expect(lines[1]).toMatch(/^mode +runs +success +rate +sub-sr +rrr +ror +llm +vlm +images .* vlm red\. task\/agg +errors +faults ok\/met +model faults ok\/met$/);
+    expect(lines[1]).toMatch(/^mode +runs +success +rate +sub-sr +rrr +ror +llm +vlm +images .* vlm red\. task\/agg +errors +side eff\. +faults ok\/met +model faults ok\/met$/);
     expect(lines[3]).toContain('75.0%/75.0%');
-    expect(lines[4]).toMatch(/ baseline +1 +0\/0 +0\/0$/);
+    expect(lines[4]).toMatch(/ baseline +1 +0 +0\/0 +0\/0$/);
     expect(lines[1]!.length).toBeGreaterThan(120);
   });
 
