@@ -12,8 +12,22 @@ export const tokensPerMessage = 4;
  */
 export function estimateTokens(text: string): number {
   // Model replies and UI text may contain special-token look-alikes; count them as text.
-  return tokenizer()(text, { disallowedSpecial: noSpecialTokens });
+  const count = (part: string): number => tokenizer()(part, { disallowedSpecial: noSpecialTokens });
+  // Byte-pair merging is quadratic in the length of one word: a reply holding a 100,000-character
+  // run took 24 s to count. Runs longer than a word ever is are counted in slices (linear; ordinary text unchanged).
+  if (!longRun.test(text)) return count(text);
+  let total = count(text.replace(longRunGlobal, ' '));
+  for (const run of text.match(longRunGlobal) ?? []) {
+    total -= 1;
+    for (let at = 0; at < run.length; at += runSlice) total += count(run.slice(at, at + runSlice));
+  }
+  return Math.max(total, 0);
 }
+
+/** Slices of a long run of non-space characters counted apart. */
+const runSlice = 256;
+const longRun = new RegExp(`\\S{${runSlice + 1},}`);
+const longRunGlobal = new RegExp(longRun.source, 'g');
 
 let loaded: typeof CountTokens | undefined;
 
