@@ -16,6 +16,8 @@ export interface SimTwin {
   readonly start: NonNullable<TaskInput['start']>;
   readonly success: NonNullable<TaskInput['success']>;
   readonly solution: SolutionStep[];
+  /** State the twin may change beyond what its check reads (side effects of the steps it takes). */
+  readonly scope?: TaskInput['scope'];
 }
 
 /** The simulator's default Settings state (`defaultSettingsState()`), which a twin varies. */

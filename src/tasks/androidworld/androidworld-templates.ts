@@ -211,6 +211,8 @@ const clockTemplates: Record<string, AndroidWorldTemplate> = {
       start: { launch: simPackages.clock },
       success: { screen: 'exists(desc="Start") and selected(desc="Stopwatch")', state: [{ app: simPackages.clock, path: 'stopwatch.running', op: 'equals', value: false }] },
       solution: [{ intent: 'Open the Stopwatch tab', actions: [{ unit: 'click', target: 'desc="Stopwatch"' }], expect: 'exists(desc="Start")' }],
+      // Starting or pausing the stopwatch also records its start time and elapsed time.
+      scope: [{ app: simPackages.clock, path: 'stopwatch' }],
     }),
   },
   ClockStopWatchRunning: {
@@ -225,6 +227,8 @@ const clockTemplates: Record<string, AndroidWorldTemplate> = {
         { intent: 'Open the Stopwatch tab', actions: [{ unit: 'click', target: 'desc="Stopwatch"' }], expect: 'exists(desc="Start")' },
         { intent: 'Start it', actions: [{ unit: 'click', target: 'desc="Start"' }], expect: 'exists(desc="Pause")' },
       ],
+      // Starting or pausing the stopwatch also records its start time and elapsed time.
+      scope: [{ app: simPackages.clock, path: 'stopwatch' }],
     }),
   },
   ClockTimerEntry: {

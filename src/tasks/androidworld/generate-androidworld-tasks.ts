@@ -131,6 +131,7 @@ function twinTask(entry: AndroidWorldTemplateMetadata, twin: SimTwin, params: Te
     start: twin.start,
     success: twin.success,
     solution: twin.solution,
+    ...(twin.scope === undefined ? {} : { scope: twin.scope }),
     allowedPackages: [...new Set(involved)],
     tags: ['androidworld', 'sim-twin'],
   };
