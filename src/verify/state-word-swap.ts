@@ -50,7 +50,7 @@ const opposites: ReadonlyArray<readonly [string, string]> = [
 const pairs = new Set(opposites.flatMap(([left, right]) => [`${left}|${right}`, `${right}|${left}`]));
 
 /** Han, kana and Hangul are written without spaces: compare them by character, other scripts by word. */
-const denseScript = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+export const denseScript = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 function tokens(text: string): string[] {
   const loose = text.normalize('NFKC').toLowerCase().trim();

@@ -4,7 +4,7 @@ import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { pageTitle } from './page-title.js';
 import type { Delta } from './compute-delta.js';
 import { subtreeEnd } from './find-nodes.js';
-import { stateWordSwap } from './state-word-swap.js';
+import { denseScript, stateWordSwap } from './state-word-swap.js';
 import type { Surface } from './find-surfaces.js';
 
 /** A heading counts when it sits in this top share of the screen. */
@@ -13,9 +13,6 @@ export const headingAreaShare = 0.3;
 export const anchorSlackPx = 48;
 /** Labels shorter than this match only exactly (no "contains"). */
 const minContainedLabel = 4;
-
-/** Han, kana and Hangul: one such character says about as much as a short word (搜索 is "search"). */
-const denseScript = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * A label's length for the length thresholds: characters, with a character of a dense
