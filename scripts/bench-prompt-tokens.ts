@@ -8,7 +8,7 @@
 //
 // Runs go through the bench's own composition root (certificate memory per mode, as
 // `senseact bench` does), so the numbers are the bench's. Sections come from how each
-// prompt is built (src/agent/agent-prompts.ts labels its parts), not from string offsets.
+// prompt is built (src/agent/prompts/agent-prompts.ts labels its parts), not from string offsets.
 // "prompt@phone" re-costs every screenshot as a 1080×2400 phone screenshot at high detail
 // (1445 tokens); the simulator's own screenshots are that size, so it differs from "prompt"
 // only for images of another size or detail.

@@ -1,6 +1,6 @@
 // A scripted MCP client that knows only the tools observe / act / check and plays a sim
 // task's reference solution (tasks/sim/*.yaml `solution:`) through `senseact mcp`, the way
-// the oracle policy (src/agent/oracle-guide.ts) commits it: per reference step, the
+// the oracle policy (src/agent/policies/oracle/oracle-guide.ts) commits it: per reference step, the
 // actions whose targets the current screen shows, up to a scroll, a navigation or a
 // commit; the step's expectation only on the commitment that completes the step; a
 // scroll-until is skipped once its target shows; a step whose effect already shows is

@@ -24,13 +24,13 @@
 // The agent.
 export { SenseActAgent, type AgentDevice, type AgentOutcome, type AgentRunOptions, type AgentRunResult, type SenseActAgentOptions } from './agent/senseact-agent.js';
 export { SenseActAgentError } from './agent/senseact-agent-error.js';
-export { irreversibleAction, irreversibleWords, type IrreversibleAction } from './agent/irreversible-action.js';
+export { irreversibleAction, irreversibleWords, type IrreversibleAction } from './agent/loop/irreversible-action.js';
 export { runTask, type RunTaskOptions } from './agent/run-task.js';
 export type { AgentModels } from './agent/agent-session.js';
-export type { PlanningOptions } from './agent/planning-options.js';
+export type { PlanningOptions } from './agent/planning/planning-options.js';
 export { ModelAnswerJudge } from './agent/model-answer-judge.js';
-export { defaultGateThreshold, type GateReason } from './agent/vlm-gate.js';
-export { planReplySchema, type PlanReply, type CommitmentItem } from './agent/plan-reply.js';
+export { defaultGateThreshold, type GateReason } from './agent/loop/vlm-gate.js';
+export { planReplySchema, type PlanReply, type CommitmentItem } from './agent/planning/plan-reply.js';
 export { agentModeSchema, taskRunResultSchema, type AgentMode, type PolicyName, type TaskRunResult } from './agent/task-run-result.js';
 
 // Devices.

@@ -9,5 +9,5 @@ export { ScriptedLanguageModel, ScriptedVisionModel, type ScriptedReply, type Sc
 export { ScriptedModelExhaustedError } from './model/scripted-model-exhausted-error.js';
 export { startMockOpenAiServer, type MockChatRequest, type MockReply, type MockOpenAiServerOptions, type MockOpenAiServer } from './model/mock-openai-server.js';
 export { FakeTaskExecutor, fakeRunResult, type FakeBehaviour } from './bench/fake-task-executor.js';
-export { createOraclePolicy, oracleModelName, type OraclePolicy, type OraclePolicyOptions } from './agent/oracle-models.js';
-export { OracleGuide } from './agent/oracle-guide.js';
+export { createOraclePolicy, oracleModelName, type OraclePolicy, type OraclePolicyOptions } from './agent/policies/oracle/oracle-models.js';
+export { OracleGuide } from './agent/policies/oracle/oracle-guide.js';

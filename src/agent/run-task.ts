@@ -19,26 +19,26 @@ import { evaluateSuccess } from '../tasks/evaluate-success.js';
 import { describeSideEffect, findSideEffects, type SideEffect, type WatchedState } from '../tasks/find-side-effects.js';
 import { taskScope } from '../tasks/task-scope.js';
 import type { Task } from '../tasks/task-schema.js';
-import type { PlanningOptions } from './planning-options.js';
+import type { PlanningOptions } from './planning/planning-options.js';
 import { TraceWriter, type TraceFormat } from '../trace/trace-writer.js';
 import type { TraceEvent } from '../trace/trace-event.js';
-import type { IrreversiblePolicy } from './senseact-state.js';
+import type { IrreversiblePolicy } from './loop/senseact-state.js';
 import { Redactor } from '../util/redactor.js';
 import { SenseActError } from '../util/senseact-error.js';
 import { SenseActAgentError } from './senseact-agent-error.js';
 import { AgentSession, type AgentModels } from './agent-session.js';
-import { ForegroundGuard } from './foreground-guard.js';
+import { ForegroundGuard } from './loop/foreground-guard.js';
 import { ModelAnswerJudge } from './model-answer-judge.js';
-import { ModelFaultInjector } from './model-fault-injector.js';
+import { ModelFaultInjector } from './model-faults/model-fault-injector.js';
 import { readWatchedState } from './read-watched-state.js';
-import type { ModelFaultConfig } from './model-fault-profile.js';
-import { createOraclePolicy } from './oracle-models.js';
-import { runReact } from './run-react.js';
-import { isSenseActMode, runSenseAct, type AgentRunEnd } from './run-senseact.js';
-import { summariseAppMemory } from './summarise-app-memory.js';
+import type { ModelFaultConfig } from './model-faults/model-fault-profile.js';
+import { createOraclePolicy } from './policies/oracle/oracle-models.js';
+import { runReact } from './baselines/run-react.js';
+import { isSenseActMode, runSenseAct, type AgentRunEnd } from './loop/run-senseact.js';
+import { summariseAppMemory } from './planning/summarise-app-memory.js';
 import type { Skill } from '../skills/skill-schema.js';
 import type { AgentMode, PolicyName, SkillRun, TaskRunResult } from './task-run-result.js';
-import type { SkillRunEnd } from './run-skill.js';
+import type { SkillRunEnd } from './skill-replay/run-skill.js';
 
 /** One start step's outcome, as the trace records it (`start-step-end`). */
 export interface StartStepOutcome {

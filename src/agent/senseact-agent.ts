@@ -1,6 +1,6 @@
 import { AppMemory } from '../memory/app-memory.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
-import type { PlanningOptions } from './planning-options.js';
+import type { PlanningOptions } from './planning/planning-options.js';
 import * as path from 'node:path';
 import { loadSkills } from '../skills/skill-library.js';
 import type { Skill } from '../skills/skill-schema.js';
@@ -15,7 +15,7 @@ import type { Task } from '../tasks/task-schema.js';
 import { stableHashHex } from '../util/stable-hash.js';
 import { safeParsePredicate } from '../verify/parse-predicate.js';
 import type { AgentModels } from './agent-session.js';
-import type { IrreversibleAction } from './irreversible-action.js';
+import type { IrreversibleAction } from './loop/irreversible-action.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import { runTask } from './run-task.js';
 import { SenseActAgentError } from './senseact-agent-error.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { planningUsageSchema } from './planning-usage.js';
+import { planningUsageSchema } from './planning/planning-usage.js';
 
 /**
  * The modes of docs/architecture.md §6, and the ablation `senseact-vlm-always`: the SenseAct loop with

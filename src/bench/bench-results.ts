@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { modelRoleSchema } from '../model/model-role.js';
-import { planningUsageSchema } from '../agent/planning-usage.js';
+import { planningUsageSchema } from '../agent/planning/planning-usage.js';
 import { agentModeSchema, modelUsageShape, noPlanningAids, planningConditionsSchema, policyNameSchema, taskRunResultSchema } from '../agent/task-run-result.js';
 import { labMetricsSchema } from './compute-lab-metrics.js';
 import { repeatSpreadSchema } from './compute-repeat-spread.js';

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentModels } from '../agent/agent-session.js';
-import { modelFaultProfile, modelFaultProfiles } from '../agent/model-fault-profile.js';
-import { isSenseActMode, verifyingSenseActModes } from '../agent/run-senseact.js';
+import { modelFaultProfile, modelFaultProfiles } from '../agent/model-faults/model-fault-profile.js';
+import { isSenseActMode, verifyingSenseActModes } from '../agent/loop/run-senseact.js';
 import { runTask } from '../agent/run-task.js';
 import type { PolicyName } from '../agent/task-run-result.js';
-import type { PlanningOptions } from '../agent/planning-options.js';
+import type { PlanningOptions } from '../agent/planning/planning-options.js';
 import type { DeviceProfile } from '../device/device-profile.js';
 import { loadDeviceProfile } from '../device/device-profile.js';
 import { loadSkills } from '../skills/skill-library.js';

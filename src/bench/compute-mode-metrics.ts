@@ -1,4 +1,4 @@
-import { emptyPlanningUsage, type PlanningUsage } from '../agent/planning-usage.js';
+import { emptyPlanningUsage, type PlanningUsage } from '../agent/planning/planning-usage.js';
 import type { AgentMode, TaskRunResult } from '../agent/task-run-result.js';
 import type { AppMetrics, ModeMetrics, TokenPrices } from './bench-results.js';
 import { computeLabMetrics } from './compute-lab-metrics.js';

@@ -1,4 +1,4 @@
-import { defaultGateThreshold, VlmGate } from '../agent/vlm-gate.js';
+import { defaultGateThreshold, VlmGate } from '../agent/loop/vlm-gate.js';
 import type { ControlUnit, UnitType } from '../perception/control-unit.js';
 import { perceive, type Perception } from '../perception/perceive.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ElicitResultSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { IrreversibleAction } from '../agent/irreversible-action.js';
+import type { IrreversibleAction } from '../agent/loop/irreversible-action.js';
 import type { Skill } from '../skills/skill-schema.js';
 import type { ConfirmActions, McpDeviceSession, ScreenData } from './mcp-device-session.js';
 import { renderActText, renderCheckText, renderObserveText } from './render-tool-text.js';

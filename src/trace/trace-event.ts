@@ -252,7 +252,7 @@ export const runEndEventSchema = event('run-end', {
   durationMs: milliseconds,
   usage: loose.optional(),
 });
-/** One step of a skill replayed without a model (src/agent/run-skill.ts), with its verdict. */
+/** One step of a skill replayed without a model (src/agent/skill-replay/run-skill.ts), with its verdict. */
 export const skillStepEndEventSchema = event('skill-step-end', {
   skill: z.string(),
   /** Zero-based position of the step in the skill's plan as replayed. */

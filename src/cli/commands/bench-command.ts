@@ -14,14 +14,14 @@ import { benchFiles, defaultBreakAfterInfrastructureErrors, runBenchmark } from 
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
 import { defaultBenchTraceFormat, type BenchExecutorFactory, type BenchExecutorHandle, type BenchPlanning } from '../../bench/task-executor.js';
 import { traceFormats, type TraceFormat } from '../../trace/trace-writer.js';
-import { defaultVoteTemperature } from '../../agent/planning-options.js';
-import { isSenseActMode } from '../../agent/run-senseact.js';
-import { defaultGateThreshold } from '../../agent/vlm-gate.js';
+import { defaultVoteTemperature } from '../../agent/planning/planning-options.js';
+import { isSenseActMode } from '../../agent/loop/run-senseact.js';
+import { defaultGateThreshold } from '../../agent/loop/vlm-gate.js';
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
 import { writeJunit } from '../../bench/write-junit.js';
 import { skillsDigest } from '../../skills/skills-digest.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
-import { modelFaultProfiles } from '../../agent/model-fault-profile.js';
+import { modelFaultProfiles } from '../../agent/model-faults/model-fault-profile.js';
 import { writeBenchReport } from '../../bench/write-bench-report.js';
 import { loadSuite, type LoadSuiteOptions } from '../../tasks/load-task-file.js';
 import type { Suite, Task } from '../../tasks/task-schema.js';

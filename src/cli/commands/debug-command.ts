@@ -9,7 +9,7 @@ import { formatTraceHeader, formatTraceStep } from '../../report/format-trace-st
 import { readRunArtifacts } from '../../report/read-run-artifacts.js';
 import { buildStepModels } from '../../report/run-page-model.js';
 import { screenCache } from '../../report/write-report.js';
-import { modelFaultProfiles } from '../../agent/model-fault-profile.js';
+import { modelFaultProfiles } from '../../agent/model-faults/model-fault-profile.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
 import { parseGateThreshold, parseTemperature } from './bench-command.js';

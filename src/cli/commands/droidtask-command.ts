@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { createDroidTaskPredictor } from '../../agent/droidtask-predictor.js';
+import { createDroidTaskPredictor } from '../../agent/baselines/droidtask-predictor.js';
 import { cassetteFromEnv, openAiModels } from '../../bench/compose.js';
 import { modelConfigFromEnv } from '../../model/model-config-from-env.js';
 import { loadDroidTaskApp } from '../../tasks/droidtask/load-droidtask-app.js';

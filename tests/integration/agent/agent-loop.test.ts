@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plannerMessages } from '../../../src/agent/agent-prompts.js';
+import { plannerMessages } from '../../../src/agent/prompts/agent-prompts.js';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import type { DeviceProbe } from '../../../src/device/device-probe.js';

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labelNamesPackage } from '../../../src/agent/foreground-guard.js';
+import { labelNamesPackage } from '../../../src/agent/loop/foreground-guard.js';
 import { runTask } from '../../../src/agent/run-task.js';
 import type { AgentMode } from '../../../src/agent/task-run-result.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IrreversibleAction } from '../../../src/agent/irreversible-action.js';
+import type { IrreversibleAction } from '../../../src/agent/loop/irreversible-action.js';
 import { SenseActAgent, type SenseActAgentOptions } from '../../../src/agent/senseact-agent.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import type { LanguageModelRequest } from '../../../src/model/language-model.js';

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { maxRefusedPlansInARow } from '../../../src/agent/plan-intent.js';
+import { maxRefusedPlansInARow } from '../../../src/agent/planning/plan-intent.js';
 import { runTask, type RunTaskOptions } from '../../../src/agent/run-task.js';
 import type { AgentMode } from '../../../src/agent/task-run-result.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';

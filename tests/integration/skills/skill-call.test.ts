@@ -4,7 +4,7 @@
 // (unknown name, missing argument) is refused with the reason and nothing runs.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
-import { skillMenuHead } from '../../../src/agent/skill-menu.js';
+import { skillMenuHead } from '../../../src/agent/planning/skill-menu.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import type { LanguageModelRequest } from '../../../src/model/language-model.js';

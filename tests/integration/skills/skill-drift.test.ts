@@ -22,7 +22,7 @@ import type { FaultConfig, Simulator } from '../../../src/sim/index.js';
 import { loadSkills } from '../../../src/skills/skill-library.js';
 import { isBranchPoint, type Skill } from '../../../src/skills/skill-schema.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
-import { createOraclePolicy } from '../../../src/agent/oracle-models.js';
+import { createOraclePolicy } from '../../../src/agent/policies/oracle/oracle-models.js';
 import { viewFocusWords } from '../../../src/perception/render-view.js';
 import type { AgentModels } from '../../../src/agent/agent-session.js';
 import type { Device } from '../../../src/device/device.js';

@@ -8,7 +8,7 @@
 // not find or does not see hands over to the planner, and a wrong answer never completes a
 // skill. The planner and vision are scripted; the skills are induced from oracle runs.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readPrompt, type PromptReading } from '../../../src/agent/read-prompt.js';
+import { readPrompt, type PromptReading } from '../../../src/agent/prompts/read-prompt.js';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';

@@ -6,7 +6,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDroidTaskPredictor } from '../../../src/agent/droidtask-predictor.js';
+import { createDroidTaskPredictor } from '../../../src/agent/baselines/droidtask-predictor.js';
 import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
 import type { UnitId } from '../../../src/perception/control-unit.js';
 import { DroidTaskLoadError } from '../../../src/tasks/droidtask/droidtask-load-error.js';

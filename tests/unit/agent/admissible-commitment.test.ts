@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { admissibleCommitment } from '../../../src/agent/admissible-commitment.js';
+import { admissibleCommitment } from '../../../src/agent/loop/admissible-commitment.js';
 import type { Screen } from '../../../src/agent/agent-session.js';
 import { perceive } from '../../../src/perception/perceive.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';

@@ -2,8 +2,8 @@
 // ones left, a failure stops the commitment, and a target that failed τ times in a row
 // goes to vision, whose located unit runs with the plan's arguments.
 import { describe, expect, it } from 'vitest';
-import { executeCommitment } from '../../../src/agent/execute-commitment.js';
-import { planReplySchema } from '../../../src/agent/plan-reply.js';
+import { executeCommitment } from '../../../src/agent/loop/execute-commitment.js';
+import { planReplySchema } from '../../../src/agent/planning/plan-reply.js';
 import { ScriptedVisionModel } from '../../../src/model/scripted-language-model.js';
 import { phaseFixture, suiteTask, unitLabelled } from './senseact-fixture.js';
 

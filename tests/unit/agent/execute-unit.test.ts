@@ -2,7 +2,7 @@
 // grace observations, a late effect passes, a unit in the wanted state needs no action,
 // and without feedback nothing is judged.
 import { describe, expect, it } from 'vitest';
-import { executeUnit, graceObservations } from '../../../src/agent/execute-unit.js';
+import { executeUnit, graceObservations } from '../../../src/agent/loop/execute-unit.js';
 import { parsePredicate } from '../../../src/verify/parse-predicate.js';
 import { phaseFixture, suiteTask, unitLabelled } from './senseact-fixture.js';
 

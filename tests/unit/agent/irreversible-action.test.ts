@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { irreversibleAction } from '../../../src/agent/irreversible-action.js';
+import { irreversibleAction } from '../../../src/agent/loop/irreversible-action.js';
 import { perceive, type Perception } from '../../../src/perception/perceive.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 

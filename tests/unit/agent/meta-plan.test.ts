@@ -1,7 +1,7 @@
 // Meta-plan progress, pure: sub-tasks are checked on the screen in order, stay checked,
 // survive a re-plan, and refuse FINISH while a checked sub-task is unmet.
 import { describe, expect, it } from 'vitest';
-import { carryOver, checkProgress, claimProgress, finishRefusal, metaPlanReplySchema, newProgress, renderProgress } from '../../../src/agent/meta-plan.js';
+import { carryOver, checkProgress, claimProgress, finishRefusal, metaPlanReplySchema, newProgress, renderProgress } from '../../../src/agent/planning/meta-plan-progress.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 
 function screen(...texts: string[]) {

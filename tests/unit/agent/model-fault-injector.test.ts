@@ -1,10 +1,10 @@
 // Model errors are injected into replies only, seeded and logged; the kinds that do not
 // apply to a reply leave it alone, and a rate of 0 changes nothing.
 import { describe, expect, it } from 'vitest';
-import { gateMessages, plannerMessages, reactMessages } from '../../../src/agent/agent-prompts.js';
-import { ModelFaultInjector } from '../../../src/agent/model-fault-injector.js';
-import { modelFaultProfile, modelFaultProfiles, type ModelFaultConfig } from '../../../src/agent/model-fault-profile.js';
-import { planReplySchema, reactReplySchema, visionReplySchema } from '../../../src/agent/plan-reply.js';
+import { gateMessages, plannerMessages, reactMessages } from '../../../src/agent/prompts/agent-prompts.js';
+import { ModelFaultInjector } from '../../../src/agent/model-faults/model-fault-injector.js';
+import { modelFaultProfile, modelFaultProfiles, type ModelFaultConfig } from '../../../src/agent/model-faults/model-fault-profile.js';
+import { planReplySchema, reactReplySchema, visionReplySchema } from '../../../src/agent/planning/plan-reply.js';
 import { validateReply } from '../../../src/model/generate-structured.js';
 import type { LanguageModelRequest } from '../../../src/model/language-model.js';
 import { ScriptedLanguageModel, ScriptedVisionModel } from '../../../src/model/scripted-language-model.js';

@@ -2,11 +2,11 @@
 // returned through a read-only watch; it moves on only when a prompt says its plan passed.
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plannerMessages, ranNote, ranUnitsShown, unitReference, unitsTookEffectNote, verifierMessages, type HistoryEntry } from '../../../src/agent/agent-prompts.js';
-import { ranReferences } from '../../../src/agent/oracle-guide.js';
-import type { PlannerFeedback } from '../../../src/agent/planner-feedback.js';
-import { createOraclePolicy } from '../../../src/agent/oracle-models.js';
-import { planReplySchema, type PlanReply } from '../../../src/agent/plan-reply.js';
+import { plannerMessages, ranNote, ranUnitsShown, unitReference, unitsTookEffectNote, verifierMessages, type HistoryEntry } from '../../../src/agent/prompts/agent-prompts.js';
+import { ranReferences } from '../../../src/agent/policies/oracle/oracle-guide.js';
+import type { PlannerFeedback } from '../../../src/agent/loop/planner-feedback.js';
+import { createOraclePolicy } from '../../../src/agent/policies/oracle/oracle-models.js';
+import { planReplySchema, type PlanReply } from '../../../src/agent/planning/plan-reply.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import type { Device } from '../../../src/device/device.js';
 import { SimDevice } from '../../../src/device/sim-device.js';

@@ -1,9 +1,9 @@
 // The plan phase with scripted planners: admissible commitments pass, rejected ones are
 // asked again with the reason, look-for targets are left to vision, finish ends.
 import { describe, expect, it } from 'vitest';
-import { maxPlanRejections, planIntent } from '../../../src/agent/plan-intent.js';
+import { maxPlanRejections, planIntent } from '../../../src/agent/planning/plan-intent.js';
 import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
-import { surfaceLineHead } from '../../../src/agent/agent-prompts.js';
+import { surfaceLineHead } from '../../../src/agent/prompts/agent-prompts.js';
 import { phaseFixture, suiteTask, tapAndDecide, unitIdIn } from './senseact-fixture.js';
 
 const settings = suiteTask('settings-dark-theme');

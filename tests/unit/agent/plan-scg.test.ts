@@ -2,8 +2,8 @@
 // the frontier after the screen; the orders it proposes (dependsOn) are added when the
 // graph stays acyclic and bind its commitments; refused ones are reported back.
 import { describe, expect, it } from 'vitest';
-import { executeCommitment } from '../../../src/agent/execute-commitment.js';
-import { planIntent } from '../../../src/agent/plan-intent.js';
+import { executeCommitment } from '../../../src/agent/loop/execute-commitment.js';
+import { planIntent } from '../../../src/agent/planning/plan-intent.js';
 import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
 import { phaseFixture, suiteTask, unitIdIn, unitLabelled } from './senseact-fixture.js';
 

@@ -1,7 +1,7 @@
 // What the next plan is told after an executed intent: the surface decision, missing
 // values, regions not to repeat, and a change of strategy only after repeated failure.
 import { describe, expect, it } from 'vitest';
-import { changeStrategyAfter, newFeedbackMemory, nextPlannerFeedback, type FeedbackInput, type FeedbackMemory, type PlannerFeedback } from '../../../src/agent/planner-feedback.js';
+import { changeStrategyAfter, newFeedbackMemory, nextPlannerFeedback, type FeedbackInput, type FeedbackMemory, type PlannerFeedback } from '../../../src/agent/loop/planner-feedback.js';
 import type { SurfaceDecision } from '../../../src/verify/decide-surface.js';
 
 type Pivot = FeedbackInput['pivot'];

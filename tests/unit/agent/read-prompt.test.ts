@@ -1,9 +1,9 @@
 // Our prompts read back: what the oracle policy answers from. Every section a prompt
 // renders is found again; what the screen says is never read as one of ours.
 import { describe, expect, it } from 'vitest';
-import { gateMessages, plannerMessages, verifierMessages, type HistoryEntry } from '../../../src/agent/agent-prompts.js';
-import { screenFence } from '../../../src/agent/screen-fence.js';
-import { readPrompt } from '../../../src/agent/read-prompt.js';
+import { gateMessages, plannerMessages, verifierMessages, type HistoryEntry } from '../../../src/agent/prompts/agent-prompts.js';
+import { screenFence } from '../../../src/agent/prompts/screen-fence.js';
+import { readPrompt } from '../../../src/agent/prompts/read-prompt.js';
 
 const view = 'app com.example activity .Main screen 1080x2400\nblock b1 "Main"\n  [n1a2b] click "Save"';
 const history: HistoryEntry[] = [

@@ -2,8 +2,8 @@
 // the located unit keeps the plan's arguments through admissibility, and every other
 // answer (none, already done, inadmissible, no vision) leaves the target unresolved.
 import { describe, expect, it } from 'vitest';
-import { planReplySchema } from '../../../src/agent/plan-reply.js';
-import { resolveByVision } from '../../../src/agent/resolve-by-vision.js';
+import { planReplySchema } from '../../../src/agent/planning/plan-reply.js';
+import { resolveByVision } from '../../../src/agent/loop/resolve-by-vision.js';
 import { ScriptedVisionModel } from '../../../src/model/scripted-language-model.js';
 import { phaseFixture, suiteTask, unitIdIn, unitLabelled } from './senseact-fixture.js';
 

@@ -1,8 +1,8 @@
 // Screen text cannot close the prompt's screen fence: app text holding `</screen>` is
 // escaped in every prompt builder, and a package name from a dump stays on its line.
 import { describe, expect, it } from 'vitest';
-import { gateMessages, plannerMessages, reactMessages, verifierMessages } from '../../../src/agent/agent-prompts.js';
-import { escapeFenceTags, screenFence } from '../../../src/agent/screen-fence.js';
+import { gateMessages, plannerMessages, reactMessages, verifierMessages } from '../../../src/agent/prompts/agent-prompts.js';
+import { escapeFenceTags, screenFence } from '../../../src/agent/prompts/screen-fence.js';
 import { perceive } from '../../../src/perception/perceive.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openIntent, selectCertificateHints } from '../../../src/agent/select-certificate-hints.js';
+import { openIntent, selectCertificateHints } from '../../../src/agent/planning/select-certificate-hints.js';
 import { perceive } from '../../../src/perception/perceive.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import { certificateScope, renderCertificateHint, type Certificate } from '../../../src/verify/certificate.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { planReplySchema } from '../../../src/agent/plan-reply.js';
-import { readPrompt } from '../../../src/agent/read-prompt.js';
-import { plannerMessages } from '../../../src/agent/agent-prompts.js';
-import { maxMenuSkills, menuSkills, readSkillMenu, renderSkillMenu } from '../../../src/agent/skill-menu.js';
+import { planReplySchema } from '../../../src/agent/planning/plan-reply.js';
+import { readPrompt } from '../../../src/agent/prompts/read-prompt.js';
+import { plannerMessages } from '../../../src/agent/prompts/agent-prompts.js';
+import { maxMenuSkills, menuSkills, readSkillMenu, renderSkillMenu } from '../../../src/agent/planning/skill-menu.js';
 import { bindArguments } from '../../../src/skills/bind-arguments.js';
 import type { Skill } from '../../../src/skills/skill-schema.js';
 

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { summariseAppMemory } from '../../../src/agent/summarise-app-memory.js';
+import { summariseAppMemory } from '../../../src/agent/planning/summarise-app-memory.js';
 import { AppMemory, type AppTrailStep } from '../../../src/memory/app-memory.js';
 import { estimateTokens } from '../../../src/model/estimate-tokens.js';
 import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';

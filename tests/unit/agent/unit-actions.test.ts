@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unitActions } from '../../../src/agent/unit-actions.js';
+import { unitActions } from '../../../src/agent/loop/unit-actions.js';
 import type { BlockId, ControlUnit, UnitId, UnitType } from '../../../src/perception/control-unit.js';
 
 function unit(type: UnitType, state: ControlUnit['state']): ControlUnit {

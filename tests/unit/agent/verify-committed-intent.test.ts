@@ -2,10 +2,10 @@
 // unit verdicts; an inconclusive verdict goes to the LLM verifier; the note says when the
 // units took effect and only the expectation did not show.
 import { describe, expect, it } from 'vitest';
-import { unitsTookEffectNote } from '../../../src/agent/agent-prompts.js';
-import { executeCommitment } from '../../../src/agent/execute-commitment.js';
-import { planReplySchema, type PlanReply } from '../../../src/agent/plan-reply.js';
-import { verifyCommittedIntent } from '../../../src/agent/verify-committed-intent.js';
+import { unitsTookEffectNote } from '../../../src/agent/prompts/agent-prompts.js';
+import { executeCommitment } from '../../../src/agent/loop/execute-commitment.js';
+import { planReplySchema, type PlanReply } from '../../../src/agent/planning/plan-reply.js';
+import { verifyCommittedIntent } from '../../../src/agent/loop/verify-committed-intent.js';
 import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
 import { phaseFixture, suiteTask, unitLabelled, type FixtureModels } from './senseact-fixture.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VlmGate } from '../../../src/agent/vlm-gate.js';
+import { VlmGate } from '../../../src/agent/loop/vlm-gate.js';
 
 const button = { fingerprint: 'abc', bounds: [100, 100, 300, 200] as const };
 const moved = { fingerprint: 'other', bounds: [102, 101, 302, 201] as const };

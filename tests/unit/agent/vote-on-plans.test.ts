@@ -1,9 +1,9 @@
 // Plan voting: majority over (units, arguments), ties broken by the expectation's
 // specificity, the extra calls and tokens counted and traced.
 import { describe, expect, it } from 'vitest';
-import { planReplySchema } from '../../../src/agent/plan-reply.js';
-import { commitmentKey, expectationSpecificity, samplePlan, voteOnPlans } from '../../../src/agent/vote-on-plans.js';
-import { plannerMessages } from '../../../src/agent/agent-prompts.js';
+import { planReplySchema } from '../../../src/agent/planning/plan-reply.js';
+import { commitmentKey, expectationSpecificity, samplePlan, voteOnPlans } from '../../../src/agent/planning/vote-on-plans.js';
+import { plannerMessages } from '../../../src/agent/prompts/agent-prompts.js';
 import { ScriptedLanguageModel } from '../../../src/model/scripted-language-model.js';
 import { phaseFixture, suiteTask, unitIdIn } from './senseact-fixture.js';
 

@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { gateMessages, plannerMessages, reactMessages, verifierMessages } from '../../../src/agent/agent-prompts.js';
+import { gateMessages, plannerMessages, reactMessages, verifierMessages } from '../../../src/agent/prompts/agent-prompts.js';
 import { estimatePromptTokens, estimateTokens } from '../../../src/model/estimate-tokens.js';
 import { sectionedContent } from '../../../src/model/prompt-section.js';
 import { promptTokensBySection, type SectionedMessage } from '../../../src/model/prompt-tokens-by-section.js';

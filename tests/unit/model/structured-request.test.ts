@@ -2,7 +2,7 @@
 // the strict form of the agent's schemas, and the sampling settings per role.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { planReplySchema, reactReplySchema } from '../../../src/agent/plan-reply.js';
+import { planReplySchema, reactReplySchema } from '../../../src/agent/planning/plan-reply.js';
 import { chatRequestBody, type ChatBodyInput } from '../../../src/model/chat-request-body.js';
 import { noQuirks } from '../../../src/model/endpoint-quirks.js';
 import { isSchema, jsonSchemaOf, strictJsonSchema, type JsonSchema } from '../../../src/model/json-schema.js';

@@ -2,7 +2,7 @@
 // what it leaves to validation, on the agent's own reply schemas.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { planReplySchema, visionReplySchema } from '../../../src/agent/plan-reply.js';
+import { planReplySchema, visionReplySchema } from '../../../src/agent/planning/plan-reply.js';
 import { validateReply } from '../../../src/model/generate-structured.js';
 import type { ReplyRepair } from '../../../src/model/reply-repair.js';
 

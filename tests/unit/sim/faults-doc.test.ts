@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modelFaultProfiles } from '../../../src/agent/model-fault-profile.js';
+import { modelFaultProfiles } from '../../../src/agent/model-faults/model-fault-profile.js';
 import { faultKinds, faultProfiles } from '../../../src/sim/fault-injector.js';
 
 const doc = readFileSync(path.resolve(import.meta.dirname, '..', '..', '..', 'docs', 'faults.md'), 'utf8');
