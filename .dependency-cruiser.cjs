@@ -45,6 +45,13 @@ module.exports = {
       to: { path: '^src/sim/' },
     },
     {
+      name: 'no-policy-in-the-loop',
+      comment: 'docs/architecture.md §6: a policy answers model calls and never changes what the loop does, so the loop, planning, prompts, skill replay and baselines never import one; only runTask wires a policy to a run.',
+      severity: 'error',
+      from: { path: '^src/agent/', pathNot: '^src/agent/(policies/|run-task\\.ts$)' },
+      to: { path: '^src/agent/policies/' },
+    },
+    {
       name: 'no-circular',
       comment: 'Import cycles make the layering meaningless and module start-up order fragile.',
       severity: 'error',
