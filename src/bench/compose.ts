@@ -1,14 +1,15 @@
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentModels } from '../agent/agent-session.js';
-import { modelFaultProfile, modelFaultProfiles } from '../agent/model-faults/model-fault-profile.js';
+import { modelFaultProfile, modelFaultProfiles, type ModelFaultConfig } from '../agent/model-faults/model-fault-profile.js';
 import { isSenseActMode, verifyingSenseActModes } from '../agent/loop/run-senseact.js';
-import { runTask } from '../agent/run-task.js';
-import type { PolicyName } from '../agent/task-run-result.js';
+import { runTask, type RunTaskOptions } from '../agent/run-task.js';
+import type { PolicyName, TaskRunResult } from '../agent/task-run-result.js';
 import type { PlanningOptions } from '../agent/planning/planning-options.js';
 import type { DeviceProfile } from '../device/device-profile.js';
 import { loadDeviceProfile } from '../device/device-profile.js';
 import { loadSkills } from '../skills/skill-library.js';
+import type { Skill } from '../skills/skill-schema.js';
 import { SimDevice } from '../device/sim-device.js';
 import { AppMemory } from '../memory/app-memory.js';
 import { simDriverAutomationName } from '../device/sim-driver-automation-name.js';
@@ -92,94 +93,25 @@ export function openAiModels(config: ModelConfig, cassette?: { mode: 'record' | 
  */
 export async function createBenchExecutor(options: BenchExecutorOptions, wiring: BenchWiring = {}): Promise<BenchComposition> {
   const profile: DeviceProfile = loadDeviceProfile(options.device, { cwd: options.cwd, env: options.env });
-  // --temperature sets every role, over SENSEACT_[<ROLE>_]TEMPERATURE (a vote's own temperature still wins per request).
-  const config = modelConfigFromEnv(options.env, options.temperature === undefined ? {} : { generation: Object.fromEntries(modelRoles.map((role) => [role, { temperature: options.temperature }])) });
-  const cassette = cassetteFromEnv(options.env, options.cwd);
-  const gateImageDetail = gateImageDetailFromEnv(options.env);
   const simDriver = profile.kind === 'appium' && String(profile.appium.capabilities['appium:automationName'] ?? '').toLowerCase() === simDriverAutomationName.toLowerCase();
-  const choice = choosePolicy({ wanted: options.policy, simulated: profile.kind === 'sim' || simDriver, config, cassette, dryRun: options.dryRun === true, temperature: options.temperature });
-  const policy: PolicyName = choice.policy;
-  let notice = choice.notice;
-  if (policy === 'oracle' && options.temperature !== undefined) notice += ` --temperature ${options.temperature} is recorded but changes nothing: the oracle samples nothing.`;
-  // One redaction pass for every file of the bench: the configured key, secret-named
-  // variables of the environment, key patterns, and passwords typed during the runs.
-  const redactor = new Redactor([...(config.apiKey ? [config.apiKey] : []), ...urlPasswords(config.baseUrl), ...secretsFromEnv(options.env)]);
-  setDebugLogRedaction((line) => redactor.text(line));
-  const models = policy === 'llm' && options.dryRun !== true ? openAiModels(config, cassette, redactor) : undefined;
-  // A replayed cassette answers as the models it recorded, whatever the environment names now.
-  const modelNames = models?.names ?? [];
-  const plannerName = models?.planner.modelName('planner');
-  if (cassette?.mode === 'replay' && policy === 'llm') notice += `; recorded with ${[...new Set(modelNames)].join(', ') || 'no model calls'}`;
-  const simSection = profile.kind === 'sim' ? checkedSimSection(profile) : undefined;
-  const faults = options.faults as FaultProfileName | undefined;
-  if (faults !== undefined && profile.kind !== 'sim' && !simDriver) {
-    throw new BenchError({ code: 'bench-faults', message: `--faults ${faults}: fault injection needs the simulator; device profile "${profile.name}" is a real device. Drop --faults or use --device sim.` });
-  }
-  const profileFaults = simSection?.faults ?? (simDriver ? (profile.kind === 'appium' ? profile.appium.capabilities['senseact:faults'] : undefined) : undefined);
-  const effectiveFaults = faults ?? (typeof profileFaults === 'string' ? profileFaults : profileFaults === undefined ? undefined : `the faults of device profile ${profile.name}`);
-  // Each injected fault goes into the trace at the step it struck (one fault-log read per device call).
-  const faultsInjected = effectiveFaults !== undefined && effectiveFaults !== 'none';
-  const modelFaults = options.modelFaults === undefined ? undefined : modelFaultProfile(options.modelFaults);
-  if (options.modelFaults !== undefined && modelFaults === undefined) {
-    throw new BenchError({ code: 'bench-model-faults', message: `--model-faults ${options.modelFaults}: unknown profile; choose from ${Object.keys(modelFaultProfiles).join(', ')}.` });
-  }
-  if (modelFaults !== undefined && policy !== 'oracle') {
-    throw new BenchError({ code: 'bench-model-faults', message: `--model-faults ${options.modelFaults}: model errors are injected into the oracle's replies; a real model makes its own. Run with --policy oracle, or drop --model-faults.` });
-  }
-  const memories = new Map<string, Promise<CertificateMemory>>();
-  const memoryFor = (mode: string): Promise<CertificateMemory> => {
-    let memory = memories.get(mode);
-    if (!memory) {
-      memory = wiring.memoryFor?.(mode, redactor) ?? CertificateMemory.open(path.join(options.outDir, 'memory', `${mode}.jsonl`), { redactor });
-      memories.set(mode, memory);
-    }
-    return memory;
-  };
-
-  // Certificates carry the run that wrote them, so a resumed bench can drop those of unfinished runs.
-  const memoryRun = (taskId: string, mode: string, repeat: number): string => `${taskId}/${mode}-r${repeat}`;
-  const retainRuns = async (kept: readonly { id: string; mode: string; repeat: number }[]): Promise<void> => {
-    const keep = new Set(kept.map((run) => memoryRun(run.id, run.mode, run.repeat)));
-    const folder = path.join(options.outDir, 'memory');
-    const files = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.jsonl')) : [];
-    for (const file of files) {
-      const dropped = await (await memoryFor(file.replace(/\.jsonl$/, ''))).retainRuns((run) => keep.has(run));
-      if (dropped > 0) debugLog('bench', `memory ${file}: dropped ${dropped} certificate(s) of runs that did not finish`);
-    }
-  };
-
-  // Read once, before the first run: a bad skill file stops the bench with its name and field.
-  const skills = options.skills === undefined ? undefined : loadSkills(options.skills);
-  if (options.skills !== undefined && skills?.length === 0) throw new BenchError({ code: 'bench-skills', message: `--skills ${options.skills}: no skills there; write some with senseact skills induce <run-dir...> --out ${options.skills}` });
-  const planning = options.planning;
-  const appMemory = planning?.appMemoryDir === undefined ? undefined : await AppMemory.open(planning.appMemoryDir, { countTokens: estimateTokens, redactor });
-  // The same planning aids for every senseact run of the bench; none when none was asked for.
-  const chosenPlanning: PlanningOptions = {
-    ...(planning?.metaPlan === true ? { metaPlan: true } : {}),
-    ...(planning !== undefined && planning.vote > 1 ? { vote: { samples: planning.vote, temperature: planning.voteTemperature } } : {}),
-  };
-  const planningOptions = Object.keys(chosenPlanning).length > 0 ? { planning: chosenPlanning } : {};
-
-  // DroidTask tasks on a simulated device run their sim twin (same instruction, our apps), under their own id.
   const simulated = profile.kind === 'sim' || simDriver;
-  const simTwins = simulated && options.suite !== 'sim' ? await simTwinTasks(options.cwd) : new Map<string, Task>();
-  const runnable = (task: Task): Task | undefined => {
-    if (!simulated || task.simTwin === undefined) return task;
-    const twin = simTwins.get(task.simTwin);
-    return twin === undefined ? undefined : { ...twin, id: task.id };
-  };
+  const wired = wireModels(options, simulated);
+  const { policy, redactor } = wired;
+  const simSection = profile.kind === 'sim' ? checkedSimSection(profile) : undefined;
+  const faults = checkedFaults(options, profile, { simDriver, simSection, policy });
+  const memories = certificateMemories(options, wiring, redactor);
+  const planning = await planningAids(options, redactor);
+  // DroidTask tasks on a simulated device run their sim twin (same instruction, our apps), under their own id.
+  const runnable = twinResolver(simulated && options.suite !== 'sim' ? await simTwinTasks(options.cwd) : new Map<string, Task>(), simulated);
+  const budgetPrices = checkedBudgetPrices(options, wired.modelNames, policy);
+  // Each injected fault goes into the trace at the step it struck (one fault-log read per device call).
+  const traceDeviceFaults = faults.effective !== undefined && faults.effective !== 'none';
 
-  // A cost limit is counted at the command line's prices, else the model's list price when known.
-  const knownPrices = options.prices ?? pricesForModels(modelNames);
-  const budgetPrices = knownPrices.unknown === true ? undefined : { promptPerMillionUsd: knownPrices.promptPerMillionUsd, completionPerMillionUsd: knownPrices.completionPerMillionUsd };
-  if (options.budget?.maxCostUsd !== undefined && budgetPrices === undefined && policy === 'llm') {
-    throw new BenchError({ code: 'bench-budget', message: `--max-cost ${options.budget.maxCostUsd}: ${knownPrices.label}; a cost limit needs the model's prices: give --price-prompt and --price-completion, or limit calls or tokens instead (--max-model-calls, --max-tokens).` });
-  }
   const executor: BenchExecutorHandle<Task>['executor'] = async (request) => {
     const { mode, repeat, signal } = request;
     const task = runnable(request.task);
     if (task === undefined) throw new BenchError({ code: 'bench-sim-twin', message: `task "${request.task.id}": its simTwin "${request.task.simTwin}" is not a task of a simulator suite (tasks/sim, tasks/sim-*)` });
-    const common = {
+    const common: RunOptions = {
       task,
       mode,
       policy,
@@ -192,87 +124,215 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
       signal,
       redactor,
       // The answer judge runs on the verifier's model, metered with the run (runTask builds it from models.judge).
-      ...(models ? { models: { ...models, judge: models.verifier ?? models.planner } } : {}),
-      ...(verifyingSenseActModes.includes(mode) ? { memory: await memoryFor(mode), memoryRun: memoryRun(task.id, mode, repeat) } : {}),
-      ...(gateImageDetail === undefined ? {} : { gateImageDetail }),
+      ...(wired.models ? { models: { ...wired.models, judge: wired.models.verifier ?? wired.models.planner } } : {}),
+      ...(verifyingSenseActModes.includes(mode) ? { memory: await memories.memoryFor(mode), memoryRun: memoryRun(task.id, mode, repeat) } : {}),
+      ...(wired.gateImageDetail === undefined ? {} : { gateImageDetail: wired.gateImageDetail }),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(budgetPrices === undefined ? {} : { budgetPrices }),
       ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
       // Seeded per task and repeat, as the simulator's faults are: every mode of a run meets the same draws.
-      ...(modelFaults === undefined ? {} : { modelFaults: { config: modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),
-      ...(skills && verifyingSenseActModes.includes(mode) ? { skills } : {}),
-      ...(isSenseActMode(mode) ? { ...planningOptions, ...(appMemory ? { appMemory, appMemoryRun: `${path.resolve(options.outDir)}#${memoryRun(task.id, mode, repeat)}` } : {}) } : {}),
+      ...(faults.modelFaults === undefined ? {} : { modelFaults: { config: faults.modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),
+      ...(planning.skills && verifyingSenseActModes.includes(mode) ? { skills: planning.skills } : {}),
+      ...(isSenseActMode(mode) ? { ...planning.planningOptions, ...(planning.appMemory ? { appMemory: planning.appMemory, appMemoryRun: `${path.resolve(options.outDir)}#${memoryRun(task.id, mode, repeat)}` } : {}) } : {}),
     };
-    if (profile.kind === 'sim') {
-      const simulator = simulatorForTask(task, { repeat, ...(faults === undefined ? {} : { faults }), ...(simSection === undefined ? {} : { profile: simSection }) });
-      const device = new SimDevice(simulator, { name: profile.name, ...(profile.settle === undefined ? {} : { settle: profile.settle }) });
-      try {
-        return await runTask({ ...common, device, probe: device, traceDeviceFaults: faultsInjected });
-      } finally {
-        await device.close();
-      }
-    }
-    // WebdriverIO takes about a second to load: only runs on Appium load it (not every bench worker thread).
-    const [{ AppiumDevice }, { createDevice }] = await Promise.all([import('../device/appium-device.js'), import('../device/create-device.js')]);
-    const device = await createDevice(profile, {
-      signal,
-      capabilities: {
-        // The simulator's driver starts in the task's state, as the in-process simulator does.
-        ...(simDriver ? { 'senseact:seed': simSeedForTask(task, repeat), 'senseact:initialState': simSeedDataForTask(task) } : {}),
-        ...(faults === undefined ? {} : { 'senseact:faults': faults }),
-        ...(task.start.launch === undefined ? {} : { 'appium:appPackage': task.start.launch }),
-      },
-    });
-    // The simulator's own Appium driver says what the apps hold and which faults fired, as the
-    // in-process one does; a real device runs the task's adb queries.
-    try {
-      // The start steps run inside the run, so that each one's outcome is in its trace.
-      const startSteps = device instanceof AppiumDevice
-        ? async (report: (outcome: DeviceSetupOutcome) => void): Promise<void> => {
-          const setup = await runDeviceSetup(deviceSetupSteps(task, profile.reset), device, { taskId: task.id, signal, onStep: report });
-          if (setup.length > 0) debugLog('bench', `${task.id}: start steps on ${device.info.servedBy ?? device.info.name}: ${setup.map((record) => `${record.step} (${record.outcome})`).join('; ')}`);
-        }
-        : undefined;
-      // A real device watches the profile's adb queries for side effects; the simulator's driver, every app's state.
-      const watch = !simDriver && profile.watch !== undefined ? { watch: profile.watch } : {};
-      return await runTask({ ...common, device, ...(device instanceof AppiumDevice ? { probe: device, traceDeviceFaults: faultsInjected } : {}), ...watch, ...(startSteps === undefined ? {} : { startSteps }) });
-    } finally {
-      await device.close();
-    }
+    if (profile.kind === 'sim') return runOnSimulator(common, profile, { faults: faults.faults, simSection, traceDeviceFaults });
+    return runOnAppium(common, profile, { faults: faults.faults, simDriver, traceDeviceFaults });
   };
   return {
     executor,
     policy,
-    notice,
+    notice: wired.notice,
     simulated,
-    modelLabel: policy === 'oracle' ? 'none (oracle)' : plannerName ?? config.models.planner,
+    modelLabel: policy === 'oracle' ? 'none (oracle)' : wired.plannerName ?? wired.config.models.planner,
     redactor,
-    faults: effectiveFaults === 'none' ? null : effectiveFaults ?? null,
-    prices: pricesForModels(modelNames),
-    ...(models?.cassetteUse && cassette !== undefined ? { cassette: { use: models.cassetteUse, strict: cassette.strict === true } } : {}),
+    faults: faults.effective === 'none' ? null : faults.effective ?? null,
+    prices: pricesForModels(wired.modelNames),
+    ...(wired.models?.cassetteUse && wired.cassette !== undefined ? { cassette: { use: wired.models.cassetteUse, strict: wired.cassette.strict === true } } : {}),
     checkTask: (task) => {
       const twin = runnable(task);
       if (twin === undefined) return `their simTwin is not a task of a simulator suite (tasks/sim, tasks/sim-*)`;
       return whyTaskCannotRun(twin, { policy, simulated, apps: simSection?.apps, deviceName: profile.name });
     },
-    retainRuns,
-    describeTask: (task) => {
-      const twin = runnable(task);
-      if (twin !== task && twin !== undefined) return `${task.id}: runs its sim twin ${task.simTwin}`;
-      const steps = simulated ? [] : deviceSetupSteps(task, profile.kind === 'appium' ? profile.reset : undefined);
-      const checks = [
-        ...(task.success?.screen === undefined ? [] : ['screen']),
-        ...(task.success?.state === undefined ? [] : ['state']),
-        ...(task.success?.adb === undefined ? [] : [`adb ×${task.success.adb.length}`]),
-        ...(task.success?.judge === undefined ? [] : ['judge: model']),
-        ...(task.answer === undefined ? [] : [`answer (${task.answer.judge})`]),
-      ];
-      return `${task.id}: start [${steps.map(describeSetupStep).join('; ')}]; success: ${checks.join(', ')}`;
-    },
-    close: async () => {
-      for (const memory of memories.values()) await (await memory).close();
-    },
+    retainRuns: memories.retainRuns,
+    describeTask: (task) => describeBenchTask(task, runnable(task), { simulated, profile }),
+    close: memories.close,
   };
+}
+
+/** The bench's models and policy, with the notice that says which plays and why, and the redactor of every file it writes. */
+interface WiredModels {
+  readonly config: ModelConfig;
+  readonly cassette: ReturnType<typeof cassetteFromEnv>;
+  readonly gateImageDetail: ImageDetail | undefined;
+  readonly policy: PolicyName;
+  readonly notice: string;
+  readonly redactor: Redactor;
+  readonly models: ReturnType<typeof openAiModels> | undefined;
+  /** The models that answer (a replayed cassette's: the ones it recorded, whatever the environment names now). */
+  readonly modelNames: readonly string[];
+  readonly plannerName: string | undefined;
+}
+
+/** Reads the model settings of the environment, chooses the policy, and builds the models when a model plays. */
+function wireModels(options: BenchExecutorOptions, simulated: boolean): WiredModels {
+  // --temperature sets every role, over SENSEACT_[<ROLE>_]TEMPERATURE (a vote's own temperature still wins per request).
+  const config = modelConfigFromEnv(options.env, options.temperature === undefined ? {} : { generation: Object.fromEntries(modelRoles.map((role) => [role, { temperature: options.temperature }])) });
+  const cassette = cassetteFromEnv(options.env, options.cwd);
+  const gateImageDetail = gateImageDetailFromEnv(options.env);
+  const choice = choosePolicy({ wanted: options.policy, simulated, config, cassette, dryRun: options.dryRun === true, temperature: options.temperature });
+  const policy: PolicyName = choice.policy;
+  let notice = choice.notice;
+  if (policy === 'oracle' && options.temperature !== undefined) notice += ` --temperature ${options.temperature} is recorded but changes nothing: the oracle samples nothing.`;
+  // One redaction pass for every file of the bench: the configured key, secret-named
+  // variables of the environment, key patterns, and passwords typed during the runs.
+  const redactor = new Redactor([...(config.apiKey ? [config.apiKey] : []), ...urlPasswords(config.baseUrl), ...secretsFromEnv(options.env)]);
+  setDebugLogRedaction((line) => redactor.text(line));
+  const models = policy === 'llm' && options.dryRun !== true ? openAiModels(config, cassette, redactor) : undefined;
+  const modelNames = models?.names ?? [];
+  if (cassette?.mode === 'replay' && policy === 'llm') notice += `; recorded with ${[...new Set(modelNames)].join(', ') || 'no model calls'}`;
+  return { config, cassette, gateImageDetail, policy, notice, redactor, models, modelNames, plannerName: models?.planner.modelName('planner') };
+}
+
+/** The device faults to inject (and how results name them) and the model faults, refused where they cannot apply. */
+function checkedFaults(options: BenchExecutorOptions, profile: DeviceProfile, context: { readonly simDriver: boolean; readonly simSection: SimProfileSection | undefined; readonly policy: PolicyName }): { readonly faults: FaultProfileName | undefined; readonly effective: string | undefined; readonly modelFaults: ModelFaultConfig | undefined } {
+  const faults = options.faults as FaultProfileName | undefined;
+  if (faults !== undefined && profile.kind !== 'sim' && !context.simDriver) {
+    throw new BenchError({ code: 'bench-faults', message: `--faults ${faults}: fault injection needs the simulator; device profile "${profile.name}" is a real device. Drop --faults or use --device sim.` });
+  }
+  const profileFaults = context.simSection?.faults ?? (context.simDriver ? (profile.kind === 'appium' ? profile.appium.capabilities['senseact:faults'] : undefined) : undefined);
+  const effective = faults ?? (typeof profileFaults === 'string' ? profileFaults : profileFaults === undefined ? undefined : `the faults of device profile ${profile.name}`);
+  const modelFaults = options.modelFaults === undefined ? undefined : modelFaultProfile(options.modelFaults);
+  if (options.modelFaults !== undefined && modelFaults === undefined) {
+    throw new BenchError({ code: 'bench-model-faults', message: `--model-faults ${options.modelFaults}: unknown profile; choose from ${Object.keys(modelFaultProfiles).join(', ')}.` });
+  }
+  if (modelFaults !== undefined && context.policy !== 'oracle') {
+    throw new BenchError({ code: 'bench-model-faults', message: `--model-faults ${options.modelFaults}: model errors are injected into the oracle's replies; a real model makes its own. Run with --policy oracle, or drop --model-faults.` });
+  }
+  return { faults, effective, modelFaults };
+}
+
+/** Certificates carry the run that wrote them, so a resumed bench can drop those of unfinished runs. */
+function memoryRun(taskId: string, mode: string, repeat: number): string {
+  return `${taskId}/${mode}-r${repeat}`;
+}
+
+/** One certificate memory per mode, opened on first use; `retainRuns` drops the certificates of runs that did not finish. */
+function certificateMemories(options: BenchExecutorOptions, wiring: BenchWiring, redactor: Redactor): Required<Pick<BenchComposition, 'retainRuns' | 'close'>> & { readonly memoryFor: (mode: string) => Promise<CertificateMemory> } {
+  const memories = new Map<string, Promise<CertificateMemory>>();
+  const memoryFor = (mode: string): Promise<CertificateMemory> => {
+    let memory = memories.get(mode);
+    if (!memory) {
+      memory = wiring.memoryFor?.(mode, redactor) ?? CertificateMemory.open(path.join(options.outDir, 'memory', `${mode}.jsonl`), { redactor });
+      memories.set(mode, memory);
+    }
+    return memory;
+  };
+  const retainRuns = async (kept: readonly { id: string; mode: string; repeat: number }[]): Promise<void> => {
+    const keep = new Set(kept.map((run) => memoryRun(run.id, run.mode, run.repeat)));
+    const folder = path.join(options.outDir, 'memory');
+    const files = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.jsonl')) : [];
+    for (const file of files) {
+      const dropped = await (await memoryFor(file.replace(/\.jsonl$/, ''))).retainRuns((run) => keep.has(run));
+      if (dropped > 0) debugLog('bench', `memory ${file}: dropped ${dropped} certificate(s) of runs that did not finish`);
+    }
+  };
+  const close = async (): Promise<void> => {
+    for (const memory of memories.values()) await (await memory).close();
+  };
+  return { memoryFor, retainRuns, close };
+}
+
+/** The skills and planning aids of every senseact run of the bench (none when none was asked for), read once before the first run. */
+async function planningAids(options: BenchExecutorOptions, redactor: Redactor): Promise<{ readonly skills: readonly Skill[] | undefined; readonly appMemory: AppMemory | undefined; readonly planningOptions: { readonly planning?: PlanningOptions } }> {
+  // A bad skill file stops the bench with its name and field.
+  const skills = options.skills === undefined ? undefined : loadSkills(options.skills);
+  if (options.skills !== undefined && skills?.length === 0) throw new BenchError({ code: 'bench-skills', message: `--skills ${options.skills}: no skills there; write some with senseact skills induce <run-dir...> --out ${options.skills}` });
+  const planning = options.planning;
+  const appMemory = planning?.appMemoryDir === undefined ? undefined : await AppMemory.open(planning.appMemoryDir, { countTokens: estimateTokens, redactor });
+  const chosenPlanning: PlanningOptions = {
+    ...(planning?.metaPlan === true ? { metaPlan: true } : {}),
+    ...(planning !== undefined && planning.vote > 1 ? { vote: { samples: planning.vote, temperature: planning.voteTemperature } } : {}),
+  };
+  return { skills, appMemory, planningOptions: Object.keys(chosenPlanning).length > 0 ? { planning: chosenPlanning } : {} };
+}
+
+/** The task a bench task runs as: itself, or on a simulated device its sim twin under its own id (undefined when the twin is not found). */
+function twinResolver(simTwins: ReadonlyMap<string, Task>, simulated: boolean): (task: Task) => Task | undefined {
+  return (task) => {
+    if (!simulated || task.simTwin === undefined) return task;
+    const twin = simTwins.get(task.simTwin);
+    return twin === undefined ? undefined : { ...twin, id: task.id };
+  };
+}
+
+/** A cost limit is counted at the command line's prices, else the model's list price when known; without either it is refused for a model. */
+function checkedBudgetPrices(options: BenchExecutorOptions, modelNames: readonly string[], policy: PolicyName): { promptPerMillionUsd: number; completionPerMillionUsd: number } | undefined {
+  const knownPrices = options.prices ?? pricesForModels(modelNames);
+  const budgetPrices = knownPrices.unknown === true ? undefined : { promptPerMillionUsd: knownPrices.promptPerMillionUsd, completionPerMillionUsd: knownPrices.completionPerMillionUsd };
+  if (options.budget?.maxCostUsd !== undefined && budgetPrices === undefined && policy === 'llm') {
+    throw new BenchError({ code: 'bench-budget', message: `--max-cost ${options.budget.maxCostUsd}: ${knownPrices.label}; a cost limit needs the model's prices: give --price-prompt and --price-completion, or limit calls or tokens instead (--max-model-calls, --max-tokens).` });
+  }
+  return budgetPrices;
+}
+
+/** What every run of the bench gives runTask, whatever the device. */
+type RunOptions = Omit<RunTaskOptions, 'device'> & { readonly repeat: number; readonly signal: AbortSignal };
+
+/** One run on an in-process simulator started in the task's state. */
+async function runOnSimulator(common: RunOptions, profile: Extract<DeviceProfile, { kind: 'sim' }>, context: { readonly faults: FaultProfileName | undefined; readonly simSection: SimProfileSection | undefined; readonly traceDeviceFaults: boolean }): Promise<TaskRunResult> {
+  const simulator = simulatorForTask(common.task, { repeat: common.repeat, ...(context.faults === undefined ? {} : { faults: context.faults }), ...(context.simSection === undefined ? {} : { profile: context.simSection }) });
+  const device = new SimDevice(simulator, { name: profile.name, ...(profile.settle === undefined ? {} : { settle: profile.settle }) });
+  try {
+    return await runTask({ ...common, device, probe: device, traceDeviceFaults: context.traceDeviceFaults });
+  } finally {
+    await device.close();
+  }
+}
+
+/** One run on an Appium device (a phone, an emulator, or the simulator's own Appium driver), with the task's start steps inside the run. */
+async function runOnAppium(common: RunOptions, profile: Extract<DeviceProfile, { kind: 'appium' }>, context: { readonly faults: FaultProfileName | undefined; readonly simDriver: boolean; readonly traceDeviceFaults: boolean }): Promise<TaskRunResult> {
+  const { task, signal, repeat } = common;
+  // WebdriverIO takes about a second to load: only runs on Appium load it (not every bench worker thread).
+  const [{ AppiumDevice }, { createDevice }] = await Promise.all([import('../device/appium-device.js'), import('../device/create-device.js')]);
+  const device = await createDevice(profile, {
+    signal,
+    capabilities: {
+      // The simulator's driver starts in the task's state, as the in-process simulator does.
+      ...(context.simDriver ? { 'senseact:seed': simSeedForTask(task, repeat), 'senseact:initialState': simSeedDataForTask(task) } : {}),
+      ...(context.faults === undefined ? {} : { 'senseact:faults': context.faults }),
+      ...(task.start.launch === undefined ? {} : { 'appium:appPackage': task.start.launch }),
+    },
+  });
+  // The simulator's own Appium driver says what the apps hold and which faults fired, as the
+  // in-process one does; a real device runs the task's adb queries.
+  try {
+    // The start steps run inside the run, so that each one's outcome is in its trace.
+    const startSteps = device instanceof AppiumDevice
+      ? async (report: (outcome: DeviceSetupOutcome) => void): Promise<void> => {
+        const setup = await runDeviceSetup(deviceSetupSteps(task, profile.reset), device, { taskId: task.id, signal, onStep: report });
+        if (setup.length > 0) debugLog('bench', `${task.id}: start steps on ${device.info.servedBy ?? device.info.name}: ${setup.map((record) => `${record.step} (${record.outcome})`).join('; ')}`);
+      }
+      : undefined;
+    // A real device watches the profile's adb queries for side effects; the simulator's driver, every app's state.
+    const watch = !context.simDriver && profile.watch !== undefined ? { watch: profile.watch } : {};
+    return await runTask({ ...common, device, ...(device instanceof AppiumDevice ? { probe: device, traceDeviceFaults: context.traceDeviceFaults } : {}), ...watch, ...(startSteps === undefined ? {} : { startSteps }) });
+  } finally {
+    await device.close();
+  }
+}
+
+/** What `bench --dry-run` says of a task: the twin it runs as, or its start steps and success checks. */
+function describeBenchTask(task: Task, twin: Task | undefined, context: { readonly simulated: boolean; readonly profile: DeviceProfile }): string {
+  if (twin !== task && twin !== undefined) return `${task.id}: runs its sim twin ${task.simTwin}`;
+  const steps = context.simulated ? [] : deviceSetupSteps(task, context.profile.kind === 'appium' ? context.profile.reset : undefined);
+  const checks = [
+    ...(task.success?.screen === undefined ? [] : ['screen']),
+    ...(task.success?.state === undefined ? [] : ['state']),
+    ...(task.success?.adb === undefined ? [] : [`adb ×${task.success.adb.length}`]),
+    ...(task.success?.judge === undefined ? [] : ['judge: model']),
+    ...(task.answer === undefined ? [] : [`answer (${task.answer.judge})`]),
+  ];
+  return `${task.id}: start [${steps.map(describeSetupStep).join('; ')}]; success: ${checks.join(', ')}`;
 }
 
 /**
