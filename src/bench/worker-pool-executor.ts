@@ -7,7 +7,7 @@ import type { Task } from '../tasks/task-schema.js';
 import { debugLog } from '../util/debug-log.js';
 import type { Redactor } from '../util/redactor.js';
 import { BenchError } from './bench-error.js';
-import { cassetteFromEnv, createBenchExecutor } from './compose.js';
+import { cassetteFromEnv, createBenchExecutor, type BenchComposition } from './compose.js';
 import type { BenchExecutorHandle, BenchExecutorOptions, TaskExecutionRequest } from './task-executor.js';
 import type { BenchWorkerData, MainToWorker, WorkerError, WorkerToMain } from './worker-messages.js';
 import { siblingModule, workerScript } from '../util/worker-script.js';
@@ -91,113 +91,200 @@ class PoolWorker {
  * is replaced. Throws `BenchError` when a thread cannot wire its executor.
  */
 export async function createWorkerPoolExecutor(options: BenchExecutorOptions, size: number): Promise<WorkerPoolHandle> {
-  const entry = workerScript(siblingModule(import.meta.url, 'bench-worker'));
-  const { signal: _signal, concurrency: _concurrency, workers: _workers, ...shared } = options;
-  const memories = new Map<string, Promise<CertificateMemory>>();
-  const memoryOf = (mode: string, redactor: Redactor | undefined): Promise<CertificateMemory> => {
-    let memory = memories.get(mode);
+  const pool = new WorkerPool(options);
+  // The threads load their modules and wire their executors while this thread wires its
+  // own: on two cores that overlaps about a second of start-up.
+  const starting = Array.from({ length: size }, (_, index) => pool.start(index));
+  const [wired, ...started] = await Promise.allSettled([pool.wiring, ...starting]);
+  for (const outcome of started) if (outcome.status === 'fulfilled') pool.workers.push(outcome.value);
+  const failure = [wired, ...started].find((outcome) => outcome.status === 'rejected');
+  if (failure !== undefined || wired?.status !== 'fulfilled') {
+    pool.closing = true;
+    await Promise.all(pool.workers.map((worker) => worker.thread.terminate()));
+    if (wired?.status === 'fulfilled') await wired.value.close();
+    throw failure?.reason;
+  }
+  const composition = wired.value;
+  return {
+    ...composition,
+    notice: `${composition.notice} (runs on ${size} worker threads, as asked; the main thread alone was faster on 2 cores: docs/grid.md)`,
+    get threads() {
+      return pool.workers.map((worker) => ({ busyWith: worker.current?.taskId, terminate: () => worker.thread.terminate() }));
+    },
+    executor: (request) => pool.enqueue(request),
+    close: async () => {
+      await pool.close();
+      // Closes the memories (the composition opened them through memoryOf).
+      await composition.close();
+    },
+  };
+}
+
+/** A certificate of the pool's log, with the thread that wrote it (-1: on disk before). */
+interface LoggedCertificate {
+  readonly record: MemoryRecord;
+  readonly from: number;
+}
+
+/** The pool's threads, its queue of runs, and the certificate memories it holds for them. */
+class WorkerPool {
+  private readonly entry = workerScript(siblingModule(import.meta.url, 'bench-worker'));
+  private readonly shared: BenchWorkerData['options'];
+  private readonly memories = new Map<string, Promise<CertificateMemory>>();
+  /** Per mode: every certificate in the memory, in the order it was persisted. */
+  private readonly logs = new Map<string, LoggedCertificate[]>();
+  private readonly persisting = new Set<Promise<void>>();
+  private readonly queue: { request: TaskExecutionRequest<Task>; pending: PendingRun }[] = [];
+  private nextId = 0;
+  readonly workers: PoolWorker[] = [];
+  closing = false;
+  /**
+   * The main thread wires the bench too (policy, notice, checks, prices, the memory that
+   * --resume trims), on the pool's memories; only the runs go to the threads, which start
+   * meanwhile.
+   */
+  readonly wiring: Promise<BenchComposition>;
+
+  constructor(private readonly options: BenchExecutorOptions) {
+    const { signal: _signal, concurrency: _concurrency, workers: _workers, ...shared } = options;
+    this.shared = shared;
+    this.wiring = createBenchExecutor(options, { memoryFor: (mode, redactor) => this.memoryOf(mode, redactor) });
+  }
+
+  private memoryOf(mode: string, redactor: Redactor | undefined): Promise<CertificateMemory> {
+    let memory = this.memories.get(mode);
     if (!memory) {
-      memory = CertificateMemory.open(path.join(options.outDir, 'memory', `${mode}.jsonl`), redactor === undefined ? {} : { redactor });
-      memories.set(mode, memory);
+      memory = CertificateMemory.open(path.join(this.options.outDir, 'memory', `${mode}.jsonl`), redactor === undefined ? {} : { redactor });
+      this.memories.set(mode, memory);
     }
     return memory;
-  };
-  // Per mode: every certificate in the memory, with the thread that wrote it (-1: on disk before).
-  const logs = new Map<string, { record: MemoryRecord; from: number }[]>();
-  const logOf = async (mode: string): Promise<{ record: MemoryRecord; from: number }[]> => {
-    let log = logs.get(mode);
+  }
+
+  private async logOf(mode: string): Promise<LoggedCertificate[]> {
+    let log = this.logs.get(mode);
     if (!log) {
-      const memory = await memoryOf(mode, (await wiring).redactor);
-      log = logs.get(mode) ?? memory.all().map((record) => ({ record, from: -1 }));
-      logs.set(mode, log);
+      const memory = await this.memoryOf(mode, (await this.wiring).redactor);
+      log = this.logs.get(mode) ?? memory.all().map((record) => ({ record, from: -1 }));
+      this.logs.set(mode, log);
     }
     return log;
-  };
-  const persisting = new Set<Promise<void>>();
-  const queue: { request: TaskExecutionRequest<Task>; pending: PendingRun }[] = [];
-  const workers: PoolWorker[] = [];
-  let nextId = 0;
-  let closing = false;
+  }
 
-  // The main thread wires the bench too (policy, notice, checks, prices, the memory that
-  // --resume trims), on the pool's memories; only the runs go to the threads, which start
-  // meanwhile (below).
-  const wiring = createBenchExecutor(options, { memoryFor: memoryOf });
-
-  const start = (index: number): Promise<PoolWorker> => new Promise((resolve, reject) => {
-    const data: BenchWorkerData = { index, options: shared };
-    const thread = new Worker(entry.script, { eval: entry.eval, workerData: data });
-    const worker = new PoolWorker(index, thread);
-    let ready = false;
-    thread.on('message', (message: WorkerToMain) => {
-      switch (message.type) {
-        case 'ready':
+  /** Starts thread `index`; resolves once it has wired its executor. */
+  start(index: number): Promise<PoolWorker> {
+    return new Promise((resolve, reject) => {
+      const data: BenchWorkerData = { index, options: this.shared };
+      const thread = new Worker(this.entry.script, { eval: this.entry.eval, workerData: data });
+      const worker = new PoolWorker(index, thread);
+      let ready = false;
+      thread.on('message', (message: WorkerToMain) => {
+        if (message.type === 'ready') {
           ready = true;
           resolve(worker);
-          break;
-        case 'init-failed':
+        } else if (message.type === 'init-failed') {
           reject(new BenchError({ code: 'bench-worker', message: `bench worker ${index} could not wire its executor: ${message.error.message}`, cause: toError(message.error) }));
-          break;
-        case 'certificate': {
-          const persisted = logOf(message.mode).then(async (log) => {
-            log.push({ record: message.record, from: worker.serial });
-            await (await memoryOf(message.mode, (await wiring).redactor)).append(message.record);
-          });
-          persisting.add(persisted);
-          void persisted.catch((error: unknown) => debugLog('bench', 'persisting a worker certificate failed', { message: error instanceof Error ? error.message : String(error) })).finally(() => persisting.delete(persisted));
-          break;
+        } else {
+          this.onMessage(worker, message);
         }
-        case 'result':
-        case 'failed': {
-          const current = worker.current;
-          if (current === undefined || current.id !== message.id) break;
-          worker.current = undefined;
-          // The run's certificates came before its result: persist them before it counts as done.
-          void Promise.allSettled([...persisting]).then(() => {
-            if (message.type === 'result') current.pending.resolve(message.result);
-            else current.pending.reject(toError(message.error));
-            dispatch();
-          });
-          break;
-        }
-        case 'closed':
-          void thread.terminate();
-          break;
-      }
+      });
+      thread.on('error', (error) => debugLog('bench', `bench worker ${index} failed`, { message: error.message }));
+      thread.on('exit', (code) => {
+        worker.exited = true;
+        if (!ready) reject(new BenchError({ code: 'bench-worker', message: `bench worker ${index} exited with code ${code} before it was ready` }));
+        this.onExit(worker, code);
+      });
     });
-    thread.on('error', (error) => debugLog('bench', `bench worker ${index} failed`, { message: error.message }));
-    thread.on('exit', (code) => {
-      worker.exited = true;
-      if (!ready) reject(new BenchError({ code: 'bench-worker', message: `bench worker ${index} exited with code ${code} before it was ready` }));
-      const current = worker.current;
-      worker.current = undefined;
-      current?.pending.reject(new Error(`bench worker thread ${index} exited (code ${code}) during the run`));
-      if (!closing) {
-        const position = workers.indexOf(worker);
-        if (position >= 0) {
-          // A replacement takes the slot; its runs start once it is ready.
-          void start(index).then((replacement) => {
-            workers[position] = replacement;
-            dispatch();
-          }, (error: unknown) => debugLog('bench', `bench worker ${index} could not be restarted`, { message: error instanceof Error ? error.message : String(error) }));
-        }
-      }
-    });
-  });
+  }
 
-  const dispatch = (): void => {
-    for (const worker of workers) {
-      if (worker.exited || worker.current !== undefined) continue;
-      const next = queue.shift();
-      if (next === undefined) return;
-      void send(worker, next.request, next.pending);
+  /** A thread's certificate, a run's end, or its goodbye. */
+  private onMessage(worker: PoolWorker, message: Exclude<WorkerToMain, { type: 'ready' | 'init-failed' }>): void {
+    switch (message.type) {
+      case 'certificate': {
+        const persisted = this.logOf(message.mode).then(async (log) => {
+          log.push({ record: message.record, from: worker.serial });
+          await (await this.memoryOf(message.mode, (await this.wiring).redactor)).append(message.record);
+        });
+        this.persisting.add(persisted);
+        void persisted.catch((error: unknown) => debugLog('bench', 'persisting a worker certificate failed', { message: error instanceof Error ? error.message : String(error) })).finally(() => this.persisting.delete(persisted));
+        break;
+      }
+      case 'result':
+      case 'failed': {
+        const current = worker.current;
+        if (current === undefined || current.id !== message.id) break;
+        worker.current = undefined;
+        // The run's certificates came before its result: persist them before it counts as done.
+        void Promise.allSettled([...this.persisting]).then(() => {
+          if (message.type === 'result') current.pending.resolve(message.result);
+          else current.pending.reject(toError(message.error));
+          this.dispatch();
+        });
+        break;
+      }
+      case 'closed':
+        void worker.thread.terminate();
+        break;
     }
-  };
+  }
 
-  const send = async (worker: PoolWorker, request: TaskExecutionRequest<Task>, pending: PendingRun): Promise<void> => {
-    const id = nextId++;
+  /** A thread that exits fails its run; unless the pool is closing, a replacement takes its slot. */
+  private onExit(worker: PoolWorker, code: number): void {
+    const current = worker.current;
+    worker.current = undefined;
+    current?.pending.reject(new Error(`bench worker thread ${worker.index} exited (code ${code}) during the run`));
+    if (this.closing) return;
+    const position = this.workers.indexOf(worker);
+    if (position < 0) return;
+    // A replacement takes the slot; its runs start once it is ready.
+    void this.start(worker.index).then((replacement) => {
+      this.workers[position] = replacement;
+      this.dispatch();
+    }, (error: unknown) => debugLog('bench', `bench worker ${worker.index} could not be restarted`, { message: error instanceof Error ? error.message : String(error) }));
+  }
+
+  /** Queues a run; it starts when a thread is free, and never starts when the bench is cancelled first. */
+  enqueue(request: TaskExecutionRequest<Task>): Promise<TaskRunResult> {
+    let settle = (): void => undefined;
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    return new Promise<TaskRunResult>((resolve, reject) => {
+      const entry = {
+        request,
+        pending: {
+          resolve: (result: TaskRunResult) => { settle(); resolve(result); },
+          reject: (error: Error) => { settle(); reject(error); },
+          settled,
+        },
+      };
+      this.queue.push(entry);
+      // A run still waiting for a thread when the bench is cancelled never starts.
+      const cancel = (): void => {
+        const position = this.queue.indexOf(entry);
+        if (position < 0) return;
+        this.queue.splice(position, 1);
+        entry.pending.reject(new Error(`run of ${request.task.id} cancelled before it started`));
+      };
+      request.signal.addEventListener('abort', cancel, { once: true });
+      void settled.finally(() => request.signal.removeEventListener('abort', cancel));
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (const worker of this.workers) {
+      if (worker.exited || worker.current !== undefined) continue;
+      const next = this.queue.shift();
+      if (next === undefined) return;
+      void this.send(worker, next.request, next.pending);
+    }
+  }
+
+  /** Sends a run to a thread with the certificates persisted since its last run (but its own). */
+  private async send(worker: PoolWorker, request: TaskExecutionRequest<Task>, pending: PendingRun): Promise<void> {
+    const id = this.nextId++;
     worker.current = { id, taskId: request.task.id, pending };
-    const log = await logOf(request.mode);
+    const log = await this.logOf(request.mode);
     const seen = worker.cursors.get(request.mode) ?? 0;
     worker.cursors.set(request.mode, log.length);
     const certificates = log.slice(seen).filter((entry) => entry.from !== worker.serial).map((entry) => entry.record);
@@ -210,68 +297,20 @@ export async function createWorkerPoolExecutor(options: BenchExecutorOptions, si
       void pending.settled.finally(() => request.signal.removeEventListener('abort', abort));
     }
     worker.thread.postMessage(message);
-  };
-
-  // The threads load their modules and wire their executors while this thread wires its
-  // own: on two cores that overlaps about a second of start-up.
-  const starting = Array.from({ length: size }, (_, index) => start(index));
-  const [wired, ...started] = await Promise.allSettled([wiring, ...starting]);
-  for (const outcome of started) if (outcome.status === 'fulfilled') workers.push(outcome.value);
-  const failure = [wired, ...started].find((outcome) => outcome.status === 'rejected');
-  if (failure !== undefined || wired?.status !== 'fulfilled') {
-    closing = true;
-    await Promise.all(workers.map((worker) => worker.thread.terminate()));
-    if (wired?.status === 'fulfilled') await wired.value.close();
-    throw failure?.reason;
   }
-  const composition = wired.value;
-  return {
-    ...composition,
-    notice: `${composition.notice} (runs on ${size} worker threads, as asked; the main thread alone was faster on 2 cores: docs/grid.md)`,
-    get threads() {
-      return workers.map((worker) => ({ busyWith: worker.current?.taskId, terminate: () => worker.thread.terminate() }));
-    },
-    executor: (request) => {
-      let settle = (): void => undefined;
-      const settled = new Promise<void>((resolve) => {
-        settle = resolve;
-      });
-      return new Promise<TaskRunResult>((resolve, reject) => {
-        const entry = {
-          request,
-          pending: {
-            resolve: (result: TaskRunResult) => { settle(); resolve(result); },
-            reject: (error: Error) => { settle(); reject(error); },
-            settled,
-          },
-        };
-        queue.push(entry);
-        // A run still waiting for a thread when the bench is cancelled never starts.
-        const cancel = (): void => {
-          const position = queue.indexOf(entry);
-          if (position < 0) return;
-          queue.splice(position, 1);
-          entry.pending.reject(new Error(`run of ${request.task.id} cancelled before it started`));
-        };
-        request.signal.addEventListener('abort', cancel, { once: true });
-        void settled.finally(() => request.signal.removeEventListener('abort', cancel));
-        dispatch();
-      });
-    },
-    close: async () => {
-      closing = true;
-      await Promise.all(workers.map((worker) => new Promise<void>((resolve) => {
-        if (worker.exited) return resolve();
-        worker.thread.once('exit', () => resolve());
-        worker.thread.postMessage({ type: 'close' } satisfies MainToWorker);
-        // A thread stuck in a run that ignores its abort is stopped after a grace period.
-        setTimeout(() => void worker.thread.terminate(), 10_000).unref();
-      })));
-      await Promise.allSettled([...persisting]);
-      // Closes the memories (the composition opened them through memoryOf).
-      await composition.close();
-    },
-  };
+
+  /** Asks every thread to close (stopping one stuck in a run after a grace period) and waits for the certificates in flight. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.workers.map((worker) => new Promise<void>((resolve) => {
+      if (worker.exited) return resolve();
+      worker.thread.once('exit', () => resolve());
+      worker.thread.postMessage({ type: 'close' } satisfies MainToWorker);
+      // A thread stuck in a run that ignores its abort is stopped after a grace period.
+      setTimeout(() => void worker.thread.terminate(), 10_000).unref();
+    })));
+    await Promise.allSettled([...this.persisting]);
+  }
 }
 
 function toError(error: WorkerError): Error {
