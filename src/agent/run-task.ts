@@ -148,154 +148,241 @@ export interface RunTaskOptions {
  * with `error` set; the trace written so far stays on disk.
  */
 export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
-  const { task, mode, policy } = options;
+  const { task, mode } = options;
   const ledger = new UsageLedger();
   const redactor = options.redactor ?? new Redactor(options.secrets ?? []);
   const trace = new TraceWriter({ root: options.traceRoot, suite: options.suite, task: task.id, ...(options.runId ? { runId: options.runId } : {}), ifExists: options.replaceTrace ? 'replace' : 'suffix', redactor, ...(options.onTraceEvent ? { onEvent: options.onTraceEvent } : {}), ...(options.traceFormat === undefined ? {} : { format: options.traceFormat }) });
   const started = performance.now();
   const react = !isSenseActMode(mode);
-  const { probe } = options;
   // A dense screen's view keeps the rows that name the task's words (the oracle renders the same view).
   const perception = { ...options.perception, viewFocus: options.perception?.viewFocus ?? viewFocusWords(task.instruction) };
-  const oracle = policy === 'oracle'
+  const wired = wirePolicy(options, trace, perception, react);
+  const session = new AgentSession(wired.device, wired.models, ledger, trace, perception, options.signal, spendCheckFor(options, ledger));
+  wired.step.now = () => session.step;
+  const guard = new ForegroundGuard(task);
+  trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy: options.policy, oracle: options.policy === 'oracle', device: options.device.info.name, ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }) } });
+  trace.emit({ type: 'task-start', step: null, taskId: task.id, instruction: task.instruction, app: task.app, stepBudget: task.stepBudget });
+
+  const appTrail: AppTrailStep[] | undefined = options.appMemory && !react ? [] : undefined;
+  const planning: PlanningOptions | undefined = options.appMemory && !react ? { appHints: options.appMemory, ...options.planning } : options.planning;
+  const outcome = await playAndJudge(options, { session, guard, trace, planning, appTrail });
+  const faults = await readFaultLog(options, session, trace, outcome);
+  const totals = ledger.totals();
+  const totalMs = performance.now() - started;
+  const { run, error } = outcome;
+  trace.emit({ type: 'task-end', step: null, taskId: task.id, success: error === null ? outcome.success : null, reason: outcome.reason, steps: run?.steps ?? 0, ...(run?.answer === undefined ? {} : { answer: run.answer }) });
+  trace.emit({ type: 'run-end', step: null, status: error === null ? 'completed' : 'failed', durationMs: totalMs, usage: { ...totals } });
+  const result = taskRunResult(options, { outcome, session, totals, totalMs, guard, faults, modelFaults: wired.injector?.log() ?? [], traceDir: trace.dir, planning });
+  trace.writeRunFile('result.json', result);
+  // The run counts as done (and the bench journals it) only once its trace is on disk.
+  await trace.close();
+  // The result goes on to journals and reports: it leaves redacted, as the trace did.
+  return redactor.deep(result);
+}
+
+/** The models that answer the run, the device the loop drives, and the model-fault injector (when asked for). */
+interface WiredPolicy {
+  readonly models: AgentModels;
+  readonly device: Device;
+  readonly injector: ModelFaultInjector | undefined;
+  /** The loop's current step, for the injector's trace events; set once the session exists. */
+  readonly step: { now: () => number | null };
+}
+
+/**
+ * The oracle plans, verifies and sees from the reference solution (a certifier given
+ * beside it still compresses the memory), through a read-only watch of the device;
+ * the llm policy uses the caller's models. Model faults wrap either.
+ */
+function wirePolicy(options: RunTaskOptions, trace: TraceWriter, perception: PerceptionOptions, react: boolean): WiredPolicy {
+  const { task, probe } = options;
+  const oracle = options.policy === 'oracle'
     ? createOraclePolicy(task, { react, ...(probe ? { probe } : {}), perception })
     : undefined;
   let models: AgentModels;
-  // The oracle plans, verifies and sees from the reference solution; a certifier given beside it still compresses the memory.
   if (oracle) models = options.models?.certifier ? { ...oracle.models, certifier: options.models.certifier } : oracle.models;
   else if (options.models) models = options.models;
   else throw new SenseActAgentError({ code: 'agent-models', message: 'runTask: the llm policy needs models (option models: a planner, and vision for senseact/react-vlm): configure them (SENSEACT_BASE_URL / SENSEACT_API_KEY / SENSEACT_MODEL) or use policy "oracle".' });
   // Each injected fault goes into the trace at the step whose model call it corrupted; the listener only writes.
-  let stepNow = (): number | null => null;
+  const step = { now: (): number | null => null };
   const injector = options.modelFaults
-    ? new ModelFaultInjector(options.modelFaults.config, options.modelFaults.seed, (fault) => trace.emit({ type: 'model-fault-injected', step: stepNow(), kind: fault.kind, role: fault.role, detail: fault.detail }))
+    ? new ModelFaultInjector(options.modelFaults.config, options.modelFaults.seed, (fault) => trace.emit({ type: 'model-fault-injected', step: step.now(), kind: fault.kind, role: fault.role, detail: fault.detail }))
     : undefined;
   if (injector) models = injector.wrap(models);
   // Injected device faults go into the trace at the step whose device call they struck; the loop drives the same device.
   const faulted = options.traceDeviceFaults === true && probe
     ? new FaultWatchedDevice(options.device, probe, (faults) => {
-      for (const fault of faults) trace.emit({ type: 'device-fault', step: stepNow(), kind: fault.kind, detail: fault.detail });
+      for (const fault of faults) trace.emit({ type: 'device-fault', step: step.now(), kind: fault.kind, detail: fault.detail });
     })
     : options.device;
   // The oracle sees the screens through a read-only watch; the loop drives the same device either way.
   const device = oracle ? oracle.watch(faulted) : faulted;
-  const budget = tighterBudget(options.budget, task.modelBudget);
+  return { models, device, injector, step };
+}
+
+/** The check the session runs before each model call: the run's budget, the task's and the caller's, the tighter winning. */
+function spendCheckFor(options: RunTaskOptions, ledger: UsageLedger): (() => void) | undefined {
+  const budget = tighterBudget(options.budget, options.task.modelBudget);
   if (budget?.maxCostUsd !== undefined && options.budgetPrices === undefined) {
-    throw new ModelConfigError(`task ${task.id}: a cost limit of $${budget.maxCostUsd} needs prices to count it at: give the model's prices (--price-prompt and --price-completion), or set a call or token limit instead.`);
+    throw new ModelConfigError(`task ${options.task.id}: a cost limit of $${budget.maxCostUsd} needs prices to count it at: give the model's prices (--price-prompt and --price-completion), or set a call or token limit instead.`);
   }
-  const spendCheck = budget === undefined ? undefined : (): void => {
+  return budget === undefined ? undefined : (): void => {
     const reached = budgetReached(budget, ledger.totals(), options.budgetPrices);
     if (reached !== undefined) throw new ModelBudgetError(reached);
   };
-  const session = new AgentSession(device, models, ledger, trace, perception, options.signal, spendCheck);
-  stepNow = () => session.step;
-  const callOptions = options.signal ? { signal: options.signal } : {};
-  const guard = new ForegroundGuard(task);
-  trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy, oracle: policy === 'oracle', device: options.device.info.name, ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }) } });
-  trace.emit({ type: 'task-start', step: null, taskId: task.id, instruction: task.instruction, app: task.app, stepBudget: task.stepBudget });
+}
 
-  const appTrail: AppTrailStep[] | undefined = options.appMemory && !react ? [] : undefined;
-  const planning: PlanningOptions | undefined = options.appMemory && !react ? { appHints: options.appMemory, ...options.planning } : options.planning;
-  let run: AgentRunEnd | undefined;
-  let error: string | null = null;
-  let success = false;
-  let reason = '';
-  let subGoals: SubGoalCount = { met: 0, total: 0 };
+/** How the run went: the loop's end (absent when it never started), the task's verdict, or the infrastructure error that ended it. */
+interface RunOutcome {
+  run: AgentRunEnd | undefined;
+  error: string | null;
+  /** The model's failure outside the loop (the answer judge's reply): the run failed, the infrastructure worked. */
+  lateModelStop: string | undefined;
+  /** Changes of watched state outside the task's scope. */
+  sideEffects: SideEffect[];
+  success: boolean;
+  reason: string;
+  subGoals: SubGoalCount;
+}
+
+/** What the run's phases share. */
+interface RunContext {
+  readonly session: AgentSession;
+  readonly guard: ForegroundGuard;
+  readonly trace: TraceWriter;
+  readonly planning: PlanningOptions | undefined;
+  readonly appTrail: AppTrailStep[] | undefined;
+}
+
+/** Runs the start steps, the loop of the mode, and the task's check; a throw anywhere is the run's infrastructure error, traced with where it happened. */
+async function playAndJudge(options: RunTaskOptions, context: RunContext): Promise<RunOutcome> {
+  const { session, trace } = context;
+  const outcome: RunOutcome = { run: undefined, error: null, lateModelStop: undefined, sideEffects: [], success: false, reason: '', subGoals: { met: 0, total: 0 } };
   let where = 'start';
-  let lateModelStop: string | undefined;
-  let sideEffects: SideEffect[] = [];
   try {
-    await options.startSteps?.((outcome) => {
-      trace.emit({ type: 'start-step-end', step: null, index: outcome.index, description: outcome.step, outcome: outcome.outcome, ...(outcome.output === undefined ? {} : { output: outcome.output }) });
+    await options.startSteps?.((step) => {
+      trace.emit({ type: 'start-step-end', step: null, index: step.index, description: step.step, outcome: step.outcome, ...(step.output === undefined ? {} : { output: step.output }) });
     }, options.signal);
     // Watched after the start steps: what they set up is the task's starting point, not a side effect.
-    const watchedBefore: WatchedState = await readWatchedState(probe, options.watch ?? [], callOptions);
+    const watchedBefore: WatchedState = await readWatchedState(options.probe, options.watch ?? [], options.signal ? { signal: options.signal } : {});
     where = 'run';
-    run = !isSenseActMode(mode)
-      ? await runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, guard })
-      : await runSenseAct({
-          task,
-          mode,
-          session,
-          guard,
-          ...(options.memory ? { memory: options.memory.forRun(options.memoryRun ?? `${task.id}/${trace.runId}`) } : {}),
-          ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
-          ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
-          ...(options.skills ? { skills: options.skills } : {}),
-          ...(planning ? { planning } : {}),
-          ...(appTrail ? { appTrail } : {}),
-          ...(options.irreversible ? { irreversible: options.irreversible } : {}),
-        });
-    // The judge's model is the session's: its calls are metered with the run and leave their trace files.
-    const judges = options.judges?.model === undefined && session.judge !== undefined ? { ...options.judges, model: new ModelAnswerJudge(session.judge) } : options.judges;
-    sideEffects = findSideEffects(watchedBefore, await readWatchedState(probe, options.watch ?? [], callOptions), taskScope(task));
-    const appState = await probe?.appState(callOptions);
-    const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];
-    const adbOutputs = probe && adbCommands.length > 0 ? await probe.adbOutputs(adbCommands, callOptions) : undefined;
-    const verdict = await evaluateSuccess(task, {
-      finalTree: run.finalScreen.perception.tree,
-      ...(appState ? { appState } : {}),
-      ...(adbOutputs ? { adbOutputs } : {}),
-      ...(run.answer === undefined ? {} : { answer: run.answer }),
-      ...(judges ? { judges } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    subGoals = countSubGoals(task, verdict, run.finalScreen.perception.tree);
-    // Leaving the allowed apps fails the task whatever the screen shows afterwards (docs/architecture.md §2.10).
-    const leftOut = guard.left.length > 0 && task.mayLeaveAllowedApps !== true;
-    // A run its model stopped (budget, no usable reply) failed, whatever the screen shows: the model did not finish with what it was given.
-    // So does a change of watched state outside the task's scope: the run did something it was not asked to.
-    success = verdict.success && !leftOut && run.modelStopped !== true && sideEffects.length === 0;
-    if (appTrail && options.appMemory) {
-      const learned = await options.appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail, ...(options.appMemoryRun === undefined ? {} : { runKey: options.appMemoryRun }) });
-      if (session.certifier) await summariseLearned(options.appMemory, learned, session.certifier, trace, options.signal);
-    }
-    reason = `${run.modelStopped === true ? `${run.stopReason}; ` : ''}${sideEffectsReason(sideEffects)}${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
+    outcome.run = await playMode(options, context);
+    Object.assign(outcome, await judgeRun(options, context, outcome.run, watchedBefore));
+    await learnRun(options, context, outcome.success);
   } catch (caught) {
     // The model's failure outside the loop (the answer judge's reply): the run failed, the infrastructure worked.
-    lateModelStop = modelStopReason(caught);
-    if (lateModelStop !== undefined) reason = `${lateModelStop}${run === undefined ? '' : ` (agent: ${run.stopReason})`}`;
+    outcome.lateModelStop = modelStopReason(caught);
+    if (outcome.lateModelStop !== undefined) outcome.reason = `${outcome.lateModelStop}${outcome.run === undefined ? '' : ` (agent: ${outcome.run.stopReason})`}`;
     else {
-      error = caught instanceof Error ? caught.message : String(caught);
-      reason = `infrastructure error: ${error}`;
+      outcome.error = caught instanceof Error ? caught.message : String(caught);
+      outcome.reason = `infrastructure error: ${outcome.error}`;
     }
     const known = SenseActError.isInstance(caught);
     trace.emit({
       type: 'error',
       step: session.step,
-      message: lateModelStop ?? error ?? '',
+      message: outcome.lateModelStop ?? outcome.error ?? '',
       ...(caught instanceof Error ? { name: caught.name, ...(caught.stack ? { stack: caught.stack } : {}) } : {}),
       ...(known ? { code: caught.code } : {}),
       where,
-      infrastructure: lateModelStop === undefined,
+      infrastructure: outcome.lateModelStop === undefined,
     });
   }
-  let faults: readonly string[] = [];
+  return outcome;
+}
+
+/** The loop of the mode: a ReAct baseline, or SenseAct with its memory, skills and planning aids. */
+async function playMode(options: RunTaskOptions, context: RunContext): Promise<AgentRunEnd> {
+  const { task, mode } = options;
+  const { session, guard, planning, appTrail } = context;
+  if (!isSenseActMode(mode)) return runReact({ task, mode: mode as 'react-vlm' | 'react-text', session, guard });
+  return runSenseAct({
+    task,
+    mode,
+    session,
+    guard,
+    ...(options.memory ? { memory: options.memory.forRun(options.memoryRun ?? `${task.id}/${context.trace.runId}`) } : {}),
+    ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
+    ...(options.gateImageDetail === undefined ? {} : { gateImageDetail: options.gateImageDetail }),
+    ...(options.skills ? { skills: options.skills } : {}),
+    ...(planning ? { planning } : {}),
+    ...(appTrail ? { appTrail } : {}),
+    ...(options.irreversible ? { irreversible: options.irreversible } : {}),
+  });
+}
+
+/**
+ * The task's own check over the final screen, the app state and adb outputs the probe
+ * gives, and the answer; leaving the allowed apps or running out of model budget fails
+ * the run whatever the screen shows.
+ */
+async function judgeRun(options: RunTaskOptions, context: RunContext, run: AgentRunEnd, watchedBefore: WatchedState): Promise<Pick<RunOutcome, 'sideEffects' | 'success' | 'reason' | 'subGoals'>> {
+  const { task, probe } = options;
+  const { session, guard } = context;
+  const callOptions = options.signal ? { signal: options.signal } : {};
+  // The judge's model is the session's: its calls are metered with the run and leave their trace files.
+  const judges = options.judges?.model === undefined && session.judge !== undefined ? { ...options.judges, model: new ModelAnswerJudge(session.judge) } : options.judges;
+  const sideEffects = findSideEffects(watchedBefore, await readWatchedState(probe, options.watch ?? [], callOptions), taskScope(task));
+  const appState = await probe?.appState(callOptions);
+  const adbCommands = [...(task.success?.adb ?? []).map((check) => check.command), ...(task.answer?.fromAdb ? [task.answer.fromAdb.command] : [])];
+  const adbOutputs = probe && adbCommands.length > 0 ? await probe.adbOutputs(adbCommands, callOptions) : undefined;
+  const verdict = await evaluateSuccess(task, {
+    finalTree: run.finalScreen.perception.tree,
+    ...(appState ? { appState } : {}),
+    ...(adbOutputs ? { adbOutputs } : {}),
+    ...(run.answer === undefined ? {} : { answer: run.answer }),
+    ...(judges ? { judges } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const subGoals = countSubGoals(task, verdict, run.finalScreen.perception.tree);
+  // Leaving the allowed apps fails the task whatever the screen shows afterwards (docs/architecture.md §2.10).
+  const leftOut = guard.left.length > 0 && task.mayLeaveAllowedApps !== true;
+  // A run its model stopped (budget, no usable reply) failed, whatever the screen shows: the model did not finish with what it was given.
+  // So does a change of watched state outside the task's scope: the run did something it was not asked to.
+  const success = verdict.success && !leftOut && run.modelStopped !== true && sideEffects.length === 0;
+  const reason = `${run.modelStopped === true ? `${run.stopReason}; ` : ''}${sideEffectsReason(sideEffects)}${leftOut ? `left the allowed apps (entered ${[...new Set(guard.left)].join(', ')}); ` : ''}${verdict.reason} (agent: ${run.stopReason})`;
+  return { sideEffects, success, reason, subGoals };
+}
+
+/** Once the run is judged, the app memory learns its verified intents (a note of its path only when it succeeded), and the certifier compresses the maps it taught. */
+async function learnRun(options: RunTaskOptions, context: RunContext, success: boolean): Promise<void> {
+  const { task, appMemory } = options;
+  const { session, appTrail, trace } = context;
+  if (!appTrail || !appMemory) return;
+  const learned = await appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail, ...(options.appMemoryRun === undefined ? {} : { runKey: options.appMemoryRun }) });
+  if (session.certifier) await summariseLearned(appMemory, learned, session.certifier, trace, options.signal);
+}
+
+/** The faults the device injected; not getting the log is an infrastructure error (the run's, unless it already has one). */
+async function readFaultLog(options: RunTaskOptions, session: AgentSession, trace: TraceWriter, outcome: RunOutcome): Promise<readonly string[]> {
   try {
-    faults = ((await probe?.faultLog(callOptions)) ?? []).map((fault) => fault.kind);
+    return ((await options.probe?.faultLog(options.signal ? { signal: options.signal } : {})) ?? []).map((fault) => fault.kind);
   } catch (caught) {
     // The fault log is part of the result: not getting it is an infrastructure failure.
     const message = `could not read the device's fault log: ${caught instanceof Error ? caught.message : String(caught)}`;
     trace.emit({ type: 'error', step: session.step, message, where: 'run', infrastructure: true });
-    if (error === null) {
-      error = message;
-      reason = `infrastructure error: ${message}`;
+    if (outcome.error === null) {
+      outcome.error = message;
+      outcome.reason = `infrastructure error: ${message}`;
     }
+    return [];
   }
-  const totals = ledger.totals();
+}
+
+/** The run's result as results.json keeps it. */
+function taskRunResult(options: RunTaskOptions, ended: { readonly outcome: RunOutcome; readonly session: AgentSession; readonly totals: ReturnType<UsageLedger['totals']>; readonly totalMs: number; readonly guard: ForegroundGuard; readonly faults: readonly string[]; readonly modelFaults: readonly { readonly kind: string }[]; readonly traceDir: string; readonly planning: PlanningOptions | undefined }): TaskRunResult {
+  const { task } = options;
+  const { outcome: { run, error, lateModelStop, sideEffects }, session, totals } = ended;
   const latency = session.latency;
-  const totalMs = performance.now() - started;
-  trace.emit({ type: 'task-end', step: null, taskId: task.id, success: error === null ? success : null, reason, steps: run?.steps ?? 0, ...(run?.answer === undefined ? {} : { answer: run.answer }) });
-  trace.emit({ type: 'run-end', step: null, status: error === null ? 'completed' : 'failed', durationMs: totalMs, usage: { ...totals } });
-  const result: TaskRunResult = {
+  return {
     id: task.id,
     app: task.app,
     ...(task.difficulty === undefined ? {} : { difficulty: task.difficulty }),
-    mode,
-    policy,
+    mode: options.mode,
+    policy: options.policy,
     repeat: options.repeat ?? 0,
-    success: error === null && success,
-    reason,
+    success: error === null && ended.outcome.success,
+    reason: ended.outcome.reason,
     steps: run?.steps ?? 0,
     llmCalls: session.llmCalls,
     plannerCalls: session.plannerCalls,
@@ -311,29 +398,24 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     ...(totals.sharedPrefixTokens > 0 ? { sharedPrefixTokens: totals.sharedPrefixTokens } : {}),
     promptTokens: totals.promptTokens,
     completionTokens: totals.completionTokens,
-    latency: { deviceMs: latency.deviceMs, perceptionMs: latency.perceptionMs, modelMs: latency.modelMs, verificationMs: latency.verificationMs, totalMs },
+    latency: { deviceMs: latency.deviceMs, perceptionMs: latency.perceptionMs, modelMs: latency.modelMs, verificationMs: latency.verificationMs, totalMs: ended.totalMs },
     verification: run?.verification ?? { pass: 0, fail: 0, inconclusive: 0 },
     gateReasons: run?.gateReasons ?? {},
-    leftAllowedApps: [...guard.left],
+    leftAllowedApps: [...ended.guard.left],
     ...(sideEffects.length === 0 ? {} : { sideEffects: sideEffects.slice(0, maxRecordedSideEffects).map(describeSideEffect) }),
-    faults: [...faults],
-    modelFaults: (injector?.log() ?? []).map((fault) => fault.kind),
+    faults: [...ended.faults],
+    modelFaults: ended.modelFaults.map((fault) => fault.kind),
     error,
-    traceDir: trace.dir,
+    traceDir: ended.traceDir,
     ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }),
     ...(run?.answer === undefined ? {} : { answer: run.answer }),
     ...(run === undefined && lateModelStop === undefined ? {} : { stopReason: lateModelStop ?? run?.stopReason ?? '', agentFinished: run?.finished ?? false }),
-    subGoals,
+    subGoals: ended.outcome.subGoals,
     operations: session.operations.totals(),
     referenceSteps: task.referenceSteps ?? null,
     ...(run?.skill ? { skill: skillRun(run.skill, run.calledSkills ?? []) } : {}),
-    ...(run?.planning && planningOn(planning) ? { planning: run.planning } : {}),
+    ...(run?.planning && planningOn(ended.planning) ? { planning: run.planning } : {}),
   };
-  trace.writeRunFile('result.json', result);
-  // The run counts as done (and the bench journals it) only once its trace is on disk.
-  await trace.close();
-  // The result goes on to journals and reports: it leaves redacted, as the trace did.
-  return redactor.deep(result);
 }
 
 /** Side effects kept in a result (the count of the rest is in its reason). */
