@@ -12,7 +12,7 @@ import { benchResultsSchema, benchResultsVersion, defaultTokenPrices, type Bench
 import { computeModeMetrics } from './compute-mode-metrics.js';
 import { readResultsJournal, ResultsJournal } from './results-journal.js';
 import { ResultsFileWriter } from './results-file-writer.js';
-import { resumeMismatches } from './resume-conditions.js';
+import { resumeMismatches, type ResumeConditions } from './resume-conditions.js';
 import type { SkillsDigest } from '../skills/skills-digest.js';
 import type { BenchTask, TaskExecutor } from './task-executor.js';
 import { asPathKindError } from '../util/path-kind-error.js';
@@ -135,122 +135,173 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
   const releaseLock = await acquireBenchLock(outDir);
   try {
     const plan = planRuns(options, outDir);
-    const planned = new Set(plan.map((run) => run.key));
-
     const journalFile = path.join(outDir, benchFiles.journal);
-    const recovered = await readResultsJournal(journalFile);
-    if (recovered.skippedLines > 0) debugLog('bench', 'journal had unreadable lines', { skipped: recovered.skippedLines });
-    const finished = new Map<string, TaskRunResult>();
-    // Finished runs outside this plan (a --tasks subset on resume) stay in results.json, as in the journal.
-    const kept = new Map<string, TaskRunResult>();
     const redactor = options.redactor ?? new Redactor();
-    for (const recoveredResult of recovered.results) {
-      const result = redactor.deep(recoveredResult);
-      const key = runKey(result.id, result.mode, result.repeat);
-      (planned.has(key) ? finished : kept).set(key, result);
-    }
-    for (const runs of [finished, kept]) for (const [key, result] of runs) if (result.error !== null) runs.delete(key);
-    const resumed = finished.size;
-    const pending = plan.filter((run) => !finished.has(run.key));
-    await options.beforeRuns?.([...finished.values(), ...kept.values()]);
+    const recovered = await recoverRuns(journalFile, plan, redactor);
+    const state: BenchState<Task> = { plan, finished: recovered.finished, kept: recovered.kept, tripped: undefined };
+    const resumed = state.finished.size;
+    const pending = plan.filter((run) => !state.finished.has(run.key));
+    await options.beforeRuns?.([...state.finished.values(), ...state.kept.values()]);
 
-    const breakAfter = options.breakAfterInfrastructureErrors ?? defaultBreakAfterInfrastructureErrors;
-    let errorStreak: TaskRunResult[] = [];
-    let tripped: BenchResults['breaker'];
-    const startedAt = previous?.startedAt ?? new Date(startedAtMs).toISOString();
-    const priorWallMs = previous?.wallTimeMs ?? 0;
-    const snapshot = (): BenchResults => {
-      const planOrdered = plan.flatMap((run) => {
-        const result = finished.get(run.key);
-        return result === undefined ? [] : [result];
-      });
-      const ordered = [...planOrdered, ...kept.values()];
-      return {
-        version: benchResultsVersion,
-        policy: options.policy,
-        oracle: options.policy === 'oracle',
-        options: {
-          suite: options.suite,
-          modes: [...options.modes],
-          repeat: options.repeat,
-          concurrency: options.concurrency,
-          device: options.device ?? null,
-          simulated: options.simulated ?? null,
-          faults: options.faults ?? null,
-          modelFaults: options.modelFaults ?? null,
-          gateThreshold: options.gateThreshold ?? null,
-          temperature: options.temperature ?? null,
-          policy: options.policy,
-          modelLabel: modelLabelOf(options),
-          taskIds: options.tasks.map((task) => task.id),
-          skills: options.skills ?? null,
-          planning: options.planning ?? noPlanningAids,
-        },
-        prices,
-        startedAt,
-        updatedAt: new Date().toISOString(),
-        wallTimeMs: priorWallMs + (Date.now() - startedAtMs),
-        complete: planOrdered.length === plan.length,
-        expectedRuns: plan.length + kept.size,
-        ...(tripped === undefined ? {} : { breaker: tripped }),
-        ...(options.cassette === undefined ? {} : { cassette: cassetteOf(options.cassette) }),
-        modes: computeModeMetrics(ordered, options.modes, prices),
-        tasks: ordered,
-        reference: options.reference ?? null,
-      };
-    };
+    const clock = { startedAtMs, startedAt: previous?.startedAt ?? new Date(startedAtMs).toISOString(), priorWallMs: previous?.wallTimeMs ?? 0 };
+    const snapshot = (): BenchResults => benchSnapshot(options, state, clock, prices);
     const writer = new ResultsFileWriter(path.join(outDir, benchFiles.results), snapshot);
     await writer.flush();
 
     const journal = await ResultsJournal.open(journalFile, recovered.completeBytes);
-    const conditions: RunConditions = { suite: options.suite, device: options.device ?? null, faults: options.faults ?? null, modelFaults: options.modelFaults ?? null, gateThreshold: options.gateThreshold ?? null, temperature: options.temperature ?? null, planning: options.planning ?? noPlanningAids, policy: options.policy, model: modelLabelOf(options), startedAt: new Date(startedAtMs).toISOString() };
+    const conditions: RunConditions = runConditionsOf(benchConditionsOf(options), new Date(startedAtMs).toISOString());
     const signal = options.signal ?? new AbortController().signal;
-    let running = 0;
-    let successes = [...finished.values()].filter((result) => result.success).length;
-    let errors = 0;
-    const report = (last?: BenchProgress['last']): void => {
-      options.onProgress?.({ total: plan.length, done: finished.size, resumed, successes, errors, running, ...(last === undefined ? {} : { last }) });
-    };
-    report();
-
-    let next = 0;
-    let closed = false;
-    const worker = async (): Promise<void> => {
-      while (!signal.aborted && tripped === undefined && next < pending.length) {
-        const run = pending[next++];
-        if (run === undefined) break;
-        running++;
-        const executed = await executeRun(run, options, outDir, signal);
-        running--;
-        // A run cut short by the abort is not a result: --resume will run it again.
-        if (executed === undefined || closed) continue;
-        const result: TaskRunResult = { ...redactor.deep(executed), conditions };
-        await journal.append(result);
-        finished.set(run.key, result);
-        if (result.success) successes++;
-        if (result.error !== null) errors++;
-        errorStreak = result.error === null ? [] : [...errorStreak, result];
-        const first = errorStreak[0];
-        if (breakAfter > 0 && errorStreak.length >= breakAfter && tripped === undefined && first !== undefined && next < pending.length) {
-          tripped = { failures: errorStreak.length, cause: first.error ?? '', run: first.traceDir };
-          debugLog('bench', 'breaker: no new runs', tripped);
-        }
-        report({ id: result.id, mode: result.mode, repeat: result.repeat, success: result.success, error: result.error });
-        writer.schedule();
-      }
-    };
-    const workers = Array.from({ length: Math.min(options.concurrency, Math.max(pending.length, 1)) }, worker);
-    try {
-      await Promise.race([Promise.all(workers), abortPromise(signal)]);
-    } finally {
-      closed = true;
-      await journal.close();
-    }
+    await runPending(options, { pending, resumed, state, redactor, conditions, journal, writer, outDir, signal });
     await writer.flush();
     // Return exactly what is on disk, so a resumed run continues from the same numbers.
     return writer.lastWritten ?? snapshot();
   } finally {
     await releaseLock();
+  }
+}
+
+/** The runs of a bench: the plan, the finished ones by key, those kept from outside the plan, and the breaker once it trips. */
+interface BenchState<Task extends BenchTask> {
+  readonly plan: readonly PlannedRun<Task>[];
+  readonly finished: Map<string, TaskRunResult>;
+  readonly kept: ReadonlyMap<string, TaskRunResult>;
+  tripped: BenchResults['breaker'];
+}
+
+/**
+ * The runs the journal recorded, redacted, split into those of this plan (`finished`) and
+ * those outside it (a --tasks subset on resume: `kept`, they stay in results.json as in
+ * the journal); runs that ended with an infrastructure error are dropped, to run again.
+ */
+async function recoverRuns<Task extends BenchTask>(journalFile: string, plan: readonly PlannedRun<Task>[], redactor: Redactor): Promise<{ finished: Map<string, TaskRunResult>; kept: Map<string, TaskRunResult>; completeBytes: number }> {
+  const planned = new Set(plan.map((run) => run.key));
+  const recovered = await readResultsJournal(journalFile);
+  if (recovered.skippedLines > 0) debugLog('bench', 'journal had unreadable lines', { skipped: recovered.skippedLines });
+  const finished = new Map<string, TaskRunResult>();
+  const kept = new Map<string, TaskRunResult>();
+  for (const recoveredResult of recovered.results) {
+    const result = redactor.deep(recoveredResult);
+    const key = runKey(result.id, result.mode, result.repeat);
+    (planned.has(key) ? finished : kept).set(key, result);
+  }
+  for (const runs of [finished, kept]) for (const [key, result] of runs) if (result.error !== null) runs.delete(key);
+  return { finished, kept, completeBytes: recovered.completeBytes };
+}
+
+/** The conditions of a bench that --resume compares and results.json records in its options. */
+function benchConditionsOf<Task extends BenchTask>(options: RunBenchmarkOptions<Task>): ResumeConditions {
+  return {
+    suite: options.suite,
+    modes: [...options.modes],
+    device: options.device ?? null,
+    faults: options.faults ?? null,
+    modelFaults: options.modelFaults ?? null,
+    gateThreshold: options.gateThreshold ?? null,
+    temperature: options.temperature ?? null,
+    policy: options.policy,
+    modelLabel: modelLabelOf(options),
+    skills: options.skills ?? null,
+    planning: options.planning ?? noPlanningAids,
+  };
+}
+
+/** The conditions each run of this invocation records (`conditions` in results.json). */
+function runConditionsOf(bench: ResumeConditions, startedAt: string): RunConditions {
+  return { suite: bench.suite, device: bench.device, faults: bench.faults, modelFaults: bench.modelFaults, gateThreshold: bench.gateThreshold, temperature: bench.temperature, planning: bench.planning, policy: bench.policy, model: bench.modelLabel, startedAt };
+}
+
+/** results.json as of now: the finished runs in plan order, then the kept ones, with the metrics per mode. */
+function benchSnapshot<Task extends BenchTask>(options: RunBenchmarkOptions<Task>, state: BenchState<Task>, clock: { readonly startedAtMs: number; readonly startedAt: string; readonly priorWallMs: number }, prices: TokenPrices): BenchResults {
+  const planOrdered = state.plan.flatMap((run) => {
+    const result = state.finished.get(run.key);
+    return result === undefined ? [] : [result];
+  });
+  const ordered = [...planOrdered, ...state.kept.values()];
+  const conditions = benchConditionsOf(options);
+  return {
+    version: benchResultsVersion,
+    policy: options.policy,
+    oracle: options.policy === 'oracle',
+    options: {
+      suite: conditions.suite,
+      modes: [...conditions.modes],
+      repeat: options.repeat,
+      concurrency: options.concurrency,
+      device: conditions.device,
+      simulated: options.simulated ?? null,
+      faults: conditions.faults,
+      modelFaults: conditions.modelFaults,
+      gateThreshold: conditions.gateThreshold,
+      temperature: conditions.temperature,
+      policy: conditions.policy,
+      modelLabel: conditions.modelLabel,
+      taskIds: options.tasks.map((task) => task.id),
+      skills: conditions.skills,
+      planning: conditions.planning,
+    },
+    prices,
+    startedAt: clock.startedAt,
+    updatedAt: new Date().toISOString(),
+    wallTimeMs: clock.priorWallMs + (Date.now() - clock.startedAtMs),
+    complete: planOrdered.length === state.plan.length,
+    expectedRuns: state.plan.length + state.kept.size,
+    ...(state.tripped === undefined ? {} : { breaker: state.tripped }),
+    ...(options.cassette === undefined ? {} : { cassette: cassetteOf(options.cassette) }),
+    modes: computeModeMetrics(ordered, options.modes, prices),
+    tasks: ordered,
+    reference: options.reference ?? null,
+  };
+}
+
+/**
+ * Runs the pending runs, `concurrency` at a time, until done, aborted, or the breaker
+ * trips (`breakAfterInfrastructureErrors` infrastructure errors in a row: no new run
+ * starts). Each result is journalled, counted and reported, and results.json rewritten.
+ */
+async function runPending<Task extends BenchTask>(options: RunBenchmarkOptions<Task>, bench: { readonly pending: readonly PlannedRun<Task>[]; readonly resumed: number; readonly state: BenchState<Task>; readonly redactor: Redactor; readonly conditions: RunConditions; readonly journal: ResultsJournal; readonly writer: ResultsFileWriter; readonly outDir: string; readonly signal: AbortSignal }): Promise<void> {
+  const { pending, state, signal } = bench;
+  const breakAfter = options.breakAfterInfrastructureErrors ?? defaultBreakAfterInfrastructureErrors;
+  let errorStreak: TaskRunResult[] = [];
+  let running = 0;
+  let successes = [...state.finished.values()].filter((result) => result.success).length;
+  let errors = 0;
+  const report = (last?: BenchProgress['last']): void => {
+    options.onProgress?.({ total: state.plan.length, done: state.finished.size, resumed: bench.resumed, successes, errors, running, ...(last === undefined ? {} : { last }) });
+  };
+  report();
+
+  let next = 0;
+  let closed = false;
+  const worker = async (): Promise<void> => {
+    while (!signal.aborted && state.tripped === undefined && next < pending.length) {
+      const run = pending[next++];
+      if (run === undefined) break;
+      running++;
+      const executed = await executeRun(run, options, bench.outDir, signal);
+      running--;
+      // A run cut short by the abort is not a result: --resume will run it again.
+      if (executed === undefined || closed) continue;
+      const result: TaskRunResult = { ...bench.redactor.deep(executed), conditions: bench.conditions };
+      await bench.journal.append(result);
+      state.finished.set(run.key, result);
+      if (result.success) successes++;
+      if (result.error !== null) errors++;
+      errorStreak = result.error === null ? [] : [...errorStreak, result];
+      const first = errorStreak[0];
+      if (breakAfter > 0 && errorStreak.length >= breakAfter && state.tripped === undefined && first !== undefined && next < pending.length) {
+        state.tripped = { failures: errorStreak.length, cause: first.error ?? '', run: first.traceDir };
+        debugLog('bench', 'breaker: no new runs', state.tripped);
+      }
+      report({ id: result.id, mode: result.mode, repeat: result.repeat, success: result.success, error: result.error });
+      bench.writer.schedule();
+    }
+  };
+  const workers = Array.from({ length: Math.min(options.concurrency, Math.max(pending.length, 1)) }, worker);
+  try {
+    await Promise.race([Promise.all(workers), abortPromise(signal)]);
+  } finally {
+    closed = true;
+    await bench.journal.close();
   }
 }
 
@@ -305,19 +356,7 @@ async function prepareOutDir<Task extends BenchTask>(outDir: string, options: Ru
     throw new BenchError({ code: 'bench-resume-bad-results', message: `cannot resume: ${resultsFile} is not a results file of this version (${parsed.error.issues[0]?.message ?? 'schema mismatch'}); choose another --out`, cause: parsed.error });
   }
   const previous = parsed.data;
-  const differences = resumeMismatches(previous.options, {
-    suite: options.suite,
-    modes: options.modes,
-    device: options.device ?? null,
-    faults: options.faults ?? null,
-    modelFaults: options.modelFaults ?? null,
-    gateThreshold: options.gateThreshold ?? null,
-    temperature: options.temperature ?? null,
-    policy: options.policy,
-    modelLabel: modelLabelOf(options),
-    skills: options.skills ?? null,
-    planning: options.planning ?? noPlanningAids,
-  });
+  const differences = resumeMismatches(previous.options, benchConditionsOf(options));
   if (differences.length > 0 && options.force !== true) {
     throw new BenchError({
       code: 'bench-resume-mismatch',
