@@ -106,11 +106,42 @@ export interface ModelConfigOverrides {
  */
 export function modelConfigFromEnv(env: Readonly<Record<string, string | undefined>>, overrides: ModelConfigOverrides = {}): ModelConfig {
   const problems: string[] = [];
-  const read = (name: string): string | undefined => {
+  const read: EnvReader = (name) => {
     const value = env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
   };
+  const { baseUrl, baseUrlSource, host } = resolveBaseUrl(read, overrides, problems);
+  const { apiKey, apiKeySource, apiKeyRequired } = resolveApiKey(read, overrides, { baseUrl, host }, problems);
+  const timeoutMs = resolveTimeout(read, overrides, problems);
+  const retry = resolveRetry(read, overrides.retry ?? {}, problems);
+  const { structured, structuredSource } = resolveStructured(read, overrides, baseUrl, problems);
+  const generation = resolveGeneration(read, overrides.generation ?? {}, problems);
+  const roles = resolveRoles(read, overrides);
+  const models = Object.fromEntries(modelRoles.map((role) => [role, roles[role].model])) as Record<ModelRole, string>;
 
+  return {
+    baseUrl,
+    baseUrlSource,
+    apiKey,
+    apiKeySource,
+    apiKeyRequired,
+    models,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(Object.keys(retry).length === 0 ? {} : { retry }),
+    structured,
+    structuredSource,
+    generation,
+    roles,
+    ready: problems.length === 0,
+    problems,
+  };
+}
+
+/** A variable of the environment, trimmed; undefined when unset or blank. */
+type EnvReader = (name: string) => string | undefined;
+
+/** The endpoint: option `baseUrl`, `SENSEACT_BASE_URL`, `OPENAI_BASE_URL`, else OpenAI; without trailing slashes, and its host when it is a URL. */
+function resolveBaseUrl(read: EnvReader, overrides: ModelConfigOverrides, problems: string[]): { baseUrl: string; baseUrlSource: ConfigSource; host: string | undefined } {
   let baseUrl = defaultBaseUrl;
   let baseUrlSource: ConfigSource = 'default';
   if (overrides.baseUrl !== undefined) {
@@ -133,7 +164,11 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
   } catch {
     problems.push(`The model base URL ${JSON.stringify(baseUrl)} (from ${describeSource(baseUrlSource, 'baseUrl', 'SENSEACT_BASE_URL')}) is not a URL; use e.g. http://127.0.0.1:8000/v1.`);
   }
+  return { baseUrl, baseUrlSource, host };
+}
 
+/** The key: option `apiKey`, `SENSEACT_API_KEY`, `OPENAI_API_KEY`; required unless the endpoint is on this machine. */
+function resolveApiKey(read: EnvReader, overrides: ModelConfigOverrides, endpoint: { readonly baseUrl: string; readonly host: string | undefined }, problems: string[]): { apiKey: string | undefined; apiKeySource: ConfigSource | undefined; apiKeyRequired: boolean } {
   let apiKey: string | undefined;
   let apiKeySource: ConfigSource | undefined;
   if (overrides.apiKey !== undefined && overrides.apiKey !== '') {
@@ -149,46 +184,50 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
       }
     }
   }
-  const apiKeyRequired = host === undefined || !isLoopback(host);
+  const apiKeyRequired = endpoint.host === undefined || !isLoopback(endpoint.host);
   if (apiKeyRequired && apiKey === undefined) {
     problems.push(
-      `No API key for the model endpoint ${baseUrl}: pass the apiKey option or set SENSEACT_API_KEY (or OPENAI_API_KEY). ` +
+      `No API key for the model endpoint ${endpoint.baseUrl}: pass the apiKey option or set SENSEACT_API_KEY (or OPENAI_API_KEY). ` +
         'For a local server without keys, point SENSEACT_BASE_URL at 127.0.0.1.',
     );
   }
+  return { apiKey, apiKeySource, apiKeyRequired };
+}
 
-  let timeoutMs = overrides.timeoutMs;
+/** The timeout per attempt: option `timeoutMs`, `SENSEACT_MODEL_TIMEOUT_MS`; undefined for the client's default. */
+function resolveTimeout(read: EnvReader, overrides: ModelConfigOverrides, problems: string[]): number | undefined {
+  const timeoutMs = overrides.timeoutMs;
   const timeoutText = read('SENSEACT_MODEL_TIMEOUT_MS');
   if (timeoutMs !== undefined) {
     const problem = modelTimeoutProblem(timeoutMs);
     if (problem !== undefined) problems.push(`The timeoutMs option ${problem}.`);
-  } else if (timeoutText !== undefined) {
-    const parsed = Number(timeoutText);
-    const problem = modelTimeoutProblem(parsed, JSON.stringify(timeoutText));
-    if (problem === undefined) timeoutMs = parsed;
-    else problems.push(`SENSEACT_MODEL_TIMEOUT_MS ${problem} (or pass the timeoutMs option).`);
+    return timeoutMs;
   }
+  if (timeoutText === undefined) return undefined;
+  const parsed = Number(timeoutText);
+  const problem = modelTimeoutProblem(parsed, JSON.stringify(timeoutText));
+  if (problem === undefined) return parsed;
+  problems.push(`SENSEACT_MODEL_TIMEOUT_MS ${problem} (or pass the timeoutMs option).`);
+  return undefined;
+}
 
-  const retry = resolveRetry(read, overrides.retry ?? {}, problems);
-
-  let structured: StructuredOutputMode = defaultStructuredOutputMode(baseUrl);
-  let structuredSource: ConfigSource = 'default';
+/** Structured output: option `structured`, `SENSEACT_STRUCTURED`, else the endpoint's safe default. */
+function resolveStructured(read: EnvReader, overrides: ModelConfigOverrides, baseUrl: string, problems: string[]): { structured: StructuredOutputMode; structuredSource: ConfigSource } {
   const structuredText = read('SENSEACT_STRUCTURED');
-  if (overrides.structured !== undefined) {
-    structured = overrides.structured;
-    structuredSource = 'option';
-  } else if (structuredText !== undefined) {
+  if (overrides.structured !== undefined) return { structured: overrides.structured, structuredSource: 'option' };
+  if (structuredText !== undefined) {
     const parsed = structuredOutputModeSchema.safeParse(structuredText.toLowerCase());
-    if (parsed.success) {
-      structured = parsed.data;
-      structuredSource = 'env:SENSEACT_STRUCTURED';
-    } else {
-      problems.push(`SENSEACT_STRUCTURED must be one of ${structuredOutputModeSchema.options.join(', ')}, got ${JSON.stringify(structuredText)} (or pass the structured option).`);
-    }
+    if (parsed.success) return { structured: parsed.data, structuredSource: 'env:SENSEACT_STRUCTURED' };
+    problems.push(`SENSEACT_STRUCTURED must be one of ${structuredOutputModeSchema.options.join(', ')}, got ${JSON.stringify(structuredText)} (or pass the structured option).`);
   }
+  return { structured: defaultStructuredOutputMode(baseUrl), structuredSource: 'default' };
+}
 
-  const generation = resolveGeneration(read, overrides.generation ?? {}, problems);
-
+/**
+ * The model per role: option `models[role]`, `SENSEACT_<ROLE>_MODEL`, the role it borrows
+ * from when that one was named explicitly (not by `SENSEACT_MODEL`), `SENSEACT_MODEL`, a default.
+ */
+function resolveRoles(read: EnvReader, overrides: ModelConfigOverrides): Record<ModelRole, RoleModelConfig> {
   const roles = {} as Record<ModelRole, RoleModelConfig>;
   const resolveRole = (role: ModelRole): RoleModelConfig => {
     const done = roles[role] as RoleModelConfig | undefined;
@@ -209,24 +248,7 @@ export function modelConfigFromEnv(env: Readonly<Record<string, string | undefin
     return result;
   };
   for (const role of modelRoles) resolveRole(role);
-  const models = Object.fromEntries(modelRoles.map((role) => [role, roles[role].model])) as Record<ModelRole, string>;
-
-  return {
-    baseUrl,
-    baseUrlSource,
-    apiKey,
-    apiKeySource,
-    apiKeyRequired,
-    models,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(Object.keys(retry).length === 0 ? {} : { retry }),
-    structured,
-    structuredSource,
-    generation,
-    roles,
-    ready: problems.length === 0,
-    problems,
-  };
+  return roles;
 }
 
 /** The longest timer Node keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
