@@ -10,11 +10,12 @@ import type { CommandRegistration } from '../command-registration.js';
 import { openCliDevice, reportDeviceError, type DeviceCommandOptions } from './devices-command.js';
 
 /**
- * `senseact act <profile> <action...> [--url URL] [--launch PKG]`: observes, performs one
+ * `senseact act <profile> <action...> [--url URL] [--launch PKG] [--state FILE]`: observes, performs one
  * action (`tap 540,1200`, `type "hello"`, `key back`, `launch com.android.settings`,
  * `scroll down 0,300,1080,2000`, ...), observes again and prints the delta (label, ρ,
  * changes) and the new reduced view. For the `sim` profile this runs on a fresh
- * in-process simulator (use `--launch` to open an app first).
+ * in-process simulator (use `--launch` to open an app first), or with `--state FILE` on
+ * the one that file keeps between calls (src/cli/sim-state-file.ts).
  */
 export const actCommand: CommandRegistration = (program: Command, io: CliIo, setExitCode) => {
   program
@@ -24,6 +25,7 @@ export const actCommand: CommandRegistration = (program: Command, io: CliIo, set
     .argument('<action...>', 'the action and its arguments, e.g. tap 540,1200')
     .option('--url <url>', 'Appium server URL (overrides the profile)')
     .option('--launch <package>', 'launch this app before the action')
+    .option('--state <file>', 'sim only: keep the simulator between calls in this file (replayed on start, written back after); a file that does not exist yet starts from the first screen')
     .action(async (profileName: string, words: string[], options: DeviceCommandOptions) => {
       // A unit id (as observe prints it) stands for its unit's centre on the screen seen before the action.
       const named = unitIdOf(words);
@@ -35,7 +37,7 @@ export const actCommand: CommandRegistration = (program: Command, io: CliIo, set
       }
       const opened = await openCliDevice('act', profileName, options, io, setExitCode);
       if (!opened) return;
-      const { device } = opened;
+      const { device, save } = opened;
       try {
         const before = await device.observe();
         const beforeTree = parseHierarchy(before.xml, { packageName: before.packageName, activity: before.activity, sourceName: 'before' });
@@ -52,6 +54,8 @@ export const actCommand: CommandRegistration = (program: Command, io: CliIo, set
         }
         const acted = await device.act(toDo);
         const after = await device.observe();
+        // Saved before anything is printed: a reader that stops early (| head) ends the process.
+        await save();
         const afterTree = parseHierarchy(after.xml, { packageName: after.packageName, activity: after.activity, sourceName: 'after' });
         const delta = computeDelta(beforeTree, afterTree);
         io.stdout(`# ${words.join(' ')}${named === undefined || !('point' in toDo) || toDo.point === undefined ? '' : ` (${toDo.point.join(',')})`} — ${acted.latencyMs.toFixed(0)} ms\n`);

@@ -13,48 +13,85 @@ import { loadSuite } from '../../tasks/load-task-file.js';
 import { TaskLoadError } from '../../tasks/task-load-error.js';
 import type { Suite } from '../../tasks/task-schema.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
+import { readSimStateFile, replaySimState, type SimStateRead } from '../sim-state-file.js';
 import { tasksRootFor } from '../tasks-root.js';
 import type { CommandRegistration } from '../command-registration.js';
 
-/** `--url` and `--launch`, shared by `devices check`, `observe` and `act`. */
+/** `--url` and `--launch`, shared by `devices check`, `observe` and `act`; `--state` (observe, act) keeps a simulator between calls. */
 export interface DeviceCommandOptions {
   readonly url?: string;
   readonly launch?: string;
+  readonly state?: string;
+}
+
+/** A connected device for one CLI command; `save` (with `--state`) writes the simulator's state back after the command succeeded. */
+export interface CliDevice {
+  readonly profile: DeviceProfile;
+  readonly device: RecordingDevice;
+  readonly save: () => Promise<void>;
 }
 
 /**
  * Loads a profile and connects a device for one CLI command: for `sim` a fresh in-process
- * simulator, for Appium profiles a new session on the given server. With `launch`, that
- * app is started first. Profile and device failures are printed (what, where, what to do)
- * and give `undefined` with the exit code set: 2 for a bad profile, 1 for a device failure.
+ * simulator (with `state`, one that replays the calls the state file records first), for
+ * Appium profiles a new session on the given server. With `launch`, that app is started
+ * first. Profile, state-file and device failures are printed (what, where, what to do) and
+ * give `undefined` with the exit code set: 2 for a bad profile or state file, 1 for a
+ * device failure.
  */
-export async function openCliDevice(command: string, profileName: string, options: DeviceCommandOptions, io: CliIo, setExitCode: (code: number) => void): Promise<{ profile: DeviceProfile; device: RecordingDevice } | undefined> {
+export async function openCliDevice(command: string, profileName: string, options: DeviceCommandOptions, io: CliIo, setExitCode: (code: number) => void): Promise<CliDevice | undefined> {
+  const refuse = (message: string): undefined => {
+    io.stderr(`senseact ${command}: ${message}\n`);
+    setExitCode(exitCodes.badInput);
+    return undefined;
+  };
   let profile: DeviceProfile;
   try {
     profile = loadDeviceProfile(profileName, { cwd: io.cwd, env: io.env });
   } catch (error) {
     if (!DeviceProfileError.isInstance(error)) throw error;
-    io.stderr(`senseact ${command}: ${error.message}\n`);
-    setExitCode(exitCodes.badInput);
-    return undefined;
+    return refuse(error.message);
   }
+  let state: Extract<SimStateRead, { success: true }> | undefined;
+  if (options.state !== undefined) {
+    if (profile.kind !== 'sim') return refuse(`--state keeps an in-process simulator between calls; profile ${profile.name} is an Appium device, which keeps its own state: leave --state out.`);
+    const read = await readSimStateFile(options.state, profile.name, io.cwd);
+    if (!read.success) return refuse(read.error);
+    state = read;
+  }
+  let device: RecordingDevice;
   try {
-    const device = await createDevice(profile, options.url === undefined ? {} : ({ url: options.url } satisfies CreateDeviceOptions));
-    if (options.launch !== undefined) {
-      try {
-        await device.act({ type: 'launch', packageName: options.launch });
-      } catch (error) {
-        await device.close();
-        throw error;
-      }
-    }
-    return { profile, device };
+    device = await createDevice(profile, options.url === undefined ? {} : ({ url: options.url } satisfies CreateDeviceOptions));
   } catch (error) {
     if (!DeviceError.isInstance(error)) throw error;
     io.stderr(`senseact ${command}: ${error.message}\n`);
     setExitCode(exitCodes.failure);
     return undefined;
   }
+  let save = async (): Promise<void> => {};
+  if (state !== undefined) {
+    const replayed = await replaySimState(device, state.value, options.state ?? state.file);
+    if ('error' in replayed) {
+      await device.close();
+      return refuse(replayed.error);
+    }
+    const recorder = replayed.device;
+    const file = state.file;
+    device = recorder;
+    save = async () => await recorder.save(file);
+  }
+  if (options.launch !== undefined) {
+    try {
+      await device.act({ type: 'launch', packageName: options.launch });
+    } catch (error) {
+      await device.close();
+      if (!DeviceError.isInstance(error)) throw error;
+      io.stderr(`senseact ${command}: ${error.message}\n`);
+      setExitCode(exitCodes.failure);
+      return undefined;
+    }
+  }
+  return { profile, device, save };
 }
 
 /** Prints a device error raised mid-command and sets exit code 1; rethrows anything else. */

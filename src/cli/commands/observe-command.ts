@@ -11,10 +11,11 @@ interface ObserveOptions extends DeviceCommandOptions {
 }
 
 /**
- * `senseact observe <profile> [--url URL] [--launch PKG] [--raw] [--level 1|2]`: one
+ * `senseact observe <profile> [--url URL] [--launch PKG] [--state FILE] [--raw] [--level 1|2]`: one
  * settled observation. Prints the package/activity line, the raw XML (`--raw`: only the
  * XML), then the reduced planner view with its units. For the `sim` profile the
- * observation is of a fresh in-process simulator (use `--launch` to open an app first).
+ * observation is of a fresh in-process simulator (use `--launch` to open an app first),
+ * or with `--state FILE` of the one that file keeps between calls.
  */
 export const observeCommand: CommandRegistration = (program: Command, io: CliIo, setExitCode) => {
   program
@@ -23,14 +24,17 @@ export const observeCommand: CommandRegistration = (program: Command, io: CliIo,
     .argument('<profile>', 'device profile name (devices/<name>.yaml) or path')
     .option('--url <url>', 'Appium server URL (overrides the profile)')
     .option('--launch <package>', 'launch this app before observing')
+    .option('--state <file>', 'sim only: keep the simulator between calls in this file (replayed on start, written back after); a file that does not exist yet starts from the first screen')
     .option('--raw', 'print only the raw XML')
     .option('--level <level>', 'reduction level: 1 = sparse, 2 = merge', '2')
     .action(async (profileName: string, options: ObserveOptions) => {
       const opened = await openCliDevice('observe', profileName, options, io, setExitCode);
       if (!opened) return;
-      const { device } = opened;
+      const { device, save } = opened;
       try {
         const observation = await device.observe();
+        // Saved before anything is printed: a reader that stops early (| head) ends the process.
+        await save();
         if (options.raw) {
           io.stdout(observation.xml.endsWith('\n') ? observation.xml : `${observation.xml}\n`);
         } else {

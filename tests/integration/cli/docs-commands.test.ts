@@ -3,7 +3,8 @@
 // process, in a scratch folder, with the command's environment and nothing else): a bench
 // with --dry-run (it checks the suite, modes, device profile and that every task can run),
 // except a bench whose output a later command of the block reads, which runs for real on a
-// small task subset; commands that need a device, a server or a model with --help. The rest
+// small task subset; commands that need a device, a server or a model with --help (observe and
+// act on the in-process simulator run as written, in order). The rest
 // are on the allow-list below, each with its reason. A bare `senseact` (command not found in
 // a clone) fails the test.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -36,8 +37,8 @@ const allowList: readonly { readonly match: RegExp; readonly reason: string }[] 
   { match: /^export /, reason: 'sets the environment of the commands after it in its block (they get it)' },
 ];
 
-/** Subcommands that need a device, a server or a model: run with --help (the command and its options exist). */
-const needsDevice = [/^devices check\b/, /^observe\b/, /^act\b/, /^models --check\b/];
+/** Subcommands that need a device, a server or a model: run with --help (the command and its options exist). On the in-process simulator (`sim`) observe and act run as written. */
+const needsDevice = [/^devices check\b/, /^observe (?!sim(\s|$))/, /^act (?!sim(\s|$))/, /^models --check\b/];
 
 /** A bench whose output a later command reads runs for real on these tasks (per document). */
 const realBenchTasks: Readonly<Record<string, string>> = { 'docs/skills.md': 'clock-alarm-3pm-meeting', 'docs/skills-measurements.md': 'clock-alarm-3pm-meeting' };
