@@ -6,6 +6,7 @@ import type { TraceEvent } from '../trace/trace-event.js';
 import { traceFileName } from '../trace/trace-writer.js';
 import { openRunFiles, type RunFiles } from '../trace/run-files.js';
 import { storeFolderName } from '../trace/artifact-index.js';
+import { utf8Text } from '../util/utf8-text.js';
 
 /** Embedded text artifacts are cut at this many characters; the file stays linked in full. */
 export const maxEmbeddedChars = 64 * 1024;
@@ -78,7 +79,7 @@ export interface ReadRunOptions {
    */
   readonly within?: string;
   /** Decoded blobs of compact traces by address, shared by the runs of one report. */
-  readonly blobs?: Map<string, Buffer>;
+  readonly blobs?: Map<string, Uint8Array>;
 }
 
 /**
@@ -190,22 +191,20 @@ function compactSteps(files: RunFiles, stepNumbers: Set<number>, options: ReadRu
     const folder = `steps/${folderName}`;
     const source: StepSource = {
       text: (name, limit) => {
-        const bytes = readStored(files, `${folder}/${name}`, problems);
-        return bytes === undefined ? undefined : textArtifact(bytes.toString('utf8'), `${folder}/${name}`, problems, limit);
+        const text = readStoredText(files, `${folder}/${name}`, problems);
+        return text === undefined ? undefined : textArtifact(text, `${folder}/${name}`, problems, limit);
       },
       hierarchy: (name) => {
         const address = files.addressOf(`${folder}/${name}`);
         const cached = address === undefined ? undefined : options.hierarchies?.get(address);
         if (cached !== undefined) return sized(cached, `${folder}/${name}`);
-        const bytes = readStored(files, `${folder}/${name}`, problems);
-        if (bytes === undefined) return undefined;
-        const text = bytes.toString('utf8');
+        const text = readStoredText(files, `${folder}/${name}`, problems);
+        if (text === undefined) return undefined;
         if (address !== undefined) options.hierarchies?.set(address, text);
         return sized(text, `${folder}/${name}`);
       },
       call: (name) => {
-        const bytes = readStored(files, `${folder}/model-calls/${name}`, problems);
-        return textArtifact(bytes?.toString('utf8') ?? '', `${folder}/model-calls/${name}`, problems, maxEmbeddedChars);
+        return textArtifact(readStoredText(files, `${folder}/model-calls/${name}`, problems) ?? '', `${folder}/model-calls/${name}`, problems, maxEmbeddedChars);
       },
       screenshot: () => ({ screenshotStored: true }),
     };
@@ -213,10 +212,11 @@ function compactSteps(files: RunFiles, stepNumbers: Set<number>, options: ReadRu
   });
 }
 
-/** A file of a compact trace, or undefined with a problem line when its store cannot give it. */
-function readStored(files: RunFiles, name: string, problems: string[]): Buffer | undefined {
+/** The text of a file of a run, or undefined (with a problem line when a compact trace's store cannot give it). */
+function readStoredText(files: RunFiles, name: string, problems: string[]): string | undefined {
   try {
-    return files.read(name);
+    const bytes = files.read(name);
+    return bytes === undefined ? undefined : utf8Text(bytes);
   } catch (error) {
     problems.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;

@@ -18,6 +18,7 @@ import { SkillError } from './skill-error.js';
 import { scopeTypedEvidence } from './scope-typed-evidence.js';
 import { targetQueryFor } from './target-query.js';
 import { induceAnswerRule, type RecordedAnswer } from './answer-rule.js';
+import { utf8Text } from '../util/utf8-text.js';
 
 /** One unit of a verified intent, as a skill needs it: its type, a query that finds it again, its arguments. */
 export interface RecordedAction {
@@ -129,7 +130,7 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
     const name = observed.artifact.split(/[\\/]/).join('/');
     const bytes = files.read(name);
     if (bytes === undefined) return undefined;
-    const tree = parseHierarchy(bytes.toString('utf8'), { packageName: observed.packageName, activity: observed.activity, sourceName: join(dir, name) });
+    const tree = parseHierarchy(utf8Text(bytes), { packageName: observed.packageName, activity: observed.activity, sourceName: join(dir, name) });
     const perception = perceive(tree, perceptionOptions);
     perceptions.set(observed.artifact, perception);
     return perception;
@@ -260,7 +261,7 @@ function modelCheckProblem(files: RunFiles, step: number | null): string | undef
   if (bytes === undefined) return `its verdicts (${stepFolder(step)}/predicates.json) are not in the run folder`;
   let recorded: unknown;
   try {
-    recorded = JSON.parse(bytes.toString('utf8'));
+    recorded = JSON.parse(utf8Text(bytes));
   } catch (error) {
     return `its verdicts (${stepFolder(step)}/predicates.json) do not parse (${error instanceof Error ? error.message : String(error)})`;
   }

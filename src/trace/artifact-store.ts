@@ -115,7 +115,7 @@ export class ArtifactStore {
  * blob's offset, decompressed and checked against the digest. Throws
  * {@link StoreBlobError} naming the pack and what to do when it cannot.
  */
-export function readBlob(storeDir: string, ref: BlobRef): Buffer {
+export function readBlob(storeDir: string, ref: BlobRef): Uint8Array {
   const match = /^([A-Za-z0-9._-]+\.pack):(\d+):(\d+):([0-9a-f]+)$/.exec(ref);
   if (match === null) throw new StoreBlobError(`Blob address ${JSON.stringify(ref)} is not <pack>:<offset>:<length>:<digest>; the trace line that names it is damaged.`);
   const [, pack = '', offsetText = '0', lengthText = '0', digest = ''] = match;

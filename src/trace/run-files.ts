@@ -4,6 +4,7 @@ import { readBlob } from './artifact-store.js';
 import { bundledPrefix, type ArtifactIndex } from './artifact-index.js';
 import { StoreBlobError } from './store-blob-error.js';
 import { traceFileName } from './trace-writer.js';
+import { utf8Text } from '../util/utf8-text.js';
 
 /** The files of one run folder, whichever way it was written (`--trace full` or `compact`). */
 export interface RunFiles {
@@ -14,7 +15,7 @@ export interface RunFiles {
   /** The store folder of a compact trace. */
   readonly storeDir?: string;
   /** The bytes of one file; undefined when the run has no such file. Throws `StoreBlobError` when the store cannot give it back. */
-  read(name: string): Buffer | undefined;
+  read(name: string): Uint8Array | undefined;
   /** The address of a file in the store (its digest part identifies the content), for a compact trace. */
   addressOf(name: string): string | undefined;
 }
@@ -24,7 +25,7 @@ export interface OpenRunFilesOptions {
   /** The run's artifact index (`readTrace(dir).artifacts`); a folder without one is read as a full trace. */
   readonly artifacts?: ArtifactIndex;
   /** Decoded blobs by address, shared by the runs a caller reads (a screen seen in many runs is read once). */
-  readonly blobs?: Map<string, Buffer>;
+  readonly blobs?: Map<string, Uint8Array>;
 }
 
 /**
@@ -36,8 +37,8 @@ export function openRunFiles(dir: string, options: OpenRunFilesOptions = {}): Ru
   const index = options.artifacts;
   if (index === undefined) return fullRunFiles(dir);
   const storeDir = path.resolve(dir, index.store);
-  const blobs = options.blobs ?? new Map<string, Buffer>();
-  const blob = (ref: string): Buffer => {
+  const blobs = options.blobs ?? new Map<string, Uint8Array>();
+  const blob = (ref: string): Uint8Array => {
     let data = blobs.get(ref);
     if (data === undefined) {
       data = readBlob(storeDir, ref);
@@ -50,7 +51,7 @@ export function openRunFiles(dir: string, options: OpenRunFilesOptions = {}): Ru
     let parsed = bundles.get(ref);
     if (parsed === undefined) {
       try {
-        parsed = JSON.parse(blob(ref).toString('utf8')) as Record<string, unknown>;
+        parsed = JSON.parse(utf8Text(blob(ref))) as Record<string, unknown>;
       } catch (error) {
         throw new StoreBlobError(`The artifact bundle ${ref} of ${dir} is not JSON (${error instanceof Error ? error.message : String(error)}): the store is damaged.`);
       }

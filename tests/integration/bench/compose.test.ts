@@ -50,7 +50,8 @@ async function firstScreen(outDir: string, result: { traceDir: string }): Promis
   const files = openRunFiles(folder, artifacts === undefined ? {} : { artifacts });
   const before = files.names.filter((file) => file.endsWith('before.xml'))[0];
   if (before === undefined) throw new Error(`no before.xml in ${folder}: ${files.names.join(', ')}`);
-  return files.read(before)?.toString('utf8') ?? '';
+  const bytes = files.read(before);
+  return bytes === undefined ? '' : Buffer.from(bytes).toString('utf8');
 }
 
 describe('createBenchExecutor on the simulator', () => {

@@ -100,7 +100,7 @@ describe.skipIf(!enabled)('the packed package, installed into an empty project (
     expect(JSON.parse(stdout.trim())).toEqual({ tools: ['act', 'check', 'observe', 'run', 'screenshot', 'skills'], app: 'com.android.settings' });
   }, 60_000);
 
-  it('type-checks and runs the README library example against the published types', async () => {
+  it('type-checks (without skipLibCheck, with and without @types/node) and runs the README library example against the published types', async () => {
     await writeFile(path.join(project, 'example.ts'), await readmeLibraryExample());
     // Subpath exports and their types, and a misuse the types must reject.
     await writeFile(path.join(project, 'subpaths.ts'), [
@@ -117,14 +117,27 @@ describe.skipIf(!enabled)('the packed package, installed into an empty project (
       '',
     ].join('\n'));
     await writeFile(path.join(project, 'misuse.ts'), "import { SenseActAgent } from 'senseact';\nconst agent = await SenseActAgent.create({ device: 'sim' });\nawait agent.run('Turn on airplane mode', { allowedPackages: 'com.android.settings' });\n");
-    const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, outDir: 'out', types: ['node'], typeRoots: [path.join(repoRoot, 'node_modules', '@types')] };
-    await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['example.ts', 'subpaths.ts', 'misuse.ts'] }));
-    // One compiler run: it reports every type error and still emits the JS to run.
-    const diagnostics = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project }).then(() => '', (error: { stdout: string }) => error.stdout);
-    const errors = diagnostics.split('\n').filter((line) => /error TS\d+/.test(line));
+    // No skipLibCheck: the published declarations (and those of the dependencies they
+    // reach) are checked too. Two consumers: one with Node's types, one without, as
+    // TypeScript 6 and later compile by default (`types: []`: no @types package unless
+    // named; @types/node is in node_modules here, installed for other packages).
+    const base = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true };
+    await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...base, outDir: 'out', types: ['node'], typeRoots: [path.join(repoRoot, 'node_modules', '@types')] }, files: ['example.ts', 'subpaths.ts', 'misuse.ts'] }));
+    // The control that shows the second consumer really has no Node types: a file that uses them.
+    await writeFile(path.join(project, 'uses-node.ts'), 'export const stream: NodeJS.WritableStream | undefined = undefined;\n');
+    await writeFile(path.join(project, 'tsconfig.no-node.json'), JSON.stringify({ compilerOptions: { ...base, noEmit: true, types: [] }, files: ['example.ts', 'subpaths.ts', 'uses-node.ts'] }));
+    // One compiler run each: it reports every type error and (the first) still emits the JS to run.
+    const compile = async (config: string, extra: readonly string[] = []): Promise<string> => await run(process.execPath, [tsc, '-p', config, ...extra], { cwd: project, maxBuffer: 64 * 1024 * 1024 }).then(({ stdout }) => stdout, (error: { stdout: string }) => error.stdout);
+    const errors = (await compile('tsconfig.json')).split('\n').filter((line) => /error TS\d+/.test(line));
     // The example and the subpath imports type-check; the misuse does not: the published types are real, not `any`.
     expect(errors.filter((line) => !line.startsWith('misuse.ts'))).toEqual([]);
     expect(errors.join('\n')).toMatch(/misuse\.ts\(3,.*Type 'string' is not assignable to type 'readonly string\[\]'/);
+    // Without Node's types the published declarations still compile (no NodeJS.* or node: module
+    // in them); only the control fails, and no file of @types/node was read.
+    const withoutNode = (await compile('tsconfig.no-node.json', ['--listFiles'])).split('\n');
+    expect(withoutNode.filter((line) => /error TS\d+/.test(line))).toEqual([expect.stringMatching(/^uses-node\.ts\(1,.*error TS2503: Cannot find namespace 'NodeJS'/)]);
+    expect(withoutNode.filter((line) => line.includes('/@types/node/'))).toEqual([]);
+    expect(withoutNode.filter((line) => line.includes('/node_modules/senseact/dist/')).length).toBeGreaterThan(50);
 
     const { stdout } = await run(process.execPath, ['out/example.js'], { cwd: project, env: { ...process.env, SENSEACT_API_KEY: '', OPENAI_API_KEY: '' } });
     const printed = /^(\w+) (\d+) llm calls: (\d+) (.+)$/.exec(stdout.trim());
@@ -136,5 +149,5 @@ describe.skipIf(!enabled)('the packed package, installed into an empty project (
     expect(traceDir!.startsWith(path.join(project, 'runs', 'agent'))).toBe(true);
     expect(existsSync(path.join(traceDir!, 'trace.jsonl'))).toBe(true);
     await run(process.execPath, ['out/subpaths.js'], { cwd: project });
-  }, 120_000);
+  }, 240_000);
 });

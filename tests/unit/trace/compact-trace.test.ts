@@ -38,7 +38,7 @@ async function writeRun(format: TraceFormat, runId: string, after = screen('Done
 function readAll(dir: string): Record<string, string> {
   const trace = readTrace(dir);
   const files = openRunFiles(dir, trace.artifacts === undefined ? {} : { artifacts: trace.artifacts });
-  return Object.fromEntries(files.names.map((name) => [name, files.read(name)?.toString('base64') ?? '']));
+  return Object.fromEntries(files.names.map((name) => [name, Buffer.from(files.read(name) ?? []).toString('base64')]));
 }
 
 describe('compact traces', () => {
