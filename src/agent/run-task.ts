@@ -31,6 +31,7 @@ import { ForegroundGuard } from './loop/foreground-guard.js';
 import { ModelAnswerJudge } from './model-answer-judge.js';
 import { ModelFaultInjector } from './model-faults/model-fault-injector.js';
 import { readWatchedState } from './read-watched-state.js';
+import { startRunWatchdog, type RunWatchdog } from './run-watchdog.js';
 import type { ModelFaultConfig } from './model-faults/model-fault-profile.js';
 import { createOraclePolicy } from './policies/oracle/oracle-models.js';
 import { runReact } from './baselines/run-react.js';
@@ -101,6 +102,12 @@ export interface RunTaskOptions {
    * through the probe. A change outside the scope fails the run as `side effect: …`.
    */
   readonly watch?: readonly string[];
+  /**
+   * The run's wall-clock limit in ms (bench `--run-timeout`): past it the run's calls are
+   * aborted and it ends as an infrastructure error (`run timeout: …`, code `run-timeout`),
+   * its trace kept. Absent: no limit.
+   */
+  readonly runTimeoutMs?: number;
   readonly judges?: { readonly exact?: AnswerJudge; readonly model?: AnswerJudge };
   /** Secrets to redact from the trace besides anything that looks like a key (ignored when `redactor` is given). */
   readonly secrets?: readonly string[];
@@ -157,7 +164,10 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   // A dense screen's view keeps the rows that name the task's words (the oracle renders the same view).
   const perception = { ...options.perception, viewFocus: options.perception?.viewFocus ?? viewFocusWords(task.instruction) };
   const wired = wirePolicy(options, trace, perception, react);
-  const session = new AgentSession(wired.device, wired.models, ledger, trace, perception, options.signal, spendCheckFor(options, ledger));
+  const budgetCheck = spendCheckFor(options, ledger);
+  // Every call of the run listens to the watchdog's signal (which passes the caller's on).
+  const watchdog = startRunWatchdog(options.runTimeoutMs, options.signal);
+  const session = new AgentSession(wired.device, wired.models, ledger, trace, perception, watchdog.signal, budgetCheck);
   wired.step.now = () => session.step;
   const guard = new ForegroundGuard(task);
   trace.emit({ type: 'run-start', step: null, runId: trace.runId, suite: options.suite, task: task.id, mode, startedAt: new Date().toISOString(), config: { policy: options.policy, oracle: options.policy === 'oracle', device: options.device.info.name, ...(options.device.info.servedBy === undefined ? {} : { servedBy: options.device.info.servedBy }) } });
@@ -165,8 +175,10 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
 
   const appTrail: AppTrailStep[] | undefined = options.appMemory && !react ? [] : undefined;
   const planning: PlanningOptions | undefined = options.appMemory && !react ? { appHints: options.appMemory, ...options.planning } : options.planning;
-  const outcome = await playAndJudge(options, { session, guard, trace, planning, appTrail });
-  const faults = await readFaultLog(options, session, trace, outcome);
+  const context: RunContext = { session, guard, trace, planning, appTrail, watchdog, signal: watchdog.signal };
+  const outcome = await playAndJudge(options, context);
+  watchdog.stop();
+  const faults = await readFaultLog(options, context, outcome);
   const totals = ledger.totals();
   const totalMs = performance.now() - started;
   const { run, error } = outcome;
@@ -252,24 +264,29 @@ interface RunContext {
   readonly trace: TraceWriter;
   readonly planning: PlanningOptions | undefined;
   readonly appTrail: AppTrailStep[] | undefined;
+  /** The run's wall-clock limit (`runTimeoutMs`). */
+  readonly watchdog: RunWatchdog;
+  /** What the run's calls listen to: the watchdog's signal, which passes the caller's on. */
+  readonly signal: AbortSignal | undefined;
 }
 
-/** Runs the start steps, the loop of the mode, and the task's check; a throw anywhere is the run's infrastructure error, traced with where it happened. */
+/**
+ * Runs the start steps, the loop of the mode, and the task's check under the run's
+ * watchdog; a throw anywhere (the watchdog's limit too) is the run's infrastructure error,
+ * traced with where it happened.
+ */
 async function playAndJudge(options: RunTaskOptions, context: RunContext): Promise<RunOutcome> {
-  const { session, trace } = context;
+  const { session, trace, watchdog } = context;
   const outcome: RunOutcome = { run: undefined, error: null, lateModelStop: undefined, sideEffects: [], success: false, reason: '', subGoals: { met: 0, total: 0 } };
-  let where = 'start';
+  const progress = { where: 'start' };
   try {
-    await options.startSteps?.((step) => {
-      trace.emit({ type: 'start-step-end', step: null, index: step.index, description: step.step, outcome: step.outcome, ...(step.output === undefined ? {} : { output: step.output }) });
-    }, options.signal);
-    // Watched after the start steps: what they set up is the task's starting point, not a side effect.
-    const watchedBefore: WatchedState = await readWatchedState(options.probe, options.watch ?? [], options.signal ? { signal: options.signal } : {});
-    where = 'run';
-    outcome.run = await playMode(options, context);
-    Object.assign(outcome, await judgeRun(options, context, outcome.run, watchedBefore));
-    await learnRun(options, context, outcome.success);
-  } catch (caught) {
+    // Past the limit the guard ends the run even if a step does not listen to the signal.
+    const work = playJudgeLearn(options, context, outcome, progress);
+    work.catch(() => undefined);
+    await watchdog.guard(work);
+  } catch (thrown) {
+    // A call the watchdog aborted throws its own abort error: the run ended because of the limit.
+    const caught = watchdog.fired() ? (watchdog.signal?.reason as unknown) : thrown;
     // The model's failure outside the loop (the answer judge's reply): the run failed, the infrastructure worked.
     outcome.lateModelStop = modelStopReason(caught);
     if (outcome.lateModelStop !== undefined) outcome.reason = `${outcome.lateModelStop}${outcome.run === undefined ? '' : ` (agent: ${outcome.run.stopReason})`}`;
@@ -284,11 +301,25 @@ async function playAndJudge(options: RunTaskOptions, context: RunContext): Promi
       message: outcome.lateModelStop ?? outcome.error ?? '',
       ...(caught instanceof Error ? { name: caught.name, ...(caught.stack ? { stack: caught.stack } : {}) } : {}),
       ...(known ? { code: caught.code } : {}),
-      where,
+      where: progress.where,
       infrastructure: outcome.lateModelStop === undefined,
     });
   }
   return outcome;
+}
+
+/** The run's work: start steps, the watched state before, the loop of the mode, the task's check, what the app memory learns. */
+async function playJudgeLearn(options: RunTaskOptions, context: RunContext, outcome: RunOutcome, progress: { where: string }): Promise<void> {
+  const { trace, signal } = context;
+  await options.startSteps?.((step) => {
+    trace.emit({ type: 'start-step-end', step: null, index: step.index, description: step.step, outcome: step.outcome, ...(step.output === undefined ? {} : { output: step.output }) });
+  }, signal);
+  // Watched after the start steps: what they set up is the task's starting point, not a side effect.
+  const watchedBefore: WatchedState = await readWatchedState(options.probe, options.watch ?? [], signal ? { signal } : {});
+  progress.where = 'run';
+  outcome.run = await playMode(options, context);
+  Object.assign(outcome, await judgeRun(options, context, outcome.run, watchedBefore));
+  await learnRun(options, context, outcome.success);
 }
 
 /** The loop of the mode: a ReAct baseline, or SenseAct with its memory, skills and planning aids. */
@@ -319,7 +350,7 @@ async function playMode(options: RunTaskOptions, context: RunContext): Promise<A
 async function judgeRun(options: RunTaskOptions, context: RunContext, run: AgentRunEnd, watchedBefore: WatchedState): Promise<Pick<RunOutcome, 'sideEffects' | 'success' | 'reason' | 'subGoals'>> {
   const { task, probe } = options;
   const { session, guard } = context;
-  const callOptions = options.signal ? { signal: options.signal } : {};
+  const callOptions = context.signal ? { signal: context.signal } : {};
   // The judge's model is the session's: its calls are metered with the run and leave their trace files.
   const judges = options.judges?.model === undefined && session.judge !== undefined ? { ...options.judges, model: new ModelAnswerJudge(session.judge) } : options.judges;
   const sideEffects = findSideEffects(watchedBefore, await readWatchedState(probe, options.watch ?? [], callOptions), taskScope(task));
@@ -332,7 +363,7 @@ async function judgeRun(options: RunTaskOptions, context: RunContext, run: Agent
     ...(adbOutputs ? { adbOutputs } : {}),
     ...(run.answer === undefined ? {} : { answer: run.answer }),
     ...(judges ? { judges } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...(context.signal ? { signal: context.signal } : {}),
   });
   const subGoals = countSubGoals(task, verdict, run.finalScreen.perception.tree);
   // Leaving the allowed apps fails the task whatever the screen shows afterwards (docs/architecture.md §2.10).
@@ -350,13 +381,14 @@ async function learnRun(options: RunTaskOptions, context: RunContext, success: b
   const { session, appTrail, trace } = context;
   if (!appTrail || !appMemory) return;
   const learned = await appMemory.learn({ taskId: task.id, app: task.app, instruction: task.instruction, success, trail: appTrail, ...(options.appMemoryRun === undefined ? {} : { runKey: options.appMemoryRun }) });
-  if (session.certifier) await summariseLearned(appMemory, learned, session.certifier, trace, options.signal);
+  if (session.certifier) await summariseLearned(appMemory, learned, session.certifier, trace, context.signal);
 }
 
 /** The faults the device injected; not getting the log is an infrastructure error (the run's, unless it already has one). */
-async function readFaultLog(options: RunTaskOptions, session: AgentSession, trace: TraceWriter, outcome: RunOutcome): Promise<readonly string[]> {
+async function readFaultLog(options: RunTaskOptions, context: RunContext, outcome: RunOutcome): Promise<readonly string[]> {
+  const { session, trace, signal } = context;
   try {
-    return ((await options.probe?.faultLog(options.signal ? { signal: options.signal } : {})) ?? []).map((fault) => fault.kind);
+    return ((await options.probe?.faultLog(signal ? { signal } : {})) ?? []).map((fault) => fault.kind);
   } catch (caught) {
     // The fault log is part of the result: not getting it is an infrastructure failure.
     const message = `could not read the device's fault log: ${caught instanceof Error ? caught.message : String(caught)}`;

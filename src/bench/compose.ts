@@ -38,6 +38,13 @@ import { describeSetupStep, deviceSetupSteps, runDeviceSetup, setupStepProblem, 
 import { simSeedDataForTask, simSeedForTask, simulatorForTask, type SimProfileSection } from './simulator-for-task.js';
 import { defaultBenchTraceFormat, type BenchExecutorHandle, type BenchExecutorOptions } from './task-executor.js';
 
+/**
+ * The default wall-clock limit of one bench run (`--run-timeout`), in seconds: far above a
+ * model run's usual minutes (a step budget of 30 at 20 s a model call is 10 minutes), so
+ * that only a run that hangs meets it.
+ */
+export const defaultRunTimeoutSeconds = 1800;
+
 /** What a caller inside the bench may wire differently (a worker thread: a replica of the memory). */
 export interface BenchWiring {
   /** The certificate memory of a mode; default: `<outDir>/memory/<mode>.jsonl`, opened once. */
@@ -130,6 +137,7 @@ export async function createBenchExecutor(options: BenchExecutorOptions, wiring:
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(budgetPrices === undefined ? {} : { budgetPrices }),
       ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
+      ...((options.runTimeoutSeconds ?? defaultRunTimeoutSeconds) > 0 ? { runTimeoutMs: Math.round((options.runTimeoutSeconds ?? defaultRunTimeoutSeconds) * 1000) } : {}),
       // Seeded per task and repeat, as the simulator's faults are: every mode of a run meets the same draws.
       ...(faults.modelFaults === undefined ? {} : { modelFaults: { config: faults.modelFaults, seed: stableHash(`${task.id}#${repeat}#model-faults`) } }),
       ...(planning.skills && verifyingSenseActModes.includes(mode) ? { skills: planning.skills } : {}),

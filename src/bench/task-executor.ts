@@ -77,6 +77,8 @@ export interface BenchExecutorOptions {
   readonly prices?: TokenPrices;
   /** How each run is written (`--trace`); default {@link defaultBenchTraceFormat}. */
   readonly trace?: TraceFormat;
+  /** `--run-timeout`: each run's wall-clock limit in seconds (0: none); default `defaultRunTimeoutSeconds`. */
+  readonly runTimeoutSeconds?: number;
 }
 
 /** How a bench writes its runs unless told (`--trace`). */

@@ -11,6 +11,7 @@ import { formatPerAppTable, formatRepeatTable, formatResultsTable } from '../../
 import { formatSkillTable } from '../../bench/format-skill-table.js';
 import { dryRunNeeds } from '../../bench/dry-run-needs.js';
 import { benchFiles, defaultBreakAfterInfrastructureErrors, runBenchmark } from '../../bench/run-benchmark.js';
+import { defaultRunTimeoutSeconds } from '../../bench/compose.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
 import { defaultBenchTraceFormat, type BenchExecutorFactory, type BenchExecutorHandle, type BenchPlanning } from '../../bench/task-executor.js';
 import { traceFormats, type TraceFormat } from '../../trace/trace-writer.js';
@@ -82,6 +83,8 @@ export interface BenchCommandOptions {
   readonly budget?: ModelBudget;
   /** `--breaker <n>`: infrastructure errors in a row before no new run starts (0: never); undefined: the default. */
   readonly breaker?: number;
+  /** `--run-timeout <seconds>`: each run's wall-clock limit (0: none); undefined: the default. */
+  readonly runTimeoutSeconds?: number;
   /** `--trace`: how each run is written (default `compact`). */
   readonly trace: TraceFormat;
 }
@@ -117,6 +120,7 @@ interface RawOptions {
   maxTokens?: string;
   maxCost?: string;
   breaker?: string;
+  runTimeout?: string;
   trace?: string;
 }
 
@@ -170,6 +174,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--max-model-calls <n>', 'stop a run after n model calls (every role); it fails with the reason "budget: …" (a task file\'s modelBudget applies too, the tighter wins)')
       .option('--max-tokens <n>', 'stop a run once its prompt + completion tokens reach n (the call that crosses completes); a failure "budget: …"')
       .option('--max-cost <usd>', 'stop a run once its model cost reaches this many US dollars (at --price-prompt/--price-completion, else the model\'s list price); a failure "budget: …"')
+      .option('--run-timeout <seconds>', `each run's wall-clock limit: a run past it is stopped and ends as an infrastructure error ('run timeout: …', exit ${exitCodes.infrastructureError}), its trace kept (default ${defaultRunTimeoutSeconds}; 0: none)`)
       .option('--breaker <n>', `stop starting runs once n runs in a row ended in an infrastructure error (a dead endpoint or device), exit ${exitCodes.infrastructureError} with the cause and the --resume line (default ${defaultBreakAfterInfrastructureErrors}; 0: never)`)
       .option('--trace <format>', `how each run is written: ${traceFormats.join(', ')} (compact: one trace.jsonl per run, its screens, model calls and other files compressed in traces/_store/, identical content stored once; full: a folder of files per run; none: no trace, the report shows outcomes only)`, defaultBenchTraceFormat)
       .option('--price-prompt <usd>', 'USD per 1M prompt tokens for the cost estimate (default: the list price of the configured model, when known)')
@@ -285,8 +290,16 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     ...(temperature === undefined ? {} : { temperature }),
     ...(budget === undefined ? {} : { budget }),
     ...(raw.breaker === undefined ? {} : { breaker: parseBreaker(raw.breaker, bad) }),
+    ...(raw.runTimeout === undefined ? {} : { runTimeoutSeconds: parseRunTimeout(raw.runTimeout, bad) }),
     trace,
   };
+}
+
+/** `--run-timeout <seconds>`: a number ≥ 0 (0: no limit). */
+function parseRunTimeout(text: string, bad: (option: string, message: string) => BenchError): number {
+  const seconds = Number(text);
+  if (text.trim() === '' || !Number.isFinite(seconds) || seconds < 0) throw bad('--run-timeout', `expected seconds (a number ≥ 0; 0: no limit), got "${text}"`);
+  return seconds;
 }
 
 /** `--breaker <n>`: a whole number ≥ 0. */
@@ -382,6 +395,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(options.dryRun === true ? { dryRun: true } : {}),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(options.prices === undefined ? {} : { prices: options.prices }),
+      ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
       trace: options.trace,
     });
     if (options.dryRun === true) {
@@ -520,6 +534,7 @@ function resumeArguments(options: BenchCommandOptions, results: BenchResults): s
     ...(options.budget?.maxTokens === undefined ? [] : [`--max-tokens ${options.budget.maxTokens}`]),
     ...(options.budget?.maxCostUsd === undefined ? [] : [`--max-cost ${options.budget.maxCostUsd}`]),
     ...(options.breaker === undefined ? [] : [`--breaker ${options.breaker}`]),
+    ...(options.runTimeoutSeconds === undefined ? [] : [`--run-timeout ${options.runTimeoutSeconds}`]),
     ...(options.prices === undefined ? [] : [`--price-prompt ${options.prices.promptPerMillionUsd} --price-completion ${options.prices.completionPerMillionUsd}`]),
     `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
   ];
