@@ -8,12 +8,24 @@ export interface BenchProgressReporter {
 }
 
 /**
+ * Where the bar draws: a terminal's output stream (`process.stderr` is one). Named by the
+ * members the bar uses, so that the published types need no Node type definitions.
+ */
+export interface ProgressBarStream {
+  write(text: string, callback?: (error?: Error | null) => void): unknown;
+  readonly isTTY?: boolean;
+  /** Width of the terminal in characters. */
+  readonly columns?: number;
+}
+
+/**
  * A progress bar (cli-progress) on `stream`, for interactive terminals. The caller
  * (the CLI) decides that `stream` is a TTY; nothing here touches process streams.
  */
-export function createBarProgressReporter(stream: NodeJS.WritableStream): BenchProgressReporter {
+export function createBarProgressReporter(stream: ProgressBarStream): BenchProgressReporter {
   const bar = new cliProgress.SingleBar(
-    { stream, format: 'bench [{bar}] {value}/{total} runs | ok {successes} | errors {errors} | running {running} | ETA {eta_formatted}', hideCursor: true, clearOnComplete: false, fps: 5 },
+    // cli-progress types its stream as a whole Node stream; it only writes to it and reads isTTY and columns.
+    { stream: stream as NodeJS.WritableStream, format: 'bench [{bar}] {value}/{total} runs | ok {successes} | errors {errors} | running {running} | ETA {eta_formatted}', hideCursor: true, clearOnComplete: false, fps: 5 },
     cliProgress.Presets.shades_classic,
   );
   let started = false;

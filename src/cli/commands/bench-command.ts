@@ -4,7 +4,7 @@ import { loadPublishedResults } from '../../bench/published-results.js';
 import { Option } from 'commander';
 import { agentModeSchema, policyNameSchema, type AgentMode, type PolicyName, type TaskRunResult } from '../../agent/task-run-result.js';
 import { BenchError } from '../../bench/bench-error.js';
-import { createBarProgressReporter, createLineProgressReporter, type BenchProgressReporter } from '../../bench/bench-progress-reporter.js';
+import { createBarProgressReporter, createLineProgressReporter, type BenchProgressReporter, type ProgressBarStream } from '../../bench/bench-progress-reporter.js';
 import { defaultTokenPrices, type BenchResults, type TokenPrices } from '../../bench/bench-results.js';
 import { describeBenchDisk } from '../../bench/folder-bytes.js';
 import { formatPerAppTable, formatRepeatTable, formatResultsTable } from '../../bench/format-results-table.js';
@@ -40,7 +40,7 @@ export interface BenchCommandDependencies {
   readonly writeReport?: (runDir: string) => Promise<string>;
   readonly loadSuite?: (nameOrDir: string, options: LoadSuiteOptions) => Promise<Suite>;
   /** Where the progress bar goes when stderr is a terminal; null for plain lines. Default: process.stderr when it is a TTY. */
-  readonly progressTty?: NodeJS.WritableStream | null;
+  readonly progressTty?: ProgressBarStream | null;
   readonly now?: () => Date;
   /** Cancels the run (default: SIGINT / SIGTERM of this process). */
   readonly signal?: AbortSignal;
