@@ -123,113 +123,12 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   const firstObserve = events.find((event) => event.type === 'observe-end');
   if (!firstObserve) return { dir, reason: 'the trace has no observation' };
 
-  const perceptions = new Map<string, Perception>();
-  const perceptionOf = (observed: Observed): Perception | undefined => {
-    const cached = perceptions.get(observed.artifact);
-    if (cached) return cached;
-    const name = observed.artifact.split(/[\\/]/).join('/');
-    const bytes = files.read(name);
-    if (bytes === undefined) return undefined;
-    const tree = parseHierarchy(utf8Text(bytes), { packageName: observed.packageName, activity: observed.activity, sourceName: join(dir, name) });
-    const perception = perceive(tree, perceptionOptions);
-    perceptions.set(observed.artifact, perception);
-    return perception;
-  };
-
-  const steps: RecordedStep[] = [];
-  const skipped: string[] = [];
-  const unrecordable: string[] = [];
-  let observed: Observed | undefined;
-  let round: { step: number | null; intent: string; expectation: string; by: RecordedStep['by']; screen?: Observed; items: CommitmentItemRecord[]; acted: Set<string>; verdict?: string; verifiedBy?: string | undefined; byVision?: true } | undefined;
-  // Whether the last round that acted was verified: a run that ends on an unverified action may owe its success to it.
-  let lastActingVerified = true;
-  let lastActingIntent = '';
-  const close = (): void => {
-    if (!round) return;
-    const current = round;
-    round = undefined;
-    if (current.items.length === 0) return;
-    if (current.acted.size > 0) {
-      lastActingVerified = current.verdict === 'pass';
-      lastActingIntent = current.intent;
-    }
-    if (current.verdict !== 'pass') {
-      skipped.push(`"${current.intent}": not verified (${current.verdict ?? 'no verdict'})`);
-      return;
-    }
-    // The model verifier passed it: taught only when the tree showed the intent's effect and no unit's contract saw anything wrong (a replay then asks the same verifier).
-    const byModel = current.verifiedBy === 'llm-verifier';
-    const modelProblem = byModel && current.by === 'planner' ? modelCheckProblem(files, current.step) : undefined;
-    if (modelProblem !== undefined) {
-      unrecordable.push(`"${current.intent}": only the model verifier passed it and ${modelProblem}; a replay could not verify it as the run did`);
-      return;
-    }
-    // Vision passed one of its units (an icon whose effect showed only in the pixels): a replay, which asks no vision, could never verify it.
-    if (current.byVision === true) {
-      unrecordable.push(`"${current.intent}": only vision passed one of its units; a replay without vision could not verify it`);
-      return;
-    }
-    const perception = current.screen ? perceptionOf(current.screen) : undefined;
-    if (!perception) {
-      skipped.push(`"${current.intent}": the screen it was committed on is not in the run folder`);
-      return;
-    }
-    const actions = recordActions(current.items, current.acted, perception);
-    // A verified intent the skill cannot name would leave a hole: the skill would pass its checks and miss the task.
-    if ('problem' in actions) unrecordable.push(`"${current.intent}": ${actions.problem}`);
-    else if (actions.actions.some((action) => action.value !== passwordPlaceholder && (action.value?.includes(passwordPlaceholder) === true || action.value?.includes(redactedMarker) === true))) unrecordable.push(`"${current.intent}": it typed a secret (redacted in the trace) inside other text; a skill never stores one`);
-    else steps.push({ intent: current.intent, expectation: scopedExpectation(current.expectation, actions.actions, observed ? perceptionOf(observed)?.tree : undefined), actions: actions.actions, by: current.by, ...(byModel ? { verifiedByModel: true as const } : {}) });
-  };
-  for (const event of events) {
-    switch (event.type) {
-      case 'observe-end':
-        if (event.artifact !== undefined) observed = { artifact: event.artifact, packageName: event.packageName, activity: event.activity };
-        break;
-      case 'step-start':
-        close();
-        round = { step: event.step, intent: '', expectation: '', by: 'planner', items: [], acted: new Set() };
-        break;
-      case 'plan-end':
-        if (round && event.finish !== true) {
-          round.intent = event.intent;
-          round.expectation = typeof event.expectation === 'string' ? event.expectation : '';
-        }
-        break;
-      case 'skill-step-end':
-        if (round) {
-          round.intent = event.intent;
-          round.expectation = event.expectation ?? '';
-          round.by = 'skill';
-          round.verdict = event.outcome;
-        }
-        break;
-      case 'commitment-end':
-        if (round && event.admissible) {
-          round.items = itemsOf(event.units);
-          if (observed) round.screen = observed;
-        }
-        break;
-      case 'act-end':
-        if (round && event.unitId !== undefined) round.acted.add(event.unitId);
-        break;
-      case 'verify-end':
-        if (round && round.by === 'planner') {
-          round.verdict = event.outcome;
-          round.verifiedBy = event.by;
-          if (event.by === 'vlm' && event.outcome === 'pass') round.byVision = true;
-        }
-        break;
-      case 'step-end':
-        close();
-        break;
-      default:
-        break;
-    }
-  }
-  close();
+  const perceptionOf = perceptionCache(dir, files, perceptionOptions);
+  const { log, observed } = readRounds(events, files, perceptionOf);
+  const { steps, skipped, unrecordable } = log;
   if (unrecordable.length > 0) return { dir, reason: `a verified intent cannot be recorded: ${unrecordable.join('; ')}` };
   // Its task check passed after an action no check confirmed: that action may be what did the task, and a skill without it would have a hole.
-  if (!lastActingVerified) return { dir, reason: `its last action was not verified ("${lastActingIntent}"), yet the task check passed: the skill would lack the step that may have done the task` };
+  if (!log.lastActingVerified) return { dir, reason: `its last action was not verified ("${log.lastActingIntent}"), yet the task check passed: the skill would lack the step that may have done the task` };
   const password = passwordProblem(taskStart.instruction, steps);
   if (password !== undefined) return { dir, reason: password };
   let answer: VerifiedRun['answer'];
@@ -244,6 +143,144 @@ export function readVerifiedRun(dir: string, perceptionOptions: PerceptionOption
   }
   if (steps.length === 0 && !answer) return { dir, reason: `no verified intent with a findable target${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}` };
   return { dir, task: taskStart.taskId, instruction: taskStart.instruction, app: taskStart.app ?? firstObserve.packageName, start: { packageName: firstObserve.packageName, activity: firstObserve.activity }, steps, skipped, ...(answer ? { answer } : {}) };
+}
+
+/** The perception of a recorded screen, read and perceived once per artifact; undefined when the file is not in the run folder. */
+function perceptionCache(dir: string, files: RunFiles, perceptionOptions: PerceptionOptions): (observed: Observed) => Perception | undefined {
+  const perceptions = new Map<string, Perception>();
+  return (observed) => {
+    const cached = perceptions.get(observed.artifact);
+    if (cached) return cached;
+    const name = observed.artifact.split(/[\\/]/).join('/');
+    const bytes = files.read(name);
+    if (bytes === undefined) return undefined;
+    const tree = parseHierarchy(utf8Text(bytes), { packageName: observed.packageName, activity: observed.activity, sourceName: join(dir, name) });
+    const perception = perceive(tree, perceptionOptions);
+    perceptions.set(observed.artifact, perception);
+    return perception;
+  };
+}
+
+/** One loop round as the trace tells it: its intent and expectation, who planned it, the screen and units it committed, what acted, and its verdict. */
+interface Round {
+  step: number | null;
+  intent: string;
+  expectation: string;
+  by: RecordedStep['by'];
+  screen?: Observed;
+  items: CommitmentItemRecord[];
+  acted: Set<string>;
+  verdict?: string;
+  verifiedBy?: string | undefined;
+  byVision?: true;
+}
+
+/** What the rounds of a run teach: its steps, the rounds skipped and those that make it unusable, and whether its last acting round was verified. */
+interface RoundLog {
+  readonly steps: RecordedStep[];
+  readonly skipped: string[];
+  readonly unrecordable: string[];
+  lastActingVerified: boolean;
+  lastActingIntent: string;
+}
+
+/** Reads the trace round by round (`step-start` … `step-end`); returns what the rounds teach and the last screen observed. */
+function readRounds(events: readonly TraceEvent[], files: RunFiles, perceptionOf: (observed: Observed) => Perception | undefined): { log: RoundLog; observed: Observed | undefined } {
+  // Whether the last round that acted was verified: a run that ends on an unverified action may owe its success to it.
+  const log: RoundLog = { steps: [], skipped: [], unrecordable: [], lastActingVerified: true, lastActingIntent: '' };
+  let observed: Observed | undefined;
+  let round: Round | undefined;
+  const close = (): void => {
+    const current = round;
+    round = undefined;
+    if (current) closeRound(current, { files, log, perceptionOf, observed });
+  };
+  for (const event of events) {
+    if (event.type === 'observe-end') {
+      if (event.artifact !== undefined) observed = { artifact: event.artifact, packageName: event.packageName, activity: event.activity };
+    } else if (event.type === 'step-start') {
+      close();
+      round = { step: event.step, intent: '', expectation: '', by: 'planner', items: [], acted: new Set() };
+    } else if (event.type === 'step-end') {
+      close();
+    } else if (round) {
+      updateRound(round, event, observed);
+    }
+  }
+  close();
+  return { log, observed };
+}
+
+/** What one trace event tells of the round it belongs to. */
+function updateRound(round: Round, event: TraceEvent, observed: Observed | undefined): void {
+  switch (event.type) {
+    case 'plan-end':
+      if (event.finish !== true) {
+        round.intent = event.intent;
+        round.expectation = typeof event.expectation === 'string' ? event.expectation : '';
+      }
+      break;
+    case 'skill-step-end':
+      round.intent = event.intent;
+      round.expectation = event.expectation ?? '';
+      round.by = 'skill';
+      round.verdict = event.outcome;
+      break;
+    case 'commitment-end':
+      if (event.admissible) {
+        round.items = itemsOf(event.units);
+        if (observed) round.screen = observed;
+      }
+      break;
+    case 'act-end':
+      if (event.unitId !== undefined) round.acted.add(event.unitId);
+      break;
+    case 'verify-end':
+      if (round.by === 'planner') {
+        round.verdict = event.outcome;
+        round.verifiedBy = event.by;
+        if (event.by === 'vlm' && event.outcome === 'pass') round.byVision = true;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+/** A finished round: a step of the skill when verified and recordable, else a line in `skipped` or `unrecordable`. */
+function closeRound(current: Round, context: { readonly files: RunFiles; readonly log: RoundLog; readonly perceptionOf: (observed: Observed) => Perception | undefined; readonly observed: Observed | undefined }): void {
+  const { log, perceptionOf, observed } = context;
+  if (current.items.length === 0) return;
+  if (current.acted.size > 0) {
+    log.lastActingVerified = current.verdict === 'pass';
+    log.lastActingIntent = current.intent;
+  }
+  if (current.verdict !== 'pass') {
+    log.skipped.push(`"${current.intent}": not verified (${current.verdict ?? 'no verdict'})`);
+    return;
+  }
+  // The model verifier passed it: taught only when the tree showed the intent's effect and no unit's contract saw anything wrong (a replay then asks the same verifier).
+  const byModel = current.verifiedBy === 'llm-verifier';
+  const modelProblem = byModel && current.by === 'planner' ? modelCheckProblem(context.files, current.step) : undefined;
+  if (modelProblem !== undefined) {
+    log.unrecordable.push(`"${current.intent}": only the model verifier passed it and ${modelProblem}; a replay could not verify it as the run did`);
+    return;
+  }
+  // Vision passed one of its units (an icon whose effect showed only in the pixels): a replay, which asks no vision, could never verify it.
+  if (current.byVision === true) {
+    log.unrecordable.push(`"${current.intent}": only vision passed one of its units; a replay without vision could not verify it`);
+    return;
+  }
+  const perception = current.screen ? perceptionOf(current.screen) : undefined;
+  if (!perception) {
+    log.skipped.push(`"${current.intent}": the screen it was committed on is not in the run folder`);
+    return;
+  }
+  const actions = recordActions(current.items, current.acted, perception);
+  // A verified intent the skill cannot name would leave a hole: the skill would pass its checks and miss the task.
+  if ('problem' in actions) log.unrecordable.push(`"${current.intent}": ${actions.problem}`);
+  else if (actions.actions.some((action) => action.value !== passwordPlaceholder && (action.value?.includes(passwordPlaceholder) === true || action.value?.includes(redactedMarker) === true))) log.unrecordable.push(`"${current.intent}": it typed a secret (redacted in the trace) inside other text; a skill never stores one`);
+  else log.steps.push({ intent: current.intent, expectation: scopedExpectation(current.expectation, actions.actions, observed ? perceptionOf(observed)?.tree : undefined), actions: actions.actions, by: current.by, ...(byModel ? { verifiedByModel: true as const } : {}) });
 }
 
 /**
