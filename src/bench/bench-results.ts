@@ -151,6 +151,8 @@ export const benchResultsSchema = z.object({
    * `run` its trace folder. The runs not started are finished with --resume.
    */
   breaker: z.object({ failures: z.number().int().positive(), cause: z.string(), run: z.string() }).optional(),
+  /** Set when the bench's total budget stopped starting runs: the limit its finished runs reached, in words. The runs not started are finished with --resume and a higher limit. */
+  totalBudget: z.object({ reached: z.string() }).optional(),
   /**
    * Set when the runs replayed a cassette (`SENSEACT_CASSETTE=replay:` or `replay-strict:`):
    * its calls, the ones answered, and the recorded calls no run asked for (the runs diverged

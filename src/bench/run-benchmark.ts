@@ -80,6 +80,8 @@ export interface RunBenchmarkOptions<Task extends BenchTask> {
    * {@link defaultBreakAfterInfrastructureErrors}, 0 turns the breaker off.
    */
   readonly breakAfterInfrastructureErrors?: number;
+  /** What the whole bench may spend: no new run starts once the finished runs reach a limit (results.json `totalBudget`). */
+  readonly totalBudget?: BenchTotalBudget;
   /** When the runs replay a cassette: how they used it, recorded in results.json (`cassette`). */
   readonly cassette?: { readonly use: () => CassetteUse; readonly strict: boolean };
   /** Cancels the benchmark: no new run starts, in-flight runs are abandoned, results are written as incomplete. */
@@ -138,7 +140,7 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
     const journalFile = path.join(outDir, benchFiles.journal);
     const redactor = options.redactor ?? new Redactor();
     const recovered = await recoverRuns(journalFile, plan, redactor);
-    const state: BenchState<Task> = { plan, finished: recovered.finished, kept: recovered.kept, tripped: undefined };
+    const state: BenchState<Task> = { plan, finished: recovered.finished, kept: recovered.kept, tripped: undefined, spent: totalBudgetReached(options.totalBudget, recovered.finished.values()) };
     const resumed = state.finished.size;
     const pending = plan.filter((run) => !state.finished.has(run.key));
     await options.beforeRuns?.([...state.finished.values(), ...state.kept.values()]);
@@ -160,12 +162,13 @@ export async function runBenchmark<Task extends BenchTask>(options: RunBenchmark
   }
 }
 
-/** The runs of a bench: the plan, the finished ones by key, those kept from outside the plan, and the breaker once it trips. */
+/** The runs of a bench: the plan, the finished ones by key, those kept from outside the plan, the breaker once it trips and the total budget once reached. */
 interface BenchState<Task extends BenchTask> {
   readonly plan: readonly PlannedRun<Task>[];
   readonly finished: Map<string, TaskRunResult>;
   readonly kept: ReadonlyMap<string, TaskRunResult>;
   tripped: BenchResults['breaker'];
+  spent: BenchResults['totalBudget'];
 }
 
 /**
@@ -246,6 +249,7 @@ function benchSnapshot<Task extends BenchTask>(options: RunBenchmarkOptions<Task
     complete: planOrdered.length === state.plan.length,
     expectedRuns: state.plan.length + state.kept.size,
     ...(state.tripped === undefined ? {} : { breaker: state.tripped }),
+    ...(state.spent === undefined ? {} : { totalBudget: state.spent }),
     ...(options.cassette === undefined ? {} : { cassette: cassetteOf(options.cassette) }),
     modes: computeModeMetrics(ordered, options.modes, prices),
     tasks: ordered,
@@ -254,9 +258,9 @@ function benchSnapshot<Task extends BenchTask>(options: RunBenchmarkOptions<Task
 }
 
 /**
- * Runs the pending runs, `concurrency` at a time, until done, aborted, or the breaker
+ * Runs the pending runs, `concurrency` at a time, until done, aborted, the breaker
  * trips (`breakAfterInfrastructureErrors` infrastructure errors in a row: no new run
- * starts). Each result is journalled, counted and reported, and results.json rewritten.
+ * starts) or the finished runs reach the total budget (no new run starts either). Each result is journalled, counted and reported, and results.json rewritten.
  */
 async function runPending<Task extends BenchTask>(options: RunBenchmarkOptions<Task>, bench: { readonly pending: readonly PlannedRun<Task>[]; readonly resumed: number; readonly state: BenchState<Task>; readonly redactor: Redactor; readonly conditions: RunConditions; readonly journal: ResultsJournal; readonly writer: ResultsFileWriter; readonly outDir: string; readonly signal: AbortSignal }): Promise<void> {
   const { pending, state, signal } = bench;
@@ -273,7 +277,7 @@ async function runPending<Task extends BenchTask>(options: RunBenchmarkOptions<T
   let next = 0;
   let closed = false;
   const worker = async (): Promise<void> => {
-    while (!signal.aborted && state.tripped === undefined && next < pending.length) {
+    while (!signal.aborted && state.tripped === undefined && state.spent === undefined && next < pending.length) {
       const run = pending[next++];
       if (run === undefined) break;
       running++;
@@ -292,6 +296,7 @@ async function runPending<Task extends BenchTask>(options: RunBenchmarkOptions<T
         state.tripped = { failures: errorStreak.length, cause: first.error ?? '', run: first.traceDir };
         debugLog('bench', 'breaker: no new runs', state.tripped);
       }
+      state.spent ??= totalBudgetReached(options.totalBudget, state.finished.values());
       report({ id: result.id, mode: result.mode, repeat: result.repeat, success: result.success, error: result.error });
       bench.writer.schedule();
     }
@@ -466,4 +471,26 @@ function abortPromise(signal: AbortSignal): Promise<void> {
 function cassetteOf(cassette: NonNullable<RunBenchmarkOptions<BenchTask>['cassette']>): NonNullable<BenchResults['cassette']> {
   const use = cassette.use();
   return { path: use.path, recorded: use.recorded, replayed: use.replayed, unused: use.unused.map((call) => ({ ...call })), strict: cassette.strict };
+}
+
+/** What a whole bench may spend on models (`--max-total-model-calls`, `--max-total-tokens`). */
+export interface BenchTotalBudget {
+  /** Model calls of every finished run, every role. */
+  readonly maxModelCalls?: number;
+  /** Prompt plus completion tokens of every finished run. */
+  readonly maxTokens?: number;
+}
+
+/** The limit of `budget` the finished runs reached, in words, or undefined (also without a budget). */
+function totalBudgetReached(budget: BenchTotalBudget | undefined, finished: Iterable<TaskRunResult>): BenchResults['totalBudget'] {
+  if (budget === undefined) return undefined;
+  let calls = 0;
+  let tokens = 0;
+  for (const run of finished) {
+    calls += run.llmCalls + run.vlmCalls;
+    tokens += run.promptTokens + run.completionTokens;
+  }
+  if (budget.maxModelCalls !== undefined && calls >= budget.maxModelCalls) return { reached: `${calls} model calls reached the limit of ${budget.maxModelCalls} (--max-total-model-calls)` };
+  if (budget.maxTokens !== undefined && tokens >= budget.maxTokens) return { reached: `${tokens} tokens reached the limit of ${budget.maxTokens} (--max-total-tokens)` };
+  return undefined;
 }

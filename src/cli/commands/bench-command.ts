@@ -10,7 +10,7 @@ import { describeBenchDisk } from '../../bench/folder-bytes.js';
 import { formatPerAppTable, formatRepeatTable, formatResultsTable } from '../../bench/format-results-table.js';
 import { formatSkillTable } from '../../bench/format-skill-table.js';
 import { dryRunNeeds } from '../../bench/dry-run-needs.js';
-import { benchFiles, defaultBreakAfterInfrastructureErrors, runBenchmark } from '../../bench/run-benchmark.js';
+import { benchFiles, defaultBreakAfterInfrastructureErrors, runBenchmark, type BenchTotalBudget } from '../../bench/run-benchmark.js';
 import { defaultRunTimeoutSeconds } from '../../bench/compose.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
 import { defaultBenchTraceFormat, type BenchExecutorFactory, type BenchExecutorHandle, type BenchPlanning } from '../../bench/task-executor.js';
@@ -87,6 +87,8 @@ export interface BenchCommandOptions {
   readonly runTimeoutSeconds?: number;
   /** `--trace`: how each run is written (default `compact`). */
   readonly trace: TraceFormat;
+  /** `--max-total-model-calls`, `--max-total-tokens`: what the whole bench may spend; undefined: no limit. */
+  readonly totalBudget?: BenchTotalBudget;
 }
 
 interface RawOptions {
@@ -119,6 +121,8 @@ interface RawOptions {
   maxModelCalls?: string;
   maxTokens?: string;
   maxCost?: string;
+  maxTotalModelCalls?: string;
+  maxTotalTokens?: string;
   breaker?: string;
   runTimeout?: string;
   trace?: string;
@@ -175,6 +179,8 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--max-tokens <n>', 'stop a run once its prompt + completion tokens reach n (the call that crosses completes); a failure "budget: …"')
       .option('--max-cost <usd>', 'stop a run once its model cost reaches this many US dollars (at --price-prompt/--price-completion, else the model\'s list price); a failure "budget: …"')
       .option('--run-timeout <seconds>', `each run's wall-clock limit: a run past it is stopped and ends as an infrastructure error ('run timeout: …', exit ${exitCodes.infrastructureError}), its trace kept (default ${defaultRunTimeoutSeconds}; 0: none)`)
+      .option('--max-total-model-calls <n>', 'the whole bench: no new run starts once its finished runs made n model calls (the runs in flight finish); exit 1 with the --resume line')
+      .option('--max-total-tokens <n>', 'the whole bench: no new run starts once its finished runs used n prompt + completion tokens; exit 1 with the --resume line')
       .option('--breaker <n>', `stop starting runs once n runs in a row ended in an infrastructure error (a dead endpoint or device), exit ${exitCodes.infrastructureError} with the cause and the --resume line (default ${defaultBreakAfterInfrastructureErrors}; 0: never)`)
       .option('--trace <format>', `how each run is written: ${traceFormats.join(', ')} (compact: one trace.jsonl per run, its screens, model calls and other files compressed in traces/_store/, identical content stored once; full: a folder of files per run; none: no trace, the report shows outcomes only)`, defaultBenchTraceFormat)
       .option('--price-prompt <usd>', 'USD per 1M prompt tokens for the cost estimate (default: the list price of the configured model, when known)')
@@ -292,6 +298,7 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     ...(raw.breaker === undefined ? {} : { breaker: parseBreaker(raw.breaker, bad) }),
     ...(raw.runTimeout === undefined ? {} : { runTimeoutSeconds: parseRunTimeout(raw.runTimeout, bad) }),
     trace,
+    ...parseTotalBudget(raw, bad),
   };
 }
 
@@ -302,6 +309,21 @@ function parseRunTimeout(text: string, bad: (option: string, message: string) =>
   return seconds;
 }
 
+/** A limit option's whole number ≥ 1, or undefined when it is not given. */
+function wholeLimit(option: string, text: string | undefined, bad: (option: string, message: string) => BenchError): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw bad(option, `expected a whole number ≥ 1, got "${text}"`);
+  return Number(text);
+}
+
+/** `--max-total-model-calls`, `--max-total-tokens`: whole numbers ≥ 1. */
+function parseTotalBudget(raw: RawOptions, bad: (option: string, message: string) => BenchError): { totalBudget?: BenchTotalBudget } {
+  const calls = wholeLimit('--max-total-model-calls', raw.maxTotalModelCalls, bad);
+  const tokens = wholeLimit('--max-total-tokens', raw.maxTotalTokens, bad);
+  if (calls === undefined && tokens === undefined) return {};
+  return { totalBudget: { ...(calls === undefined ? {} : { maxModelCalls: calls }), ...(tokens === undefined ? {} : { maxTokens: tokens }) } };
+}
+
 /** `--breaker <n>`: a whole number ≥ 0. */
 function parseBreaker(text: string, bad: (option: string, message: string) => BenchError): number {
   if (!/^\d+$/.test(text.trim())) throw bad('--breaker', `expected a whole number ≥ 0 (0: never stop), got "${text}"`);
@@ -310,13 +332,8 @@ function parseBreaker(text: string, bad: (option: string, message: string) => Be
 
 /** `--max-model-calls`, `--max-tokens` (whole numbers ≥ 1) and `--max-cost` (US dollars > 0); undefined when none is given. */
 function parseBudget(raw: RawOptions, bad: (option: string, message: string) => BenchError): ModelBudget | undefined {
-  const whole = (option: string, text: string | undefined): number | undefined => {
-    if (text === undefined) return undefined;
-    if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw bad(option, `expected a whole number ≥ 1, got "${text}"`);
-    return Number(text);
-  };
-  const calls = whole('--max-model-calls', raw.maxModelCalls);
-  const tokens = whole('--max-tokens', raw.maxTokens);
+  const calls = wholeLimit('--max-model-calls', raw.maxModelCalls, bad);
+  const tokens = wholeLimit('--max-tokens', raw.maxTokens, bad);
   const cost = raw.maxCost === undefined ? undefined : Number(raw.maxCost);
   if (raw.maxCost !== undefined && (raw.maxCost.trim() === '' || cost === undefined || !Number.isFinite(cost) || cost <= 0)) throw bad('--max-cost', `expected US dollars (a number > 0), got "${raw.maxCost}"`);
   if (calls === undefined && tokens === undefined && cost === undefined) return undefined;
@@ -451,6 +468,7 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
       ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),
       ...(handle.retainRuns === undefined ? {} : { beforeRuns: handle.retainRuns.bind(handle) }),
       ...(options.breaker === undefined ? {} : { breakAfterInfrastructureErrors: options.breaker }),
+      ...(options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }),
       ...(handle.cassette === undefined ? {} : { cassette: handle.cassette }),
       signal: controller.signal,
     });
@@ -482,6 +500,10 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
     const { failures, cause, run } = results.breaker;
     io.stderr(`senseact: stopped starting runs after ${failures} runs in a row ended in an infrastructure error (exit ${exitCodes.infrastructureError}); the cause:\n  ${cause}\n  trace: ${path.join(options.out, run)}\nOnce the cause is fixed, finish the benchmark with: npx senseact bench ${resumeArguments(options, results).join(' ')}\n`);
     return exitCodes.infrastructureError;
+  }
+  if (results.totalBudget !== undefined && !results.complete) {
+    io.stderr(`senseact: no new run started after the bench's total budget was reached: ${results.totalBudget.reached}; ${results.expectedRuns - results.tasks.length} runs did not run (exit ${exitCodes.failure}). Raise the limit and finish the benchmark with: npx senseact bench ${resumeArguments(options, results).join(' ')}\n`);
+    return exitCodes.failure;
   }
   if (!results.complete) {
     const again = resumeArguments(options, results);
@@ -535,6 +557,8 @@ function resumeArguments(options: BenchCommandOptions, results: BenchResults): s
     ...(options.budget?.maxCostUsd === undefined ? [] : [`--max-cost ${options.budget.maxCostUsd}`]),
     ...(options.breaker === undefined ? [] : [`--breaker ${options.breaker}`]),
     ...(options.runTimeoutSeconds === undefined ? [] : [`--run-timeout ${options.runTimeoutSeconds}`]),
+    ...(options.totalBudget?.maxModelCalls === undefined ? [] : [`--max-total-model-calls ${options.totalBudget.maxModelCalls}`]),
+    ...(options.totalBudget?.maxTokens === undefined ? [] : [`--max-total-tokens ${options.totalBudget.maxTokens}`]),
     ...(options.prices === undefined ? [] : [`--price-prompt ${options.prices.promptPerMillionUsd} --price-completion ${options.prices.completionPerMillionUsd}`]),
     `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
   ];
