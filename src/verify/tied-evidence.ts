@@ -210,33 +210,80 @@ function tie(kind: string, reason: string): Tie {
  * Returns the tie (its kind and the reason).
  */
 export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): Tie | undefined {
-  const own = unitIndices(unit, before);
-  const labels = unitLabels(unit, before);
-  // The unit's own name: its label and its primary node's text and description (not texts of what it contains).
   const primaryNode = before.nodes[unit.members[0]?.node ?? -1];
-  const ownLabels = new Set([unit.label, primaryNode?.text ?? '', primaryNode?.contentDesc ?? ''].map((text) => text.trim()).filter((text) => text !== ''));
+  const context: TieContext = {
+    unit,
+    before,
+    after,
+    delta,
+    own: unitIndices(unit, before),
+    labels: unitLabels(unit, before),
+    ownLabels: new Set([unit.label, primaryNode?.text ?? '', primaryNode?.contentDesc ?? ''].map((text) => text.trim()).filter((text) => text !== '')),
+  };
+  for (const find of tieFinders) {
+    const found = find(context);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** What every tie reads: the unit, both screens and their delta, and the names the unit goes by. */
+interface TieContext {
+  readonly unit: ControlUnit;
+  readonly before: UiTree;
+  readonly after: UiTree;
+  readonly delta: Delta;
+  /** The unit's nodes on the before screen. */
+  readonly own: ReadonlySet<NodeIndex>;
+  /** Its labels, with the texts of what it contains. */
+  readonly labels: readonly string[];
+  /** The unit's own name: its label and its primary node's text and description (not texts of what it contains). */
+  readonly ownLabels: ReadonlySet<string>;
+}
+
+/** The ties in the order they are tried: the first that holds decides. */
+const tieFinders: readonly ((context: TieContext) => Tie | undefined)[] = [
+  ownChangeTie,
+  namedSelectionTie,
+  titleTie,
+  tappedFieldTie,
+  surfaceTie,
+  displayTie,
+  summaryTie,
+  headingTie,
+  addEditorTie,
+  activityTie,
+  appTie,
+];
+
+/** The unit's own text turned by a state word ("Open" → "Close"), or its own checked / selected flag came on. */
+function ownChangeTie({ before, delta, own }: TieContext): Tie | undefined {
   // On a page that turned, a node matched at the unit's place is another page's node, not the unit.
-  if (delta.label === 'partial-change') {
-    for (const change of delta.changes) {
-      if (change.kind === 'text' || change.kind === 'checked' || change.kind === 'selected') {
-        if (!own.has(change.before)) continue;
-        // A count inside the label ("Show 415 results") ticks with whatever else changed.
-        if (change.kind === 'text' && change.from.replace(/\d+/g, '#') === change.to.replace(/\d+/g, '#')) continue;
-        // Losing the selection is what tapping a neighbour does; the unit's own answer is to become chosen.
-        if (change.kind !== 'text' && !change.to) continue;
-        // A node in the unit's place that also reads otherwise is another item drawn there (a dial re-drawn
-        // with other numbers), matched by position: its state says nothing of the unit.
-        if (change.kind !== 'text' && renamedInPlace(delta, change.before)) continue;
-        if (change.kind === 'text' && siblingEdits(delta, before, before.nodes[change.before]?.parent ?? -1) > maxSiblingEdits) continue;
-        // Text that changes otherwise than by a state word (a search hint rotating on a timer, a row re-used for
-        // another item) changes as often on another step's screen: only "Open" turning "Close" is the unit answering.
-        if (change.kind === 'text' && !stateWordSwap(change.from, change.to)) continue;
-        return change.kind === 'text'
-          ? tie('own-text-changed', `its own ${change.field === 'text' ? 'text' : 'description'} changed (${JSON.stringify(change.from)} → ${JSON.stringify(change.to)})`)
-          : tie('own-state-changed', `its own ${change.kind} changed`);
-      }
+  if (delta.label !== 'partial-change') return undefined;
+  for (const change of delta.changes) {
+    if (change.kind === 'text' || change.kind === 'checked' || change.kind === 'selected') {
+      if (!own.has(change.before)) continue;
+      // A count inside the label ("Show 415 results") ticks with whatever else changed.
+      if (change.kind === 'text' && change.from.replace(/\d+/g, '#') === change.to.replace(/\d+/g, '#')) continue;
+      // Losing the selection is what tapping a neighbour does; the unit's own answer is to become chosen.
+      if (change.kind !== 'text' && !change.to) continue;
+      // A node in the unit's place that also reads otherwise is another item drawn there (a dial re-drawn
+      // with other numbers), matched by position: its state says nothing of the unit.
+      if (change.kind !== 'text' && renamedInPlace(delta, change.before)) continue;
+      if (change.kind === 'text' && siblingEdits(delta, before, before.nodes[change.before]?.parent ?? -1) > maxSiblingEdits) continue;
+      // Text that changes otherwise than by a state word (a search hint rotating on a timer, a row re-used for
+      // another item) changes as often on another step's screen: only "Open" turning "Close" is the unit answering.
+      if (change.kind === 'text' && !stateWordSwap(change.from, change.to)) continue;
+      return change.kind === 'text'
+        ? tie('own-text-changed', `its own ${change.field === 'text' ? 'text' : 'description'} changed (${JSON.stringify(change.from)} → ${JSON.stringify(change.to)})`)
+        : tie('own-state-changed', `its own ${change.kind} changed`);
     }
   }
+  return undefined;
+}
+
+/** A node named like the unit became selected (its tab). */
+function namedSelectionTie({ after, delta, labels }: TieContext): Tie | undefined {
   for (const change of delta.changes) {
     if (change.kind === 'selected' && change.to) {
       const node = after.nodes[change.after];
@@ -244,88 +291,120 @@ export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, d
       if (label !== undefined) return tie('named-node-selected', `${JSON.stringify(label)} became selected`);
     }
   }
+  return undefined;
+}
+
+/** The page changed its title to the unit's label. */
+function titleTie({ before, after, labels }: TieContext): Tie | undefined {
   const titleAfter = pageTitle(after);
-  if (titleAfter !== '' && looseText(titleAfter) !== looseText(pageTitle(before))) {
-    const label = labels.find((candidate) => sameLabel(candidate, titleAfter));
-    if (label !== undefined) return tie('title-names-label', `the new page is titled ${JSON.stringify(titleAfter)}`);
-  }
-  // A text that turned into a field where it was, holding the same text and the focus (a browser's address bar).
+  if (titleAfter === '' || looseText(titleAfter) === looseText(pageTitle(before))) return undefined;
+  const label = labels.find((candidate) => sameLabel(candidate, titleAfter));
+  return label === undefined ? undefined : tie('title-names-label', `the new page is titled ${JSON.stringify(titleAfter)}`);
+}
+
+/** A text that turned into a field where it was, holding the same text and the focus (a browser's address bar). */
+function tappedFieldTie({ unit, before, after, ownLabels }: TieContext): Tie | undefined {
   const tappedField = after.nodes.find((node) => node.editable && node.focused && boundsArea(intersectBounds(node.bounds, unit.bounds)) > 0 && [...ownLabels].some((label) => looseText(label) !== '' && looseText(node.text) === looseText(label)));
-  if (tappedField && !before.nodes.some((node) => node.editable && node.focused && looseText(node.text) === looseText(tappedField.text))) {
-    return tie('tapped-text-field-focused', `its text is now a field with the focus, holding ${JSON.stringify(tappedField.text)}`);
-  }
+  if (!tappedField || before.nodes.some((node) => node.editable && node.focused && looseText(node.text) === looseText(tappedField.text))) return undefined;
+  return tie('tapped-text-field-focused', `its text is now a field with the focus, holding ${JSON.stringify(tappedField.text)}`);
+}
+
+/** A dialog, menu or sheet opened that names the unit, or a menu that drops from it. */
+function surfaceTie({ unit, after, delta, labels }: TieContext): Tie | undefined {
   for (const surface of delta.surfacesAdded) {
     const root = after.nodes[surface.root];
     if (!root) continue;
     const label = mentions(surfaceTexts(after, surface), labels);
     if (label !== undefined) return tie('surface-names-label', `a ${surface.kind} naming ${JSON.stringify(label)} opened`);
-    // A menu drops from the control that opened it; a dialog is centred and says nothing of where it came from.
     // A menu drops from the control that opened it (as a popup, or a small window of its own); a dialog is
     // centred and says nothing of where it came from.
     if ((surface.kind === 'popup' && near(root.bounds, unit.bounds)) || (surface.kind === 'window' && anchored(root.bounds, unit.bounds))) return tie('surface-at-control', `a ${surface.kind} opened at it`);
   }
-  // A display that now reads the unit's label (the hour of a clock face, the chosen date); not one of many
-  // nodes re-drawn at once (a dial turning from hours to minutes reads every number anew).
+  return undefined;
+}
+
+/**
+ * A display that now reads the unit's label (the hour of a clock face, the chosen date); not
+ * one of many nodes re-drawn at once (a dial turning from hours to minutes reads every number anew).
+ */
+function displayTie({ before, delta, own, labels }: TieContext): Tie | undefined {
   for (const change of delta.changes) {
     if (change.kind !== 'text' || own.has(change.before)) continue;
     if (siblingEdits(delta, before, before.nodes[change.before]?.parent ?? -1) > maxSiblingEdits) continue;
     const label = labels.find((candidate) => looseText(change.to) === looseText(candidate) && looseText(change.from) !== looseText(candidate));
     if (label !== undefined) return tie('display-reads-label', `${JSON.stringify(change.from)} now reads ${JSON.stringify(change.to)}`);
   }
-  // A heading or summary that now names the choice ("Amazon.com: T-shirt" → "Amazon.com: T-shirt - Women").
+  return undefined;
+}
+
+/** A heading or summary that now names the choice ("Amazon.com: T-shirt" → "Amazon.com: T-shirt - Women"). */
+function summaryTie({ delta, own, ownLabels }: TieContext): Tie | undefined {
   for (const change of delta.changes) {
     if (change.kind !== 'text' || own.has(change.before)) continue;
     const label = [...ownLabels].find((candidate) => /\p{L}.*\p{L}/u.test(candidate) && looseText(candidate).length >= 3 && holdsWord(change.to, candidate) && !holdsWord(change.from, candidate));
     if (label !== undefined) return tie('summary-names-label', `${JSON.stringify(change.from)} now reads ${JSON.stringify(change.to)}, naming it`);
   }
-  if (delta.label !== 'no-change') {
-    const newNodes = new Set<NodeIndex>();
-    for (const change of delta.changes) if (change.kind === 'added' || change.kind === 'text') newNodes.add(change.after);
-    for (const index of newNodes) {
-      const node = after.nodes[index];
-      const text = node ? node.text || node.contentDesc || node.hint : '';
-      if (!node || text === '' || carriedOver(node, before)) continue;
-      const heading = node.bounds[1] < after.height * headingAreaShare && !clickableNearby(after, node, 3);
-      // A row "Have an account? Sign in" opens the page headed "Sign in".
-      // (Two words at least: one word of a label, "Internet" of "Network & internet", names something else.)
-      if (heading && looseText(text).split(' ').length >= 2 && labels.some((candidate) => looseText(candidate).endsWith(looseText(text)))) return tie('heading-ends-label', `the new screen is headed by ${JSON.stringify(text)}, the end of its label`);
-      const label = labels.find((candidate) => namesLabel(text, candidate));
-      if (label === undefined) continue;
-      // A field that took the focus and is named like the control ("Search" → "Search YouTube").
-      if (node.editable && node.focused) return tie('named-field-focused', `a field named ${JSON.stringify(text)} took the focus`);
-      // Elsewhere on the screen the label ties nothing: a button or a tab of the same name is on many pages
-      // ("Sign In", "Search", "Nearby"), so another action's page shows it as often (wrong-effect control).
-      if (heading) return tie('heading-names-label', `the new screen is headed by ${JSON.stringify(text)}`);
-    }
-  }
-  // "Add" / "New note": a fresh editor, its empty field taking the typing.
-  if (addLike(unit, before)) {
-    const field = after.nodes.find((node) => node.editable && node.focused && (node.text === '' || node.text === node.hint));
-    if (field && (delta.label === 'new-page' || delta.newSurface)) return tie('add-opened-editor', `it opened an editor with the focus in an empty field (${field.hint || field.resourceId || field.className})`);
-  }
-  if (delta.activityChanged) {
-    // "Activity" is in every activity's name: it names nothing.
-    const simple = after.activity.slice(after.activity.lastIndexOf('.') + 1).toLowerCase().replace(/activity/g, '');
-    const label = labels.find((candidate) => {
-      const word = candidate.toLowerCase().replace(/[^a-z0-9]/g, '');
-      return word.length >= 4 && simple.includes(word);
-    });
-    if (label !== undefined) return tie('activity-names-label', `it opened ${after.activity}, named like it`);
-    // The control's resource-id names it too: settingButton opens SettingActivity, menu_user_profile_root ProfileActivity.
-    const word = idWords(unit, before).find((candidate) => simple.includes(candidate));
-    if (word !== undefined) return tie('activity-names-id', `it opened ${after.activity}, named like its id (${word})`);
-  }
-  if (delta.packageChanged && after.packageName === settingsPackage && unitLabels(unit, before).some((text) => settingsWords.test(text))) {
-    return tie('app-names-label', `it opened the Settings app, which its label names`);
-  }
-  if (delta.packageChanged) {
-    // The app's own name is the package's last part (com.google.android.youtube): "google" names the vendor.
-    const packageWords = [after.packageName.toLowerCase().split('.').at(-1) ?? ''];
-    const label = labels.find((candidate) => {
-      const word = spellDigits(candidate.toLowerCase()).replace(/[^a-z0-9]/g, '');
-      return word.length >= 3 && packageWords.some((part) => part === word || (part.length >= 4 && (word.includes(part) || part.includes(word))));
-    });
-    if (label !== undefined) return tie('app-names-label', `it opened ${after.packageName}, the app its label names`);
+  return undefined;
+}
+
+/** New text at the top of the screen that names the unit (a row opening the page it names), or a field named like it that took the focus. */
+function headingTie({ before, after, delta, labels }: TieContext): Tie | undefined {
+  if (delta.label === 'no-change') return undefined;
+  const newNodes = new Set<NodeIndex>();
+  for (const change of delta.changes) if (change.kind === 'added' || change.kind === 'text') newNodes.add(change.after);
+  for (const index of newNodes) {
+    const node = after.nodes[index];
+    const text = node ? node.text || node.contentDesc || node.hint : '';
+    if (!node || text === '' || carriedOver(node, before)) continue;
+    const heading = node.bounds[1] < after.height * headingAreaShare && !clickableNearby(after, node, 3);
+    // A row "Have an account? Sign in" opens the page headed "Sign in".
+    // (Two words at least: one word of a label, "Internet" of "Network & internet", names something else.)
+    if (heading && looseText(text).split(' ').length >= 2 && labels.some((candidate) => looseText(candidate).endsWith(looseText(text)))) return tie('heading-ends-label', `the new screen is headed by ${JSON.stringify(text)}, the end of its label`);
+    const label = labels.find((candidate) => namesLabel(text, candidate));
+    if (label === undefined) continue;
+    // A field that took the focus and is named like the control ("Search" → "Search YouTube").
+    if (node.editable && node.focused) return tie('named-field-focused', `a field named ${JSON.stringify(text)} took the focus`);
+    // Elsewhere on the screen the label ties nothing: a button or a tab of the same name is on many pages
+    // ("Sign In", "Search", "Nearby"), so another action's page shows it as often (wrong-effect control).
+    if (heading) return tie('heading-names-label', `the new screen is headed by ${JSON.stringify(text)}`);
   }
   return undefined;
+}
+
+/** "Add" / "New note": a fresh editor, its empty field taking the typing. */
+function addEditorTie({ unit, before, after, delta }: TieContext): Tie | undefined {
+  if (!addLike(unit, before)) return undefined;
+  const field = after.nodes.find((node) => node.editable && node.focused && (node.text === '' || node.text === node.hint));
+  if (field && (delta.label === 'new-page' || delta.newSurface)) return tie('add-opened-editor', `it opened an editor with the focus in an empty field (${field.hint || field.resourceId || field.className})`);
+  return undefined;
+}
+
+/** It opened an activity named like its label or its resource-id. */
+function activityTie({ unit, before, after, delta, labels }: TieContext): Tie | undefined {
+  if (!delta.activityChanged) return undefined;
+  // "Activity" is in every activity's name: it names nothing.
+  const simple = after.activity.slice(after.activity.lastIndexOf('.') + 1).toLowerCase().replace(/activity/g, '');
+  const label = labels.find((candidate) => {
+    const word = candidate.toLowerCase().replace(/[^a-z0-9]/g, '');
+    return word.length >= 4 && simple.includes(word);
+  });
+  if (label !== undefined) return tie('activity-names-label', `it opened ${after.activity}, named like it`);
+  // The control's resource-id names it too: settingButton opens SettingActivity, menu_user_profile_root ProfileActivity.
+  const word = idWords(unit, before).find((candidate) => simple.includes(candidate));
+  return word === undefined ? undefined : tie('activity-names-id', `it opened ${after.activity}, named like its id (${word})`);
+}
+
+/** It opened the app its label names (the Settings app for "Enable in Settings"). */
+function appTie({ after, delta, labels }: TieContext): Tie | undefined {
+  if (!delta.packageChanged) return undefined;
+  if (after.packageName === settingsPackage && labels.some((text) => settingsWords.test(text))) {
+    return tie('app-names-label', `it opened the Settings app, which its label names`);
+  }
+  // The app's own name is the package's last part (com.google.android.youtube): "google" names the vendor.
+  const packageWords = [after.packageName.toLowerCase().split('.').at(-1) ?? ''];
+  const label = labels.find((candidate) => {
+    const word = spellDigits(candidate.toLowerCase()).replace(/[^a-z0-9]/g, '');
+    return word.length >= 3 && packageWords.some((part) => part === word || (part.length >= 4 && (word.includes(part) || part.includes(word))));
+  });
+  return label === undefined ? undefined : tie('app-names-label', `it opened ${after.packageName}, the app its label names`);
 }
