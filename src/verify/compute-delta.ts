@@ -99,12 +99,68 @@ export function computeDelta(before: UiTree, after: UiTree): Delta {
   const surfacesAfter = findSurfaces(after);
   const nodesBefore = comparedNodes(before, surfacesBefore);
   const nodesAfter = comparedNodes(after, surfacesAfter);
+  const pairing = pairNodes(before, after, nodesBefore, nodesAfter);
+  const found = atomicChanges(after, nodesBefore, nodesAfter, pairing);
+  const { matches, changes } = found;
 
-  const matchedBefore = new Uint8Array(before.nodes.length);
-  const matchedAfter = new Uint8Array(after.nodes.length);
-  const afterOf = new Int32Array(before.nodes.length).fill(-1);
+  const rho = matches.length / Math.max(nodesBefore.length, 1);
+  const packageChanged = before.packageName !== '' && after.packageName !== '' && before.packageName !== after.packageName;
+  const activityChanged = before.activity !== '' && after.activity !== '' && before.activity !== after.activity;
+  const label: DeltaLabel = packageChanged || activityChanged || rho < newPageRhoThreshold
+    ? 'new-page'
+    : rho >= noChangeRhoThreshold && changes.length === 0 ? 'no-change' : 'partial-change';
+  const { surfacesAdded, surfacesRemoved } = surfaceChanges(surfacesBefore, surfacesAfter, matches, pairing.afterOf);
+  const blockersBefore = new Set(findBlockers(before).map((blocker) => `${blocker.kind}|${blocker.text}`));
+  const errorsOrBlocks = findBlockers(after).map((blocker) => ({ ...blocker, isNew: !blockersBefore.has(`${blocker.kind}|${blocker.text}`) }));
 
-  // Pass 1: fingerprint groups; within a group prefer the best-overlapping partner.
+  return {
+    label,
+    rho,
+    beforeCount: nodesBefore.length,
+    afterCount: nodesAfter.length,
+    matches,
+    changes,
+    packageChanged,
+    activityChanged,
+    screenChanged: label !== 'no-change',
+    newSurface: surfacesAdded.length > 0,
+    dismissedSurface: surfacesRemoved.length > 0,
+    surfacesAdded,
+    surfacesRemoved,
+    textChanges: found.textChanges,
+    valueChanges: found.valueChanges,
+    selectionChanges: found.selectionChanges,
+    errorsOrBlocks,
+  };
+}
+
+/** Which before node each after node was paired with: flags per tree and the before → after index (-1: none). */
+interface NodePairing {
+  readonly matchedBefore: Uint8Array;
+  readonly matchedAfter: Uint8Array;
+  readonly afterOf: Int32Array;
+}
+
+/** Pairs the compared nodes of two screens one-to-one: by fingerprint first, then by class and place. */
+function pairNodes(before: UiTree, after: UiTree, nodesBefore: readonly UiNode[], nodesAfter: readonly UiNode[]): NodePairing {
+  const pairing: NodePairing = {
+    matchedBefore: new Uint8Array(before.nodes.length),
+    matchedAfter: new Uint8Array(after.nodes.length),
+    afterOf: new Int32Array(before.nodes.length).fill(-1),
+  };
+  const unmatchedAfter = pairByFingerprint(nodesBefore, nodesAfter, pairing);
+  pairByPlace(nodesBefore, unmatchedAfter, pairing);
+  return pairing;
+}
+
+function pair(pairing: NodePairing, beforeNode: UiNode, afterNode: UiNode): void {
+  pairing.matchedBefore[beforeNode.index] = 1;
+  pairing.matchedAfter[afterNode.index] = 1;
+  pairing.afterOf[beforeNode.index] = afterNode.index;
+}
+
+/** Pass 1: fingerprint groups; within a group the best-overlapping partner. Returns the after nodes left unpaired. */
+function pairByFingerprint(nodesBefore: readonly UiNode[], nodesAfter: readonly UiNode[], pairing: NodePairing): UiNode[] {
   const byFingerprint = new Map<string, UiNode[]>();
   for (const node of nodesBefore) {
     const group = byFingerprint.get(node.fingerprint);
@@ -117,11 +173,11 @@ export function computeDelta(before: UiTree, after: UiTree): Delta {
     let partner: UiNode | undefined;
     if (group) {
       if (group.length > fingerprintCandidateLimit) {
-        partner = group.find((candidate) => !matchedBefore[candidate.index]);
+        partner = group.find((candidate) => !pairing.matchedBefore[candidate.index]);
       } else {
         let bestScore = -1;
         for (const candidate of group) {
-          if (matchedBefore[candidate.index]) continue;
+          if (pairing.matchedBefore[candidate.index]) continue;
           const score = boundsIou(candidate.bounds, node.bounds);
           if (score > bestScore) {
             bestScore = score;
@@ -130,19 +186,17 @@ export function computeDelta(before: UiTree, after: UiTree): Delta {
         }
       }
     }
-    if (partner) {
-      matchedBefore[partner.index] = 1;
-      matchedAfter[node.index] = 1;
-      afterOf[partner.index] = node.index;
-    } else {
-      unmatchedAfter.push(node);
-    }
+    if (partner) pair(pairing, partner, node);
+    else unmatchedAfter.push(node);
   }
+  return unmatchedAfter;
+}
 
-  // Pass 2: same class and nearly the same rectangle (text edits change the fingerprint).
+/** Pass 2: same class and nearly the same rectangle (text edits change the fingerprint). */
+function pairByPlace(nodesBefore: readonly UiNode[], unmatchedAfter: readonly UiNode[], pairing: NodePairing): void {
   const byClass = new Map<string, UiNode[]>();
   for (const node of nodesBefore) {
-    if (matchedBefore[node.index]) continue;
+    if (pairing.matchedBefore[node.index]) continue;
     const group = byClass.get(node.className);
     if (group) group.push(node);
     else byClass.set(node.className, [node]);
@@ -153,27 +207,26 @@ export function computeDelta(before: UiTree, after: UiTree): Delta {
     let partner: UiNode | undefined;
     let bestScore = matchIouThreshold;
     for (const candidate of group) {
-      if (matchedBefore[candidate.index]) continue;
+      if (pairing.matchedBefore[candidate.index]) continue;
       const score = boundsIou(candidate.bounds, node.bounds);
       if (score >= bestScore) {
         bestScore = score;
         partner = candidate;
       }
     }
-    if (partner) {
-      matchedBefore[partner.index] = 1;
-      matchedAfter[node.index] = 1;
-      afterOf[partner.index] = node.index;
-    }
+    if (partner) pair(pairing, partner, node);
   }
+}
 
+/** The matches and the atomic changes between paired nodes (text, flags), then the removed and added ones. */
+function atomicChanges(after: UiTree, nodesBefore: readonly UiNode[], nodesAfter: readonly UiNode[], pairing: NodePairing): Pick<Delta, 'matches' | 'changes' | 'textChanges' | 'valueChanges' | 'selectionChanges'> {
   const matches: MatchPair[] = [];
   const changes: AtomicChange[] = [];
   const textChanges: AtomicChange[] = [];
   const valueChanges: AtomicChange[] = [];
   const selectionChanges: AtomicChange[] = [];
   for (const oldNode of nodesBefore) {
-    const afterIndex = afterOf[oldNode.index] ?? -1;
+    const afterIndex = pairing.afterOf[oldNode.index] ?? -1;
     if (afterIndex < 0) continue;
     const newNode = after.nodes[afterIndex];
     if (!newNode) continue;
@@ -195,46 +248,24 @@ export function computeDelta(before: UiTree, after: UiTree): Delta {
       }
     }
   }
-  for (const node of nodesBefore) if (!matchedBefore[node.index]) changes.push({ kind: 'removed', before: node.index });
-  for (const node of nodesAfter) if (!matchedAfter[node.index]) changes.push({ kind: 'added', after: node.index });
+  for (const node of nodesBefore) if (!pairing.matchedBefore[node.index]) changes.push({ kind: 'removed', before: node.index });
+  for (const node of nodesAfter) if (!pairing.matchedAfter[node.index]) changes.push({ kind: 'added', after: node.index });
+  return { matches, changes, textChanges, valueChanges, selectionChanges };
+}
 
-  const rho = matches.length / Math.max(nodesBefore.length, 1);
-  const packageChanged = before.packageName !== '' && after.packageName !== '' && before.packageName !== after.packageName;
-  const activityChanged = before.activity !== '' && after.activity !== '' && before.activity !== after.activity;
-  const label: DeltaLabel = packageChanged || activityChanged || rho < newPageRhoThreshold
-    ? 'new-page'
-    : rho >= noChangeRhoThreshold && changes.length === 0 ? 'no-change' : 'partial-change';
-
-  // A surface is the same one when the delta matched its root to a surface root of the
-  // other screen: a dialog whose text changes ("Saving…") is not a new dialog.
+/**
+ * The surfaces that came and went. A surface is the same one when the delta matched its
+ * root to a surface root of the other screen: a dialog whose text changes ("Saving…") is
+ * not a new dialog.
+ */
+function surfaceChanges(surfacesBefore: readonly Surface[], surfacesAfter: readonly Surface[], matches: readonly MatchPair[], afterOf: Int32Array): Pick<Delta, 'surfacesAdded' | 'surfacesRemoved'> {
   const surfaceRootsBefore = new Set(surfacesBefore.map((surface) => surface.root));
   const surfaceRootsAfter = new Set(surfacesAfter.map((surface) => surface.root));
   const beforeOf = new Map<NodeIndex, NodeIndex>();
   for (const [beforeIndex, afterIndex] of matches) beforeOf.set(afterIndex, beforeIndex);
-  const surfacesAdded = surfacesAfter.filter((surface) => !surfaceRootsBefore.has(beforeOf.get(surface.root) ?? -1));
-  const surfacesRemoved = surfacesBefore.filter((surface) => !surfaceRootsAfter.has(afterOf[surface.root] ?? -1));
-
-  const blockersBefore = new Set(findBlockers(before).map((blocker) => `${blocker.kind}|${blocker.text}`));
-  const errorsOrBlocks = findBlockers(after).map((blocker) => ({ ...blocker, isNew: !blockersBefore.has(`${blocker.kind}|${blocker.text}`) }));
-
   return {
-    label,
-    rho,
-    beforeCount: nodesBefore.length,
-    afterCount: nodesAfter.length,
-    matches,
-    changes,
-    packageChanged,
-    activityChanged,
-    screenChanged: label !== 'no-change',
-    newSurface: surfacesAdded.length > 0,
-    dismissedSurface: surfacesRemoved.length > 0,
-    surfacesAdded,
-    surfacesRemoved,
-    textChanges,
-    valueChanges,
-    selectionChanges,
-    errorsOrBlocks,
+    surfacesAdded: surfacesAfter.filter((surface) => !surfaceRootsBefore.has(beforeOf.get(surface.root) ?? -1)),
+    surfacesRemoved: surfacesBefore.filter((surface) => !surfaceRootsAfter.has(afterOf[surface.root] ?? -1)),
   };
 }
 
