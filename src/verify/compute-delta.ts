@@ -62,6 +62,11 @@ export interface Delta {
   readonly selectionChanges: readonly AtomicChange[];
   /** Blockers on the after screen (error toasts, permission dialogs, "isn't responding"). */
   readonly errorsOrBlocks: readonly DeltaBlocker[];
+  /**
+   * Images the comparison leaves out (leaves without text or state: an icon shown in a row, a
+   * row of tiles laid out anew) that came, went or moved. Alone they still make a change.
+   */
+  readonly imageChanges: number;
 }
 
 /**
@@ -106,9 +111,10 @@ export function computeDelta(before: UiTree, after: UiTree): Delta {
   const rho = matches.length / Math.max(nodesBefore.length, 1);
   const packageChanged = before.packageName !== '' && after.packageName !== '' && before.packageName !== after.packageName;
   const activityChanged = before.activity !== '' && after.activity !== '' && before.activity !== after.activity;
+  const imageChanges = countImageChanges(before, after);
   const label: DeltaLabel = packageChanged || activityChanged || rho < newPageRhoThreshold
     ? 'new-page'
-    : rho >= noChangeRhoThreshold && changes.length === 0 ? 'no-change' : 'partial-change';
+    : rho >= noChangeRhoThreshold && changes.length === 0 && imageChanges === 0 ? 'no-change' : 'partial-change';
   const { surfacesAdded, surfacesRemoved } = surfaceChanges(surfacesBefore, surfacesAfter, matches, pairing.afterOf);
   const blockersBefore = new Set(findBlockers(before).map((blocker) => `${blocker.kind}|${blocker.text}`));
   const errorsOrBlocks = findBlockers(after).map((blocker) => ({ ...blocker, isNew: !blockersBefore.has(`${blocker.kind}|${blocker.text}`) }));
@@ -131,7 +137,29 @@ export function computeDelta(before: UiTree, after: UiTree): Delta {
     valueChanges: found.valueChanges,
     selectionChanges: found.selectionChanges,
     errorsOrBlocks,
+    imageChanges,
   };
+}
+
+/** Image leaves that are not compared nodes, counted by resource-id and place. */
+function imageLeaves(tree: UiTree): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const node of tree.nodes) {
+    if (node.children.length > 0 || !/Image/.test(node.className) || boundsArea(node.bounds) === 0 || isComparedNode(node, tree)) continue;
+    const key = `${node.resourceId}|${node.bounds.join(',')}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** How many image leaves (see `Delta.imageChanges`) one screen has that the other has not. */
+function countImageChanges(before: UiTree, after: UiTree): number {
+  const left = imageLeaves(before);
+  const right = imageLeaves(after);
+  let count = 0;
+  for (const [key, number] of left) count += Math.abs(number - (right.get(key) ?? 0));
+  for (const [key, number] of right) if (!left.has(key)) count += number;
+  return count;
 }
 
 /** Which before node each after node was paired with: flags per tree and the before → after index (-1: none). */

@@ -97,7 +97,7 @@ export function isChosen(node: UiNode): boolean {
  * same (a trampoline activity, or a dump taken before the new window drew).
  */
 export function activityOnly(delta: Delta): boolean {
-  return delta.activityChanged && !delta.packageChanged && delta.changes.length === 0 && delta.rho >= 0.95;
+  return delta.activityChanged && !delta.packageChanged && delta.changes.length === 0 && delta.imageChanges === 0 && delta.rho >= 0.95;
 }
 
 const activityOnlyCode = 'activity-only';
@@ -113,7 +113,7 @@ function changeContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   const tied = tiedEvidence(unit, before, after, delta);
   return tied !== undefined
     ? pass(tied.kind, `${what}: ${tied.reason}`, 'strong')
-    : pass('screen-changed', `${what}: the screen changed (${delta.label}, ρ=${delta.rho.toFixed(2)}, ${delta.changes.length} change(s)); nothing ties it to the unit`, 'weak');
+    : pass('screen-changed', `${what}: the screen changed (${delta.label}, ρ=${delta.rho.toFixed(2)}, ${delta.changes.length} change(s)${delta.changes.length === 0 && delta.imageChanges > 0 ? `, only ${delta.imageChanges} image(s) came or went` : ''}); nothing ties it to the unit`, 'weak');
 }
 
 function pageCheck(args: ContractArgs, after: UiTree): VerifyOutcome | undefined {

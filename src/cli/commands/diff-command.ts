@@ -56,6 +56,7 @@ export function diffJson(delta: Delta, before: UiTree, after: UiTree): Record<st
     textChanges: delta.textChanges.length,
     valueChanges: delta.valueChanges.length,
     selectionChanges: delta.selectionChanges.length,
+    imageChanges: delta.imageChanges,
     errorsOrBlocks: delta.errorsOrBlocks,
   };
 }
@@ -86,7 +87,7 @@ export function renderDiff(delta: Delta, before: UiTree, after: UiTree, limit: n
     `rho: ${delta.rho.toFixed(3)} (${delta.matches.length} of ${delta.beforeCount} compared before-nodes matched; ${delta.afterCount} compared after-nodes)`,
     `screenChanged: ${yes(delta.screenChanged)}  newSurface: ${yes(delta.newSurface)}  dismissedSurface: ${yes(delta.dismissedSurface)}`,
     `package: ${before.packageName || '?'} → ${after.packageName || '?'}${delta.packageChanged ? ' (changed)' : ''}${before.activity || after.activity ? `  activity: ${before.activity || '?'} → ${after.activity || '?'}` : ''}`,
-    `textChanges: ${delta.textChanges.length}  valueChanges: ${delta.valueChanges.length}  selectionChanges: ${delta.selectionChanges.length}`,
+    `textChanges: ${delta.textChanges.length}  valueChanges: ${delta.valueChanges.length}  selectionChanges: ${delta.selectionChanges.length}  imageChanges: ${delta.imageChanges}`,
     `changes (${delta.changes.length}):`,
     ...delta.changes.slice(0, limit).map((change) => changeLine(change, before, after)),
   ];

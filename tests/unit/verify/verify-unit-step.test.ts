@@ -99,6 +99,19 @@ describe('verifyUnitStep: clicks and their evidence', () => {
     expect(await verify('lc-lc-2023-12-31_144714')).toMatchObject({ outcome: 'pass', code: 'already-selected' });
   });
 
+  it('an icon that appeared in the tapped row is a change (a song row showing its playing mark); the same screen is not', async () => {
+    // Only an ImageView without text or state came: the nodes the delta compares are all the same (ρ = 1).
+    const song = 'tm-root-2021-11-23_105916';
+    expect(await verify(song)).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'screen-changed', reason: expect.stringContaining('only 1 image(s) came or went') });
+    expect(await verify(song, { after: 'before' })).toMatchObject({ outcome: 'fail', code: 'no-change' });
+    const step = await transition(song);
+    // The same icon moved elsewhere is a change too; the icon dropped from the after screen again leaves nothing.
+    const moved = screen(screenXml(step.afterFile).replace('bounds="[964,1360][1019,1415]"', 'bounds="[964,1500][1019,1555]"'));
+    expect(await verify(song, { after: moved })).toMatchObject({ outcome: 'pass', tie: 'screen-changed' });
+    const dropped = screen(screenXml(step.afterFile).replace(/<node [^>]*bounds="\[964,1360\]\[1019,1415\]"[^>]*\/>/, ''));
+    expect(await verify(song, { after: dropped })).toMatchObject({ outcome: 'fail', code: 'no-change' });
+  });
+
   it('is inconclusive when only the reported activity changed and the hierarchy is the same', async () => {
     expect(await verify('lc-lc-2023-12-27_191358')).toMatchObject({ outcome: 'inconclusive', code: 'activity-only' });
   });
