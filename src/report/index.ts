@@ -11,6 +11,7 @@ export * from './report-style.js';
 export * from './run-page-model.js';
 export * from './safe-html.js';
 // nodeText stays inside the report (perception exports its own).
-export { drawScreenSymbol, renderPanel, type PanelMarks, type ScreenSymbol } from './screen-drawing.js';
+export { drawScreen, renderPanel, xmlText, type PanelMarks, type ScreenDrawing } from './screen-drawing.js';
+export * from './screen-sprites.js';
 export * from './step-markers.js';
 export * from './write-report.js';

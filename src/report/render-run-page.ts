@@ -1,13 +1,12 @@
 import type { TraceEvent } from '../trace/trace-event.js';
-import { escapeHtml } from './escape-html.js';
 import type { ExpectationNode } from './expectation-outcomes.js';
 import type { RunArtifacts, TextArtifact } from './read-run-artifacts.js';
 import { renderEvent } from './render-event.js';
 import type { ReportRun } from './report-input.js';
-import { contentSecurityPolicy, reportStyle } from './report-style.js';
+import { contentSecurityPolicy, runPageContentSecurityPolicy, styleSheet } from './report-style.js';
 import type { PanelModel, StepModel } from './run-page-model.js';
 import { html, joinHtml, type SafeHtml } from './safe-html.js';
-import { renderPanel, type ScreenSymbol } from './screen-drawing.js';
+import { renderPanel } from './screen-drawing.js';
 
 /** Where a run page links to, relative to the page. */
 export interface RunPageLinks {
@@ -15,6 +14,8 @@ export interface RunPageLinks {
   readonly summary: string;
   /** The run folder (trace.jsonl, steps/…), ending without a slash. */
   readonly folder: string;
+  /** The report's shared folder (style sheet, screen sprites), ending without a slash. */
+  readonly shared: string;
   /** The previous and next run in the summary's order. */
   readonly previous?: string;
   readonly next?: string;
@@ -30,21 +31,13 @@ export const runPageLimits = { view: 6_000, changes: 14 } as const;
  * and the changed nodes on the after screen, the delta in words, the expectation atom by
  * atom (the atoms that failed outlined, never cut), and, collapsed, the reduced view, the
  * model calls and every event. Pure: all data is escaped by `html`; the page allows no
- * script and only its own style.
+ * script and only the report's style sheet; its screens are images of the shared sprites.
  */
 export function renderRunPage(run: ReportRun, artifacts: RunArtifacts, steps: readonly StepModel[], links: RunPageLinks): string {
-  const symbols = new Map<string, ScreenSymbol>();
-  for (const step of steps) {
-    for (const panel of [step.before, step.after]) {
-      const symbol = panel?.screen?.symbol;
-      if (symbol !== undefined && panel?.screenshot === undefined) symbols.set(symbol.id, symbol);
-    }
-  }
   const outside = artifacts.events.filter((event) => event.step === null);
   const title = `${run.taskId} · ${run.mode} · r${run.repeat}`;
   const instruction = outside.find((event): event is Extract<TraceEvent, { type: 'task-start' }> => event.type === 'task-start')?.instruction;
-  const styleText = reportStyle;
-  const page = html`${pageHead(title, styleText)}<body>
+  const page = html`${linkedStyleHead(title, `${links.shared}/${reportStyleFile}`)}<body>
 <nav class="crumbs"><a href="${links.summary}">← all runs</a>${links.previous === undefined ? '' : html` · <a href="${links.previous}">previous run</a>`}${links.next === undefined ? '' : html` · <a href="${links.next}">next run</a>`} · <a href="${`${links.folder}/`}">run folder</a> · <a href="${`${links.folder}/trace.jsonl`}">trace.jsonl</a></nav>
 <h1>${title} ${outcomeBadge(run)}</h1>
 ${instruction === undefined ? '' : html`<p class="intent">${instruction}</p>`}
@@ -55,7 +48,6 @@ ${artifacts.refused === undefined ? '' : html`<p class="problems">${artifacts.re
 ${artifacts.hasTrace || artifacts.refused !== undefined ? '' : html`<p class="problems">no trace.jsonl in this run folder: the run produced no trace (see the error above).</p>`}
 ${artifacts.problems.length === 0 ? '' : html`<ul class="problems">${artifacts.problems.map((problem) => html`<li>${problem}</li>`)}</ul>`}
 <p class="notes legend">Marks: <span>red circle = where the action touched</span><span>orange box = the unit it targeted</span><span>green dashed = what changed</span></p>
-<svg class="defs" aria-hidden="true">${[...symbols.values()].map((symbol) => symbol.markup)}</svg>
 ${steps.map((step) => renderStep(step, artifacts.format === 'compact' ? { ...links, compact: true } : links))}
 ${outside.length === 0 ? '' : html`<details><summary>run events</summary><ul class="events">${outside.map(renderEvent)}</ul></details>`}
 ${artifacts.format === 'compact'
@@ -74,8 +66,8 @@ function renderStep(step: StepModel, links: RunPageLinks & { readonly compact?: 
 <header class="step"><h2>step ${step.step}</h2>${step.intent === undefined ? '' : html`<span class="intent">${step.finish ? 'FINISH' : step.intent}</span>`}${step.verdict === undefined ? '' : html`${verdictBadge(step.verdict.outcome)}`}${step.markers.map((marker) => html`<span class="${`badge ${marker.kind}`}" title="${marker.detail}">${marker.label}</span>`)}</header>
 ${step.actions.length === 0 ? '' : html`<div class="actions">${joinHtml(step.actions, ' → ')}</div>`}
 <div class="sides">
-${panel(step.before, file)}
-${step.after === undefined ? html`<div></div>` : panel(step.after, file)}
+${panel(step.before, file, links.shared)}
+${step.after === undefined ? html`<div></div>` : panel(step.after, file, links.shared)}
 <div class="findings">
 ${step.verdict === undefined ? '' : html`<h3>verdict</h3><div>${verdictBadge(step.verdict.outcome)} <span class="reason">${step.verdict.reason}${verdictSource(step.verdict.by)}</span></div>`}
 ${step.expectation === undefined ? '' : html`<h3>expectation</h3>${step.expectation.tree === undefined ? html`<div class="atom">${step.expectation.text}</div><div class="notes">${step.expectation.unevaluated ?? 'not in the predicate language; shown as written'}</div>` : html`<ul class="atoms">${expectationNode(step.expectation.tree)}</ul>`}`}
@@ -119,15 +111,17 @@ export function verdictSource(by: string | undefined): string {
   }
 }
 
-function panel(model: PanelModel, file: (relative: string) => string | undefined): SafeHtml {
-  const symbol = model.screen?.symbol;
-  const href = model.screenshot === undefined ? undefined : file(model.screenshot.path);
+function panel(model: PanelModel, file: (relative: string) => string | undefined, shared: string): SafeHtml {
+  const drawing = model.screen?.drawing;
+  const shot = model.screenshot === undefined ? undefined : file(model.screenshot.path);
+  const screen = model.screenshot !== undefined && shot !== undefined
+    ? { href: shot, width: model.screenshot.width, height: model.screenshot.height }
+    : drawing === undefined ? undefined : { href: `${shared}/${drawing.file}#${drawing.id}`, width: drawing.width, height: drawing.height };
   return renderPanel({
     caption: model.screenshot === undefined ? model.caption : `${model.caption} (screenshot)`,
-    ...(symbol === undefined ? {} : { screen: symbol }),
-    ...(model.screenshot === undefined || href === undefined ? {} : { image: { href, width: model.screenshot.width, height: model.screenshot.height } }),
+    ...(screen === undefined ? {} : { screen }),
     marks: model.marks,
-    ...(model.missing === undefined ? model.screen !== undefined && symbol === undefined ? { missing: 'nothing visible on this screen' } : {} : { missing: model.missing }),
+    ...(model.missing === undefined ? model.screen !== undefined && screen === undefined ? { missing: 'nothing visible on this screen' } : {} : { missing: model.missing }),
   });
 }
 
@@ -171,6 +165,23 @@ function verdictBadge(outcome: string): SafeHtml {
   return html`<span class="${`badge ${known}`}">${outcome}</span>`;
 }
 
+/** The file name of the report's style sheet in its shared folder. */
+export const reportStyleFile = 'report.css';
+
+/** The start of a run page up to `</head>`: its style is the linked sheet at `styleHref`; its CSP allows no inline style and no script. */
+export function linkedStyleHead(title: string, styleHref: string): SafeHtml {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${runPageContentSecurityPolicy()}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="stylesheet" href="${styleHref}">
+</head>
+`;
+}
+
 /** The start of a report page up to `</head>`: its CSP allows exactly `styleText` and no script. */
 export function pageHead(title: string, styleText: string): SafeHtml {
   return html`<!doctype html>
@@ -184,14 +195,3 @@ export function pageHead(title: string, styleText: string): SafeHtml {
 </head>
 `;
 }
-
-/**
- * The style sheet goes through `html` like everything else. `<style>` content is raw
- * text (no entity decoding), so it must not contain characters that escaping changes,
- * or the page would get different CSS than the one its CSP hash allows.
- */
-export function styleSheet(styleText: string): SafeHtml {
-  if (escapeHtml(styleText) !== styleText) throw new Error('report style: the style sheet must not contain & < > " \' or ` (they would be escaped inside <style>)');
-  return html`${styleText}`;
-}
-

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from './escape-html.js';
+import { html, type SafeHtml } from './safe-html.js';
 
-/** The style every report page shares; a page allows exactly its own `<style>` by hash. */
+/**
+ * The style every report page shares: the summary page holds it (and its filter rules)
+ * in its `<style>`, allowed by hash; run pages link it as one file of the report's
+ * shared folder (`report.css`).
+ */
 export const reportStyle = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1280px;padding:1rem 1.5rem;color:#1d2330;background:#fafbfc}
 h1{font-size:1.45rem;margin:.2rem 0 .6rem}h2{font-size:1.15rem;margin:1rem 0 .3rem}h3{font-size:1rem;margin:.2rem 0}
@@ -29,14 +35,10 @@ section.step header.step h2{margin:0;font-size:1.05rem}
 .actions{margin:.2rem 0;font-family:ui-monospace,monospace;font-size:.9em}
 .sides{display:grid;grid-template-columns:repeat(2,minmax(0,260px)) minmax(0,1fr);gap:.8rem;align-items:start;margin-top:.4rem}
 figure.panel{margin:0}figure.panel figcaption{font-size:.8em;font-weight:700;text-transform:uppercase;color:#556;letter-spacing:.04em}
-figure.panel svg.screen{width:100%;height:auto;border:1px solid #ccd;background:#fff;display:block}
+figure.panel div.screen{position:relative;border:1px solid #ccd;background:#fff}
+figure.panel div.screen img{position:absolute;left:0;top:0;width:100%;height:100%}
+figure.panel svg.marks{position:relative;display:block;width:100%;height:auto;pointer-events:none}
 figure.panel .missing{color:#888;font-style:italic;border:1px dashed #ccd;padding:2rem .5rem;text-align:center}
-svg.defs{position:absolute;width:0;height:0;overflow:hidden}
-rect.screen{fill:#fbfbfd;stroke:#999;stroke-width:2}
-rect.node{fill:none;stroke:#c3c8d2;stroke-width:2}
-rect.clickable{stroke:#2b6cb0;stroke-width:3}rect.editable{stroke:#2f855a;stroke-width:3}
-rect.scrollable{stroke:#b7791f;stroke-dasharray:8 6}rect.on{fill:#bee3f8;fill-opacity:.6}
-symbol text{fill:#333;font-family:system-ui,sans-serif}
 rect.target{fill:#f6ad55;fill-opacity:.18;stroke:#dd6b20}
 rect.changed{fill:#68d391;fill-opacity:.2;stroke:#2f855a;stroke-dasharray:10 6}
 circle.tap{fill:#e53e3e;fill-opacity:.25;stroke:#c53030}circle.tap-dot{fill:#c53030}
@@ -75,7 +77,28 @@ export function contentSecurityPolicy(styleText: string): string {
   return `default-src 'none'; img-src 'self'; style-src 'sha256-${styleHash}'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'`;
 }
 
-/** The policy of a page whose only style is `reportStyle`. */
+/**
+ * A run page's Content-Security-Policy: nothing runs; images (the shared folder's screen
+ * sprites, screenshots in the run folders) and style sheets load only from the page's own
+ * origin (from file://, local files), and no `<style>` or style attribute in the page
+ * applies.
+ */
+export function runPageContentSecurityPolicy(): string {
+  return `default-src 'none'; img-src 'self'; style-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'`;
+}
+
+/** The policy of a page whose only style is `reportStyle` inline. */
 export function reportContentSecurityPolicy(): string {
   return contentSecurityPolicy(reportStyle);
 }
+
+/**
+ * The style sheet goes through `html` like everything else. `<style>` content is raw
+ * text (no entity decoding), so it must not contain characters that escaping changes,
+ * or the page would get different CSS than the one its CSP hash allows.
+ */
+export function styleSheet(styleText: string): SafeHtml {
+  if (escapeHtml(styleText) !== styleText) throw new Error('report style: the style sheet must not contain & < > " \' or ` (they would be escaped inside <style>)');
+  return html`${styleText}`;
+}
+

@@ -5,14 +5,15 @@ import type { Outcome } from '../verify/verify-outcome.js';
 import { describeChanges, type ChangeLine } from './describe-changes.js';
 import { expectationOutcomes, type ExpectationNode } from './expectation-outcomes.js';
 import type { RunArtifacts, StepArtifacts, TextArtifact } from './read-run-artifacts.js';
-import type { PanelMarks, ScreenSymbol } from './screen-drawing.js';
+import type { PanelMarks } from './screen-drawing.js';
+import type { SpriteRef } from './screen-sprites.js';
 import { stepMarkers, type StepMarker } from './step-markers.js';
 
 /** A parsed screen the page can draw and reason about. */
 export interface ReportScreen {
   readonly tree: UiTree;
-  /** Undefined when nothing on it is visible. */
-  readonly symbol: ScreenSymbol | undefined;
+  /** Where its drawing lies in the report's screen sprites; undefined when nothing on it is visible. */
+  readonly drawing: SpriteRef | undefined;
   /** The screen's units by id (label and bounds), from perception: for a step without scg.json. */
   units(): ReadonlyMap<string, { readonly label: string; readonly bounds: Bounds }>;
 }

@@ -5,11 +5,13 @@ import { perceive } from '../perception/perceive.js';
 import type { Bounds } from '../ui/ui-tree.js';
 import { safeParseHierarchy } from '../ui/parse-hierarchy.js';
 import { readRunArtifacts, type TextArtifact } from './read-run-artifacts.js';
-import { renderRunPage } from './render-run-page.js';
 import { renderSummaryPage, type SummaryRun } from './render-summary-page.js';
 import type { ReportInput, ReportRun } from './report-input.js';
 import { buildStepModels, type ReportScreen, type ScreenSource } from './run-page-model.js';
-import { drawScreenSymbol } from './screen-drawing.js';
+import { reportStyle } from './report-style.js';
+import { renderRunPage, reportStyleFile } from './render-run-page.js';
+import { drawScreen } from './screen-drawing.js';
+import { ScreenSprites } from './screen-sprites.js';
 
 /** What `writeReport` wrote. */
 export interface WrittenReport {
@@ -23,8 +25,12 @@ export interface WrittenReport {
   readonly largestRunPage: { readonly file: string; readonly bytes: number } | undefined;
   /** Screenshots the pages show (linked in the run folders, not copied). */
   readonly screenshots: number;
-  /** Distinct screens parsed and drawn (a screen seen in many runs is drawn once). */
+  /** Distinct screen drawings (a screen seen in many runs is drawn and stored once). */
   readonly screensDrawn: number;
+  /** The shared folder inside `pagesDir`: the run pages' style sheet and the screen sprites. */
+  readonly sharedDir: string;
+  /** Bytes of the shared folder's files. */
+  readonly sharedBytes: number;
   /** Runs whose trace folder was not read because it lies outside `readOnlyInside`, as sentences. */
   readonly refusedRuns: readonly string[];
 }
@@ -38,11 +44,16 @@ export interface WriteReportOptions {
 /** Screens kept parsed between run pages; runs of one suite share most of their screens. */
 const screenCacheSize = 2_000;
 
+/** The folder of `pagesDir` that holds what every run page uses (no task's folder takes this name). */
+export const sharedFolder = '_shared';
+
 /**
  * Writes the report: the summary page at `htmlFile` and one page per run under
  * `<name>/<task>/<mode>-r<repeat>.html` beside it (that folder is replaced on every
- * write, and a `<name>-assets/` folder of an older report is removed). Run pages link
- * screenshots and raw files in the run folders by relative path, so nothing is copied.
+ * write, and a `<name>-assets/` folder of an older report is removed). What every run
+ * page uses lies once in `<name>/_shared/`: the style sheet and the screen drawings, each
+ * distinct one once in SVG sprite files (`ScreenSprites`). Run pages link screenshots and
+ * raw files in the run folders by relative path, so nothing is copied.
  * Reads only the run folders named in `input`, two at a time. Throws the file-system
  * error when a page cannot be written.
  */
@@ -53,7 +64,9 @@ export async function writeReport(input: ReportInput, htmlFile: string, options:
   const pagesDir = path.join(directory, name);
   await rm(pagesDir, { recursive: true, force: true });
   await rm(path.join(directory, `${name}-assets`), { recursive: true, force: true });
-  const screens = screenCache();
+  const sharedDir = path.join(pagesDir, sharedFolder);
+  const sprites = new ScreenSprites();
+  const screens = screenCache(sprites);
   const pages = pagePaths(input.runs, pagesDir);
   const summaryRuns: SummaryRun[] = [];
   const created = new Set<string>();
@@ -79,6 +92,7 @@ export async function writeReport(input: ReportInput, htmlFile: string, options:
     const next = pages[index + 1];
     const markup = renderRunPage(run, artifacts, steps, {
       summary: href(summaryFile),
+      shared: href(sharedDir),
       folder: href(path.resolve(run.traceDir)),
       ...(previous === undefined ? {} : { previous: href(previous) }),
       ...(next === undefined ? {} : { next: href(next) }),
@@ -99,17 +113,24 @@ export async function writeReport(input: ReportInput, htmlFile: string, options:
       vlmCalls: run.vlmCalls ?? artifacts.events.filter((event) => event.type === 'vlm-call-end').length,
     });
   }
+  mkdirSync(sharedDir, { recursive: true });
+  let sharedBytes = 0;
+  for (const file of [{ name: reportStyleFile, markup: reportStyle }, ...sprites.files()]) {
+    writeFileSync(path.join(sharedDir, file.name), file.markup);
+    sharedBytes += Buffer.byteLength(file.markup);
+  }
   const summary = renderSummaryPage(input, summaryRuns);
   mkdirSync(directory, { recursive: true });
   writeFileSync(summaryFile, summary);
-  return { htmlFile: summaryFile, pagesDir, summaryBytes: Buffer.byteLength(summary), runPages: input.runs.length, runPageBytes, largestRunPage: largest, screenshots, screensDrawn: screens.drawn(), refusedRuns };
+  return { htmlFile: summaryFile, pagesDir, summaryBytes: Buffer.byteLength(summary), runPages: input.runs.length, runPageBytes, largestRunPage: largest, screenshots, screensDrawn: sprites.count, sharedDir, sharedBytes, refusedRuns };
 }
 
 /** `<pagesDir>/<task>/<mode>-r<repeat>.html`, made unique when two runs would share one. */
 function pagePaths(runs: readonly ReportRun[], pagesDir: string): string[] {
   const used = new Set<string>();
   return runs.map((run, index) => {
-    let page = path.join(pagesDir, fileSegment(run.taskId), `${fileSegment(run.mode)}-r${run.repeat}.html`);
+    const folder = fileSegment(run.taskId);
+    let page = path.join(pagesDir, folder === sharedFolder ? `${folder}_` : folder, `${fileSegment(run.mode)}-r${run.repeat}.html`);
     if (used.has(page)) page = page.replace(/\.html$/, `-${index}.html`);
     used.add(page);
     return page;
@@ -122,12 +143,12 @@ function fileSegment(name: string): string {
 }
 
 /**
- * Parses and draws each distinct hierarchy once (keyed by its text) for all pages; a
- * screen's units (perception) are worked out only when a step without scg.json asks.
+ * Parses and draws each distinct hierarchy once (keyed by its text) for all pages, the
+ * drawing kept in `sprites`; a screen's units (perception) are worked out only when a
+ * step without scg.json asks.
  */
-export function screenCache(): { source: ScreenSource; drawn: () => number } {
+export function screenCache(sprites: ScreenSprites = new ScreenSprites()): { source: ScreenSource; drawn: () => number } {
   const cache = new Map<string, ReportScreen | { problem: string }>();
-  let count = 0;
   const source: ScreenSource = (artifact: TextArtifact, observed) => {
     const cached = cache.get(artifact.text);
     if (cached !== undefined) return cached;
@@ -136,9 +157,10 @@ export function screenCache(): { source: ScreenSource; drawn: () => number } {
     if (parsed.success) {
       const tree = parsed.value;
       let units: ReadonlyMap<string, { label: string; bounds: Bounds }> | undefined;
+      const drawing = drawScreen(tree);
       entry = {
         tree,
-        symbol: drawScreenSymbol(tree, `s${count++}`),
+        drawing: drawing === undefined ? undefined : sprites.add(drawing),
         units: () => (units ??= new Map(perceive(tree).units.map((unit) => [unit.id as string, { label: unit.label, bounds: unit.bounds }]))),
       };
     } else {
@@ -148,5 +170,5 @@ export function screenCache(): { source: ScreenSource; drawn: () => number } {
     cache.set(artifact.text, entry);
     return entry;
   };
-  return { source, drawn: () => count };
+  return { source, drawn: () => sprites.count };
 }

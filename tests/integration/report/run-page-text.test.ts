@@ -12,7 +12,7 @@ import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import type { RunArtifacts, TextArtifact } from '../../../src/report/read-run-artifacts.js';
 import { buildStepModels } from '../../../src/report/run-page-model.js';
-import { drawScreenSymbol, fitLabel } from '../../../src/report/screen-drawing.js';
+import { drawScreen, fitLabel } from '../../../src/report/screen-drawing.js';
 import { screenCache, writeReport } from '../../../src/report/write-report.js';
 import { Simulator } from '../../../src/sim/simulator.js';
 import type { TraceEvent } from '../../../src/trace/trace-event.js';
@@ -89,7 +89,7 @@ describe('wireframe labels', () => {
     const simulator = new Simulator({ seed: 1 });
     simulator.launchApp('com.android.settings');
     const tree = parseHierarchy(simulator.pageSource());
-    const markup = drawScreenSymbol(tree, 's0')?.markup.markup ?? '';
+    const markup = drawScreen(tree)?.markup.markup ?? '';
     const drawn = [...markup.matchAll(/<rect class="node[^"]*" x="(\d+)" y="\d+" width="(\d+)" height="\d+"\/><text x="\d+" y="\d+" font-size="(\d+)">([^<]*)<\/text>/g)];
     expect(drawn.length).toBeGreaterThan(5);
     for (const [, x, width, size, label] of drawn) {

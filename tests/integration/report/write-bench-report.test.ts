@@ -14,7 +14,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBenchExecutor } from '../../../src/bench/compose.js';
 import { runBenchmark } from '../../../src/bench/run-benchmark.js';
 import { writeBenchReport } from '../../../src/bench/write-bench-report.js';
+import { drawScreen } from '../../../src/report/screen-drawing.js';
+import { ScreenSprites } from '../../../src/report/screen-sprites.js';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
+import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import { chromiumTool, describeWithTool } from '../../helpers/system-tool.js';
 import { hostileImage, hostileScript, writeSyntheticBench } from './synthetic-run-folder.js';
 
@@ -65,7 +68,8 @@ describeWithTool(chromiumTool, import.meta.filename, 'bench HTML report in headl
     const report = await writeBenchReport(hostile, { now: () => new Date('2026-11-22T04:00:00Z') });
     expect(report.htmlFile).toBe(path.join(hostile, 'report.html'));
     expect(report.pagesDir).toBe(path.join(hostile, 'report'));
-    expect((await readdir(report.pagesDir)).sort()).toEqual(['note-0', 'note-1']);
+    expect((await readdir(report.pagesDir)).sort()).toEqual(['_shared', 'note-0', 'note-1']);
+    expect((await readdir(report.sharedDir)).sort()).toEqual(['report.css', 'screens-0.svg']);
     expect(report.runPages).toBe(2);
 
     for (const file of [report.htmlFile, path.join(report.pagesDir, 'note-0', 'senseact-r0.html')]) {
@@ -82,8 +86,25 @@ describeWithTool(chromiumTool, import.meta.filename, 'bench HTML report in headl
     const body = await page.locator('body').innerText();
     expect(body).toContain(`Create a note ${hostileScript} ${hostileImage}`);
     expect(body).toContain(`open a new note ${hostileScript}`);
-    // The drawn screens carry the app text too, as text.
-    expect((await page.locator('svg.defs text').allTextContents()).some((label) => label.startsWith('Saved <script>'))).toBe(true);
+    // The screens are images of the report's shared sprite files, and they load from file:// under the CSP.
+    const screens = page.locator('figure.panel div.screen img');
+    expect(await screens.count()).toBeGreaterThan(0);
+    const sources = await screens.evaluateAll((elements) => elements.map((element) => element.getAttribute('src') ?? ''));
+    expect(sources.every((source) => /^\.\.\/_shared\/screens-\d+\.svg#s\d+$/.test(source))).toBe(true);
+    for (const index of [0, 1]) {
+      await screens.nth(index).evaluate((element) => (element as unknown as { decode(): Promise<void> }).decode());
+      expect(await screens.nth(index).evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    }
+    // The style sheet is the shared file, applied although the page allows no inline style.
+    expect(await page.locator('figure.panel div.screen').first().evaluate((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { position: string } }).getComputedStyle(element).position)).toBe('relative');
+    // The drawn screens carry the app text too, as text, and the sprite file opened by itself runs none of it.
+    const sprite = path.join(report.pagesDir, '_shared', (sources[0] ?? '').replace(/^\.\.\/_shared\//, '').replace(/#.*$/, ''));
+    const drawing = await browser.newPage();
+    await drawing.goto(pathToFileURL(sprite).href);
+    expect((await drawing.locator('text').allTextContents()).some((label) => label.startsWith('Saved <script>'))).toBe(true);
+    expect(await drawing.locator('script').count()).toBe(0);
+    expect(await drawing.evaluate('window.__pwned')).toBeUndefined();
+    await drawing.close();
     // Step 0's screenshot (no screenshot-end event says which screen it shows) is linked
     // from the run folder, not copied, and loads under the CSP.
     const image = page.locator('#step-0 details img');
@@ -91,6 +112,31 @@ describeWithTool(chromiumTool, import.meta.filename, 'bench HTML report in headl
     await page.locator('#step-0 details summary', { hasText: 'screenshot' }).click();
     await image.evaluate((element) => (element as unknown as { decode(): Promise<void> }).decode());
     expect(await image.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth)).toBe(4);
+    await page.close();
+  });
+
+  it('a sprite file loads in Chromium although an app label holds a character XML cannot', async () => {
+    const tree = parseHierarchy('<hierarchy rotation="0" width="100" height="200"><android.widget.Button class="android.widget.Button" text="Save" clickable="true" bounds="[0,0][100,40]" displayed="true"/></hierarchy>');
+    const sprites = new ScreenSprites();
+    const drawing = drawScreen({ ...tree, nodes: tree.nodes.map((node) => (node.text === 'Save' ? { ...node, text: 'Sa\u0001ve' } : node)) });
+    expect(drawing).toBeDefined();
+    if (drawing !== undefined) sprites.add(drawing);
+    const folder = path.join(root, 'sprites');
+    await mkdir(folder, { recursive: true });
+    const markup = sprites.files()[0]?.markup ?? '';
+    await writeFile(path.join(folder, 'written.svg'), markup);
+    // Negative control: the raw character, as the drawing would hold it without xmlText.
+    await writeFile(path.join(folder, 'raw.svg'), markup.replaceAll('Sa\uFFFDve', 'Sa\u0001ve'));
+    await writeFile(path.join(folder, 'page.html'), '<!doctype html><img id="written" src="written.svg#s0" width="100" height="200"><img id="raw" src="raw.svg#s0" width="100" height="200">');
+    const { page } = await open(path.join(folder, 'page.html'));
+    const loaded = async (id: string): Promise<number> => page.locator(`#${id}`).evaluate((element) => new Promise<number>((resolve) => {
+      const image = element as unknown as { complete: boolean; naturalWidth: number; addEventListener(type: string, listener: () => void): void };
+      if (image.complete) resolve(image.naturalWidth);
+      image.addEventListener('load', () => resolve(image.naturalWidth));
+      image.addEventListener('error', () => resolve(0));
+    }));
+    expect(await loaded('written')).toBeGreaterThan(0);
+    expect(await loaded('raw')).toBe(0);
     await page.close();
   });
 

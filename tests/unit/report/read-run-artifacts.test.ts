@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { maxEmbeddedChars, readRunArtifacts } from '../../../src/report/read-run-artifacts.js';
-import { drawScreenSymbol } from '../../../src/report/screen-drawing.js';
+import { drawScreen } from '../../../src/report/screen-drawing.js';
 import { parseHierarchy } from '../../../src/ui/parse-hierarchy.js';
 import { TraceWriter } from '../../../src/trace/trace-writer.js';
 
@@ -110,15 +110,15 @@ describe('readRunArtifacts confined to a run folder (within)', () => {
   });
 });
 
-describe('drawScreenSymbol', () => {
+describe('drawScreen', () => {
   it('draws visible nodes with escaped labels, and nothing for an empty screen', () => {
     const xml = `<hierarchy rotation="0" width="100" height="200"><android.widget.Button class="android.widget.Button" text="&lt;b&gt;OK" clickable="true" bounds="[0,0][50,40]" displayed="true"/><android.view.View class="android.view.View" bounds="[0,0][0,0]" displayed="true"/></hierarchy>`;
-    const markup = drawScreenSymbol(parseHierarchy(xml), 's0')?.markup.markup ?? '';
-    expect(markup).toContain('<symbol id="s0" viewBox="0 0 100 200">');
+    const markup = drawScreen(parseHierarchy(xml))?.markup.markup ?? '';
+    expect(markup).toMatch(/^<rect class="screen" x="0" y="0" width="100" height="200"\/>/);
     expect(markup).toContain('&lt;b&gt;OK</text>');
     expect(markup).not.toContain('<b>');
     // The zero-size view is not drawn: one node rectangle.
     expect(markup.match(/<rect class="node/g)).toHaveLength(1);
-    expect(drawScreenSymbol(parseHierarchy('<hierarchy rotation="0" width="100" height="200"></hierarchy>'), 's1')).toBeUndefined();
+    expect(drawScreen(parseHierarchy('<hierarchy rotation="0" width="100" height="200"></hierarchy>'))).toBeUndefined();
   });
 });
