@@ -11,7 +11,7 @@ function verdictBadge(outcome: string): SafeHtml {
 
 /** One trace event as a line: its kind and what matters about it. */
 export function renderEvent(event: TraceEvent): SafeHtml {
-  const line = (body: SafeHtml): SafeHtml => html`<li><span class="kind">${event.type}</span> ${body}</li>`;
+  const line = (body: SafeHtml): SafeHtml => html`<li><b>${event.type}</b> ${body}</li>`;
   switch (event.type) {
     case 'run-start':
       return line(html`suite ${event.suite}, task ${event.task}, mode ${event.mode}, started ${event.startedAt}`);

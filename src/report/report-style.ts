@@ -22,7 +22,7 @@ table.summary th:first-child,table.summary td:first-child{text-align:left}
 .badge.rejected{background:#c05621}.badge.screenshot{background:#4a5568}.badge.fault{background:#97266d}.badge.device-fault{background:#702459}
 dl.facts{display:flex;flex-wrap:wrap;gap:.2rem 1.2rem;margin:.4rem 0}dl.facts dt{color:#666}dl.facts dd{margin:0 0 0 .3rem;font-weight:600}
 ul.events{list-style:none;margin:0;padding:0}ul.events li{margin:.15rem 0;overflow-wrap:anywhere}
-.kind{display:inline-block;min-width:8.5rem;color:#556;font-family:ui-monospace,monospace;font-size:.85em}
+ul.events b{display:inline-block;min-width:8.5rem;color:#556;font-family:ui-monospace,monospace;font-size:.85em;font-weight:400}
 pre{background:#f3f4f7;padding:.5rem;overflow:auto;max-height:24rem;white-space:pre-wrap;word-break:break-word}
 code{font-family:ui-monospace,monospace;font-size:.9em}
 details{margin:.3rem 0}summary{cursor:pointer;color:#2b4f8c}

@@ -14,7 +14,7 @@ const minLabelChars = 4;
 export interface ScreenDrawing {
   readonly width: number;
   readonly height: number;
-  /** The screen's rectangle, then one `<g>` per drawn node (its rectangle, label and tooltip). */
+  /** A group setting the labels' font size: the screen's rectangle, then one `<g>` per drawn node (its rectangle, label and tooltip). */
   readonly markup: SafeHtml;
 }
 
@@ -35,7 +35,7 @@ export function drawScreen(tree: UiTree): ScreenDrawing | undefined {
   return {
     width: tree.width,
     height: tree.height,
-    markup: html`<rect class="screen" x="0" y="0" width="${tree.width}" height="${tree.height}"/>${nodes.map((node) => drawNode(node, fontSize))}`,
+    markup: html`<g font-size="${fontSize}"><rect class="screen" x="0" y="0" width="${tree.width}" height="${tree.height}"/>${nodes.map((node) => drawNode(node, fontSize))}</g>`,
   };
 }
 
@@ -46,7 +46,7 @@ function drawNode(node: UiNode, fontSize: number): SafeHtml {
   const shortLabel = fitLabel(label, right - left, fontSize);
   const tooltip = [xmlText(node.className), xmlText(node.resourceId), label].filter((part) => part !== '').join(' · ');
   const on = node.checked || node.selected ? ' on' : '';
-  return html`<g><title>${tooltip}</title><rect class="${`node ${kind}${on}`}" x="${left}" y="${top}" width="${right - left}" height="${bottom - top}"/>${shortLabel === '' ? '' : html`<text x="${left + 4}" y="${Math.min(bottom - 4, top + fontSize + 2)}" font-size="${fontSize}">${shortLabel}</text>`}</g>`;
+  return html`<g><title>${tooltip}</title><rect class="${`node ${kind}${on}`}" x="${left}" y="${top}" width="${right - left}" height="${bottom - top}"/>${shortLabel === '' ? '' : html`<text x="${left + 4}" y="${Math.min(bottom - 4, top + fontSize + 2)}">${shortLabel}</text>`}</g>`;
 }
 
 /**
@@ -108,14 +108,15 @@ export function renderPanel(options: {
   const marks = options.marks ?? {};
   const radius = Math.max(14, Math.round(width / 30));
   const line = Math.max(4, Math.round(width / 180));
-  const box = (className: string, bounds: Bounds, strokeWidth: number): SafeHtml => html`<rect class="${className}" x="${bounds[0]}" y="${bounds[1]}" width="${Math.max(0, bounds[2] - bounds[0])}" height="${Math.max(0, bounds[3] - bounds[1])}" stroke-width="${strokeWidth}"/>`;
+  // Marks take the line width of the panel's SVG unless they set their own.
+  const box = (className: string, bounds: Bounds, strokeWidth?: number): SafeHtml => html`<rect class="${className}" x="${bounds[0]}" y="${bounds[1]}" width="${Math.max(0, bounds[2] - bounds[0])}" height="${Math.max(0, bounds[3] - bounds[1])}"${strokeWidth === undefined ? '' : html` stroke-width="${strokeWidth}"`}/>`;
   // The marks' SVG (in flow) sizes the panel and the image fills it: an SVG image sized by
   // its own aspect would show its whole sprite file, not the view its URL names.
-  return html`<figure class="panel"><figcaption>${options.caption}</figcaption><div class="screen"><a href="${screen.href}"><img src="${screen.href}" width="${width}" height="${height}" alt="${options.caption}"></a><svg class="marks" viewBox="0 0 ${width} ${height}" aria-hidden="true">${
-    (marks.changed ?? []).map((bounds) => box('changed', bounds, line))
+  return html`<figure class="panel"><figcaption>${options.caption}</figcaption><div class="screen"><a href="${screen.href}"><img src="${screen.href}" width="${width}" height="${height}" alt="${options.caption}"></a><svg class="marks" viewBox="0 0 ${width} ${height}" stroke-width="${line}" aria-hidden="true">${
+    (marks.changed ?? []).map((bounds) => box('changed', bounds))
   }${(marks.targets ?? []).map((bounds) => box('target', bounds, line * 1.5))}${
-    (marks.strokes ?? []).map(([from, to]) => html`<line class="stroke" x1="${from[0]}" y1="${from[1]}" x2="${to[0]}" y2="${to[1]}" stroke-width="${line * 2}"/><circle class="tap" cx="${to[0]}" cy="${to[1]}" r="${radius / 2}" stroke-width="${line}"/>`)
+    (marks.strokes ?? []).map(([from, to]) => html`<line class="stroke" x1="${from[0]}" y1="${from[1]}" x2="${to[0]}" y2="${to[1]}" stroke-width="${line * 2}"/><circle class="tap" cx="${to[0]}" cy="${to[1]}" r="${radius / 2}"/>`)
   }${
-    (marks.points ?? []).map((point) => html`<circle class="tap" cx="${point[0]}" cy="${point[1]}" r="${radius}" stroke-width="${line}"/><circle class="tap-dot" cx="${point[0]}" cy="${point[1]}" r="${line * 1.5}"/>`)
+    (marks.points ?? []).map((point) => html`<circle class="tap" cx="${point[0]}" cy="${point[1]}" r="${radius}"/><circle class="tap-dot" cx="${point[0]}" cy="${point[1]}" r="${line * 1.5}"/>`)
   }</svg></div></figure>`;
 }

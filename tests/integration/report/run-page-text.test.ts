@@ -52,7 +52,7 @@ describe('the run page header and verdicts', () => {
     expect(open.page).toContain('open-loop: execution feedback is off');
     expect(open.page).not.toContain('by none');
     const verified = await runAndRender('senseact');
-    expect(verified.page).toContain("(checked on the screen: the unit&#39;s contract and the expectation)");
+    expect(verified.page).toContain("(checked on the screen: the unit's contract and the expectation)");
     expect(verified.page).not.toContain('by none');
   });
 });
@@ -90,14 +90,16 @@ describe('wireframe labels', () => {
     simulator.launchApp('com.android.settings');
     const tree = parseHierarchy(simulator.pageSource());
     const markup = drawScreen(tree)?.markup.markup ?? '';
-    const drawn = [...markup.matchAll(/<rect class="node[^"]*" x="(\d+)" y="\d+" width="(\d+)" height="\d+"\/><text x="\d+" y="\d+" font-size="(\d+)">([^<]*)<\/text>/g)];
+    const size = /^<g font-size="(\d+)">/.exec(markup)?.[1];
+    expect(size).toBe('30');
+    const drawn = [...markup.matchAll(/<rect class="node[^"]*" x="(\d+)" y="\d+" width="(\d+)" height="\d+"\/><text x="\d+" y="\d+">([^<]*)<\/text>/g)];
     expect(drawn.length).toBeGreaterThan(5);
-    for (const [, x, width, size, label] of drawn) {
+    for (const [, x, width, label] of drawn) {
       const characters = (label ?? '').replace(/&[a-z#0-9]+;/g, '_').length;
       expect(4 + characters * Number(size) * 0.6, `label "${label}"`).toBeLessThanOrEqual(Number(width) - 4 + 1e-9);
       expect(Number(x)).toBeGreaterThanOrEqual(0);
     }
-    const labels = drawn.map((match) => match[4]);
+    const labels = drawn.map((match) => match[3]);
     expect(labels).toContain('9:00');
     expect(labels).toContain('Network &amp; internet');
     expect(labels.some((label) => /Bluetooth on|Wifi signal|Phone signal|Battery 100/.test(label ?? ''))).toBe(false);

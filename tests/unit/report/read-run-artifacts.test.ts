@@ -114,7 +114,7 @@ describe('drawScreen', () => {
   it('draws visible nodes with escaped labels, and nothing for an empty screen', () => {
     const xml = `<hierarchy rotation="0" width="100" height="200"><android.widget.Button class="android.widget.Button" text="&lt;b&gt;OK" clickable="true" bounds="[0,0][50,40]" displayed="true"/><android.view.View class="android.view.View" bounds="[0,0][0,0]" displayed="true"/></hierarchy>`;
     const markup = drawScreen(parseHierarchy(xml))?.markup.markup ?? '';
-    expect(markup).toMatch(/^<rect class="screen" x="0" y="0" width="100" height="200"\/>/);
+    expect(markup).toMatch(/^<g font-size="12"><rect class="screen" x="0" y="0" width="100" height="200"\/>/);
     expect(markup).toContain('&lt;b&gt;OK</text>');
     expect(markup).not.toContain('<b>');
     // The zero-size view is not drawn: one node rectangle.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../../../src/report/escape-html.js';
+import { escapeHtml, escapeText } from '../../../src/report/escape-html.js';
 import { html, isSafeHtml, joinHtml } from '../../../src/report/safe-html.js';
 
 describe('escapeHtml', () => {
@@ -18,6 +18,19 @@ describe('html', () => {
     const page = html`<p title="${'"quoted"'}">${'<script>'}${1 < 2}${[inner, ' & ', 3]}${null}${undefined}</p>`;
     expect(page.markup).toBe('<p title="&quot;quoted&quot;">&lt;script&gt;true<b>&lt;i&gt;</b> &amp; 3</p>');
     expect(isSafeHtml(page)).toBe(true);
+  });
+  it('between tags leaves quotes as they are; inside a tag escapes them, from text and from markup alike', () => {
+    expect(escapeText(`<a href="x">'it's'</a> & \``)).toBe(`&lt;a href="x"&gt;'it's'&lt;/a&gt; &amp; \``);
+    const quote = `"'\` onmouseover="window.__pwned = 1`;
+    expect(html`<p>${quote}</p>`.markup).toBe(`<p>"'\` onmouseover="window.__pwned = 1</p>`);
+    expect(html`<p title="${quote}">x</p>`.markup).toBe('<p title="&quot;&#39;&#96; onmouseover=&quot;window.__pwned = 1">x</p>');
+    // Markup built between tags (quotes left raw) cannot end an attribute it is put in.
+    const text = html`${quote} ${'&'}`;
+    expect(html`<p title="${text}" class='${[text]}'>${text}</p>`.markup).toBe(`<p title="&quot;&#39;&#96; onmouseover=&quot;window.__pwned = 1 &amp;" class='&quot;&#39;&#96; onmouseover=&quot;window.__pwned = 1 &amp;'>"'\` onmouseover="window.__pwned = 1 &amp;</p>`);
+    // Between a tag's attributes, markup is a fragment of attributes and goes in as built; text is fully escaped.
+    expect(html`<rect x="1"${html` stroke-width="${6}"`} data-x=${quote}/>`.markup).toBe('<rect x="1" stroke-width="6" data-x=&quot;&#39;&#96; onmouseover=&quot;window.__pwned = 1/>');
+    // A > inside a literal attribute value does not end the tag; a < that opens no tag does not start one.
+    expect(html`<p data-rule="a > b" title="${quote}">1 < 2 ${quote}</p>`.markup).toBe(`<p data-rule="a > b" title="&quot;&#39;&#96; onmouseover=&quot;window.__pwned = 1">1 < 2 "'\` onmouseover="window.__pwned = 1</p>`);
   });
   it('does not trust look-alike objects', () => {
     const forged = { markup: '<script>alert(1)</script>' } as unknown as string;
