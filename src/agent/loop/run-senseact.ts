@@ -83,7 +83,7 @@ export interface AgentRunEnd {
 }
 
 /** How a round ended: the history entry it adds, and the end of the run when it ends it. */
-interface RoundEnd {
+export interface RoundEnd {
   readonly entry?: HistoryEntry;
   /** A skill the planner called by name: it runs once this round has closed, in rounds of its own. */
   readonly call?: SkillCall;
@@ -164,8 +164,13 @@ async function playRounds(context: SenseActContext, state: SenseActState, firstR
   return end(false, state.steps >= task.stepBudget ? `step budget of ${task.stepBudget} used up` : 'too many planning rounds without progress');
 }
 
-/** One round: guard, plan, resolve, execute, verify, certify and decide. */
-async function playRound(context: SenseActContext, state: SenseActState): Promise<RoundEnd> {
+/**
+ * One round of the loop on `state`'s screen: the guard leaves a screen outside the allowed
+ * apps, then plan (with meta-plan progress), resolve by vision what the view cannot name,
+ * execute, verify the intent, certify and decide the surface. Returns the history entry it
+ * adds and, when the round ends the run, why; the caller closes the step.
+ */
+export async function playRound(context: SenseActContext, state: SenseActState): Promise<RoundEnd> {
   const { session, guard, gate } = context;
   // A screen outside the allowed apps is never planned on: the guard leaves it first.
   const left = await guard.leaveDisallowed(session, state.screen);
