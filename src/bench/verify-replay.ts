@@ -361,6 +361,36 @@ function findDonor(step: ReplayStep, candidates: readonly ReplayStep[], context:
  * imply. Pure apart from CPU: the source is loaded by the caller.
  */
 export function replayVerification(source: ReplaySource, options: ReplayOptions = {}): VerifyReplayReport {
+  const caches = replayCaches(source, options);
+  const tally: ReplayTally = {
+    perStep: [],
+    leftOut: {},
+    categories: { replayed: 0, settled: 0, unmapped: 0, 'not-replayed': 0 },
+    perTask: [],
+    vision: { screenshotPerStep: 0, unresolved: 0, everyNonPass: 0, everyFail: 0, gate: 0, gatePixelOnly: 0 },
+  };
+  for (const task of source.tasks) replayTask(task, caches, tally, options.gateThreshold);
+  return replayReport(source, tally, options.gateThreshold);
+}
+
+/** What the replay of a corpus counts as it goes: each step, the steps left out by reason, the categories, each task, the vision calls. */
+interface ReplayTally {
+  readonly perStep: StepReplay[];
+  readonly leftOut: Record<string, number>;
+  readonly categories: Record<StepCategory, number>;
+  readonly perTask: TaskReplay[];
+  readonly vision: { screenshotPerStep: number; unresolved: number; everyNonPass: number; everyFail: number; gate: number; gatePixelOnly: number };
+}
+
+/** The replay's memos: each screen perceived once, each step's unit chosen once, the donors of wrong effects by app. */
+interface ReplayCaches {
+  readonly perceptionOf: (file: string, tree: UiTree) => Perception;
+  readonly chosenUnit: (step: ReplayStep) => { unit?: ControlUnit; note: string };
+  readonly donorsByApp: ReadonlyMap<string, ReplayStep[]>;
+  readonly donorContext: DonorContext;
+}
+
+function replayCaches(source: ReplaySource, options: ReplayOptions): ReplayCaches {
   const perceptions = new Map<string, Perception>();
   const perceptionOf = (file: string, tree: UiTree): Perception => {
     let found = perceptions.get(file);
@@ -403,78 +433,97 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
     const [mine, theirs] = [positions.get(step), positions.get(other)];
     return mine !== undefined && theirs !== undefined && mine.task === theirs.task && theirs.index > mine.index;
   };
-  const donorContext: DonorContext = { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, isLater };
+  return { perceptionOf, chosenUnit, donorsByApp, donorContext: { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, isLater } };
+}
 
-  const perStep: StepReplay[] = [];
-  const leftOut: Record<string, number> = {};
-  const categories: Record<StepCategory, number> = { replayed: 0, settled: 0, unmapped: 0, 'not-replayed': 0 };
-  const perTask: TaskReplay[] = [];
-  const threshold = options.gateThreshold;
-  const vision = { screenshotPerStep: 0, unresolved: 0, everyNonPass: 0, everyFail: 0, gate: 0, gatePixelOnly: 0 };
-
-  for (const task of source.tasks) {
-    const gate = new VlmGate(threshold === undefined ? {} : { threshold });
-    const counts = { passed: 0, settled: 0, notPassed: 0 };
-    for (const step of task.steps) {
-      const base = { id: step.id, task: task.id, app: step.app, actionKind: step.action.kind, noVisibleEffect: step.noVisibleEffect };
-      const element = replayedElement(step);
-      // Typing nothing and then Enter / Search is those keys pressed in the field: nothing was typed to verify.
-      const keysOnly = step.action.kind === 'set-text' && step.action.text === '' && step.action.submitted;
-      if (step.action.kind === 'key' || step.action.kind === 'scroll' || !element || keysOnly) {
-        const note = step.action.kind === 'key' || keysOnly ? 'key press (not replayed)' : step.action.kind === 'scroll' ? 'swipe / scroll (not replayed)' : `${step.action.kind} without an element (not replayed)`;
-        leftOut[note] = (leftOut[note] ?? 0) + 1;
-        categories['not-replayed'] += 1;
-        perStep.push({ ...base, category: 'not-replayed', note });
-        continue;
-      }
-      vision.screenshotPerStep += 1;
-      const chosen = chosenUnit(step);
-      if (!chosen.unit) {
-        const note = step.action.kind === 'set-text' ? 'typed text into no field' : 'element maps to no unit';
-        leftOut[note] = (leftOut[note] ?? 0) + 1;
-        categories.unmapped += 1;
-        vision.unresolved += 1;
-        perStep.push({ ...base, category: 'unmapped', note: chosen.note });
-        continue;
-      }
-      const unit = chosen.unit;
-      const args = argsOf(step, unit);
-      const unitBase = { ...base, unitType: unit.type, unitLabel: unit.label };
-      if (alreadyInWantedState(unit, args)) {
-        categories.settled += 1;
-        counts.settled += 1;
-        perStep.push({ ...unitBase, category: 'settled', note: `${unit.type} "${unit.label}" already in the wanted state: the loop does not act` });
-        continue;
-      }
-      const verdict = verifyUnitStep({ unit, args, before: step.before, after: step.after });
-      categories.replayed += 1;
-      if (verdict.outcome === 'pass') counts.passed += 1;
-      else {
-        counts.notPassed += 1;
-        vision.everyNonPass += 1;
-      }
-      if (verdict.outcome === 'fail') vision.everyFail += 1;
-      const target = { fingerprint: step.before.nodes[unit.members[0]?.node ?? -1]?.fingerprint ?? '', bounds: unit.bounds };
-      const decision = verdict.code === 'pixel-only' ? gate.pixelOnly() : gate.recordOutcome(target, verdict.outcome);
-      if (decision.open) {
-        vision.gate += 1;
-        if (decision.reason === 'pixel-only') vision.gatePixelOnly += 1;
-      }
-      let controls: Pick<StepReplay, 'noOp' | 'wrongEffect'> = {};
-      if (!step.noVisibleEffect) {
-        const noOp = verifyUnitStep({ unit, args, before: step.before, after: step.before });
-        const donor = findDonor(step, donorsByApp.get(step.app) ?? [], donorContext);
-        controls = donor
-          ? { noOp, wrongEffect: { verdict: verifyUnitStep({ unit, args, before: step.before, after: donor.after }), donor: donor.id } }
-          : { noOp };
-      }
-      perStep.push({ ...unitBase, category: 'replayed', verdict, ...controls });
-    }
-    const recorded = task.recordedSteps ?? task.steps.length;
-    const leftOutSteps = recorded - counts.passed - counts.settled - counts.notPassed;
-    perTask.push({ id: task.id, app: task.app, steps: recorded, ...counts, leftOut: leftOutSteps, verified: recorded > 0 && leftOutSteps === 0 && counts.notPassed === 0 });
+/** Replays one recorded task step by step (its own VLM gate) and counts whether it was verified whole. */
+function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, threshold: number | undefined): void {
+  const gate = new VlmGate(threshold === undefined ? {} : { threshold });
+  const counts = { passed: 0, settled: 0, notPassed: 0 };
+  for (const step of task.steps) {
+    const counted = replayStep(step, task, { caches, tally, gate });
+    if (counted !== undefined) counts[counted] += 1;
   }
+  const recorded = task.recordedSteps ?? task.steps.length;
+  const leftOutSteps = recorded - counts.passed - counts.settled - counts.notPassed;
+  tally.perTask.push({ id: task.id, app: task.app, steps: recorded, ...counts, leftOut: leftOutSteps, verified: recorded > 0 && leftOutSteps === 0 && counts.notPassed === 0 });
+}
 
+/**
+ * One step: left out (a key, a scroll, no element), unmapped (no unit), settled (its unit
+ * already in the wanted state), or replayed through the verifier with the gate and the
+ * negative controls. Returns what it counts for its task (nothing when left out or unmapped).
+ */
+function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly caches: ReplayCaches; readonly tally: ReplayTally; readonly gate: VlmGate }): 'passed' | 'settled' | 'notPassed' | undefined {
+  const { caches, tally } = replay;
+  const base = { id: step.id, task: task.id, app: step.app, actionKind: step.action.kind, noVisibleEffect: step.noVisibleEffect };
+  const note = notReplayedNote(step);
+  if (note !== undefined) {
+    tally.leftOut[note] = (tally.leftOut[note] ?? 0) + 1;
+    tally.categories['not-replayed'] += 1;
+    tally.perStep.push({ ...base, category: 'not-replayed', note });
+    return undefined;
+  }
+  tally.vision.screenshotPerStep += 1;
+  const chosen = caches.chosenUnit(step);
+  if (!chosen.unit) {
+    const leftOut = step.action.kind === 'set-text' ? 'typed text into no field' : 'element maps to no unit';
+    tally.leftOut[leftOut] = (tally.leftOut[leftOut] ?? 0) + 1;
+    tally.categories.unmapped += 1;
+    tally.vision.unresolved += 1;
+    tally.perStep.push({ ...base, category: 'unmapped', note: chosen.note });
+    return undefined;
+  }
+  const unit = chosen.unit;
+  const args = argsOf(step, unit);
+  const unitBase = { ...base, unitType: unit.type, unitLabel: unit.label };
+  if (alreadyInWantedState(unit, args)) {
+    tally.categories.settled += 1;
+    tally.perStep.push({ ...unitBase, category: 'settled', note: `${unit.type} "${unit.label}" already in the wanted state: the loop does not act` });
+    return 'settled';
+  }
+  const verdict = verifyUnitStep({ unit, args, before: step.before, after: step.after });
+  tally.categories.replayed += 1;
+  if (verdict.outcome !== 'pass') tally.vision.everyNonPass += 1;
+  if (verdict.outcome === 'fail') tally.vision.everyFail += 1;
+  countGate(step, unit, verdict, replay);
+  const controls = step.noVisibleEffect ? {} : negativeControls(step, unit, args, caches);
+  tally.perStep.push({ ...unitBase, category: 'replayed', verdict, ...controls });
+  return verdict.outcome === 'pass' ? 'passed' : 'notPassed';
+}
+
+/** Why a step is not replayed (a key press, a swipe, an action without an element), or undefined when it is. */
+function notReplayedNote(step: ReplayStep): string | undefined {
+  // Typing nothing and then Enter / Search is those keys pressed in the field: nothing was typed to verify.
+  const keysOnly = step.action.kind === 'set-text' && step.action.text === '' && step.action.submitted;
+  if (step.action.kind === 'key' || keysOnly) return 'key press (not replayed)';
+  if (step.action.kind === 'scroll') return 'swipe / scroll (not replayed)';
+  if (!replayedElement(step)) return `${step.action.kind} without an element (not replayed)`;
+  return undefined;
+}
+
+/** The task's VLM gate sees the verdict as the loop's would; a gate that opens is a vision call. */
+function countGate(step: ReplayStep, unit: ControlUnit, verdict: VerifyOutcome, replay: { readonly tally: ReplayTally; readonly gate: VlmGate }): void {
+  const target = { fingerprint: step.before.nodes[unit.members[0]?.node ?? -1]?.fingerprint ?? '', bounds: unit.bounds };
+  const decision = verdict.code === 'pixel-only' ? replay.gate.pixelOnly() : replay.gate.recordOutcome(target, verdict.outcome);
+  if (decision.open) {
+    replay.tally.vision.gate += 1;
+    if (decision.reason === 'pixel-only') replay.tally.vision.gatePixelOnly += 1;
+  }
+}
+
+/** The two negative controls of a visible-effect step: nothing happened (after = before), and another step's effect (when a donor exists). */
+function negativeControls(step: ReplayStep, unit: ControlUnit, args: ContractArgs, caches: ReplayCaches): Pick<StepReplay, 'noOp' | 'wrongEffect'> {
+  const noOp = verifyUnitStep({ unit, args, before: step.before, after: step.before });
+  const donor = findDonor(step, caches.donorsByApp.get(step.app) ?? [], caches.donorContext);
+  return donor
+    ? { noOp, wrongEffect: { verdict: verifyUnitStep({ unit, args, before: step.before, after: donor.after }), donor: donor.id } }
+    : { noOp };
+}
+
+/** The report: the verdict tables of what happened and of both controls, per task, app and tie, and the vision calls. */
+function replayReport(source: ReplaySource, tally: ReplayTally, threshold: number | undefined): VerifyReplayReport {
+  const { perStep, perTask, vision } = tally;
   const replayed = perStep.filter((item) => item.category === 'replayed');
   const pick = (filter: (item: StepReplay) => boolean, verdictOf: (item: StepReplay) => VerifyOutcome | undefined): { step: StepReplay; verdict: VerifyOutcome }[] =>
     replayed.filter(filter).flatMap((step) => {
@@ -486,8 +535,8 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
     source: source.name,
     format: source.format,
     steps: perStep.length,
-    categories,
-    leftOut,
+    categories: tally.categories,
+    leftOut: tally.leftOut,
     settled: { visibleEffect: settled.filter((item) => !item.noVisibleEffect).length, noVisibleEffect: settled.filter((item) => item.noVisibleEffect).length },
     visibleEffect: table(pick((item) => !item.noVisibleEffect, (item) => item.verdict)),
     noVisibleEffect: table(pick((item) => item.noVisibleEffect, (item) => item.verdict)),
