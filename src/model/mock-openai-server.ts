@@ -80,88 +80,13 @@ export interface MockOpenAiServer {
  * real `openai` client and our adapters run unchanged against it.
  */
 export async function startMockOpenAiServer(options: MockOpenAiServerOptions): Promise<MockOpenAiServer> {
-  const requests: MockChatRequest[] = [];
-  const pending = new Set<NodeJS.Timeout>();
-  const cachedPrompts: string[] = [];
-
+  const state: MockState = { options, requests: [], pending: new Set(), cachedPrompts: [] };
   const server = createServer((incoming, response) => {
-    void handle(incoming, response).catch((error: unknown) => {
+    void route(state, incoming, response).catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: { message: `mock server failure: ${String(error)}`, type: 'server_error' } });
       else response.destroy();
     });
   });
-
-  async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
-    const raw = await readBody(incoming);
-    const path = (incoming.url ?? '/').split('?')[0] ?? '/';
-    if (incoming.method === 'GET' && path === '/v1/models') {
-      sendJson(response, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'senseact' }] });
-      return;
-    }
-    if (incoming.method !== 'POST' || path !== '/v1/chat/completions') {
-      sendJson(response, 404, { error: { message: `mock server: no route ${incoming.method ?? '?'} ${path}`, type: 'invalid_request_error' } });
-      return;
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      body = undefined;
-    }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(incoming.headers)) {
-      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    const { texts, images, imageDetails } = readMessages(body);
-    const model = typeof body === 'object' && body !== null && 'model' in body && typeof body.model === 'string' ? body.model : undefined;
-    const request: MockChatRequest = { index: requests.length, method: incoming.method, path, headers, body, model, texts, images, imageDetails };
-    requests.push(request);
-    if (body === undefined) {
-      sendJson(response, 400, { error: { message: 'mock server: the body is not JSON', type: 'invalid_request_error' } });
-      return;
-    }
-
-    const reply = await options.reply(request);
-    const delayMs = typeof reply === 'string' ? 0 : (reply.delayMs ?? 0);
-    if (delayMs > 0) {
-      const delivered = await waitUnlessClosed(delayMs, response, pending);
-      if (!delivered) return;
-    }
-    if (typeof reply !== 'string' && 'status' in reply) {
-      sendJson(response, reply.status, reply.body, reply.headers);
-      return;
-    }
-    const text = typeof reply === 'string' ? reply : reply.text;
-    const usage =
-      typeof reply !== 'string' && reply.usage !== undefined
-        ? reply.usage
-        : { promptTokens: texts.reduce((total, part) => total + estimateTokens(part), 0) + estimateImagesTokens(sentImages(images, imageDetails)), completionTokens: estimateTokens(text), ...cachedUsage(body) };
-    const omitUsage = typeof reply !== 'string' && reply.omitUsage === true;
-    if (typeof reply !== 'string' && reply.stream === true) {
-      sendEventStream(response, { id: `chatcmpl-mock-${request.index}`, model: reply.model ?? model ?? 'mock-model', text, finishReason: reply.finishReason ?? 'stop', ...(omitUsage ? {} : { usage }) });
-      return;
-    }
-    sendJson(response, 200, {
-      id: `chatcmpl-mock-${request.index}`,
-      object: 'chat.completion',
-      created: 0,
-      model: (typeof reply !== 'string' ? reply.model : undefined) ?? model ?? 'mock-model',
-      choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: (typeof reply !== 'string' ? reply.finishReason : undefined) ?? 'stop', logprobs: null }],
-      ...(omitUsage
-        ? {}
-        : { usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens, ...('cachedPromptTokens' in usage && usage.cachedPromptTokens !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cachedPromptTokens } } : {}) } }),
-    });
-  }
-
-  /** Under `prefixCache`: the tokens this request shares from its start with an earlier one (none: no field). */
-  function cachedUsage(body: unknown): { cachedPromptTokens?: number } {
-    if (options.prefixCache !== true) return {};
-    const prompt = promptPrefixText(readRoles(body));
-    const cached = sharedPrefixTokens(prompt, cachedPrompts);
-    cachedPrompts.push(prompt);
-    return cached > 0 ? { cachedPromptTokens: cached } : {};
-  }
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -174,17 +99,108 @@ export async function startMockOpenAiServer(options: MockOpenAiServerOptions): P
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${address.port}/v1`,
-    requests,
+    requests: state.requests,
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
-        for (const timer of pending) clearTimeout(timer);
-        pending.clear();
+        for (const timer of state.pending) clearTimeout(timer);
+        state.pending.clear();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
       return closing;
     },
   };
+}
+
+/** What one mock server keeps: its options, the requests received, the slow replies pending, the prompts its prefix cache has seen. */
+interface MockState {
+  readonly options: MockOpenAiServerOptions;
+  readonly requests: MockChatRequest[];
+  readonly pending: Set<NodeJS.Timeout>;
+  readonly cachedPrompts: string[];
+}
+
+/** Routes one HTTP request: the model list, a chat completion (recorded, then answered by the reply function), or a 404. */
+async function route(state: MockState, incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+  const raw = await readBody(incoming);
+  const path = (incoming.url ?? '/').split('?')[0] ?? '/';
+  if (incoming.method === 'GET' && path === '/v1/models') {
+    sendJson(response, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'senseact' }] });
+    return;
+  }
+  if (incoming.method !== 'POST' || path !== '/v1/chat/completions') {
+    sendJson(response, 404, { error: { message: `mock server: no route ${incoming.method ?? '?'} ${path}`, type: 'invalid_request_error' } });
+    return;
+  }
+  const request = readChatRequest(incoming, raw, path, state.requests.length);
+  state.requests.push(request);
+  if (request.body === undefined) {
+    sendJson(response, 400, { error: { message: 'mock server: the body is not JSON', type: 'invalid_request_error' } });
+    return;
+  }
+  const reply = await state.options.reply(request);
+  const delayMs = typeof reply === 'string' ? 0 : (reply.delayMs ?? 0);
+  if (delayMs > 0) {
+    const delivered = await waitUnlessClosed(delayMs, response, state.pending);
+    if (!delivered) return;
+  }
+  if (typeof reply !== 'string' && 'status' in reply) {
+    sendJson(response, reply.status, reply.body, reply.headers);
+    return;
+  }
+  // The prefix cache sees only requests whose reply leaves the usage to the server.
+  sendCompletion(response, request, reply, () => cachedUsage(state, request.body));
+}
+
+/** A POST's request as the tests see it: headers lower-cased, the body parsed (undefined when not JSON), its texts and images read out. */
+function readChatRequest(incoming: IncomingMessage, raw: string, path: string, index: number): MockChatRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    body = undefined;
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const { texts, images, imageDetails } = readMessages(body);
+  const model = typeof body === 'object' && body !== null && 'model' in body && typeof body.model === 'string' ? body.model : undefined;
+  return { index, method: incoming.method ?? '', path, headers, body, model, texts, images, imageDetails };
+}
+
+/** Under `prefixCache`: the tokens this request shares from its start with an earlier one (none: no field). */
+function cachedUsage(state: MockState, body: unknown): { cachedPromptTokens?: number } {
+  if (state.options.prefixCache !== true) return {};
+  const prompt = promptPrefixText(readRoles(body));
+  const cached = sharedPrefixTokens(prompt, state.cachedPrompts);
+  state.cachedPrompts.push(prompt);
+  return cached > 0 ? { cachedPromptTokens: cached } : {};
+}
+
+/** Answers with the reply's text as a chat completion (or as server-sent events), its usage given by the reply or counted here. */
+function sendCompletion(response: ServerResponse, request: MockChatRequest, reply: Exclude<MockReply, { readonly status: number }>, cached: () => { cachedPromptTokens?: number }): void {
+  const { texts, images, imageDetails, model } = request;
+  const text = typeof reply === 'string' ? reply : reply.text;
+  const usage =
+    typeof reply !== 'string' && reply.usage !== undefined
+      ? reply.usage
+      : { promptTokens: texts.reduce((total, part) => total + estimateTokens(part), 0) + estimateImagesTokens(sentImages(images, imageDetails)), completionTokens: estimateTokens(text), ...cached() };
+  const omitUsage = typeof reply !== 'string' && reply.omitUsage === true;
+  if (typeof reply !== 'string' && reply.stream === true) {
+    sendEventStream(response, { id: `chatcmpl-mock-${request.index}`, model: reply.model ?? model ?? 'mock-model', text, finishReason: reply.finishReason ?? 'stop', ...(omitUsage ? {} : { usage }) });
+    return;
+  }
+  sendJson(response, 200, {
+    id: `chatcmpl-mock-${request.index}`,
+    object: 'chat.completion',
+    created: 0,
+    model: (typeof reply !== 'string' ? reply.model : undefined) ?? model ?? 'mock-model',
+    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: (typeof reply !== 'string' ? reply.finishReason : undefined) ?? 'stop', logprobs: null }],
+    ...(omitUsage
+      ? {}
+      : { usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens, ...('cachedPromptTokens' in usage && usage.cachedPromptTokens !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cachedPromptTokens } } : {}) } }),
+  });
 }
 
 function readBody(incoming: IncomingMessage): Promise<string> {
