@@ -10,17 +10,17 @@ import { describeBenchDisk } from '../../bench/folder-bytes.js';
 import { formatPerAppTable, formatRepeatTable, formatResultsTable } from '../../bench/format-results-table.js';
 import { formatSkillTable } from '../../bench/format-skill-table.js';
 import { dryRunNeeds } from '../../bench/dry-run-needs.js';
-import { benchFiles, defaultBreakAfterInfrastructureErrors, runBenchmark, type BenchTotalBudget } from '../../bench/run-benchmark.js';
+import { benchFiles, defaultBreakAfterInfrastructureErrors, runBenchmark, type BenchTotalBudget, type RunBenchmarkOptions } from '../../bench/run-benchmark.js';
 import { defaultRunTimeoutSeconds } from '../../bench/compose.js';
 import { selectTasks, splitList, type TaskSelection } from '../../bench/select-tasks.js';
-import { defaultBenchTraceFormat, type BenchExecutorFactory, type BenchExecutorHandle, type BenchPlanning } from '../../bench/task-executor.js';
+import { defaultBenchTraceFormat, type BenchExecutorFactory, type BenchExecutorHandle, type BenchExecutorOptions, type BenchPlanning } from '../../bench/task-executor.js';
 import { traceFormats, type TraceFormat } from '../../trace/trace-writer.js';
 import { defaultVoteTemperature } from '../../agent/planning/planning-options.js';
 import { isSenseActMode } from '../../agent/loop/run-senseact.js';
 import { defaultGateThreshold } from '../../agent/loop/vlm-gate.js';
 import { validateBenchPlan } from '../../bench/validate-bench-plan.js';
 import { writeJunit } from '../../bench/write-junit.js';
-import { skillsDigest } from '../../skills/skills-digest.js';
+import { skillsDigest, type SkillsDigest } from '../../skills/skills-digest.js';
 import { faultProfiles } from '../../sim/fault-injector.js';
 import { modelFaultProfiles } from '../../agent/model-faults/model-fault-profile.js';
 import { writeBenchReport } from '../../bench/write-bench-report.js';
@@ -198,72 +198,16 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
  * accepted values. `now` names the default output dir.
  */
 export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchCommandOptions {
-  const bad = (option: string, message: string): BenchError => new BenchError({ code: 'bench-cli-option', message: `${option}: ${message}` });
-  const modes: AgentMode[] = [];
-  for (const name of raw.mode.split(',').map((part) => part.trim()).filter(Boolean)) {
-    const parsed = agentModeSchema.safeParse(name);
-    if (!parsed.success) throw bad('--mode', `unknown mode "${name}"; choose from ${agentModeSchema.options.join(', ')}`);
-    if (modes.includes(parsed.data)) throw bad('--mode', `mode "${name}" is listed twice`);
-    modes.push(parsed.data);
-  }
-  if (modes.length === 0) throw bad('--mode', `give at least one mode, e.g. --mode senseact,react-vlm (modes: ${agentModeSchema.options.join(', ')})`);
+  const bad: BadOption = (option, message) => new BenchError({ code: 'bench-cli-option', message: `${option}: ${message}` });
+  const modes = parseModes(raw.mode, bad);
   const policy = raw.policy === 'auto' ? { success: true as const, data: 'auto' as const } : policyNameSchema.safeParse(raw.policy);
   if (!policy.success) throw bad('--policy', `unknown policy "${raw.policy}"; choose llm, oracle or auto`);
-  const positive = (option: string, text: string): number => {
-    if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw bad(option, `expected a whole number ≥ 1, got "${text}"`);
-    return Number(text);
-  };
-  const wholeNumber = (option: string, text: string): number => {
-    if (!/^\d+$/.test(text.trim())) throw bad(option, `expected a whole number ≥ 0 (0: the main thread only), got "${text}"`);
-    return Number(text);
-  };
-  const price = (option: string, text: string | undefined, fallback: number): number => {
-    if (text === undefined) return fallback;
-    const value = Number(text);
-    if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw bad(option, `expected US dollars per 1M tokens (a number ≥ 0), got "${text}"`);
-    return value;
-  };
-  if ((raw.pricePrompt === undefined) !== (raw.priceCompletion === undefined)) {
-    throw bad(raw.pricePrompt === undefined ? '--price-prompt' : '--price-completion', 'give both --price-prompt and --price-completion, or neither (then the configured model\'s list price is used when known)');
-  }
-  const prices: TokenPrices | undefined = raw.pricePrompt === undefined || raw.priceCompletion === undefined
-    ? undefined
-    : (() => {
-        const promptPrice = price('--price-prompt', raw.pricePrompt, 0);
-        const completionPrice = price('--price-completion', raw.priceCompletion, 0);
-        return { label: `prices from the command line: $${promptPrice} prompt / $${completionPrice} completion per 1M tokens`, promptPerMillionUsd: promptPrice, completionPerMillionUsd: completionPrice };
-      })();
-  if (raw.faults !== undefined && !Object.hasOwn(faultProfiles, raw.faults)) {
-    throw bad('--faults', `unknown fault profile "${raw.faults}"; choose from ${Object.keys(faultProfiles).join(', ')} (or put a fault config in the device profile's sim: section)`);
-  }
-  if (raw.modelFaults !== undefined && !Object.hasOwn(modelFaultProfiles, raw.modelFaults)) {
-    throw bad('--model-faults', `unknown model fault profile "${raw.modelFaults}"; choose from ${Object.keys(modelFaultProfiles).join(', ')}`);
-  }
-  const list = (option: string, text: string | undefined): string[] | undefined => {
-    if (text === undefined) return undefined;
-    const items = splitList(text);
-    if (items.length === 0) throw bad(option, 'give at least one value (comma-separated)');
-    return items;
-  };
-  const ids = list('--tasks', raw.tasks);
-  const tags = list('--tags', raw.tags);
-  if (raw.force === true && raw.resume !== true) throw bad('--force', 'only goes with --resume');
-  if (raw.junit !== undefined && raw.junit.trim() === '') throw bad('--junit', 'give a file name for the JUnit XML');
-  // Checked before any run: the JUnit file is written last, after the runs it reports.
-  if (raw.junit !== undefined && isDirectory(path.resolve(io.cwd, raw.junit))) throw bad('--junit', `${raw.junit} is a folder: give a file name for the JUnit XML`);
-  if (raw.suite.trim() === '') throw bad('--suite', 'give a suite name (e.g. sim) or a folder of task YAML files');
-  if (raw.device.trim() === '') throw bad('--device', 'give a device profile name or path (devices/*.yaml)');
-  const vote = positive('--vote', raw.vote ?? '1');
-  const voteTemperature = raw.voteTemperature === undefined ? defaultVoteTemperature : Number(raw.voteTemperature);
-  if (raw.voteTemperature !== undefined && (raw.voteTemperature.trim() === '' || !Number.isFinite(voteTemperature) || voteTemperature < 0 || voteTemperature > 2)) throw bad('--vote-temperature', `expected a number from 0 to 2, got "${raw.voteTemperature}"`);
-  if (raw.voteTemperature !== undefined && vote === 1) throw bad('--vote-temperature', 'only goes with --vote n (n ≥ 2)');
-  if (raw.appMemory !== undefined && raw.appMemory.trim() === '') throw bad('--app-memory', 'give the folder of the app memory (created when missing)');
-  const planning: BenchPlanning = {
-    metaPlan: raw.metaPlan === true,
-    vote,
-    voteTemperature,
-    ...(raw.appMemory === undefined ? {} : { appMemoryDir: path.resolve(io.cwd, raw.appMemory) }),
-  };
+  const prices = parsePrices(raw, bad);
+  checkFaultProfiles(raw, bad);
+  const ids = optionList('--tasks', raw.tasks, bad);
+  const tags = optionList('--tags', raw.tags, bad);
+  checkPlaces(raw, io, bad);
+  const planning = parsePlanning(raw, io, bad);
   const gateThreshold = raw.gateThreshold === undefined ? undefined : parseGateThreshold(raw.gateThreshold);
   const temperature = raw.temperature === undefined ? undefined : parseTemperature(raw.temperature);
   if (gateThreshold !== undefined && !modes.some(isSenseActMode)) throw bad('--gate-threshold', `only the SenseAct modes have a VLM gate; none of ${modes.join(', ')} is one`);
@@ -278,9 +222,9 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
     device: raw.device,
     faults: raw.faults,
     modelFaults: raw.modelFaults,
-    concurrency: positive('--concurrency', raw.concurrency),
-    workers: raw.workers === undefined ? undefined : wholeNumber('--workers', raw.workers),
-    repeat: positive('--repeat', raw.repeat),
+    concurrency: positiveNumber('--concurrency', raw.concurrency, bad),
+    workers: raw.workers === undefined ? undefined : wholeNumber('--workers', raw.workers, bad),
+    repeat: positiveNumber('--repeat', raw.repeat, bad),
     out: path.resolve(io.cwd, raw.out ?? defaultOutDir(raw.suite, now)),
     resume,
     ...(raw.dryRun === true ? { dryRun: true } : {}),
@@ -302,22 +246,109 @@ export function parseBenchOptions(raw: RawOptions, io: CliIo, now: Date): BenchC
   };
 }
 
+/** Makes the error of a bad option: `<option>: <message>` (exit 2). */
+type BadOption = (option: string, message: string) => BenchError;
+
+/** `--mode a,b`: known modes, each once, at least one. */
+function parseModes(text: string, bad: BadOption): AgentMode[] {
+  const modes: AgentMode[] = [];
+  for (const name of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const parsed = agentModeSchema.safeParse(name);
+    if (!parsed.success) throw bad('--mode', `unknown mode "${name}"; choose from ${agentModeSchema.options.join(', ')}`);
+    if (modes.includes(parsed.data)) throw bad('--mode', `mode "${name}" is listed twice`);
+    modes.push(parsed.data);
+  }
+  if (modes.length === 0) throw bad('--mode', `give at least one mode, e.g. --mode senseact,react-vlm (modes: ${agentModeSchema.options.join(', ')})`);
+  return modes;
+}
+
+/** A whole number ≥ 1 (`--concurrency`, `--repeat`, `--vote`). */
+function positiveNumber(option: string, text: string, bad: BadOption): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw bad(option, `expected a whole number ≥ 1, got "${text}"`);
+  return Number(text);
+}
+
+/** `--workers`: a whole number ≥ 0. */
+function wholeNumber(option: string, text: string, bad: BadOption): number {
+  if (!/^\d+$/.test(text.trim())) throw bad(option, `expected a whole number ≥ 0 (0: the main thread only), got "${text}"`);
+  return Number(text);
+}
+
+/** `--price-prompt` and `--price-completion`: both or neither, US dollars per 1M tokens ≥ 0. */
+function parsePrices(raw: RawOptions, bad: BadOption): TokenPrices | undefined {
+  if ((raw.pricePrompt === undefined) !== (raw.priceCompletion === undefined)) {
+    throw bad(raw.pricePrompt === undefined ? '--price-prompt' : '--price-completion', 'give both --price-prompt and --price-completion, or neither (then the configured model\'s list price is used when known)');
+  }
+  if (raw.pricePrompt === undefined || raw.priceCompletion === undefined) return undefined;
+  const price = (option: string, text: string): number => {
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw bad(option, `expected US dollars per 1M tokens (a number ≥ 0), got "${text}"`);
+    return value;
+  };
+  const promptPrice = price('--price-prompt', raw.pricePrompt);
+  const completionPrice = price('--price-completion', raw.priceCompletion);
+  return { label: `prices from the command line: $${promptPrice} prompt / $${completionPrice} completion per 1M tokens`, promptPerMillionUsd: promptPrice, completionPerMillionUsd: completionPrice };
+}
+
+/** `--faults` and `--model-faults` name known profiles. */
+function checkFaultProfiles(raw: RawOptions, bad: BadOption): void {
+  if (raw.faults !== undefined && !Object.hasOwn(faultProfiles, raw.faults)) {
+    throw bad('--faults', `unknown fault profile "${raw.faults}"; choose from ${Object.keys(faultProfiles).join(', ')} (or put a fault config in the device profile's sim: section)`);
+  }
+  if (raw.modelFaults !== undefined && !Object.hasOwn(modelFaultProfiles, raw.modelFaults)) {
+    throw bad('--model-faults', `unknown model fault profile "${raw.modelFaults}"; choose from ${Object.keys(modelFaultProfiles).join(', ')}`);
+  }
+}
+
+/** A comma-separated option (`--tasks`, `--tags`): at least one value when given. */
+function optionList(option: string, text: string | undefined, bad: BadOption): string[] | undefined {
+  if (text === undefined) return undefined;
+  const items = splitList(text);
+  if (items.length === 0) throw bad(option, 'give at least one value (comma-separated)');
+  return items;
+}
+
+/** `--force` goes with `--resume`; `--junit`, `--suite` and `--device` name something (the JUnit file not a folder). */
+function checkPlaces(raw: RawOptions, io: CliIo, bad: BadOption): void {
+  if (raw.force === true && raw.resume !== true) throw bad('--force', 'only goes with --resume');
+  if (raw.junit !== undefined && raw.junit.trim() === '') throw bad('--junit', 'give a file name for the JUnit XML');
+  // Checked before any run: the JUnit file is written last, after the runs it reports.
+  if (raw.junit !== undefined && isDirectory(path.resolve(io.cwd, raw.junit))) throw bad('--junit', `${raw.junit} is a folder: give a file name for the JUnit XML`);
+  if (raw.suite.trim() === '') throw bad('--suite', 'give a suite name (e.g. sim) or a folder of task YAML files');
+  if (raw.device.trim() === '') throw bad('--device', 'give a device profile name or path (devices/*.yaml)');
+}
+
+/** The planning aids: `--meta-plan`, `--vote n` with `--vote-temperature` (0..2, only with n ≥ 2), `--app-memory <dir>`. */
+function parsePlanning(raw: RawOptions, io: CliIo, bad: BadOption): BenchPlanning {
+  const vote = positiveNumber('--vote', raw.vote ?? '1', bad);
+  const voteTemperature = raw.voteTemperature === undefined ? defaultVoteTemperature : Number(raw.voteTemperature);
+  if (raw.voteTemperature !== undefined && (raw.voteTemperature.trim() === '' || !Number.isFinite(voteTemperature) || voteTemperature < 0 || voteTemperature > 2)) throw bad('--vote-temperature', `expected a number from 0 to 2, got "${raw.voteTemperature}"`);
+  if (raw.voteTemperature !== undefined && vote === 1) throw bad('--vote-temperature', 'only goes with --vote n (n ≥ 2)');
+  if (raw.appMemory !== undefined && raw.appMemory.trim() === '') throw bad('--app-memory', 'give the folder of the app memory (created when missing)');
+  return {
+    metaPlan: raw.metaPlan === true,
+    vote,
+    voteTemperature,
+    ...(raw.appMemory === undefined ? {} : { appMemoryDir: path.resolve(io.cwd, raw.appMemory) }),
+  };
+}
+
 /** `--run-timeout <seconds>`: a number ≥ 0 (0: no limit). */
-function parseRunTimeout(text: string, bad: (option: string, message: string) => BenchError): number {
+function parseRunTimeout(text: string, bad: BadOption): number {
   const seconds = Number(text);
   if (text.trim() === '' || !Number.isFinite(seconds) || seconds < 0) throw bad('--run-timeout', `expected seconds (a number ≥ 0; 0: no limit), got "${text}"`);
   return seconds;
 }
 
 /** A limit option's whole number ≥ 1, or undefined when it is not given. */
-function wholeLimit(option: string, text: string | undefined, bad: (option: string, message: string) => BenchError): number | undefined {
+function wholeLimit(option: string, text: string | undefined, bad: BadOption): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw bad(option, `expected a whole number ≥ 1, got "${text}"`);
   return Number(text);
 }
 
 /** `--max-total-model-calls`, `--max-total-tokens`: whole numbers ≥ 1. */
-function parseTotalBudget(raw: RawOptions, bad: (option: string, message: string) => BenchError): { totalBudget?: BenchTotalBudget } {
+function parseTotalBudget(raw: RawOptions, bad: BadOption): { totalBudget?: BenchTotalBudget } {
   const calls = wholeLimit('--max-total-model-calls', raw.maxTotalModelCalls, bad);
   const tokens = wholeLimit('--max-total-tokens', raw.maxTotalTokens, bad);
   if (calls === undefined && tokens === undefined) return {};
@@ -325,13 +356,13 @@ function parseTotalBudget(raw: RawOptions, bad: (option: string, message: string
 }
 
 /** `--breaker <n>`: a whole number ≥ 0. */
-function parseBreaker(text: string, bad: (option: string, message: string) => BenchError): number {
+function parseBreaker(text: string, bad: BadOption): number {
   if (!/^\d+$/.test(text.trim())) throw bad('--breaker', `expected a whole number ≥ 0 (0: never stop), got "${text}"`);
   return Number(text);
 }
 
 /** `--max-model-calls`, `--max-tokens` (whole numbers ≥ 1) and `--max-cost` (US dollars > 0); undefined when none is given. */
-function parseBudget(raw: RawOptions, bad: (option: string, message: string) => BenchError): ModelBudget | undefined {
+function parseBudget(raw: RawOptions, bad: BadOption): ModelBudget | undefined {
   const calls = wholeLimit('--max-model-calls', raw.maxModelCalls, bad);
   const tokens = wholeLimit('--max-tokens', raw.maxTokens, bad);
   const cost = raw.maxCost === undefined ? undefined : Number(raw.maxCost);
@@ -370,9 +401,47 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   // What the skills folder holds as the run starts: recorded in results.json, and a resume must find the same.
   const skills = options.skills === undefined ? undefined : skillsDigest(options.skills);
   const controller = new AbortController();
+  const signals = stopOnSignals(controller, dependencies.signal);
+  const tty = dependencies.progressTty === undefined ? (process.stderr.isTTY ? process.stderr : null) : dependencies.progressTty;
+  let reporter: BenchProgressReporter | undefined;
+  let handle: BenchExecutorHandle<Task> | undefined;
+  let results: BenchResults;
+  try {
+    handle = await dependencies.createExecutor(executorOptions(options, io, controller.signal));
+    if (options.dryRun === true) printDryRunTasks(handle, tasks, options, suite.name, io);
+    validateBenchPlan({ suite: suite.name, tasks, modes: options.modes, ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
+    if (options.dryRun === true) {
+      printDryRunPlan(handle, tasks, options, suite.name, io);
+      return exitCodes.ok;
+    }
+    io.stderr(`${handle.notice}\n`);
+    reporter = tty === null ? createLineProgressReporter(io.stderr) : createBarProgressReporter(tty);
+    results = await runBenchmark(benchmarkOptions(options, io, { handle, tasks, suiteName: suite.name, skills, onProgress: reporter.onProgress, signal: controller.signal }));
+  } finally {
+    reporter?.stop();
+    signals.release();
+    await handle?.close();
+  }
+  const unusedCalls = await printResults(results, options, io, dependencies);
+  return exitCodeOf(results, options, io, { stoppedBy: signals.stoppedBy(), unusedCalls });
+}
+
+/** How the bench hears it should stop: SIGINT / SIGTERM (which one sets the exit code), or the caller's signal when it gives one. */
+interface BenchStopSignals {
+  /** Undoes the listeners. */
+  release(): void;
+  /** The process signal that stopped the bench, if one did. */
+  stoppedBy(): 'SIGINT' | 'SIGTERM' | undefined;
+}
+
+/** Aborts the bench on SIGINT / SIGTERM (or on the caller's signal, when it gives one). */
+function stopOnSignals(controller: AbortController, signal: AbortSignal | undefined): BenchStopSignals {
   // The signal that stopped the bench sets its exit code (130, 143), the same through npx, which exits so on its own.
   let stoppedBy: 'SIGINT' | 'SIGTERM' | undefined;
-  const stopOnSignal = (): void => controller.abort();
+  if (signal !== undefined) {
+    signal.addEventListener('abort', () => controller.abort(), { once: true });
+    return { release: () => undefined, stoppedBy: () => stoppedBy };
+  }
   const stopOnInterrupt = (): void => {
     stoppedBy ??= 'SIGINT';
     controller.abort();
@@ -381,105 +450,106 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
     stoppedBy ??= 'SIGTERM';
     controller.abort();
   };
-  const ownSignals = dependencies.signal === undefined;
-  if (ownSignals) {
-    process.once('SIGINT', stopOnInterrupt);
-    process.once('SIGTERM', stopOnTerminate);
-  } else {
-    dependencies.signal?.addEventListener('abort', stopOnSignal, { once: true });
-  }
-  const tty = dependencies.progressTty === undefined ? (process.stderr.isTTY ? process.stderr : null) : dependencies.progressTty;
-  let reporter: BenchProgressReporter | undefined;
-  let handle: BenchExecutorHandle<Task> | undefined;
-  let results: BenchResults;
-  try {
-    handle = await dependencies.createExecutor({
-      suite: options.suite,
-      device: options.device,
-      faults: options.faults,
-      modelFaults: options.modelFaults,
-      policy: options.policy,
-      outDir: options.out,
-      ...(options.skills === undefined ? {} : { skills: options.skills }),
-      cwd: io.cwd,
-      env: io.env,
-      signal: controller.signal,
-      planning: options.planning,
-      ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
-      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-      concurrency: options.concurrency,
-      ...(options.workers === undefined ? {} : { workers: options.workers }),
-      ...(options.dryRun === true ? { dryRun: true } : {}),
-      ...(options.budget === undefined ? {} : { budget: options.budget }),
-      ...(options.prices === undefined ? {} : { prices: options.prices }),
-      ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
-      trace: options.trace,
-    });
-    if (options.dryRun === true) {
-      io.stderr(`${handle.notice}\n`);
-      // Every task is listed, the ones that cannot run with why; the plan check below then stops with exit 2.
-      const checkTask = handle.checkTask?.bind(handle);
-      let blocked = 0;
-      for (const task of tasks) {
-        const reason = options.modes.map((mode) => checkTask?.(task, mode)).find((found) => found !== undefined);
-        if (reason !== undefined) blocked++;
-        io.stdout(reason === undefined ? `${handle.describeTask?.(task) ?? task.id}\n` : `${task.id}: cannot run: ${reason}\n`);
-      }
-      if (blocked > 0) io.stdout(`dry run: ${tasks.length - blocked} of ${tasks.length} tasks of suite ${suite.name} can run on device ${options.device}, ${blocked} cannot (reasons above); nothing was run\n`);
-    }
-    validateBenchPlan({ suite: suite.name, tasks, modes: options.modes, ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
-    if (options.dryRun === true) {
-      io.stdout(`dry run: ${tasks.length} tasks of suite ${suite.name} × ${options.modes.length} mode(s) can run on device ${options.device}; nothing was run\n`);
-      // "Can run" is not "can be judged": on a device, say what the tasks still need (the simulator runs its twins, which need none of it).
-      if (handle.simulated !== true) for (const line of dryRunNeeds(tasks)) io.stdout(`  ${line}\n`);
-      return exitCodes.ok;
-    }
-    io.stderr(`${handle.notice}\n`);
-    reporter = tty === null ? createLineProgressReporter(io.stderr) : createBarProgressReporter(tty);
-    results = await runBenchmark({
-      tasks,
-      modes: options.modes,
-      repeat: options.repeat,
-      concurrency: options.concurrency,
-      ...(options.workers === undefined ? {} : { workers: options.workers }),
-      outDir: options.out,
-      resume: options.resume,
-      force: options.force,
-      executor: handle.executor,
-      policy: handle.policy,
-      suite: suite.name,
-      device: options.device,
-      ...(handle.simulated === undefined ? {} : { simulated: handle.simulated }),
-      faults: handle.faults === undefined ? options.faults ?? null : handle.faults,
-      modelFaults: options.modelFaults ?? null,
-      gateThreshold: options.gateThreshold ?? null,
-      temperature: options.temperature ?? null,
-      modelLabel: handle.modelLabel,
-      ...(skills === undefined ? {} : { skills }),
-      planning: {
-        metaPlan: options.planning.metaPlan,
-        vote: options.planning.vote,
-        voteTemperature: options.planning.vote > 1 ? options.planning.voteTemperature : null,
-        appMemory: options.planning.appMemoryDir ?? null,
-      },
-      reference: loadPublishedResults(/^[\w-]+$/.test(options.suite) ? path.join(tasksRootFor(io.cwd, options.suite), options.suite) : path.resolve(io.cwd, options.suite)) ?? null,
-      prices: options.prices ?? handle.prices ?? defaultTokenPrices,
-      onProgress: reporter.onProgress,
-      ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),
-      ...(handle.retainRuns === undefined ? {} : { beforeRuns: handle.retainRuns.bind(handle) }),
-      ...(options.breaker === undefined ? {} : { breakAfterInfrastructureErrors: options.breaker }),
-      ...(options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }),
-      ...(handle.cassette === undefined ? {} : { cassette: handle.cassette }),
-      signal: controller.signal,
-    });
-  } finally {
-    reporter?.stop();
-    if (ownSignals) {
+  process.once('SIGINT', stopOnInterrupt);
+  process.once('SIGTERM', stopOnTerminate);
+  return {
+    release: () => {
       process.off('SIGINT', stopOnInterrupt);
       process.off('SIGTERM', stopOnTerminate);
-    }
-    await handle?.close();
+    },
+    stoppedBy: () => stoppedBy,
+  };
+}
+
+/** What the executor factory is given: the device, policy, models' settings, planning aids and limits of the command line. */
+function executorOptions(options: BenchCommandOptions, io: CliIo, signal: AbortSignal): BenchExecutorOptions {
+  return {
+    suite: options.suite,
+    device: options.device,
+    faults: options.faults,
+    modelFaults: options.modelFaults,
+    policy: options.policy,
+    outDir: options.out,
+    ...(options.skills === undefined ? {} : { skills: options.skills }),
+    cwd: io.cwd,
+    env: io.env,
+    signal,
+    planning: options.planning,
+    ...(options.gateThreshold === undefined ? {} : { gateThreshold: options.gateThreshold }),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    concurrency: options.concurrency,
+    ...(options.workers === undefined ? {} : { workers: options.workers }),
+    ...(options.dryRun === true ? { dryRun: true } : {}),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+    ...(options.prices === undefined ? {} : { prices: options.prices }),
+    ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
+    trace: options.trace,
+  };
+}
+
+/** `--dry-run`: every task listed, the ones that cannot run with why; the plan check after it then stops with exit 2. */
+function printDryRunTasks(handle: BenchExecutorHandle<Task>, tasks: readonly Task[], options: BenchCommandOptions, suiteName: string, io: CliIo): void {
+  io.stderr(`${handle.notice}\n`);
+  const checkTask = handle.checkTask?.bind(handle);
+  let blocked = 0;
+  for (const task of tasks) {
+    const reason = options.modes.map((mode) => checkTask?.(task, mode)).find((found) => found !== undefined);
+    if (reason !== undefined) blocked++;
+    io.stdout(reason === undefined ? `${handle.describeTask?.(task) ?? task.id}\n` : `${task.id}: cannot run: ${reason}\n`);
   }
+  if (blocked > 0) io.stdout(`dry run: ${tasks.length - blocked} of ${tasks.length} tasks of suite ${suiteName} can run on device ${options.device}, ${blocked} cannot (reasons above); nothing was run\n`);
+}
+
+/** `--dry-run` once the plan passed its check: what would run, and on a device what the tasks still need. */
+function printDryRunPlan(handle: BenchExecutorHandle<Task>, tasks: readonly Task[], options: BenchCommandOptions, suiteName: string, io: CliIo): void {
+  io.stdout(`dry run: ${tasks.length} tasks of suite ${suiteName} × ${options.modes.length} mode(s) can run on device ${options.device}; nothing was run\n`);
+  // "Can run" is not "can be judged": on a device, say what the tasks still need (the simulator runs its twins, which need none of it).
+  if (handle.simulated !== true) for (const line of dryRunNeeds(tasks)) io.stdout(`  ${line}\n`);
+}
+
+/** What runBenchmark is given: the plan, the wired executor, the conditions results.json records, and the progress reporter. */
+function benchmarkOptions(options: BenchCommandOptions, io: CliIo, bench: { readonly handle: BenchExecutorHandle<Task>; readonly tasks: readonly Task[]; readonly suiteName: string; readonly skills: SkillsDigest | undefined; readonly onProgress: BenchProgressReporter['onProgress']; readonly signal: AbortSignal }): RunBenchmarkOptions<Task> {
+  const { handle, skills } = bench;
+  return {
+    tasks: bench.tasks,
+    modes: options.modes,
+    repeat: options.repeat,
+    concurrency: options.concurrency,
+    ...(options.workers === undefined ? {} : { workers: options.workers }),
+    outDir: options.out,
+    resume: options.resume,
+    force: options.force,
+    executor: handle.executor,
+    policy: handle.policy,
+    suite: bench.suiteName,
+    device: options.device,
+    ...(handle.simulated === undefined ? {} : { simulated: handle.simulated }),
+    faults: handle.faults === undefined ? options.faults ?? null : handle.faults,
+    modelFaults: options.modelFaults ?? null,
+    gateThreshold: options.gateThreshold ?? null,
+    temperature: options.temperature ?? null,
+    modelLabel: handle.modelLabel,
+    ...(skills === undefined ? {} : { skills }),
+    planning: {
+      metaPlan: options.planning.metaPlan,
+      vote: options.planning.vote,
+      voteTemperature: options.planning.vote > 1 ? options.planning.voteTemperature : null,
+      appMemory: options.planning.appMemoryDir ?? null,
+    },
+    reference: loadPublishedResults(/^[\w-]+$/.test(options.suite) ? path.join(tasksRootFor(io.cwd, options.suite), options.suite) : path.resolve(io.cwd, options.suite)) ?? null,
+    prices: options.prices ?? handle.prices ?? defaultTokenPrices,
+    onProgress: bench.onProgress,
+    ...(handle.redactor === undefined ? {} : { redactor: handle.redactor }),
+    ...(handle.retainRuns === undefined ? {} : { beforeRuns: handle.retainRuns.bind(handle) }),
+    ...(options.breaker === undefined ? {} : { breakAfterInfrastructureErrors: options.breaker }),
+    ...(options.totalBudget === undefined ? {} : { totalBudget: options.totalBudget }),
+    ...(handle.cassette === undefined ? {} : { cassette: handle.cassette }),
+    signal: bench.signal,
+  };
+}
+
+/** The tables, then where results, JUnit, the report and the disk use are, and a cassette's unused calls (returned: they may set the exit code). */
+async function printResults(results: BenchResults, options: BenchCommandOptions, io: CliIo, dependencies: BenchCommandDependencies): Promise<string | undefined> {
   io.stdout(formatResultsTable(results, { wide: options.wide === true }));
   io.stdout(formatPerAppTable(results));
   io.stdout(formatRepeatTable(results));
@@ -496,6 +566,12 @@ async function runBenchCommand(options: BenchCommandOptions, io: CliIo, dependen
   io.stdout(`${describeBenchDisk(options.out)}\n`);
   const unusedCalls = describeUnusedCassetteCalls(results);
   if (unusedCalls !== undefined) io.stderr(unusedCalls);
+  return unusedCalls;
+}
+
+/** The exit code, with what to do on stderr: a tripped breaker or infrastructure errors (4), the bench's total budget reached (1), an interrupted bench (130, 143, 1), unused calls of a strict cassette (4), else 0. */
+function exitCodeOf(results: BenchResults, options: BenchCommandOptions, io: CliIo, ended: { readonly stoppedBy: 'SIGINT' | 'SIGTERM' | undefined; readonly unusedCalls: string | undefined }): number {
+  const { stoppedBy, unusedCalls } = ended;
   if (results.breaker !== undefined) {
     const { failures, cause, run } = results.breaker;
     io.stderr(`senseact: stopped starting runs after ${failures} runs in a row ended in an infrastructure error (exit ${exitCodes.infrastructureError}); the cause:\n  ${cause}\n  trace: ${path.join(options.out, run)}\nOnce the cause is fixed, finish the benchmark with: npx senseact bench ${resumeArguments(options, results).join(' ')}\n`);
