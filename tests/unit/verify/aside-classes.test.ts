@@ -64,3 +64,26 @@ describe('a system confirmation opened by a settings switch', () => {
     expect(verifyUnitStep({ unit: unit!, args: {}, before, after }).code).not.toBe('raised-prompt');
   });
 });
+
+describe('a tap that lays out a row of image tiles anew', () => {
+  // Tiles are ImageViews without text, description or state: the delta does not compare them.
+  const gallery = 'com.example.gallery';
+  const tiles = (count: number): string => Array.from({ length: count }, (_, index) =>
+    node({ class: 'android.widget.ImageView', 'resource-id': `${gallery}:id/tile`, package: gallery, bounds: `[${index * 180},600][${index * 180 + 170},770]` })).join('');
+  const page = (count: number): string => hierarchy(node({ class: 'android.widget.FrameLayout', package: gallery, bounds: '[0,0][1080,2400]' },
+    node({ text: 'Album', package: gallery, bounds: '[40,150][800,250]' })
+    + node({ class: 'android.widget.Button', text: 'More', 'resource-id': `${gallery}:id/more`, package: gallery, clickable: true, bounds: '[40,400][300,500]' })
+    + node({ class: 'android.widget.LinearLayout', 'resource-id': `${gallery}:id/tiles`, package: gallery, bounds: '[0,600][1080,770]' }, tiles(count))));
+  const before = screen(page(5), { packageName: gallery });
+  const more = perceive(before).units.find((unit) => unit.label === 'More');
+
+  it('is a change when 5 tiles become 6 with the same ids (the compared nodes all stayed)', () => {
+    const after = screen(page(6), { packageName: gallery });
+    expect(verifyUnitStep({ unit: more!, args: {}, before, after })).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'screen-changed' });
+  });
+
+  it('is no change when the same 5 tiles are drawn again', () => {
+    const after = screen(page(5), { packageName: gallery });
+    expect(verifyUnitStep({ unit: more!, args: {}, before, after })).toMatchObject({ outcome: 'fail', code: 'no-change' });
+  });
+});
