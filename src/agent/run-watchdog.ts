@@ -12,7 +12,7 @@ export interface RunWatchdog {
 }
 
 /**
- * Starts the watchdog of one run (docs/architecture.md §2.10): after `limitMs` of wall-clock
+ * Starts the watchdog of one run (docs/models-and-traces.md): after `limitMs` of wall-clock
  * time its signal aborts with a `RunTimeoutError`, so device and model calls stop, and
  * `guard` rejects at once, so a step that does not listen to the signal cannot hold the
  * run. Without a limit it only passes the caller's signal on.
