@@ -5,7 +5,7 @@
 // array (or JSONL, one reply per line) it answers in order; each reply is a string or a
 // MockReply object ({ text, usage?, delayMs? } or { status, body }); once the script is
 // used up it answers HTTP 500 saying so. With --personality (strict, chatty, fenced,
-// thinking, sloppy, paper-format, broken, refused) every reply that is a JSON object is written the
+// explained, thinking, sloppy, paper-format, broken, refused) every reply that is a JSON object is written the
 // way such a model writes it (src/model/mock-model-personality.ts). Point the toolkit at the printed URL with
 // SENSEACT_BASE_URL. With --model label-match the answers come from a stand-in model that
 // reads the view in each prompt and picks the unit whose label best matches the task

@@ -4,6 +4,8 @@ import type { Device } from '../device/device.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { MeteredLanguageModel, MeteredVisionModel } from '../model/metered-language-model.js';
 import type { ModelCallRecord } from '../model/model-call-record.js';
+import type { ModelRole } from '../model/model-role.js';
+import { describeRepairs, type ReplyRead } from '../model/reply-repair.js';
 import type { UsageLedger } from '../model/usage-ledger.js';
 import type { VisionModel } from '../model/vision-model.js';
 import { perceive, type Perception } from '../perception/perceive.js';
@@ -76,12 +78,15 @@ export class AgentSession {
     beforeModelCall?: () => void,
   ) {
     const onCall = (record: ModelCallRecord): void => this.recordCall(record);
-    const metering = { ledger, onCall, ...(beforeModelCall ? { beforeCall: beforeModelCall } : {}) };
+    const onReplyRead = (role: ModelRole, read: ReplyRead): void => {
+      if (read.valid && read.repairs.length > 0) this.trace.emit({ type: 'reply-repaired', step: this.step, role, repairs: describeRepairs(read.repairs) });
+    };
+    const metering = { ledger, onCall, onReplyRead, ...(beforeModelCall ? { beforeCall: beforeModelCall } : {}) };
     this.planner = this.timed(new MeteredLanguageModel(models.planner, metering));
     this.verifier = models.verifier ? this.timed(new MeteredLanguageModel(models.verifier, metering)) : undefined;
     this.vision = models.vision ? this.timed(new MeteredVisionModel(models.vision, metering)) : undefined;
     this.certifier = models.certifier ? this.timed(new MeteredLanguageModel(models.certifier, metering)) : undefined;
-    this.judge = models.judge ? new MeteredLanguageModel(models.judge, { ledger, onCall }) : undefined;
+    this.judge = models.judge ? new MeteredLanguageModel(models.judge, { ledger, onCall, onReplyRead }) : undefined;
   }
 
   /**

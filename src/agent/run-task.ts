@@ -5,6 +5,7 @@ import type { AppMemory, AppTrailStep } from '../memory/app-memory.js';
 import type { CertificateMemory } from '../memory/certificate-memory.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
 import type { LanguageModel } from '../model/language-model.js';
+import type { ReplyRepairsByRole } from '../model/reply-repair.js';
 import { UsageLedger } from '../model/usage-ledger.js';
 import { budgetReached, tighterBudget, type BudgetPrices, type ModelBudget } from '../model/model-budget.js';
 import { ModelBudgetError } from '../model/model-budget-error.js';
@@ -180,11 +181,12 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   watchdog.stop();
   const faults = await readFaultLog(options, context, outcome);
   const totals = ledger.totals();
+  const replyRepairs = ledger.replyRepairs();
   const totalMs = performance.now() - started;
   const { run, error } = outcome;
   trace.emit({ type: 'task-end', step: null, taskId: task.id, success: error === null ? outcome.success : null, reason: outcome.reason, steps: run?.steps ?? 0, ...(run?.answer === undefined ? {} : { answer: run.answer }) });
-  trace.emit({ type: 'run-end', step: null, status: error === null ? 'completed' : 'failed', durationMs: totalMs, usage: { ...totals } });
-  const result = taskRunResult(options, { outcome, session, totals, totalMs, guard, faults, modelFaults: wired.injector?.log() ?? [], traceDir: trace.dir, planning });
+  trace.emit({ type: 'run-end', step: null, status: error === null ? 'completed' : 'failed', durationMs: totalMs, usage: { ...totals, ...(Object.keys(replyRepairs).length === 0 ? {} : { replyRepairs }) } });
+  const result = taskRunResult(options, { outcome, session, totals, replyRepairs, totalMs, guard, faults, modelFaults: wired.injector?.log() ?? [], traceDir: trace.dir, planning });
   trace.writeRunFile('result.json', result);
   // The run counts as done (and the bench journals it) only once its trace is on disk.
   await trace.close();
@@ -402,7 +404,7 @@ async function readFaultLog(options: RunTaskOptions, context: RunContext, outcom
 }
 
 /** The run's result as results.json keeps it. */
-function taskRunResult(options: RunTaskOptions, ended: { readonly outcome: RunOutcome; readonly session: AgentSession; readonly totals: ReturnType<UsageLedger['totals']>; readonly totalMs: number; readonly guard: ForegroundGuard; readonly faults: readonly string[]; readonly modelFaults: readonly { readonly kind: string }[]; readonly traceDir: string; readonly planning: PlanningOptions | undefined }): TaskRunResult {
+function taskRunResult(options: RunTaskOptions, ended: { readonly outcome: RunOutcome; readonly session: AgentSession; readonly totals: ReturnType<UsageLedger['totals']>; readonly replyRepairs: ReplyRepairsByRole; readonly totalMs: number; readonly guard: ForegroundGuard; readonly faults: readonly string[]; readonly modelFaults: readonly { readonly kind: string }[]; readonly traceDir: string; readonly planning: PlanningOptions | undefined }): TaskRunResult {
   const { task } = options;
   const { outcome: { run, error, lateModelStop, sideEffects }, session, totals } = ended;
   const latency = session.latency;
@@ -428,6 +430,7 @@ function taskRunResult(options: RunTaskOptions, ended: { readonly outcome: RunOu
     ...(totals.cachedPromptTokens > 0 ? { cachedPromptTokens: totals.cachedPromptTokens } : {}),
     ...(totals.estimatedCalls > 0 ? { estimatedUsageCalls: totals.estimatedCalls } : {}),
     ...(totals.sharedPrefixTokens > 0 ? { sharedPrefixTokens: totals.sharedPrefixTokens } : {}),
+    ...(Object.keys(ended.replyRepairs).length === 0 ? {} : { replyRepairs: ended.replyRepairs }),
     promptTokens: totals.promptTokens,
     completionTokens: totals.completionTokens,
     latency: { deviceMs: latency.deviceMs, perceptionMs: latency.perceptionMs, modelMs: latency.modelMs, verificationMs: latency.verificationMs, totalMs: ended.totalMs },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { replyRepairsByRoleSchema } from '../model/reply-repair.js';
 import { planningUsageSchema } from './planning/planning-usage.js';
 
 /**
@@ -61,6 +62,13 @@ export const modelUsageShape = {
    * the run: what a provider's prefix cache could serve (absent: none, or written before it was counted).
    */
   sharedPrefixTokens: count.optional(),
+  /**
+   * The structured replies read per role (planner, verifier, vision, judge, …): how many,
+   * how many only after a repair, by kind of repair, and how many did not validate (absent:
+   * none read, or written before they were counted). A reply that follows the schema as
+   * requested is no repair.
+   */
+  replyRepairs: replyRepairsByRoleSchema.optional(),
 };
 
 /**

@@ -1,5 +1,6 @@
 import { emptyPlanningUsage, type PlanningUsage } from '../agent/planning/planning-usage.js';
 import type { AgentMode, TaskRunResult } from '../agent/task-run-result.js';
+import { addReplyRepairs, type ReplyRepairsByRole } from '../model/reply-repair.js';
 import type { AppMetrics, ModeMetrics, TokenPrices } from './bench-results.js';
 import { computeLabMetrics } from './compute-lab-metrics.js';
 import { computeRepeatSpread } from './compute-repeat-spread.js';
@@ -18,6 +19,12 @@ export const vlmBaselineMode: AgentMode = 'react-vlm';
 export function computeModeMetrics(runs: readonly TaskRunResult[], modes: readonly AgentMode[], prices: TokenPrices): ModeMetrics[] {
   const baseline = runs.filter((run) => run.mode === vlmBaselineMode);
   return modes.map((mode) => metricsOfMode(mode, runs.filter((run) => run.mode === mode), baseline, prices));
+}
+
+/** The runs' structured replies read per role, added up; nothing when no run read one. */
+function replyRepairsOf(runs: readonly TaskRunResult[]): { replyRepairs?: ReplyRepairsByRole } {
+  const total = runs.reduce<ReplyRepairsByRole>((sum, run) => (run.replyRepairs === undefined ? sum : addReplyRepairs(sum, run.replyRepairs)), {});
+  return Object.keys(total).length === 0 ? {} : { replyRepairs: total };
 }
 
 function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline: readonly TaskRunResult[], prices: TokenPrices): ModeMetrics {
@@ -55,6 +62,7 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     imageSizes: countRecords(runs.map((run) => run.imageSizes)),
     promptTokensBySection: countRecords(runs.map((run) => run.promptTokensBySection)),
     modelAttempts: sum((run) => run.modelAttempts),
+    ...replyRepairsOf(runs),
     promptTokens,
     completionTokens,
     tokensPerTask: ratio(promptTokens + completionTokens, count),

@@ -1,6 +1,7 @@
 import type { BenchResults, ModeMetrics } from './bench-results.js';
 import type { MeanSd } from './compute-repeat-spread.js';
 import { computeVlmReduction } from './compute-vlm-reduction.js';
+import { describeReplyRepairs } from '../report/describe-reply-repairs.js';
 
 interface Column {
   readonly header: string;
@@ -135,6 +136,7 @@ export function resultsNotes(results: BenchResults): string[] {
     ...results.modes.flatMap((metrics) => (metrics.planning ? [planningNote(metrics.mode, metrics.planning)] : [])),
     ...modelFaultNotes(results),
     ...modelStopNotes(results),
+    ...replyRepairNotes(results),
     baselineRan
       ? 'vlm red.: 1 - images(mode)/images(react-vlm), per-task mean / aggregate ratio, over paired tasks (react-vlm sent >= 1 image; no infrastructure error); "on tasks both solved" keeps the tasks both modes solved: giving up early is not a saving'
       : 'vlm red.: not measured (react-vlm was not run)',
@@ -338,6 +340,18 @@ function modelStopNotes(results: BenchResults): string[] {
     const byMode = results.modes.map((metrics) => `${metrics.mode} ${stopped.filter((run) => run.mode === metrics.mode).length}/${metrics.tasks}`).join(', ');
     return [`${label}: ${byMode} (e.g. ${stopped[0]?.id} ${stopped[0]?.mode}: ${stopped[0]?.stopReason})`];
   })];
+}
+
+/**
+ * How the models' structured replies were read, per mode and role: read only after a
+ * repair / read, the repairs by kind, the replies that did not validate. Shown for a model
+ * policy, and for the oracle when a reply needed a repair (injected model faults).
+ */
+function replyRepairNotes(results: BenchResults): string[] {
+  const modes = results.modes.flatMap((metrics) => (metrics.replyRepairs === undefined ? [] : [{ mode: metrics.mode, byRole: metrics.replyRepairs }]));
+  const troubled = modes.some(({ byRole }) => Object.values(byRole).some((tally) => tally !== undefined && tally.repaired + tally.invalid > 0));
+  if (modes.length === 0 || (results.oracle && !troubled)) return [];
+  return [`reply repairs (replies read only after a repair / replies read, per role; by kind): ${modes.map(({ mode, byRole }) => `${mode} ${describeReplyRepairs(byRole)}`).join('; ')}`];
 }
 
 function modelFaultNotes(results: BenchResults): string[] {

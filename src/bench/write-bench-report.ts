@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TaskRunResult } from '../agent/task-run-result.js';
+import { describeReplyRepairs } from '../report/describe-reply-repairs.js';
 import type { ReportRun, ReportSummary } from '../report/report-input.js';
 import { writeReport, type WrittenReport } from '../report/write-report.js';
 import { BenchError } from './bench-error.js';
@@ -127,6 +128,8 @@ function runFacts(task: TaskRunResult): [string, string][] {
   if (gates.length > 0) facts.push(['gate reasons', gates.map(([reason, count]) => `${reason} ×${count}`).join(', ')]);
   if (task.faults.length > 0) facts.push(['faults', task.faults.join(', ')]);
   if (task.modelFaults.length > 0) facts.push(['model faults', task.modelFaults.join(', ')]);
+  const repairs = describeReplyRepairs(task.replyRepairs ?? {});
+  if (repairs !== '') facts.push(['reply repairs (repaired/read)', repairs]);
   if (task.answer !== undefined) facts.push(['answer', task.answer]);
   if (task.servedBy !== undefined) facts.push(['device', task.servedBy]);
   return facts;

@@ -38,6 +38,9 @@ export function readJsonCandidates(text: string, limit = 16): JsonCandidate[] {
   return values;
 }
 
+/** A fenced block: ```` ```json ```` (or any info string) on its own line, its text, the closing ```` ``` ````. */
+const fencePattern = /```[ \t]*[A-Za-z0-9_-]*[^\n]*\n([\s\S]*?)```/g;
+
 function* jsonCandidates(text: string): Generator<JsonCandidate> {
   // Reasoning models (DeepSeek-R1, Qwen3) think aloud first; the answer follows the block,
   // and objects inside the thoughts are drafts.
@@ -50,9 +53,11 @@ function* jsonCandidates(text: string): Generator<JsonCandidate> {
     yield { value: whole.value.value, repairs: [...thinking, ...whole.value.repairs] };
     return;
   }
+  // Prose around the fence ("Here is the JSON: ```json … ``` This opens …") is a repair of its own.
+  const prose: ReplyRepair[] = trimmed.replace(fencePattern, '').trim() === '' ? [] : [{ kind: 'surrounding-text' }];
   for (const fence of fencedBlocks(trimmed).reverse()) {
     const parsed = tryParse(fence);
-    if (parsed.success) yield { value: parsed.value.value, repairs: [...thinking, { kind: 'fence' }, ...parsed.value.repairs] };
+    if (parsed.success) yield { value: parsed.value.value, repairs: [...thinking, { kind: 'fence' }, ...prose, ...parsed.value.repairs] };
   }
   for (let start = 0; start < trimmed.length; start++) {
     const char = trimmed[start];
@@ -67,7 +72,7 @@ function* jsonCandidates(text: string): Generator<JsonCandidate> {
 }
 
 function fencedBlocks(text: string): string[] {
-  return [...text.matchAll(/```[ \t]*[A-Za-z0-9_-]*[^\n]*\n([\s\S]*?)```/g)].map((match) => (match[1] ?? '').trim());
+  return [...text.matchAll(fencePattern)].map((match) => (match[1] ?? '').trim());
 }
 
 function extractionError(text: string): string {

@@ -7,7 +7,7 @@ import { jsonSchemaOf } from './json-schema.js';
 import type { PromptPart } from './prompt-section.js';
 import type { ModelRole } from './model-role.js';
 import { repairToSchema } from './repair-to-schema.js';
-import { describeRepairs, type ReplyRepair } from './reply-repair.js';
+import { describeRepairs, type ReplyRead, type ReplyRepair } from './reply-repair.js';
 
 /** Default number of retries after an invalid reply (so at most 3 calls). */
 export const defaultStructuredRetries = 2;
@@ -16,6 +16,11 @@ export const defaultStructuredRetries = 2;
 export interface StructuredCapableModel<Message> {
   modelName(role: ModelRole): string;
   generate(request: ModelRequest<Message>): Promise<ModelReply>;
+  /**
+   * Told how each reply was read, valid (with the repairs it took) or not, after its
+   * `generate` call: a metered model counts them per role (`UsageLedger.replyRepairs`).
+   */
+  recordReplyRead?(role: ModelRole, read: ReplyRead): void;
 }
 
 export interface GenerateStructuredOptions<Schema extends z.ZodType, Message> {
@@ -103,6 +108,7 @@ export async function generateStructured<Schema extends z.ZodType, Message exten
     const validated = validateReply(reply.text, options.schema);
     // Under a strict json_schema request the optional keys are nullable: their nulls follow the schema, nothing was repaired.
     const checked = validated.success && reply.structured === 'json_schema' ? { ...validated, repairs: validated.repairs.filter((repair) => repair.kind !== 'null-optional') } : validated;
+    model.recordReplyRead?.(options.role, checked.success ? { valid: true, repairs: checked.repairs } : { valid: false });
     if (checked.success) {
       if (checked.repairs.length > 0) debugLog('model', 'repaired a structured reply', { role: options.role, model: reply.model, repairs: describeRepairs(checked.repairs) });
       return { value: checked.value, reply, replies, usage: sumUsage(replies), latencyMs: sumLatency(replies), attempts: attempt + 1, repairs: checked.repairs };

@@ -2,6 +2,7 @@ import type { LanguageModel, LanguageModelRequest, ModelReply, ModelRequest, Tex
 import { buildModelCallRecord, type ModelCallRecord } from './model-call-record.js';
 import { ModelReplyShapeError, modelReplyShapeProblems } from './model-reply-shape-error.js';
 import type { ModelRole } from './model-role.js';
+import type { ReplyRead } from './reply-repair.js';
 import type { UsageLedger } from './usage-ledger.js';
 import type { VisionMessage, VisionModel, VisionModelRequest } from './vision-model.js';
 
@@ -12,6 +13,13 @@ export interface MeteredModelOptions {
   readonly onCall?: (record: ModelCallRecord) => void;
   /** Runs before every call and may refuse it by throwing (a spent budget): nothing is sent or entered then. */
   readonly beforeCall?: () => void;
+  /** Called after the ledger counted how a structured reply was read (e.g. to trace its repairs). */
+  readonly onReplyRead?: (role: ModelRole, read: ReplyRead) => void;
+}
+
+function meteredReplyRead(options: MeteredModelOptions, role: ModelRole, read: ReplyRead): void {
+  options.ledger.recordReplyRead(role, read);
+  options.onReplyRead?.(role, read);
 }
 
 async function meteredGenerate<Message extends TextMessage | VisionMessage>(
@@ -63,6 +71,11 @@ export class MeteredLanguageModel implements LanguageModel {
   generate(request: LanguageModelRequest): Promise<ModelReply> {
     return meteredGenerate(this.inner, this.options, request);
   }
+
+  /** Counts how a structured reply was read in the ledger (see `StructuredCapableModel.recordReplyRead`). */
+  recordReplyRead(role: ModelRole, read: ReplyRead): void {
+    meteredReplyRead(this.options, role, read);
+  }
 }
 
 /** The {@link VisionModel} counterpart of {@link MeteredLanguageModel}; images and their bytes are counted. */
@@ -83,5 +96,10 @@ export class MeteredVisionModel implements VisionModel {
 
   generate(request: VisionModelRequest): Promise<ModelReply> {
     return meteredGenerate(this.inner, this.options, request);
+  }
+
+  /** Counts how a structured reply was read in the ledger (see `StructuredCapableModel.recordReplyRead`). */
+  recordReplyRead(role: ModelRole, read: ReplyRead): void {
+    meteredReplyRead(this.options, role, read);
   }
 }

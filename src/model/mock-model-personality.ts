@@ -8,6 +8,8 @@ import type { MockChatRequest } from './mock-openai-server.js';
  *   `null` for the absent ones (as OpenAI's structured output does).
  * - `chatty`: the JSON pretty-printed between a sentence before and one after.
  * - `fenced`: the JSON in a ```` ```json ```` fence.
+ * - `explained`: the fence with a sentence before and one after (as models served by
+ *   Ollama often answer when the schema is not enforced).
  * - `thinking`: a `<think>` block with a draft object first, then the JSON.
  * - `sloppy`: Python-style: single quotes, capitalised keys, `True`/`False`/`None`,
  *   trailing commas.
@@ -17,7 +19,7 @@ import type { MockChatRequest } from './mock-openai-server.js';
  * - `refused`: well-formed JSON (as `strict`) whose every unit id is one the screen does
  *   not have (`nx…`): a model whose plans are always refused.
  */
-export const mockPersonalitySchema = z.enum(['strict', 'chatty', 'fenced', 'thinking', 'sloppy', 'paper-format', 'broken', 'refused']);
+export const mockPersonalitySchema = z.enum(['strict', 'chatty', 'fenced', 'explained', 'thinking', 'sloppy', 'paper-format', 'broken', 'refused']);
 export type MockPersonality = z.infer<typeof mockPersonalitySchema>;
 
 /** The reply text a model with `personality` gives when its answer is `answer`. Deterministic. */
@@ -30,6 +32,8 @@ export function personalityReply(personality: MockPersonality, answer: Readonly<
       return `Sure! Here's what I'd do next, based on the screen:\n\n${JSON.stringify(answer, null, 2)}\n\nLet me know if you'd like me to try something else.`;
     case 'fenced':
       return `\`\`\`json\n${JSON.stringify(answer, null, 2)}\n\`\`\``;
+    case 'explained':
+      return `Here is the next step:\n\n\`\`\`json\n${JSON.stringify(answer, null, 2)}\n\`\`\`\n\nThis should move the task forward.`;
     case 'thinking':
       return `<think>\nThe screen lists the units. A first idea: {"draft": true}. Checking the task again, the answer below fits.\n</think>\n${json}`;
     case 'sloppy':

@@ -2,6 +2,7 @@ import type { ModelCallRecord } from './model-call-record.js';
 import type { ModelRole } from './model-role.js';
 import type { SectionTokens } from './prompt-section.js';
 import { addSectionTokens } from './prompt-tokens-by-section.js';
+import { tallyReplyRead, type ReplyRead, type ReplyRepairsByRole } from './reply-repair.js';
 import { promptPrefixText, sharedPrefixTokens } from './shared-prompt-prefix.js';
 
 /** Summed accounting over a set of calls. */
@@ -82,6 +83,7 @@ export class UsageLedger {
   private readonly entryList: LedgerEntry[] = [];
   /** The prompt text of every call recorded from its trace record, for the shared prefixes. */
   private readonly promptTexts: string[] = [];
+  private readonly replyReads: { -readonly [Role in keyof ReplyRepairsByRole]: ReplyRepairsByRole[Role] } = {};
 
   /** Adds one call. */
   record(entry: LedgerEntry): void {
@@ -116,6 +118,16 @@ export class UsageLedger {
     const shared = record.error === undefined ? sharedPrefixTokens(text, this.promptTexts) : 0;
     this.promptTexts.push(text);
     return shared > 0 ? { sharedPrefixTokens: shared } : {};
+  }
+
+  /** Counts one structured reply of `role` as it was read (`generateStructured` reports each through the metered model). */
+  recordReplyRead(role: ModelRole, read: ReplyRead): void {
+    this.replyReads[role] = tallyReplyRead(this.replyReads[role], read);
+  }
+
+  /** The structured replies read per role: how many, how many only after a repair and of what kind, how many invalid. */
+  replyRepairs(): ReplyRepairsByRole {
+    return { ...this.replyReads };
   }
 
   /** Every call, in order. */

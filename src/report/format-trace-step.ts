@@ -1,4 +1,5 @@
 import type { TraceEvent } from '../trace/trace-event.js';
+import { describeReplyRepairs, replyRepairsOf } from './describe-reply-repairs.js';
 import type { ExpectationNode } from './expectation-outcomes.js';
 import type { RunArtifacts, StepArtifacts } from './read-run-artifacts.js';
 import type { StepModel } from './run-page-model.js';
@@ -23,7 +24,11 @@ export function formatTraceHeader(artifacts: RunArtifacts): string {
       executed = event.steps;
       lines.push(`result: ${event.success === null ? 'not evaluated' : event.success ? 'SUCCESS' : 'FAILED'} — ${event.reason}${event.answer === undefined ? '' : `; answer "${event.answer}"`}`);
     }
-    if (event.type === 'run-end') lines.push(`run ${event.status} after ${Math.round(event.durationMs)} ms`);
+    if (event.type === 'run-end') {
+      lines.push(`run ${event.status} after ${Math.round(event.durationMs)} ms`);
+      const repairs = describeReplyRepairs(replyRepairsOf(event.usage) ?? {});
+      if (repairs !== '') lines.push(`model replies read after a repair (repaired/read): ${repairs}`);
+    }
     if (event.type === 'error' && event.step === null) lines.push(`error${event.where === undefined ? '' : ` in ${event.where}`}: ${event.message}`);
   }
   const numbers = artifacts.steps.map((step) => step.step);
@@ -76,8 +81,10 @@ export function formatTraceStep(artifacts: RunArtifacts, step: StepArtifacts, mo
   for (const check of model?.unitChecks ?? []) if (check.outcome !== 'pass') lines.push(`  unit ${check.unit}: ${check.outcome} — ${check.reason}`);
   const why = whyLine(events, model);
   if (why !== undefined) lines.push(`WHY      ${why}`);
-  const calls = events.filter((event) => event.type === 'model-call-end');
-  for (const call of calls) lines.push(`MODEL    ${describe(call).replace(/^model /, '')}`);
+  for (const event of events) {
+    if (event.type === 'model-call-end') lines.push(`MODEL    ${describe(event).replace(/^model /, '')}`);
+    if (event.type === 'reply-repaired') lines.push(`REPAIRED ${describe(event)}`);
+  }
   return terminalSafe(`${lines.join('\n')}\n`);
 }
 
@@ -178,6 +185,8 @@ function describe(event: TraceEvent): string {
     case 'vlm-call-end':
     case 'model-call-end':
       return `${event.type === 'vlm-call-end' ? 'vlm' : 'model'} ${event.role} (${event.model}): ${event.promptTokens}+${event.completionTokens} tokens, ${event.images} images, ${Math.round(event.latencyMs)} ms${event.error === undefined ? '' : `, error: ${event.error}`}${event.artifact === undefined ? '' : ` → ${event.artifact}`}`;
+    case 'reply-repaired':
+      return `the ${event.role}'s reply, read after: ${event.repairs.join(', ')}`;
     case 'surface-end':
       return `surface: ${event.decision.toUpperCase()} (${event.rule})`;
     case 'certificate-end':

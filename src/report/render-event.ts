@@ -43,6 +43,8 @@ export function renderEvent(event: TraceEvent): SafeHtml {
       return line(html`<span class="badge fault">device fault injected</span> ${event.kind}: ${event.detail}`);
     case 'model-fault-injected':
       return line(html`<span class="badge fault">model fault injected</span> ${event.kind} in the ${event.role}'s reply: ${event.detail}`);
+    case 'reply-repaired':
+      return line(html`the ${event.role}'s reply was read after a repair: ${event.repairs.join(', ')}`);
     case 'vlm-call-end':
     case 'model-call-end':
       return line(html`${event.role} · ${event.model} · ${event.promptTokens}+${event.completionTokens} tokens · ${event.images} images (${event.imageBytes} B${event.imageTokens === undefined || event.images === 0 ? '' : `, ${event.imageTokens} tokens`}) · ${milliseconds(event.latencyMs)}${event.error === undefined ? '' : html` · <span class="problems">${event.error}</span>`}`);

@@ -173,6 +173,16 @@ export const deviceFaultEventSchema = event('device-fault', {
   kind: z.string(),
   detail: z.string(),
 });
+/**
+ * A model's structured reply was read only after a repair (docs/models-and-traces.md): the
+ * role that asked and each repair, one line each (`fence`, `surrounding-text`,
+ * `key-case (Intent → intent)`). It follows that reply's `model-call-end` or `vlm-call-end`.
+ * A reply that follows the schema as requested has none.
+ */
+export const replyRepairedEventSchema = event('reply-repaired', {
+  role: z.string(),
+  repairs: z.array(z.string()),
+});
 export const vlmCallEndEventSchema = event('vlm-call-end', modelCall);
 export const modelCallEndEventSchema = event('model-call-end', modelCall);
 export const certificateEndEventSchema = event('certificate-end', {
@@ -300,6 +310,7 @@ export const traceEventSchema = z.discriminatedUnion('type', [
   guardEndEventSchema,
   screenshotEndEventSchema,
   modelFaultInjectedEventSchema,
+  replyRepairedEventSchema,
   deviceFaultEventSchema,
   vlmCallEndEventSchema,
   modelCallEndEventSchema,

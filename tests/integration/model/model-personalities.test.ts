@@ -92,6 +92,10 @@ describe('model personalities through the SenseAct loop and the real client', ()
     const format = (mock.requests[0]?.body as { response_format?: { type: string; json_schema?: { name: string; strict: boolean } } }).response_format;
     expect(format).toMatchObject({ type: 'json_schema', json_schema: { name: 'PlanReply', strict: true } });
     expect(repairs).toEqual([]);
+    // The run's result counts every planner reply as read and none as repaired.
+    const byModel = (model: string) => mock.requests.filter((request) => request.model === model).length;
+    expect(result.replyRepairs?.planner).toEqual({ replies: byModel('planner-model'), repaired: 0, invalid: 0, kinds: {} });
+    if (byModel('verifier-model') > 0) expect(result.replyRepairs?.verifier).toEqual({ replies: byModel('verifier-model'), repaired: 0, invalid: 0, kinds: {} });
   });
 
   it('the same nulls in reply to a request that sent no schema (json_object) are a repair (negative control)', async () => {
@@ -105,13 +109,24 @@ describe('model personalities through the SenseAct loop and the real client', ()
   it.each([
     ['chatty', ['surrounding-text']],
     ['fenced', ['fence']],
+    ['explained', ['fence', 'surrounding-text']],
     ['thinking', ['think-block']],
     ['sloppy', ['single-quotes', 'trailing-comma', 'python-literals', 'key-case']],
   ] as const)('%s: completes, and the trace says what was repaired', async (personality, expected) => {
-    const { result, repairs } = await runWith(personality, { SENSEACT_STRUCTURED: 'none' });
+    const { result, repairs, mock } = await runWith(personality, { SENSEACT_STRUCTURED: 'none' });
     expect(result.success, result.reason).toBe(true);
     expect(result.error).toBeNull();
     expect(repairs.sort()).toEqual([...expected].sort());
+    // Every reply of every role was repaired, and counted under the kinds it took (a verdict has no boolean to rewrite).
+    const kinds = new Set<string>();
+    for (const [role, model] of [['planner', 'planner-model'], ['verifier', 'verifier-model']] as const) {
+      const requests = mock.requests.filter((request) => request.model === model).length;
+      if (role === 'planner') expect(requests).toBeGreaterThan(0);
+      if (requests === 0) continue;
+      expect(result.replyRepairs?.[role]).toMatchObject({ replies: requests, repaired: requests, invalid: 0 });
+      for (const kind of Object.keys(result.replyRepairs?.[role]?.kinds ?? {})) kinds.add(kind);
+    }
+    expect([...kinds].sort()).toEqual([...expected].sort());
   });
 
   it("paper-format: the model's failure of the run (no infrastructure error) that names the two-field format, after asking the model to add the commitment", async () => {

@@ -72,6 +72,22 @@ describe('formatResultsTable', () => {
     expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toMatch(/estimated locally|cached prompt/);
   });
 
+  it('counts the replies read only after a repair per mode and role, adding up the runs; none for an oracle whose replies were read as written', () => {
+    const read = [
+      runResult({ id: 'a', mode: 'senseact', replyRepairs: { planner: { replies: 3, repaired: 2, invalid: 1, kinds: { fence: 2, 'surrounding-text': 1 } }, verifier: { replies: 1, repaired: 0, invalid: 0, kinds: {} } } }),
+      runResult({ id: 'b', mode: 'senseact', replyRepairs: { planner: { replies: 2, repaired: 1, invalid: 0, kinds: { fence: 1 } } } }),
+      runResult({ id: 'a', mode: 'react-vlm', replyRepairs: { vision: { replies: 4, repaired: 0, invalid: 0, kinds: {} } } }),
+    ];
+    const bench = results(read, ['senseact', 'react-vlm'], 'llm');
+    expect(bench.modes[0]?.replyRepairs).toEqual({ planner: { replies: 5, repaired: 3, invalid: 1, kinds: { fence: 3, 'surrounding-text': 1 } }, verifier: { replies: 1, repaired: 0, invalid: 0, kinds: {} } });
+    const text = formatResultsTable(bench);
+    expect(text.split('\n').every((line) => line.length <= 120)).toBe(true);
+    expect(text.replace(/\n +/g, ' ')).toContain('reply repairs (replies read only after a repair / replies read, per role; by kind): senseact planner 3/5 (fence 3, surrounding-text 1, 1 invalid), verifier 0/1; react-vlm vision 0/4');
+    const oracle = [runResult({ id: 'a', mode: 'senseact', policy: 'oracle', replyRepairs: { planner: { replies: 3, repaired: 0, invalid: 0, kinds: {} } } })];
+    expect(formatResultsTable(results(oracle, ['senseact'], 'oracle'))).not.toContain('reply repairs');
+    expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toContain('reply repairs');
+  });
+
   it('says the size of the images each mode sent and their tokens per image; nothing when no mode sent one', () => {
     const sized = [
       runResult({ id: 'a', mode: 'senseact', vlmCalls: 1, imagesUploaded: 1, imageTokens: 85, imageSizes: { '1080x2400': 1 } }),

@@ -42,6 +42,15 @@ describe('the tolerant reader repairs how a reply is written', () => {
     expect(kinds(thinking.repairs)).toEqual(['think-block']);
   });
 
+  it('says when prose stood around the fence too (as Ollama-served models write), and not when the fence was all', () => {
+    const fenced = `\`\`\`json\n${JSON.stringify(plan, null, 2)}\n\`\`\``;
+    const explained = read(`Here is the next step:\n${fenced}\nThis opens the Display page.`);
+    expect(explained.value).toEqual(parsedPlan);
+    expect(kinds(explained.repairs)).toEqual(['fence', 'surrounding-text']);
+    expect(kinds(read(`  ${fenced}\n`).repairs)).toEqual(['fence']);
+    expect(kinds(read(`\`\`\`json\n{"intent": "draft"\n\`\`\`\n${fenced}`).repairs)).toEqual(['fence']);
+  });
+
   it("rewrites single quotes, Python literals, trailing commas and comments, and says so", () => {
     const text = `{'intent': 'Open Display', 'expectation': 'exists(text="Dark theme")', 'commitment': [{'unit': 'n3f2a',},], 'finish': False, // no answer\n}`;
     const result = read(text);

@@ -43,6 +43,7 @@ const everyEvent: TraceEventInput[] = [
   { type: 'guard-end', step: 0, packageName: 'com.android.chrome', action: 'left', detail: 'back in com.android.settings' },
   { type: 'screenshot-end', step: 0, artifact: 'steps/000/screenshot.png', of: 'after', width: 1080, height: 2400, bytes: 48_000, latencyMs: 90 },
   { type: 'model-fault-injected', step: 0, kind: 'wrong-unit', role: 'planner', detail: 'unit n3f2a → n9c1e' },
+  { type: 'reply-repaired', step: 0, role: 'planner', repairs: ['fence', 'surrounding-text'] },
   { type: 'device-fault', step: 1, kind: 'dropped-tap', detail: 'tap (540,675) dropped' },
   { type: 'vlm-call-end', step: 0, role: 'vision', model: 'gpt-4o', promptTokens: 1100, completionTokens: 20, latencyMs: 1500, images: 1, imageBytes: 48_000 },
   { type: 'certificate-end', step: 0, text: 'scope wifi; action toggle; effect no-change', confidence: 'high' },
