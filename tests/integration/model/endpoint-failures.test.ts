@@ -2,24 +2,16 @@
 // rate-limit window (on a clock the test advances, so nothing really waits 30 s), a dead
 // endpoint that accepts and never answers (with a 100 ms timeout), and the retry settings
 // from the environment.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startMockOpenAiServer, type MockChatRequest, type MockOpenAiServer, type MockReply } from '../../../src/model/mock-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import type { MockChatRequest, MockReply } from '../../../src/model/mock-openai-server.js';
 import { createConfiguredModels } from '../../../src/model/create-configured-models.js';
 import { ModelCallError } from '../../../src/model/model-call-error.js';
 import { modelConfigFromEnv } from '../../../src/model/model-config-from-env.js';
 import { OpenAiLanguageModel } from '../../../src/model/openai-language-model.js';
 import type { RetryClock } from '../../../src/model/openai-chat-client.js';
+import { mockEndpointPerTest } from '../../helpers/mock-endpoint.js';
 
-let server: MockOpenAiServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(reply: (request: MockChatRequest) => MockReply): Promise<MockOpenAiServer> {
-  server = await startMockOpenAiServer({ reply });
-  return server;
-}
+const mocks = mockEndpointPerTest();
 
 /** A clock whose sleeps move time on at once. */
 function virtualClock(): RetryClock & { slept: number[] } {
@@ -43,7 +35,7 @@ const ask = { role: 'planner' as const, messages: [{ role: 'user' as const, cont
 describe('a 30 s rate-limit window', () => {
   it.each(['seconds-left', 'one-second', 'none'] as const)('is ridden out with the default settings (Retry-After: %s)', async (retryAfter) => {
     const clock = virtualClock();
-    const mock = await start(rateLimited(clock, 30_000, retryAfter));
+    const mock = await mocks.start(rateLimited(clock, 30_000, retryAfter));
     const model = new OpenAiLanguageModel({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: mock.url, SENSEACT_MODEL: 'm' }), clock });
     const reply = await model.generate(ask);
     expect(reply.text).toBe('through');
@@ -54,12 +46,12 @@ describe('a 30 s rate-limit window', () => {
 
   it('a window longer than the call budget (120 s) fails as rate-limited, and SENSEACT_MODEL_RETRIES=0 gives up at once (negative controls)', async () => {
     const clock = virtualClock();
-    const mock = await start(rateLimited(clock, 600_000, 'seconds-left'));
+    const mock = await mocks.start(rateLimited(clock, 600_000, 'seconds-left'));
     const model = new OpenAiLanguageModel({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: mock.url, SENSEACT_MODEL: 'm' }), clock });
     await expect(model.generate(ask)).rejects.toMatchObject({ failure: 'rate-limited', status: 429 });
     expect(clock.now()).toBeLessThanOrEqual(120_000);
     const none = virtualClock();
-    const again = await start(rateLimited(none, 30_000, 'seconds-left'));
+    const again = await mocks.start(rateLimited(none, 30_000, 'seconds-left'));
     const strict = new OpenAiLanguageModel({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: again.url, SENSEACT_MODEL: 'm', SENSEACT_MODEL_RETRIES: '0' }), clock: none });
     await expect(strict.generate(ask)).rejects.toMatchObject({ failure: 'rate-limited', attempts: 1 });
     expect(again.requests).toHaveLength(1);
@@ -67,7 +59,7 @@ describe('a 30 s rate-limit window', () => {
 
   it('SENSEACT_MODEL_RETRY_MAX_WAIT_MS caps each wait a server asks for', async () => {
     const clock = virtualClock();
-    const mock = await start(rateLimited(clock, 30_000, 'seconds-left'));
+    const mock = await mocks.start(rateLimited(clock, 30_000, 'seconds-left'));
     const model = new OpenAiLanguageModel({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: mock.url, SENSEACT_MODEL: 'm', SENSEACT_MODEL_RETRY_MAX_WAIT_MS: '5000' }), clock });
     expect((await model.generate(ask)).text).toBe('through');
     expect(Math.max(...clock.slept)).toBe(5_000);
@@ -87,7 +79,7 @@ describe('retry settings from the environment', () => {
 
 describe('a dead endpoint (accepts, never answers)', () => {
   it('opens the breaker after two unanswered requests: the next call, text or vision, fails at once without a request', async () => {
-    const mock = await start(() => ({ text: 'never', delayMs: 60_000 }));
+    const mock = await mocks.start(() => ({ text: 'never', delayMs: 60_000 }));
     const config = modelConfigFromEnv({ SENSEACT_BASE_URL: mock.url, SENSEACT_MODEL: 'm' });
     const models = createConfiguredModels({ config, timeoutMs: 100, retry: { initialDelayMs: 1 } });
     await expect(models.language.generate(ask)).rejects.toMatchObject({ failure: 'timeout', attempts: 2 });
@@ -102,7 +94,7 @@ describe('a dead endpoint (accepts, never answers)', () => {
 
   it('one stall then an answer closes it again: the next calls go through (negative control)', async () => {
     let stalls = 1;
-    const mock = await start(() => (stalls-- > 0 ? { text: 'late', delayMs: 60_000 } : 'on time'));
+    const mock = await mocks.start(() => (stalls-- > 0 ? { text: 'late', delayMs: 60_000 } : 'on time'));
     const models = createConfiguredModels({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: mock.url, SENSEACT_MODEL: 'm' }), timeoutMs: 200, retry: { initialDelayMs: 1 } });
     expect((await models.language.generate(ask)).text).toBe('on time');
     stalls = 1;

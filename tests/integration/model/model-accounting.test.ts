@@ -1,47 +1,25 @@
 // Every request the endpoint sees is counted, played by the mock server: a resend after a
 // learned quirk, an empty reply the endpoint billed, cached prompt tokens, and the answer
 // judge of a query task, which runs on the session's metered model.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ModelAnswerJudge } from '../../../src/agent/model-answer-judge.js';
 import { runTask } from '../../../src/agent/run-task.js';
 import { computeModeMetrics } from '../../../src/bench/compute-mode-metrics.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import { labelMatchAnswer } from '../../../src/model/mock-label-model.js';
-import { startMockOpenAiServer, type MockChatRequest, type MockOpenAiServer, type MockReply } from '../../../src/model/mock-openai-server.js';
 import { MeteredLanguageModel } from '../../../src/model/metered-language-model.js';
 import { modelConfigFromEnv } from '../../../src/model/model-config-from-env.js';
 import { OpenAiLanguageModel } from '../../../src/model/openai-language-model.js';
 import { UsageLedger } from '../../../src/model/usage-ledger.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import { runResult } from '../../unit/bench/run-result-builder.js';
+import { fastRetry, mockEndpointPerTest } from '../../helpers/mock-endpoint.js';
+import { simSuiteTask, temporaryRunRoot } from '../../helpers/sim-suite.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
-const queryTask = suite.tasks.find((candidate) => candidate.id === 'settings-query-apps-storage')!;
-const fastRetry = { initialDelayMs: 1, maxDelayMs: 5, budgetMs: 10_000 };
+const queryTask = simSuiteTask('settings-query-apps-storage');
 const ask = { role: 'planner' as const, messages: [{ role: 'user' as const, content: 'x' }], maxTokens: 20 };
-
-let root: string;
-let server: MockOpenAiServer | undefined;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'senseact-accounting-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(reply: (request: MockChatRequest) => MockReply): Promise<MockOpenAiServer> {
-  server = await startMockOpenAiServer({ reply });
-  return server;
-}
+const runs = temporaryRunRoot('senseact-accounting-');
+const mocks = mockEndpointPerTest();
 
 function model(url: string): OpenAiLanguageModel {
   return new OpenAiLanguageModel({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: url, SENSEACT_MODEL: 'm' }), retry: fastRetry });
@@ -49,7 +27,7 @@ function model(url: string): OpenAiLanguageModel {
 
 describe('every request counted', () => {
   it('a resend after the endpoint refused max_tokens is an attempt of the call', async () => {
-    const mock = await start((request) => ('max_tokens' in (request.body as object)
+    const mock = await mocks.start((request) => ('max_tokens' in (request.body as object)
       ? { status: 400, body: { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' } } }
       : 'ok'));
     const ledger = new UsageLedger();
@@ -59,7 +37,7 @@ describe('every request counted', () => {
   });
 
   it('an empty reply keeps the tokens the endpoint billed for it, and a reasoning model out of tokens is told so', async () => {
-    const mock = await start(() => ({ status: 200, body: { id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, reasoning_content: 'Let me think about this at length…' }, finish_reason: 'length' }], usage: { prompt_tokens: 120, completion_tokens: 20, total_tokens: 140 } } }));
+    const mock = await mocks.start(() => ({ status: 200, body: { id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, reasoning_content: 'Let me think about this at length…' }, finish_reason: 'length' }], usage: { prompt_tokens: 120, completion_tokens: 20, total_tokens: 140 } } }));
     const ledger = new UsageLedger();
     const error = await new MeteredLanguageModel(model(mock.url), { ledger }).generate(ask).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ failure: 'empty-reply' });
@@ -68,7 +46,7 @@ describe('every request counted', () => {
   });
 
   it('reads cached prompt tokens and prices them at the cached price when one is given; without one at the prompt price', async () => {
-    const mock = await start(() => ({ text: 'ok', usage: { promptTokens: 1000, completionTokens: 10, cachedPromptTokens: 800 } }));
+    const mock = await mocks.start(() => ({ text: 'ok', usage: { promptTokens: 1000, completionTokens: 10, cachedPromptTokens: 800 } }));
     const ledger = new UsageLedger();
     const reply = await new MeteredLanguageModel(model(mock.url), { ledger }).generate(ask);
     expect(reply.usage).toEqual({ promptTokens: 1000, completionTokens: 10, cachedPromptTokens: 800 });
@@ -81,11 +59,11 @@ describe('every request counted', () => {
   });
 
   it("the answer judge's request is counted with the run (requests seen = counted attempts); an unmetered judge given beside it is not (negative control)", async () => {
-    const mock = await start((request) => JSON.stringify(request.texts.join('\n').includes('Answer to grade:') ? labelMatchAnswer(request) : { thought: 'Read the size of Apps', action: null, finish: true, answer: '4.2 GB' }));
+    const mock = await mocks.start((request) => JSON.stringify(request.texts.join('\n').includes('Answer to grade:') ? labelMatchAnswer(request) : { thought: 'Read the size of Apps', action: null, finish: true, answer: '4.2 GB' }));
     const language = model(mock.url);
     const run = async (judges?: { model: ModelAnswerJudge }) => {
       const device = new SimDevice(simulatorForTask(queryTask, { seed: 3 }));
-      return runTask({ task: queryTask, mode: 'react-text', policy: 'llm', device, probe: device, models: { planner: language, judge: language }, traceRoot: root, suite: 'accounting', ...(judges ? { judges } : {}) });
+      return runTask({ task: queryTask, mode: 'react-text', policy: 'llm', device, probe: device, models: { planner: language, judge: language }, traceRoot: runs.dir(), suite: 'accounting', ...(judges ? { judges } : {}) });
     };
     const metered = await run();
     expect(metered.success, metered.reason).toBe(true);

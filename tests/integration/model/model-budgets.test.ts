@@ -3,10 +3,7 @@
 // name unit ids no screen has (`refused`), and the same model answering plainly. Refused
 // plans stop a run after a few in a row, and a spent budget stops it as a failure, never
 // an infrastructure error; a clean model is untouched by either.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { maxRefusedPlansInARow } from '../../../src/agent/planning/plan-intent.js';
 import { runTask, type RunTaskOptions } from '../../../src/agent/run-task.js';
 import type { AgentMode } from '../../../src/agent/task-run-result.js';
@@ -14,36 +11,22 @@ import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import { labelMatchAnswer } from '../../../src/model/mock-label-model.js';
 import { personalityReply, type MockPersonality } from '../../../src/model/mock-model-personality.js';
-import { startMockOpenAiServer, type MockOpenAiServer } from '../../../src/model/mock-openai-server.js';
 import { ModelConfigError } from '../../../src/model/model-config-error.js';
 import { modelConfigFromEnv } from '../../../src/model/model-config-from-env.js';
 import { OpenAiLanguageModel } from '../../../src/model/openai-language-model.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
+import { fastRetry, mockEndpointPerTest } from '../../helpers/mock-endpoint.js';
+import { simSuiteTask, temporaryRunRoot } from '../../helpers/sim-suite.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
-const task = suite.tasks.find((candidate) => candidate.id === 'settings-dark-theme')!;
-const fastRetry = { initialDelayMs: 1, maxDelayMs: 5, budgetMs: 10_000 };
-
-let root: string;
-let server: MockOpenAiServer | undefined;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'senseact-budgets-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const task = simSuiteTask('settings-dark-theme');
+const runs = temporaryRunRoot('senseact-budgets-');
+const mocks = mockEndpointPerTest();
 
 async function run(personality: MockPersonality, mode: AgentMode, extra: Partial<RunTaskOptions> = {}) {
-  server = await startMockOpenAiServer({ reply: (request) => personalityReply(personality, labelMatchAnswer(request), request) });
+  const server = await mocks.start((request) => personalityReply(personality, labelMatchAnswer(request), request));
   const config = modelConfigFromEnv({ SENSEACT_BASE_URL: server.url, SENSEACT_PLANNER_MODEL: 'planner-model', SENSEACT_VERIFIER_MODEL: 'verifier-model' });
   const language = new OpenAiLanguageModel({ config, retry: fastRetry });
   const device = new SimDevice(simulatorForTask(task, { seed: 3 }));
-  const result = await runTask({ task, mode, policy: 'llm', device, probe: device, models: { planner: language, verifier: language }, traceRoot: root, suite: `budget-${personality}`, ...extra });
+  const result = await runTask({ task, mode, policy: 'llm', device, probe: device, models: { planner: language, verifier: language }, traceRoot: runs.dir(), suite: `budget-${personality}`, ...extra });
   return { result, requests: server.requests.length };
 }
 
@@ -79,7 +62,6 @@ describe('model budgets of a run', () => {
     const tight = await run('strict', 'senseact-text', { budget: { maxTokens: 50 } });
     expect(tight.result.stopReason).toMatch(/^budget: \d+ tokens reached the limit of 50 \(--max-tokens\)$/);
     expect(tight.requests).toBe(1);
-    await server?.close();
     const { result, requests } = await run('strict', 'senseact-text', { task: { ...task, modelBudget: { maxModelCalls: 2 } }, budget: { maxModelCalls: 50 } });
     expect(result.stopReason).toMatch(/^budget: 2 model calls reached the limit of 2/);
     expect(requests).toBe(2);
@@ -89,7 +71,6 @@ describe('model budgets of a run', () => {
     const { result, requests } = await run('strict', 'react-text', { budget: { maxCostUsd: 0.000001 }, budgetPrices: { promptPerMillionUsd: 2.5, completionPerMillionUsd: 10 } });
     expect(result.stopReason).toMatch(/^budget: \$0\.\d+ reached the limit of \$0\.000001 \(--max-cost\)$/);
     expect(requests).toBe(1);
-    await server?.close();
     await expect(run('strict', 'react-text', { budget: { maxCostUsd: 1 } })).rejects.toSatisfy((error) => ModelConfigError.isInstance(error) && /needs prices/.test(error.message));
   });
 

@@ -2,10 +2,7 @@
 // chatty, fenced, thinking, sloppy, the paper's two-field format, broken) answer the
 // SenseAct loop through the real OpenAI client. What completes, what is repaired, what is
 // refused and how.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planReplySchema } from '../../../src/agent/planning/plan-reply.js';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
@@ -13,30 +10,17 @@ import { SimDevice } from '../../../src/device/sim-device.js';
 import { generateStructured } from '../../../src/model/generate-structured.js';
 import { InvalidModelReplyError } from '../../../src/model/invalid-model-reply-error.js';
 import { personalityReply, type MockPersonality } from '../../../src/model/mock-model-personality.js';
-import { startMockOpenAiServer, type MockChatRequest, type MockOpenAiServer, type MockReply } from '../../../src/model/mock-openai-server.js';
+import type { MockChatRequest } from '../../../src/model/mock-openai-server.js';
 import { modelConfigFromEnv } from '../../../src/model/model-config-from-env.js';
 import { OpenAiLanguageModel } from '../../../src/model/openai-language-model.js';
 import { OpenAiVisionModel } from '../../../src/model/openai-vision-model.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import { readTrace } from '../../../src/trace/read-trace.js';
+import { fastRetry, mockEndpointPerTest } from '../../helpers/mock-endpoint.js';
+import { simSuiteTask, temporaryRunRoot } from '../../helpers/sim-suite.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
-const task = suite.tasks.find((candidate) => candidate.id === 'settings-dark-theme')!;
-const fastRetry = { initialDelayMs: 1, maxDelayMs: 5, budgetMs: 10_000 };
-
-let root: string;
-let server: MockOpenAiServer | undefined;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'senseact-personalities-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const task = simSuiteTask('settings-dark-theme');
+const runs = temporaryRunRoot('senseact-personalities-');
+const mocks = mockEndpointPerTest();
 
 /**
  * What a capable model would answer on the dark-theme task, read from the prompt it was
@@ -55,17 +39,12 @@ function darkThemeAnswer(request: MockChatRequest): Record<string, unknown> {
   return { intent: 'Look further down for Display', commitment: [{ unit: scroll?.[1] ?? 'nav-back', direction: 'down' }] };
 }
 
-async function start(reply: (request: MockChatRequest) => MockReply): Promise<MockOpenAiServer> {
-  server = await startMockOpenAiServer({ reply });
-  return server;
-}
-
 function endpoint(url: string, env: Record<string, string> = {}) {
   return modelConfigFromEnv({ SENSEACT_BASE_URL: url, SENSEACT_PLANNER_MODEL: 'planner-model', SENSEACT_VERIFIER_MODEL: 'verifier-model', SENSEACT_VISION_MODEL: 'vision-model', ...env });
 }
 
 async function runWith(personality: MockPersonality, env: Record<string, string> = {}) {
-  const mock = await start((request) => personalityReply(personality, darkThemeAnswer(request), request));
+  const mock = await mocks.start((request) => personalityReply(personality, darkThemeAnswer(request), request));
   const config = endpoint(mock.url, env);
   const language = new OpenAiLanguageModel({ config, retry: fastRetry });
   const device = new SimDevice(simulatorForTask(task, { seed: 3 }));
@@ -76,7 +55,7 @@ async function runWith(personality: MockPersonality, env: Record<string, string>
     device,
     probe: device,
     models: { planner: language, verifier: language, vision: new OpenAiVisionModel({ config, retry: fastRetry }) },
-    traceRoot: root,
+    traceRoot: runs.dir(),
     suite: `personality-${personality}`,
   });
   const trace = await readTrace(result.traceDir);
@@ -100,7 +79,7 @@ describe('model personalities through the SenseAct loop and the real client', ()
 
   it('the same nulls in reply to a request that sent no schema (json_object) are a repair (negative control)', async () => {
     const withNulls = JSON.stringify({ intent: 'Open Display', expectation: 'exists(text="Dark theme")', commitment: [{ unit: 'n3a5d', value: null, checked: null, direction: null, longPress: null }], finish: false, answer: null, lookFor: null, dependsOn: null, subtasksDone: null, skill: null, arguments: null });
-    const mock = await start(() => withNulls);
+    const mock = await mocks.start(() => withNulls);
     const ask = (mode: string) => generateStructured(new OpenAiLanguageModel({ config: endpoint(mock.url, { SENSEACT_STRUCTURED: mode }), retry: fastRetry }), { role: 'planner', schema: planReplySchema, schemaName: 'PlanReply', messages: [{ role: 'user', content: 'Reply with JSON.' }], instructJson: false });
     expect((await ask('json_schema')).repairs).toEqual([]);
     expect(new Set((await ask('json_object')).repairs.map((repair) => repair.kind))).toEqual(new Set(['null-optional']));
@@ -155,14 +134,14 @@ describe('structured output and sampling settings on the wire', () => {
     generateStructured(new OpenAiLanguageModel({ config, retry: fastRetry }), { role: 'planner', schema: planReplySchema, schemaName: 'PlanReply', messages: [{ role: 'user', content: 'Reply with JSON.' }], instructJson: false });
 
   it('sends no response_format with SENSEACT_STRUCTURED=none, json_object with json_object', async () => {
-    const mock = await start(() => JSON.stringify(plan));
+    const mock = await mocks.start(() => JSON.stringify(plan));
     await ask(endpoint(mock.url, { SENSEACT_STRUCTURED: 'none' }));
     await ask(endpoint(mock.url, { SENSEACT_STRUCTURED: 'json_object' }));
     expect(mock.requests.map((request) => (request.body as { response_format?: unknown }).response_format)).toEqual([undefined, { type: 'json_object' }]);
   });
 
   it('falls back json_schema → json_object once for a server that refuses it, and remembers', async () => {
-    const mock = await start((request) => {
+    const mock = await mocks.start((request) => {
       const format = (request.body as { response_format?: { type: string } }).response_format;
       if (format?.type === 'json_schema') return { status: 400, body: { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error' } } };
       return JSON.stringify(plan);
@@ -176,7 +155,7 @@ describe('structured output and sampling settings on the wire', () => {
   });
 
   it("sends the role's temperature, top_p, seed and max_tokens, a request's own values first", async () => {
-    const mock = await start(() => JSON.stringify(plan));
+    const mock = await mocks.start(() => JSON.stringify(plan));
     const config = endpoint(mock.url, { SENSEACT_PLANNER_TEMPERATURE: '0', SENSEACT_TOP_P: '0.9', SENSEACT_SEED: '11', SENSEACT_PLANNER_MAX_TOKENS: '400', SENSEACT_VISION_TEMPERATURE: '0.5' });
     await ask(config);
     await generateStructured(new OpenAiLanguageModel({ config, retry: fastRetry }), { role: 'planner', schema: planReplySchema, messages: [{ role: 'user', content: 'JSON' }], temperature: 0.3, maxTokens: 99 });
@@ -185,7 +164,7 @@ describe('structured output and sampling settings on the wire', () => {
   });
 
   it("a reply that never validates is InvalidModelReplyError (the model's failure of a run, no infrastructure error)", async () => {
-    const mock = await start((request) => personalityReply('broken', plan, request));
+    const mock = await mocks.start((request) => personalityReply('broken', plan, request));
     await expect(ask(endpoint(mock.url))).rejects.toSatisfy((error) => InvalidModelReplyError.isInstance(error));
   });
 });

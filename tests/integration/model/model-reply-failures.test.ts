@@ -3,10 +3,7 @@
 // ends its run failed with "model reply: …", and a resumed bench would not run it again.
 // Negative controls: a server failing with status 500 stays an infrastructure error, and
 // the same model answering whole JSON completes.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
 import type { AgentMode } from '../../../src/agent/task-run-result.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
@@ -15,35 +12,22 @@ import { isModelInfrastructureError } from '../../../src/model/is-model-infrastr
 import { isModelReplyFailure } from '../../../src/model/is-model-reply-failure.js';
 import { labelMatchAnswer } from '../../../src/model/mock-label-model.js';
 import { personalityReply } from '../../../src/model/mock-model-personality.js';
-import { startMockOpenAiServer, type MockChatRequest, type MockOpenAiServer, type MockReply } from '../../../src/model/mock-openai-server.js';
+import type { MockChatRequest, MockReply } from '../../../src/model/mock-openai-server.js';
 import { modelConfigFromEnv } from '../../../src/model/model-config-from-env.js';
 import { OpenAiLanguageModel } from '../../../src/model/openai-language-model.js';
-import { loadSuite } from '../../../src/tasks/load-task-file.js';
+import { fastRetry, mockEndpointPerTest } from '../../helpers/mock-endpoint.js';
+import { simSuiteTask, temporaryRunRoot } from '../../helpers/sim-suite.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
-const task = suite.tasks.find((candidate) => candidate.id === 'settings-dark-theme')!;
-const fastRetry = { initialDelayMs: 1, maxDelayMs: 5, budgetMs: 10_000 };
-
-let root: string;
-let server: MockOpenAiServer | undefined;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'senseact-reply-failures-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const task = simSuiteTask('settings-dark-theme');
+const runs = temporaryRunRoot('senseact-reply-failures-');
+const mocks = mockEndpointPerTest();
 
 async function run(reply: (request: MockChatRequest) => MockReply, mode: AgentMode) {
-  server = await startMockOpenAiServer({ reply });
+  const server = await mocks.start(reply);
   const config = modelConfigFromEnv({ SENSEACT_BASE_URL: server.url, SENSEACT_PLANNER_MODEL: 'planner-model', SENSEACT_VERIFIER_MODEL: 'verifier-model' });
   const language = new OpenAiLanguageModel({ config, retry: fastRetry });
   const device = new SimDevice(simulatorForTask(task, { seed: 3 }));
-  return runTask({ task, mode, policy: 'llm', device, probe: device, models: { planner: language, verifier: language }, traceRoot: root, suite: 'reply-failures' });
+  return runTask({ task, mode, policy: 'llm', device, probe: device, models: { planner: language, verifier: language }, traceRoot: runs.dir(), suite: 'reply-failures' });
 }
 
 const noText: MockReply = { status: 200, body: { id: 'x', object: 'chat.completion', created: 0, model: 'planner-model', choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'length' }], usage: { prompt_tokens: 900, completion_tokens: 512, total_tokens: 1412 } } };
@@ -79,7 +63,7 @@ describe("a model's bad answers fail its run", () => {
 
 describe('the classification', () => {
   it('a reply failure is not infrastructure; a server error is', async () => {
-    server = await startMockOpenAiServer({ reply: (request) => (request.index === 0 ? noText : { status: 500, body: { error: { message: 'boom' } } }) });
+    const server = await mocks.start((request) => (request.index === 0 ? noText : { status: 500, body: { error: { message: 'boom' } } }));
     const model = new OpenAiLanguageModel({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: server.url }), retry: { ...fastRetry, maxAttempts: 1 } });
     const empty = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
     const failed = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/cli-io.js';
 import { main } from '../../../src/cli/main.js';
 import { checkMaxTokens } from '../../../src/cli/commands/models-command.js';
-import { startMockOpenAiServer, type MockChatRequest, type MockOpenAiServer, type MockReply } from '../../../src/model/mock-openai-server.js';
+import type { MockChatRequest, MockReply } from '../../../src/model/mock-openai-server.js';
+import { mockEndpointPerTest } from '../../helpers/mock-endpoint.js';
 
 function fakeIo(env: Record<string, string>): CliIo & { out: () => string; err: () => string } {
   const stdout: string[] = [];
@@ -17,11 +18,7 @@ function fakeIo(env: Record<string, string>): CliIo & { out: () => string; err: 
   };
 }
 
-let server: MockOpenAiServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const mocks = mockEndpointPerTest();
 
 describe('senseact models', () => {
   it('shows roles with their sources and never prints the key', async () => {
@@ -55,7 +52,7 @@ describe('senseact models', () => {
   });
 
   it('--check calls each distinct model once, the vision model with an image', async () => {
-    server = await startMockOpenAiServer({ reply: (request) => (request.images.length > 0 ? 'Red' : 'OK') });
+    const server = await mocks.start((request) => (request.images.length > 0 ? 'Red' : 'OK'));
     const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_PLANNER_MODEL: 'big', SENSEACT_VERIFIER_MODEL: 'small', SENSEACT_VISION_MODEL: 'eyes' });
     const code = await main(['models', '--check'], io);
     expect(io.err()).toBe('');
@@ -70,7 +67,7 @@ describe('senseact models', () => {
   });
 
   it('--check fails a model that answers, but not what was asked', async () => {
-    server = await startMockOpenAiServer({ reply: (request) => (request.images.length > 0 ? 'Blue' : request.model === 'wrong' ? 'Hello! How can I help you today?' : 'OK.') });
+    const server = await mocks.start((request) => (request.images.length > 0 ? 'Blue' : request.model === 'wrong' ? 'Hello! How can I help you today?' : 'OK.'));
     const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_PLANNER_MODEL: 'wrong', SENSEACT_VERIFIER_MODEL: 'right', SENSEACT_VISION_MODEL: 'blind' });
     const code = await main(['models', '--check'], io);
     expect(code).toBe(1);
@@ -80,7 +77,7 @@ describe('senseact models', () => {
   });
 
   it('--check exits 1 when a model fails', async () => {
-    server = await startMockOpenAiServer({ reply: (request) => (request.model === 'eyes' ? { status: 404, body: { error: { message: 'model eyes not found' } } } : 'OK') });
+    const server = await mocks.start((request) => (request.model === 'eyes' ? { status: 404, body: { error: { message: 'model eyes not found' } } } : 'OK'));
     const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'one', SENSEACT_VISION_MODEL: 'eyes' });
     const code = await main(['models', '--check', '--json'], io);
     expect(code).toBe(1);
@@ -102,7 +99,7 @@ describe('senseact models', () => {
   };
 
   it('--check passes a reasoning model that thinks 300 tokens before it answers (5 reply tokens failed it)', async () => {
-    server = await startMockOpenAiServer({ reply: reasoningModel(300) });
+    const server = await mocks.start(reasoningModel(300));
     const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'thinker' });
     expect(await main(['models', '--check'], io)).toBe(0);
     expect(io.out()).toMatch(/ok +thinker \(planner/);
@@ -110,7 +107,7 @@ describe('senseact models', () => {
   });
 
   it('--check names the token budget when the reasoning uses up every reply token (negative control: not "a chat model that answers in text")', async () => {
-    server = await startMockOpenAiServer({ reply: reasoningModel(5000) });
+    const server = await mocks.start(reasoningModel(5000));
     const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_MODEL: 'overthinker' });
     expect(await main(['models', '--check'], io)).toBe(1);
     expect(io.out()).toMatch(/FAIL +overthinker \(planner.*reasoned \(reasoning_content\) and gave no answer.*spent the check's 1024 reply tokens on reasoning.*SENSEACT_<ROLE>_MAX_TOKENS/);
@@ -118,7 +115,7 @@ describe('senseact models', () => {
   });
 
   it('--check reads the answer after a <think> block, not the word in it', async () => {
-    server = await startMockOpenAiServer({ reply: (request) => (request.model === 'thinks-ok' ? '<think>Should I say OK? Yes.</think>\nOK' : '<think>They want OK.</think>\nHello there!') });
+    const server = await mocks.start((request) => (request.model === 'thinks-ok' ? '<think>Should I say OK? Yes.</think>\nOK' : '<think>They want OK.</think>\nHello there!'));
     const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_PLANNER_MODEL: 'thinks-ok', SENSEACT_VERIFIER_MODEL: 'says-hello', SENSEACT_VISION_MODEL: 'thinks-ok' });
     await main(['models', '--check'], io);
     expect(io.out()).toMatch(/ok +thinks-ok \(planner, certifier, extractor\)/);
@@ -128,14 +125,12 @@ describe('senseact models', () => {
   it('--check rides out one 429 (Retry-After honoured); a second in a row fails it', async () => {
     const limited: MockReply = { status: 429, body: { error: { message: 'Rate limit reached', type: 'requests' } }, headers: { 'retry-after-ms': '50' } };
     const counts = new Map<string, number>();
-    server = await startMockOpenAiServer({
-      reply: (request) => {
+    const server = await mocks.start((request) => {
         const seen = (counts.get(request.model ?? '') ?? 0) + 1;
         counts.set(request.model ?? '', seen);
         if (request.model === 'busy-once' && seen === 1) return limited;
         if (request.model === 'busy') return limited;
         return request.images.length > 0 ? 'Red' : 'OK';
-      },
     });
     const io = fakeIo({ SENSEACT_BASE_URL: server.url, SENSEACT_PLANNER_MODEL: 'busy-once', SENSEACT_VERIFIER_MODEL: 'busy', SENSEACT_VISION_MODEL: 'eyes' });
     expect(await main(['models', '--check'], io)).toBe(1);

@@ -1,29 +1,19 @@
 import { PNG } from 'pngjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { generateStructured } from '../../../src/model/generate-structured.js';
 import { InvalidModelReplyError } from '../../../src/model/invalid-model-reply-error.js';
 import { MeteredVisionModel } from '../../../src/model/metered-language-model.js';
-import { startMockOpenAiServer, type MockOpenAiServer, type MockReply, type MockChatRequest } from '../../../src/model/mock-openai-server.js';
 import { ModelCallError } from '../../../src/model/model-call-error.js';
 import { modelConfigFromEnv } from '../../../src/model/model-config-from-env.js';
 import { OpenAiLanguageModel } from '../../../src/model/openai-language-model.js';
 import { OpenAiVisionModel } from '../../../src/model/openai-vision-model.js';
 import { UsageLedger } from '../../../src/model/usage-ledger.js';
+import { fastRetry, mockEndpointPerTest } from '../../helpers/mock-endpoint.js';
 
-const fastRetry = { initialDelayMs: 1, maxDelayMs: 5, budgetMs: 10_000 };
 const answerSchema = z.object({ action: z.enum(['tap', 'type']), target: z.string() });
 
-let server: MockOpenAiServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(reply: (request: MockChatRequest) => MockReply | Promise<MockReply>): Promise<MockOpenAiServer> {
-  server = await startMockOpenAiServer({ reply });
-  return server;
-}
+const mocks = mockEndpointPerTest();
 
 function config(url: string, env: Record<string, string> = {}) {
   return modelConfigFromEnv({ SENSEACT_BASE_URL: url, SENSEACT_API_KEY: 'sk-test-abcdefghijklmnopqrstuv', SENSEACT_PLANNER_MODEL: 'plan-model', SENSEACT_VISION_MODEL: 'vision-model', ...env });
@@ -31,7 +21,7 @@ function config(url: string, env: Record<string, string> = {}) {
 
 describe('OpenAiLanguageModel against the mock server', () => {
   it('sends the role model, messages and key; returns text, usage and model', async () => {
-    const mock = await start(() => ({ text: 'hello', usage: { promptTokens: 21, completionTokens: 2 } }));
+    const mock = await mocks.start(() => ({ text: 'hello', usage: { promptTokens: 21, completionTokens: 2 } }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
     const reply = await model.generate({ role: 'planner', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }], temperature: 0, maxTokens: 50 });
     expect(reply.text).toBe('hello');
@@ -47,7 +37,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('extracts JSON from fences through generateStructured', async () => {
-    const mock = await start(() => 'Sure.\n```json\n{"action": "tap", "target": "n12ab"}\n```');
+    const mock = await mocks.start(() => 'Sure.\n```json\n{"action": "tap", "target": "n12ab"}\n```');
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
     const result = await generateStructured(model, { role: 'planner', schema: answerSchema, messages: [{ role: 'user', content: 'act' }] });
     expect(result.value).toEqual({ action: 'tap', target: 'n12ab' });
@@ -55,7 +45,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('retries an invalid reply with the validation error, then succeeds', async () => {
-    const mock = await start((request) => (request.index === 0 ? '{"action": "swipe", "target": "n1"}' : '{"action": "type", "target": "n1"}'));
+    const mock = await mocks.start((request) => (request.index === 0 ? '{"action": "swipe", "target": "n1"}' : '{"action": "type", "target": "n1"}'));
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
     const result = await generateStructured(model, { role: 'planner', schema: answerSchema, messages: [{ role: 'user', content: 'act' }] });
     expect(result.value.action).toBe('type');
@@ -66,7 +56,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('turns repeated invalid replies into InvalidModelReplyError, not a ModelCallError', async () => {
-    const mock = await start(() => ({ text: 'I would tap the button.', usage: { promptTokens: 10, completionTokens: 5 } }));
+    const mock = await mocks.start(() => ({ text: 'I would tap the button.', usage: { promptTokens: 10, completionTokens: 5 } }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
     const error = await generateStructured(model, { role: 'planner', schema: answerSchema, messages: [{ role: 'user', content: 'act' }], maxRetries: 1 }).catch((caught: unknown) => caught);
     expect(InvalidModelReplyError.isInstance(error)).toBe(true);
@@ -76,7 +66,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('backs off on 429 (honouring Retry-After) and then succeeds', async () => {
-    const mock = await start((request) =>
+    const mock = await mocks.start((request) =>
       request.index < 2 ? { status: 429, body: { error: { message: 'Rate limit reached', type: 'requests' } }, headers: { 'retry-after-ms': '3' } } : 'ok',
     );
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
@@ -86,7 +76,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('gives up after the attempt limit on repeated 500s with an infrastructure error', async () => {
-    const mock = await start(() => ({ status: 500, body: { error: { message: 'GPU on fire', type: 'server_error' } } }));
+    const mock = await mocks.start(() => ({ status: 500, body: { error: { message: 'GPU on fire', type: 'server_error' } } }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: { ...fastRetry, maxAttempts: 3 } });
     const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
     expect(ModelCallError.isInstance(error)).toBe(true);
@@ -96,7 +86,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('stops retrying when the budget would be exceeded', async () => {
-    const mock = await start(() => ({ status: 503, body: { error: { message: 'busy' } }, headers: { 'retry-after': '5' } }));
+    const mock = await mocks.start(() => ({ status: 503, body: { error: { message: 'busy' } }, headers: { 'retry-after': '5' } }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: { maxAttempts: 10, initialDelayMs: 1, maxDelayMs: 60_000, budgetMs: 1_000 } });
     const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ failure: 'server-error', status: 503, attempts: 1 });
@@ -104,7 +94,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('does not retry a 401 and names the key variables', async () => {
-    const mock = await start(() => ({ status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }));
+    const mock = await mocks.start(() => ({ status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
     const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ failure: 'client-error', status: 401, attempts: 1 });
@@ -113,7 +103,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('times out a slow reply, retries, and reports a timeout', async () => {
-    const mock = await start(() => ({ text: 'too late', delayMs: 5_000 }));
+    const mock = await mocks.start(() => ({ text: 'too late', delayMs: 5_000 }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), timeoutMs: 100, retry: { ...fastRetry, maxAttempts: 2 } });
     const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ failure: 'timeout', attempts: 2 });
@@ -123,20 +113,20 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('takes the timeout from the config (SENSEACT_MODEL_TIMEOUT_MS) when no option is given', async () => {
-    const mock = await start(() => ({ text: 'too late', delayMs: 5_000 }));
+    const mock = await mocks.start(() => ({ text: 'too late', delayMs: 5_000 }));
     const model = new OpenAiLanguageModel({ config: config(mock.url, { SENSEACT_MODEL_TIMEOUT_MS: '100' }), retry: { ...fastRetry, maxAttempts: 1 } });
     const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ failure: 'timeout', attempts: 1 });
   });
 
   it('a slow reply within the timeout succeeds', async () => {
-    const mock = await start(() => ({ text: 'worth the wait', delayMs: 50 }));
+    const mock = await mocks.start(() => ({ text: 'worth the wait', delayMs: 50 }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), timeoutMs: 10_000, retry: fastRetry });
     expect((await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] })).text).toBe('worth the wait');
   });
 
   it('aborts a pending call at once and does not retry it', async () => {
-    const mock = await start(() => ({ text: 'never', delayMs: 10_000 }));
+    const mock = await mocks.start(() => ({ text: 'never', delayMs: 10_000 }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
     const controller = new AbortController();
     const pending = model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }], signal: controller.signal }).catch((caught: unknown) => caught);
@@ -148,10 +138,9 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('reports connection failures as infrastructure errors', async () => {
-    const mock = await start(() => 'unused');
+    const mock = await mocks.start(() => 'unused');
     const url = mock.url;
     await mock.close();
-    server = undefined;
     const model = new OpenAiLanguageModel({ config: config(url), retry: { ...fastRetry, maxAttempts: 2 } });
     const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ failure: 'connection', attempts: 2 });
@@ -159,7 +148,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('estimates usage when the server sends none, and says so', async () => {
-    const mock = await start(() => ({ text: 'four token reply here', omitUsage: true }));
+    const mock = await mocks.start(() => ({ text: 'four token reply here', omitUsage: true }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
     const reply = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'count me' }] });
     expect(reply.usage.estimated).toBe(true);
@@ -168,7 +157,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('asks for JSON mode only when enabled', async () => {
-    const mock = await start(() => '{}');
+    const mock = await mocks.start(() => '{}');
     const plain = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
     const jsonMode = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry, jsonMode: true });
     await plain.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }], json: true });
@@ -178,7 +167,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('adapts to models that refuse max_tokens and non-default temperatures, once per model', async () => {
-    const mock = await start((request) => {
+    const mock = await mocks.start((request) => {
       const body = request.body as Record<string, unknown>;
       if ('max_tokens' in body) {
         return { status: 400, body: { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' } } };
@@ -199,7 +188,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('other 400s are not retried or adapted', async () => {
-    const mock = await start(() => ({ status: 400, body: { error: { message: 'messages: too long', type: 'invalid_request_error' } } }));
+    const mock = await mocks.start(() => ({ status: 400, body: { error: { message: 'messages: too long', type: 'invalid_request_error' } } }));
     const model = new OpenAiLanguageModel({ config: config(mock.url), retry: fastRetry });
     const error = await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }], maxTokens: 5, temperature: 0 }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ failure: 'client-error', status: 400, attempts: 1 });
@@ -207,7 +196,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
   });
 
   it('works without a key against a loopback server', async () => {
-    const mock = await start(() => 'local');
+    const mock = await mocks.start(() => 'local');
     const model = new OpenAiLanguageModel({ config: modelConfigFromEnv({ SENSEACT_BASE_URL: mock.url }), retry: fastRetry });
     expect((await model.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }] })).text).toBe('local');
   });
@@ -215,7 +204,7 @@ describe('OpenAiLanguageModel against the mock server', () => {
 
 describe('OpenAiVisionModel against the mock server', () => {
   it('sends images as base64 data URLs and the ledger counts them with their bytes', async () => {
-    const mock = await start(() => ({ text: '{"action": "tap", "target": "region-2"}', usage: { promptTokens: 1200, completionTokens: 9 } }));
+    const mock = await mocks.start(() => ({ text: '{"action": "tap", "target": "region-2"}', usage: { promptTokens: 1200, completionTokens: 9 } }));
     const ledger = new UsageLedger();
     const model = new MeteredVisionModel(new OpenAiVisionModel({ config: config(mock.url), retry: fastRetry }), { ledger });
     const first = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]);
@@ -241,7 +230,7 @@ describe('OpenAiVisionModel against the mock server', () => {
   });
 
   it("the mock's own usage counts each image at its real size and requested detail", async () => {
-    const mock = await start(() => ({ text: 'ok' }));
+    const mock = await mocks.start(() => ({ text: 'ok' }));
     const model = new OpenAiVisionModel({ config: config(mock.url), retry: fastRetry });
     const phone = new Uint8Array(PNG.sync.write(new PNG({ width: 1080, height: 2400 })));
     const ask = (detail: 'low' | 'high' | undefined) =>
