@@ -49,7 +49,8 @@ type Choice =
   | { readonly finish: false; readonly intent: string; readonly item: Record<string, unknown> };
 
 function chooseUnit(text: string): Choice {
-  const task = /Task: (.*)/.exec(text)?.[1] ?? '';
+  // The user message's own line: the system text may name a key ending in "Task:" (completesTask).
+  const task = /^Task: (.*)/m.exec(text)?.[1] ?? '';
   const history = /(?:Intent history|Previous actions):\n([\s\S]*?)(?:\n\n|<screen>|$)/.exec(text)?.[1] ?? '';
   const screen = [...text.matchAll(/<screen>\n([\s\S]*?)\n<\/screen>/g)].at(-1)?.[1] ?? '';
   const units = viewUnits(screen);

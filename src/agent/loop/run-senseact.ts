@@ -10,7 +10,8 @@ import { certifyAndDecide } from './certify-and-decide.js';
 import { executeCommitment } from './execute-commitment.js';
 import { ForegroundGuard } from './foreground-guard.js';
 import { maxRefusedPlansInARow, planIntent } from '../planning/plan-intent.js';
-import { planMetaIfDue, refusalsExhausted, trackProgress } from '../planning/meta-plan-phase.js';
+import { planMetaIfDue, refuseFinish, refusalsExhausted, trackProgress } from '../planning/meta-plan-phase.js';
+import type { PlanReply } from '../planning/plan-reply.js';
 import type { PlanningOptions } from '../planning/planning-options.js';
 import type { PlanningUsage } from '../planning/planning-usage.js';
 import { resolveByVision } from './resolve-by-vision.js';
@@ -94,8 +95,8 @@ export interface RoundEnd {
  * The SenseAct control loop (docs/architecture.md §2): observe → plan one intent with its
  * expectation and an admissible commitment → resolve by vision what the text view cannot
  * name → execute and verify unit by unit (the VLM gate on repeated failure) → verify the
- * intent → certify and decide the surface, until the planner says FINISH or a guard stops
- * it. The agent never decides success. `open-loop` runs the same planner without
+ * intent → certify and decide the surface, until the planner says FINISH (or a
+ * commitment it said completes the task verified) or a guard stops it. The agent never decides success. `open-loop` runs the same planner without
  * execution feedback: no contracts, no expectations, no retries, no gate on failures, and
  * the history carries no outcomes. Every policy runs this same code: models answer the
  * same messages and nothing else.
@@ -223,7 +224,20 @@ export async function playRound(context: SenseActContext, state: SenseActState):
   context.appTrail?.push(trailStep(plan, run, judgement));
   const entry: HistoryEntry = { intent: plan.intent, outcome: judgement.outcome, note: judgement.note };
   if (surface.rule === 'repeated-action') return { entry, stop: { finished: false, reason: `the same action was repeated ${state.sameActionRepeats} times` } };
-  return { entry };
+  return finishedByCommitment(context, state, plan, run.unfinished, judgement.outcome) ? { entry, stop: { finished: true, reason: 'the planner said FINISH with its last commitment, which verified', ...(plan.answer === undefined ? {} : { answer: plan.answer }) } } : { entry };
+}
+
+/**
+ * A commitment the planner said completes the task ends the run once every unit of it ran
+ * and it verified, as its FINISH would one call later; a sub-task whose check has not held
+ * refuses it as it refuses FINISH, and the loop goes on. A commitment cut short (its next
+ * unit gone from the new screen) ends nothing, whatever its expectation shows: the
+ * planner is asked again. Open-loop never gets here: it verifies nothing, and its planner
+ * says FINISH.
+ */
+function finishedByCommitment(context: SenseActContext, state: SenseActState, plan: PlanReply, unfinished: string, outcome: string): boolean {
+  if (plan.completesTask !== true || unfinished !== '' || outcome !== 'pass') return false;
+  return refuseFinish(context, state) === undefined;
 }
 
 function stepLatency(session: AgentSession, before: AgentSession['latency']): Record<string, number> {

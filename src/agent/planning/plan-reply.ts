@@ -36,6 +36,12 @@ export const planReplySchema = z.strictObject({
   expectation: expectationText.default(''),
   commitment: z.array(commitmentItemSchema).max(8).default([]),
   finish: z.boolean().default(false),
+  /**
+   * The planner says this commitment finishes the task: once its expectation verifies the
+   * run ends as if the next reply were FINISH, without asking for it (a run that executes
+   * nothing, or does not verify it, goes on as usual). `answer` goes with it for a question.
+   */
+  completesTask: z.boolean().optional(),
   answer: z.string().optional(),
   /**
    * The target the text view cannot identify (e.g. an icon without a label), described for
@@ -62,6 +68,9 @@ export const planReplySchema = z.strictObject({
 }).superRefine((plan, context) => {
   if (plan.skill !== undefined && (plan.commitment.length > 0 || plan.lookFor !== undefined || plan.finish)) {
     context.addIssue({ code: 'custom', path: ['skill'], message: 'a skill call stands alone: give "skill" and "arguments" without commitment, lookFor or finish' });
+  }
+  if (plan.completesTask === true && (plan.finish || plan.skill !== undefined)) {
+    context.addIssue({ code: 'custom', path: ['completesTask'], message: 'completesTask goes with a commitment (or lookFor): leave it out with finish or a skill call' });
   }
   if (plan.arguments !== undefined && plan.skill === undefined) {
     context.addIssue({ code: 'custom', path: ['arguments'], message: '"arguments" go with "skill": name the skill to run' });
@@ -117,6 +126,12 @@ export const reactReplySchema = z.strictObject({
   thought: z.string().default(''),
   action: commitmentItemSchema.nullable(),
   finish: z.boolean().default(false),
+  /**
+   * The planner says this commitment finishes the task: once its expectation verifies the
+   * run ends as if the next reply were FINISH, without asking for it (a run that executes
+   * nothing, or does not verify it, goes on as usual). `answer` goes with it for a question.
+   */
+  completesTask: z.boolean().optional(),
   answer: z.string().optional(),
 }).superRefine((reply, context) => {
   if (!reply.finish && reply.action === null) context.addIssue({ code: 'custom', path: ['action'], message: 'give an action, or set finish: true' });

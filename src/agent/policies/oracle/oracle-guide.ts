@@ -355,6 +355,18 @@ export class OracleGuide {
     }
   }
 
+  /**
+   * `completesTask` (with the reference's answer) when the next `covers` actions are the
+   * last of the solution but its FINISH: the planner says so in its reply, as a model
+   * reading the task would, and the loop ends the run once they verify.
+   */
+  private completion(covers: number): Pick<PlanReply, 'completesTask' | 'answer'> {
+    const rest = [...(this.solution[this.step]?.actions.slice(this.offset + covers) ?? []), ...this.solution.slice(this.step + 1).flatMap((step) => step.actions)];
+    if (!rest.every((action) => action.unit === 'finish')) return {};
+    const answer = rest.find((action) => action.unit === 'finish')?.answer;
+    return { completesTask: true, ...(answer === undefined ? {} : { answer }) };
+  }
+
   private buildPlan(perception: Perception, strayed = false): { reply: PlanReply; pending?: PendingPlan } {
     const step = this.solution[this.step];
     if (!step) return { reply: { intent: 'The task is complete', expectation: '', commitment: [], finish: true } };
@@ -387,7 +399,7 @@ export class OracleGuide {
     if (covers > 0) {
       const references = items.map((item) => perception.units.find((unit) => unit.id === item.unit)).map((unit) => (unit ? unitReference(unit) : ''));
       const pending = { intent: step.intent, actions: remaining.slice(0, covers), units: items.map((item) => item.unit), covers, references };
-      return { reply: { intent: step.intent, expectation, commitment: items, finish: false }, pending };
+      return { reply: { intent: step.intent, expectation, commitment: items, finish: false, ...this.completion(covers) }, pending };
     }
     // A step half done has its dialog open: its Cancel is no way on (its next target is left to vision below).
     const dismiss = this.dismissUnit(perception, this.offset > 0);
@@ -403,7 +415,7 @@ export class OracleGuide {
     // The text view names no target: leave it to vision, described by the reference query.
     const query = first ? targetOf(first) ?? '' : '';
     const single = remaining.length === 1 && step.expect !== undefined ? step.expect : '';
-    const reply: PlanReply = { intent: step.intent, expectation: single, commitment: first ? [{ unit: lookForUnit, ...argumentsFor(first) }] : [], finish: false, lookFor: query || step.intent };
+    const reply: PlanReply = { intent: step.intent, expectation: single, commitment: first ? [{ unit: lookForUnit, ...argumentsFor(first) }] : [], finish: false, lookFor: query || step.intent, ...(first ? this.completion(1) : {}) };
     return first ? { reply, pending: { intent: step.intent, actions: [first], units: [lookForUnit], covers: 1, references: [] } } : { reply };
   }
 
