@@ -185,19 +185,20 @@ function wrapLine(line: string, width: number): string[] {
 }
 
 /**
- * Success and AndroidLab's metrics per app (rows) and mode (columns): per mode one cell
- * `successes/runs sub-sr rrr ror`. The text table and the report's table are both drawn
- * from it. Pure.
+ * Success and AndroidLab's metrics per app: one row per app and mode (`app`, `mode`,
+ * `success` as successes/runs, `sub-sr`, `rrr`, `ror`), so the table is as wide for six
+ * modes as for one (modes as columns made it 135 characters for three). The text table
+ * and the report's table are both drawn from it. Pure.
  */
 export function perAppTableModel(results: BenchResults): { readonly headers: readonly string[]; readonly rows: readonly (readonly string[])[] } {
   const apps = [...new Set(results.modes.flatMap((metrics) => Object.keys(metrics.perApp)))].sort();
-  const headers = ['app', ...results.modes.map((metrics) => `${metrics.mode}: success sub-sr rrr ror`)];
-  const rows = apps.map((app) => [app, ...results.modes.map((metrics) => {
+  const headers = ['app', 'mode', 'success', 'sub-sr', 'rrr', 'ror'];
+  const rows = apps.flatMap((app) => results.modes.map((metrics) => {
     const entry = metrics.perApp[app];
-    if (entry === undefined) return '-';
+    if (entry === undefined) return [app, metrics.mode, '-', '-', '-', '-'];
     const rrr = entry.reversedRedundancyRatio === null ? '-' : entry.reversedRedundancyRatio.toFixed(2);
-    return `${entry.successes}/${entry.tasks} ${optionalPercent(entry.subGoalSuccessRate)} ${rrr} ${optionalPercent(entry.reasonableOperationRatio)}`;
-  })]);
+    return [app, metrics.mode, `${entry.successes}/${entry.tasks}`, optionalPercent(entry.subGoalSuccessRate), rrr, optionalPercent(entry.reasonableOperationRatio)];
+  }));
   return { headers, rows };
 }
 
@@ -207,8 +208,8 @@ export function perAppTableModel(results: BenchResults): { readonly headers: rea
  */
 export function formatPerAppTable(results: BenchResults): string {
   const { headers, rows } = perAppTableModel(results);
-  if (rows.length < 2) return '';
-  const { render } = alignedColumns(headers, rows, headers.map((_, index) => index > 0));
+  if (new Set(rows.map((row) => row[0])).size < 2) return '';
+  const { render } = alignedColumns(headers, rows, headers.map((_, index) => index > 1));
   return `${['Per app', render(headers), ...rows.map(render)].join('\n')}\n`;
 }
 

@@ -160,8 +160,19 @@ describe('formatResultsTable', () => {
     ];
     const lines = formatPerAppTable(results(twoApps, ['senseact'], 'llm')).split('\n');
     expect(lines[0]).toBe('Per app');
-    expect(lines[2]).toMatch(/^clock +1\/1 50\.0% 0\.50 75\.0%$/);
-    expect(lines[3]).toMatch(/^notes +0\/1 100\.0% - 100\.0%$/);
+    expect(lines[1]).toMatch(/^app +mode +success +sub-sr +rrr +ror$/);
+    expect(lines[2]).toMatch(/^clock +senseact +1\/1 +50\.0% +0\.50 +75\.0%$/);
+    expect(lines[3]).toMatch(/^notes +senseact +0\/1 +100\.0% +- +100\.0%$/);
+  });
+
+  it('keeps the per-app table within 120 columns however many modes ran (a row per app and mode)', () => {
+    const modes = ['senseact', 'senseact-text', 'senseact-vlm-always', 'open-loop', 'react-vlm', 'react-text'] as const;
+    const apps = ['com.simplemobiletools.notes.pro', 'com.google.android.deskclock'];
+    const many = modes.flatMap((mode) => apps.map((app, index) => runResult({ id: `t${index}`, mode, app, steps: 4, referenceSteps: 2, subGoals: { met: 1, total: 2 }, operations: { total: 4, effective: 3 } })));
+    const lines = formatPerAppTable(results(many, [...modes], 'llm')).trimEnd().split('\n');
+    expect(lines).toHaveLength(2 + modes.length * apps.length);
+    expect(lines.filter((line) => line.length > 120)).toEqual([]);
+    expect(lines).toContainEqual(expect.stringMatching(/^com\.simplemobiletools\.notes\.pro +senseact-vlm-always +1\/1 +50\.0% +0\.50 +75\.0%$/));
   });
 
   it('labels oracle results as such', () => {
