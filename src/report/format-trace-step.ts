@@ -79,7 +79,7 @@ export function formatTraceStep(artifacts: RunArtifacts, step: StepArtifacts, mo
   }
   if (model?.expectation?.tree !== undefined) lines.push(...expectationLines(model.expectation.tree, '  '));
   for (const check of model?.unitChecks ?? []) if (check.outcome !== 'pass') lines.push(`  unit ${check.unit}: ${check.outcome} — ${check.reason}`);
-  const why = whyLine(events, model);
+  const why = whyLine(events, model, artifacts.events.filter((event) => event.type === 'device-fault' && event.step !== null && event.step <= step.step));
   if (why !== undefined) lines.push(`WHY      ${why}`);
   for (const event of events) {
     if (event.type === 'model-call-end') lines.push(`MODEL    ${describe(event).replace(/^model /, '')}`);
@@ -118,14 +118,17 @@ function expectationLines(node: ExpectationNode, indent: string): string[] {
 }
 
 /** One line that says why the step went wrong, when it did; undefined for a step that went as planned. */
-function whyLine(events: readonly TraceEvent[], model: StepModel | undefined): string | undefined {
+function whyLine(events: readonly TraceEvent[], model: StepModel | undefined, faultsSoFar: readonly TraceEvent[]): string | undefined {
   const error = events.find((event) => event.type === 'error');
   if (error?.type === 'error') return `error${error.where === undefined ? '' : ` in ${error.where}`}: ${error.message}`;
   const faultWords = injectedFaults(events);
   const rejected = events.find((event) => event.type === 'commitment-end' && !event.admissible);
   if (rejected?.type === 'commitment-end') return `the commitment was rejected: ${rejected.reason ?? 'not admissible'}${faultWords === undefined ? '' : `, after ${faultWords}`}`;
   const unresolved = events.find((event) => event.type === 'gate-end' && event.opened && event.reason === 'unresolved-target');
-  if (unresolved?.type === 'gate-end') return `${unresolved.detail ?? 'the plan\'s target is not on the screen'}${events.some((event) => event.type === 'act-end') ? '' : '; nothing was executed'}`;
+  if (unresolved?.type === 'gate-end') {
+    const struck = faultOnTarget(faultsSoFar, unresolved.detail ?? '');
+    return `${unresolved.detail ?? 'the plan\'s target is not on the screen'}${events.some((event) => event.type === 'act-end') ? '' : '; nothing was executed'}${struck === undefined ? '' : ` (${struck})`}`;
+  }
   const verdict = events.filter((event) => event.type === 'verify-end').find((event) => event.type === 'verify-end' && event.outcome !== 'pass');
   const part = model?.expectation?.tree === undefined ? undefined : firstCulprit(model.expectation.tree);
   const unit = model?.unitChecks.find((check) => check.outcome !== 'pass');
@@ -138,6 +141,20 @@ function whyLine(events: readonly TraceEvent[], model: StepModel | undefined): s
   if (refused?.type === 'guard-end') return `the foreground guard refused ${refused.packageName}${refused.detail === undefined ? '' : `: ${refused.detail}`}`;
   // A model fault is why the step did what it did; a device fault on a step that went as planned is shown (FAULT) but is no why.
   return injectedFaults(events.filter((event) => event.type === 'model-fault-injected'));
+}
+
+/**
+ * The injected device fault (in this step or before) that struck the element a target names:
+ * its detail quotes a text the unresolved target's detail quotes too (an `icon-only` fault
+ * took the label "5 minutes" that `text="5 minutes"` looks for). Undefined when none did.
+ */
+function faultOnTarget(faults: readonly TraceEvent[], target: string): string | undefined {
+  for (const event of [...faults].reverse()) {
+    if (event.type !== 'device-fault') continue;
+    const quoted = [...event.detail.matchAll(/"([^"]+)"/g)].map((match) => match[1] ?? '');
+    if (quoted.some((text) => text !== '' && target.includes(`"${text}"`))) return `an injected device fault in step ${event.step ?? '?'} struck that element: ${event.kind} — ${event.detail}`;
+  }
+  return undefined;
 }
 
 /** The faults injected into the step, in words (`an injected device fault (dropped-tap: tap (540,675) dropped)`), or undefined. */

@@ -73,4 +73,20 @@ describe('device faults in the step they struck', () => {
     expect(clean).not.toContain('FAULT');
     expect(clean).not.toContain('\nWHY ');
   });
+
+  it('debug names the earlier fault that took the label a target looks for (an unfound selector)', async () => {
+    let stdout = '';
+    let stderr = '';
+    const io: CliIo = { stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; }, cwd: root.dir(), env: {} };
+    // Under the standard profile (repeat 0), step 3's icon-only fault drops the label "5 minutes" the plan then looks for.
+    expect(await main(['debug', 'clock-snooze-5', '--device', 'sim', '--faults', 'standard', '--step', '5'], io), stderr).toBe(0);
+    expect(stdout).toContain('\nWHY      no unit of the screen matches the plan\'s target text="5 minutes"; nothing was executed (an injected device fault in step 3 struck that element: icon-only — android.widget.CheckedTextView "5 minutes" lost its label)\n');
+    // Step 3's other fault (a delayed tap) quotes no text of the target: not blamed.
+    expect(stdout.split('\n').find((line) => line.startsWith('WHY '))).not.toContain('delayed-effect');
+    // Negative control: without faults the label stays, the run succeeds and no step blames one.
+    let clean = '';
+    expect(await main(['debug', 'clock-snooze-5', '--device', 'sim'], { ...io, stdout: (text) => { clean += text; } })).toBe(0);
+    expect(clean).toContain('result: SUCCESS');
+    expect(clean).not.toContain('struck that element');
+  });
 });
