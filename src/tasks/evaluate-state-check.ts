@@ -57,6 +57,22 @@ function show(value: unknown): string {
   return text === undefined ? String(value) : text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
+/**
+ * A `where` list in words, as a reader of a failure reason wants it: `hour equals 15 and
+ * label equals "Meeting"` (a nested list in parentheses, ignoreCase said), cut at 160 characters.
+ */
+function whereInWords(where: readonly StateCondition[]): string {
+  const words = (condition: StateCondition): string => [
+    condition.path,
+    condition.op,
+    ...(condition.value === undefined ? [] : [JSON.stringify(condition.value)]),
+    ...(condition.ignoreCase === true ? ['(any case)'] : []),
+    ...(condition.where === undefined ? [] : [`(${condition.where.map(words).join(' and ')})`]),
+  ].join(' ');
+  const text = where.map(words).join(' and ');
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
+
 function satisfiesAll(element: unknown, where: readonly StateCondition[]): boolean {
   return where.every((condition) => evaluateStateCondition(element, condition).outcome === 'pass');
 }
@@ -65,7 +81,7 @@ function satisfiesAll(element: unknown, where: readonly StateCondition[]): boole
  * Why a `some` or `every` failed, by the element that came nearest: for `some`, the one
  * meeting the most conditions; for `every`, the first that misses one. Names the element
  * (1-based) and its first unmet condition with what was found, so a failed task check
- * says which part failed (the `where` list itself is cut at 120 characters).
+ * says which part failed (the `where` list itself, in words, is cut at 160 characters).
  */
 function nearestMiss(elements: readonly unknown[], where: readonly StateCondition[], op: 'some' | 'every'): string {
   let nearest: { index: number; met: number; miss: StateConditionResult } | undefined;
@@ -128,7 +144,7 @@ export function evaluateStateCondition(root: unknown, condition: StateCondition)
       const matching = elements.filter((element) => satisfiesAll(element, condition.where ?? [])).length;
       const pass = op === 'some' ? matching > 0 : op === 'none' ? matching === 0 : elements.length > 0 && matching === elements.length;
       const why = pass || op === 'none' ? '' : nearestMiss(elements, condition.where ?? [], op);
-      return result(pass, `${matching} of ${elements.length} element(s) match where ${show(condition.where)}${why}`);
+      return result(pass, `${matching} of ${elements.length} element(s) match where ${whereInWords(condition.where ?? [])}${why}`);
     }
     default:
       return assertNever(op, 'state op');

@@ -60,6 +60,9 @@ describe('evaluateSuccess', () => {
     // The condition is named once, then what was found (it used to read "alarms some: alarms some: …").
     expect(off.reason).toMatch(/^state com\.google\.android\.deskclock alarms some: 0 of 1 element\(s\) match where /);
     expect(off.reason.match(/alarms some/g)).toHaveLength(1);
+    // The where list in words, not JSON (it read 'where [{"path":"hour","op":"equals","value":7},…]').
+    expect(off.reason).toContain('match where hour equals 7 and enabled equals true; nearest: element 1 meets 1 of 2');
+    expect(off.reason).not.toContain('{"path"');
     const missing = await evaluateSuccess(stateTask, { finalTree });
     expect(missing.outcome).toBe('inconclusive');
     expect(missing.success).toBe(false);
