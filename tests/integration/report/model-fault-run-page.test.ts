@@ -18,7 +18,7 @@ async function runAndRender(modelFaults: boolean): Promise<{ result: TaskRunResu
   const device = new SimDevice(simulatorForTask(task, { seed: 7 }));
   const result = await runTask({
     task, mode: 'senseact', policy: 'oracle', device, probe: device, traceRoot: root.dir(), suite: modelFaults ? 'faulted' : 'clean',
-    ...(modelFaults ? { modelFaults: { config: { 'wrong-unit': 0.5, 'hallucinated-unit': 0.3, 'invalid-json': 0.3 }, seed: 4 } } : {}),
+    ...(modelFaults ? { modelFaults: { config: { 'wrong-unit': 0.5, 'hallucinated-unit': 0.3, 'invalid-json': 0.3 }, seed: 6 } } : {}),
   });
   const name = modelFaults ? 'report-faulted' : 'report-clean';
   const summary = path.join(root.dir(), `${name}.html`);
@@ -35,13 +35,13 @@ async function runAndRender(modelFaults: boolean): Promise<{ result: TaskRunResu
 describe('the run page under --model-faults', () => {
   it('marks the steps whose replies were changed and lists each fault with its kind and what it changed', async () => {
     const { result, page } = await runAndRender(true);
-    expect(result.modelFaults).toEqual(['invalid-json', 'wrong-unit', 'invalid-json']);
+    expect(result.modelFaults).toEqual(['invalid-json', 'hallucinated-unit', 'wrong-unit', 'wrong-unit', 'invalid-json']);
     const listed = [...page.matchAll(/<span class="badge fault">model fault injected<\/span> ([a-z-]+) in the planner's reply: ([^<]*)</g)];
     expect(listed.map((match) => match[1])).toEqual(result.modelFaults);
     expect(listed.find((match) => match[1] === 'wrong-unit')?.[2]).toMatch(/^unit n[0-9a-f]+ → n[0-9a-f]+$/);
     // A badge in the header of each step that met one (a step with two shows a count).
     const badges = [...page.matchAll(/<header class="step"><h2>step (\d+)<\/h2>.*?<span class="badge fault" title="model fault injected \(--model-faults\): [^"]*">(model fault(?: ×\d)?)<\/span>/g)];
-    expect(badges.map((match) => match[2])).toEqual(['model fault ×2', 'model fault']);
+    expect(badges.map((match) => match[2])).toEqual(['model fault ×3', 'model fault', 'model fault']);
   });
 
   it('shows no model fault when none was injected', async () => {
