@@ -254,8 +254,9 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
         url: restartable.url,
         capabilities: simCapabilities(),
         settle: { intervalMs: 0, timeoutMs: 3_000 },
-        retry: { maxAttempts: 12, baseDelayMs: 50, maxDelayMs: 1_000, budgetMs: 30_000 },
-        callTimeoutMs: 40_000,
+        // Starting Appium again takes seconds, and tens of seconds under load: the budget outlasts it.
+        retry: { maxAttempts: 60, baseDelayMs: 50, maxDelayMs: 1_000, budgetMs: 60_000 },
+        callTimeoutMs: 70_000,
       });
       devices.push(device);
       const before = device.sessionId;
@@ -270,7 +271,7 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
     } finally {
       await restartable.stop();
     }
-  }, 60_000);
+  }, 100_000);
 
   it('rejects an aborted call with DeviceError(aborted) and records it as failed', async () => {
     const device = await connect();
