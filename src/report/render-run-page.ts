@@ -170,28 +170,24 @@ export const reportStyleFile = 'report.css';
 
 /** The start of a run page up to `</head>`: its style is the linked sheet at `styleHref`; its CSP allows no inline style and no script. */
 export function linkedStyleHead(title: string, styleHref: string): SafeHtml {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${runPageContentSecurityPolicy()}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<link rel="stylesheet" href="${styleHref}">
-</head>
-`;
+  return headOf(title, runPageContentSecurityPolicy(), html`<link rel="stylesheet" href="${styleHref}">`);
 }
 
 /** The start of a report page up to `</head>`: its CSP allows exactly `styleText` and no script. */
 export function pageHead(title: string, styleText: string): SafeHtml {
+  return headOf(title, contentSecurityPolicy(styleText), html`<style>${styleSheet(styleText)}</style>`);
+}
+
+/** The start of a page up to `</head>`, with its CSP and its style (a linked sheet or the sheet itself). */
+function headOf(title: string, policy: string, style: SafeHtml): SafeHtml {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(styleText)}">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
-<style>${styleSheet(styleText)}</style>
+${style}
 </head>
 `;
 }
