@@ -17,10 +17,11 @@ import * as path from 'node:path';
 import { renderObserveText } from '../src/mcp/render-tool-text.js';
 import { screenData } from '../src/mcp/screen-data.js';
 import { estimateTokens } from '../src/model/estimate-tokens.js';
-import { perceive, type Perception } from '../src/perception/perceive.js';
+import { perceive } from '../src/perception/perceive.js';
 import { parseHierarchy } from '../src/ui/parse-hierarchy.js';
 import type { UiTree } from '../src/ui/ui-tree.js';
 import { mobileMcpElementList, mobileMcpNodes } from './mobile-mcp-element-list.js';
+import { viewCoverage, type Coverage } from './view-coverage.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
@@ -29,42 +30,10 @@ const corpus = corpusAt >= 0 && argv[corpusAt + 1] ? path.resolve(argv[corpusAt 
 const list = argv.includes('--list');
 const dialects = ['uiautomator-dump', 'appium-uia2'];
 
-type Coverage = 'present' | 'system-bar' | 'row-budget' | 'missing';
 
 function actionable(tree: UiTree, index: number): boolean {
   const node = tree.nodes[index];
   return node !== undefined && (node.clickable || node.longClickable || node.checkable || node.editable || node.scrollable);
-}
-
-/** Where an actionable element mobile-mcp lists is in our view. */
-function coverage(perception: Perception, index: number): Coverage {
-  const { tree } = perception;
-  const unitOf = new Map<number, string>();
-  const scrolls = new Set<string>();
-  for (const unit of perception.units) {
-    for (const member of unit.members) unitOf.set(member.node, unit.id);
-    if (unit.type === 'scroll') scrolls.add(unit.id);
-  }
-  const hidden = new Set(perception.plannerView.hiddenUnits);
-  const found = (unit: string | undefined): Coverage | undefined => (unit === undefined ? undefined : hidden.has(unit) ? 'row-budget' : 'present');
-  // The node itself, its ancestors up to the nearest actionable one, then its descendants.
-  // A list that scrolls holds its rows but does not stand for them: only the element's own scroll unit counts.
-  for (let at = index; at >= 0; at = tree.nodes[at]?.parent ?? -1) {
-    const unit = unitOf.get(at);
-    const hit = at !== index && unit !== undefined && scrolls.has(unit) ? undefined : found(unit);
-    if (hit) return hit;
-    if (at !== index && actionable(tree, at)) break;
-  }
-  const stack = [...(tree.nodes[index]?.children ?? [])];
-  while (stack.length > 0) {
-    const child = stack.pop()!;
-    const unit = unitOf.get(child);
-    const hit = unit !== undefined && scrolls.has(unit) ? undefined : found(unit);
-    if (hit) return hit;
-    stack.push(...(tree.nodes[child]?.children ?? []));
-  }
-  const node = tree.nodes[index];
-  return node?.packageName === 'com.android.systemui' && tree.packageName !== 'com.android.systemui' ? 'system-bar' : 'missing';
 }
 
 const rows: { file: string; ours: number; structured: number; theirs: number; elements: number; actionable: number; cover: Record<Coverage, number> }[] = [];
@@ -82,7 +51,7 @@ for (const dialect of dialects) {
     for (const index of listed) {
       if (!actionable(tree, index)) continue;
       actionableCount += 1;
-      cover[coverage(perception, index)] += 1;
+      cover[viewCoverage(perception, index, { actionable })] += 1;
     }
     rows.push({ file: `${dialect}/${name}`, ours: estimateTokens(renderObserveText(data)), structured: estimateTokens(JSON.stringify(data)), theirs: estimateTokens(theirs), elements: listed.length, actionable: actionableCount, cover });
   }

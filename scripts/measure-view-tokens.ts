@@ -18,10 +18,11 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { estimateTokens } from '../src/model/estimate-tokens.js';
-import { perceive, type Perception } from '../src/perception/perceive.js';
+import { perceive } from '../src/perception/perceive.js';
 import { parseHierarchy } from '../src/ui/parse-hierarchy.js';
 import type { UiTree } from '../src/ui/ui-tree.js';
 import { repoRoot } from './corpus-option.js';
+import { viewCoverage, type Coverage } from './view-coverage.js';
 
 const { values } = parseArgs({ options: { transitions: { type: 'string' }, list: { type: 'boolean', default: false }, json: { type: 'string' }, baseline: { type: 'string' } } });
 const transitionsDir = values.transitions === undefined ? path.join(repoRoot, 'tests', 'fixtures', 'transitions') : path.resolve(values.transitions);
@@ -30,7 +31,6 @@ if (!existsSync(path.join(transitionsDir, 'transitions.jsonl'))) {
   process.exit(2);
 }
 
-type Coverage = 'present' | 'system-bar' | 'row-budget' | 'missing';
 interface Screen {
   readonly corpus: string;
   readonly name: string;
@@ -68,37 +68,6 @@ function actionable(tree: UiTree, index: number): boolean {
   return right > left && bottom > top && right > 0 && bottom > 0 && left < tree.width && top < tree.height;
 }
 
-/** Where an actionable element is in the view's text. */
-function coverage(perception: Perception, shownIds: ReadonlySet<string>, index: number): Coverage {
-  const { tree } = perception;
-  const unitOf = new Map<number, string>();
-  const scrolls = new Set<string>();
-  for (const unit of perception.units) {
-    for (const member of unit.members) unitOf.set(member.node, unit.id);
-    if (unit.type === 'scroll') scrolls.add(unit.id);
-  }
-  const hidden = new Set(perception.plannerView.hiddenUnits);
-  const found = (unit: string | undefined): Coverage | undefined => (unit === undefined ? undefined : hidden.has(unit) ? 'row-budget' : shownIds.has(unit) ? 'present' : undefined);
-  // The node, its ancestors up to the nearest actionable one, then its descendants; a list that
-  // scrolls holds its rows but does not stand for them.
-  for (let at = index; at >= 0; at = tree.nodes[at]?.parent ?? -1) {
-    const unit = unitOf.get(at);
-    const hit = at !== index && unit !== undefined && scrolls.has(unit) ? undefined : found(unit);
-    if (hit) return hit;
-    if (at !== index && actionable(tree, at)) break;
-  }
-  const stack = [...(tree.nodes[index]?.children ?? [])];
-  while (stack.length > 0) {
-    const child = stack.pop()!;
-    const unit = unitOf.get(child);
-    const hit = unit !== undefined && scrolls.has(unit) ? undefined : found(unit);
-    if (hit) return hit;
-    stack.push(...(tree.nodes[child]?.children ?? []));
-  }
-  const node = tree.nodes[index];
-  return node?.packageName === 'com.android.systemui' && tree.packageName !== 'com.android.systemui' ? 'system-bar' : 'missing';
-}
-
 interface Row {
   readonly corpus: string;
   readonly name: string;
@@ -122,7 +91,7 @@ for (const screen of [...fixtureScreens(), ...transitionScreens(transitionsDir)]
   tree.nodes.forEach((node, index) => {
     if (!actionable(tree, index)) return;
     count += 1;
-    const where = coverage(perception, shownIds, index);
+    const where = viewCoverage(perception, index, { actionable, shownIds });
     cover[where] += 1;
     if (where === 'present') presentNodes.push(index);
     if (where === 'missing') missing.push(`${node.className} ${JSON.stringify(node.text || node.contentDesc || node.resourceId)} ${node.bounds.join(',')}`);
