@@ -109,12 +109,14 @@ export function plannerMessages(input: {
   readonly skills?: string;
 }): TextMessage[] {
   // Each part says which section it is, so the token accounting follows the prompt (scripts/bench-prompt-tokens.ts).
-  // What stays the same for the whole run comes first (the system text, the task, the allowed
-  // apps, the skill menu of the app), then the history, which only grows, then what this
-  // screen brings: a provider's prefix cache serves the start two calls share.
+  // A provider's prefix cache serves the start a call shares with any earlier call to the same
+  // endpoint (docs/models-and-traces.md, "Prompt caching"), so the parts go from the most
+  // stable to the least: the system text (every call), the allowed apps (every task of the
+  // app), the task and the skill menu (chosen by the task's words), the history (it only grows
+  // within a run), then what this screen brings.
   const parts: PromptPart[] = [
-    { section: 'task', text: `Task: ${input.instruction}` },
     { section: 'task', text: `Allowed apps: ${input.allowedPackages.join(', ')}` },
+    { section: 'task', text: `Task: ${input.instruction}` },
   ];
   if (input.skills) parts.push({ section: 'memory', text: input.skills });
   parts.push({ section: 'history', text: `Intent history:\n${historyText(input.history)}` });

@@ -26,9 +26,10 @@ export function metaPlanMessages(input: {
   /** App-memory hints (already rendered in their budget). */
   readonly hints?: string;
 }): TextMessage[] {
+  // The allowed apps before the task: a prefix cache serves them to every task of the app (as in plannerMessages).
   const parts: PromptPart[] = [
-    { section: 'task', text: `Task: ${input.instruction}` },
     { section: 'task', text: `Allowed apps: ${input.allowedPackages.join(', ')}` },
+    { section: 'task', text: `Task: ${input.instruction}` },
   ];
   if (input.hints) parts.push({ section: 'memory', text: escapeFenceTags(input.hints) });
   if (input.previous) parts.push({ section: 'plan', text: `The plan so far:\n${escapeFenceTags(input.previous)}` });
