@@ -12,6 +12,10 @@
 // "prompt@phone" re-costs every screenshot as a 1080×2400 phone screenshot at high detail
 // (1445 tokens); the simulator's own screenshots are that size, so it differs from "prompt"
 // only for images of another size or detail.
+// "Stable prefix" is the share of each role's prompt tokens a prefix cache can serve: per run
+// (shared with an earlier call of the run) and across the bench (shared with any earlier call,
+// as one endpoint sees them, in the blocks and minimum of a token-granular cache, vLLM and
+// OpenAI; docs/models-and-traces.md, "Prompt caching").
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -19,10 +23,13 @@ import { parseArgs } from 'node:util';
 import { agentModeSchema, type AgentMode, type TaskRunResult } from '../src/agent/task-run-result.js';
 import { benchResultsSchema, type BenchResults } from '../src/bench/bench-results.js';
 import { createBenchExecutor } from '../src/bench/compose.js';
+import { formatPrefixCacheShares, prefixCacheShares, type BenchPromptCall } from '../src/bench/prefix-cache-share.js';
 import { formatPromptTokenBreakdown, pairedTokenRatio, promptTokenBreakdown, type CallSections, type PairedTokenRatio } from '../src/bench/prompt-token-breakdown.js';
 import { benchFiles, runBenchmark } from '../src/bench/run-benchmark.js';
 import { loadSuite } from '../src/tasks/load-task-file.js';
+import { promptPrefixText } from '../src/model/shared-prompt-prefix.js';
 import { readTrace } from '../src/trace/read-trace.js';
+import { openRunFiles } from '../src/trace/run-files.js';
 
 const { values } = parseArgs({
   options: {
@@ -60,16 +67,27 @@ if (values.from !== undefined) {
   }
 }
 
-/** The model calls of one run, from its trace. */
+/** The model calls of one run, from its trace; and every call's prompt text in the order the runs started (what one endpoint's prefix cache sees). */
 const calls = new Map<TaskRunResult, CallSections[]>();
-for (const run of results.tasks) {
-  const trace = await readTrace(path.join(outDir, run.traceDir));
+const benchCalls: BenchPromptCall[] = [];
+const blobs = new Map<string, Uint8Array>();
+const traces = results.tasks.map((run) => ({ run, dir: path.join(outDir, run.traceDir), trace: readTrace(path.join(outDir, run.traceDir)) }));
+const startOf = (trace: ReturnType<typeof readTrace>): string => String(trace.events.find((event) => event.type === 'run-start')?.['startedAt'] ?? '');
+// Runs in the order they started (ties in plan order): with --concurrency 1, the order the endpoint got their calls.
+for (const { run, dir, trace } of traces.sort((a, b) => startOf(a.trace).localeCompare(startOf(b.trace)))) {
+  const files = openRunFiles(dir, { ...(trace.artifacts ? { artifacts: trace.artifacts } : {}), blobs });
+  const ended = trace.events.filter((event) => event.type === 'model-call-end' || event.type === 'vlm-call-end');
   calls.set(
     run,
-    trace.events
-      .filter((event) => event.type === 'model-call-end' || event.type === 'vlm-call-end')
-      .map((event) => ({ role: String(event['role']), promptTokens: Number(event['promptTokens']), sections: (event['promptSections'] as Record<string, number> | undefined) ?? {}, ...(typeof event['sharedPrefixTokens'] === 'number' ? { sharedPrefixTokens: event['sharedPrefixTokens'] } : {}) })),
+    ended.map((event) => ({ role: String(event['role']), promptTokens: Number(event['promptTokens']), sections: (event['promptSections'] as Record<string, number> | undefined) ?? {}, ...(typeof event['sharedPrefixTokens'] === 'number' ? { sharedPrefixTokens: event['sharedPrefixTokens'] } : {}) })),
   );
+  if (run.error !== null) continue;
+  for (const event of ended) {
+    const bytes = typeof event['artifact'] === 'string' && event['error'] === undefined ? files.read(event['artifact']) : undefined;
+    if (bytes === undefined) continue;
+    const record = JSON.parse(new TextDecoder().decode(bytes)) as { messages: { role: string; content: string }[] };
+    benchCalls.push({ mode: run.mode, role: String(event['role']), promptTokens: Number(event['promptTokens']), text: promptPrefixText(record.messages), sharedInRun: typeof event['sharedPrefixTokens'] === 'number' ? event['sharedPrefixTokens'] : 0 });
+  }
 }
 
 const modes = results.options.modes;
@@ -89,5 +107,7 @@ for (const [mode, baseline, phoneSize] of [
 
 console.log(`suite ${results.options.suite}: ${results.options.taskIds.length} tasks, faults ${results.options.faults ?? 'none'}, ${results.oracle ? 'oracle policy (reference solutions; oracle results), prompt tokens are local o200k estimates' : `llm policy (${results.options.modelLabel}); sections are local o200k estimates, totals the provider's`}`);
 console.log(formatPromptTokenBreakdown(breakdown, ratios));
-if (values.json !== undefined) await writeFile(values.json, `${JSON.stringify({ options: results.options, breakdown, ratios }, null, 2)}\n`);
+const shares = prefixCacheShares(benchCalls);
+console.log(formatPrefixCacheShares(shares));
+if (values.json !== undefined) await writeFile(values.json, `${JSON.stringify({ options: results.options, breakdown, ratios, prefixCacheShares: shares }, null, 2)}\n`);
 if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });

@@ -13,14 +13,16 @@
 // long (a dead endpoint that accepts and never answers: --stall-ms 3600000);
 // --rate-limit-ms <ms> answers 429 with Retry-After (seconds left) until that long after
 // the first request; --stream-only answers every reply as server-sent events, asked or not
-// (a stream-only server). Stops on Ctrl-C.
+// (a stream-only server); --prefix-cache reports, as a provider's prompt cache does
+// (`prompt_tokens_details.cached_tokens`), the tokens at the start of each request that an
+// earlier request began with, so the bench table shows cached tokens. Stops on Ctrl-C.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { labelMatchAnswer } from '../src/model/mock-label-model.js';
 import { mockPersonalitySchema, personalityReply, type MockPersonality } from '../src/model/mock-model-personality.js';
 import { startMockOpenAiServer, type MockChatRequest, type MockReply } from '../src/model/mock-openai-server.js';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' }, personality: { type: 'string' }, model: { type: 'string' }, 'stall-ms': { type: 'string' }, 'rate-limit-ms': { type: 'string' }, 'stream-only': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, replies: { type: 'string' }, personality: { type: 'string' }, model: { type: 'string' }, 'stall-ms': { type: 'string' }, 'rate-limit-ms': { type: 'string' }, 'stream-only': { type: 'boolean' }, 'prefix-cache': { type: 'boolean' } } });
 const stallMs = Number(values['stall-ms'] ?? '0');
 const rateLimitMs = Number(values['rate-limit-ms'] ?? '0');
 if (!Number.isFinite(stallMs) || stallMs < 0 || !Number.isFinite(rateLimitMs) || rateLimitMs < 0) {
@@ -94,6 +96,7 @@ function transport(reply: MockReply): MockReply {
 
 const server = await startMockOpenAiServer({
   port,
+  prefixCache: values['prefix-cache'] === true,
   reply: (request) => transport(answer(request)),
 });
 
@@ -105,7 +108,7 @@ function answer(request: MockChatRequest): MockReply {
   if (next !== undefined) return styled(next, request);
   return { status: 500, body: { error: { message: `mock script used up: ${script.length} replies, this is call ${request.index + 1}`, type: 'server_error' } } };
 }
-console.log(`mock OpenAI-compatible server at ${server.url} (${values.model === 'label-match' ? 'the label-match model' : script === undefined ? 'echo mode' : `${script.length} scripted replies`}${personality === undefined ? '' : `, personality ${personality}`})`);
+console.log(`mock OpenAI-compatible server at ${server.url} (${values.model === 'label-match' ? 'the label-match model' : script === undefined ? 'echo mode' : `${script.length} scripted replies`}${personality === undefined ? '' : `, personality ${personality}`}${values['prefix-cache'] === true ? ', prefix cache' : ''})`);
 console.log(`  SENSEACT_BASE_URL=${server.url}`);
 
 const stop = (): void => {

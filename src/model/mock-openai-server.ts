@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { estimateImagesTokens, estimateTokens } from './estimate-tokens.js';
-import { promptPrefixText, sharedPrefixTokens } from './shared-prompt-prefix.js';
+import { PromptPrefixIndex } from './prompt-prefix-index.js';
+import { promptPrefixText } from './shared-prompt-prefix.js';
 import type { ImageDetail, ModelImage } from './vision-model.js';
 
 /** One request the mock server received. */
@@ -56,7 +57,7 @@ export interface MockOpenAiServerOptions {
   /**
    * Play a provider's prefix cache: a reply without its own usage reports, as
    * `prompt_tokens_details.cached_tokens`, the tokens at the start of the request's messages
-   * that an earlier request began with too (`sharedPrefixTokens`; none when nothing is shared).
+   * that any earlier request began with too (token-granular, every request kept; none when nothing is shared).
    */
   readonly prefixCache?: boolean;
 }
@@ -80,7 +81,7 @@ export interface MockOpenAiServer {
  * real `openai` client and our adapters run unchanged against it.
  */
 export async function startMockOpenAiServer(options: MockOpenAiServerOptions): Promise<MockOpenAiServer> {
-  const state: MockState = { options, requests: [], pending: new Set(), cachedPrompts: [] };
+  const state: MockState = { options, requests: [], pending: new Set(), cachedPrompts: new PromptPrefixIndex() };
   const server = createServer((incoming, response) => {
     void route(state, incoming, response).catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: { message: `mock server failure: ${String(error)}`, type: 'server_error' } });
@@ -117,7 +118,7 @@ interface MockState {
   readonly options: MockOpenAiServerOptions;
   readonly requests: MockChatRequest[];
   readonly pending: Set<NodeJS.Timeout>;
-  readonly cachedPrompts: string[];
+  readonly cachedPrompts: PromptPrefixIndex;
 }
 
 /** Routes one HTTP request: the model list, a chat completion (recorded, then answered by the reply function), or a 404. */
@@ -173,8 +174,8 @@ function readChatRequest(incoming: IncomingMessage, raw: string, path: string, i
 function cachedUsage(state: MockState, body: unknown): { cachedPromptTokens?: number } {
   if (state.options.prefixCache !== true) return {};
   const prompt = promptPrefixText(readRoles(body));
-  const cached = sharedPrefixTokens(prompt, state.cachedPrompts);
-  state.cachedPrompts.push(prompt);
+  const cached = state.cachedPrompts.sharedTokens(prompt);
+  state.cachedPrompts.add(prompt);
   return cached > 0 ? { cachedPromptTokens: cached } : {};
 }
 

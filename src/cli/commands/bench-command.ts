@@ -107,6 +107,7 @@ interface RawOptions {
   policy: string;
   pricePrompt?: string;
   priceCompletion?: string;
+  priceCachedPrompt?: string;
   tasks?: string;
   tags?: string;
   junit?: string;
@@ -185,6 +186,7 @@ export function createBenchCommand(dependencies: BenchCommandDependencies): Comm
       .option('--trace <format>', `how each run is written: ${traceFormats.join(', ')} (compact: one trace.jsonl per run, its screens, model calls and other files compressed in traces/_store/, identical content stored once; full: a folder of files per run; none: no trace, the report shows outcomes only)`, defaultBenchTraceFormat)
       .option('--price-prompt <usd>', 'USD per 1M prompt tokens for the cost estimate (default: the list price of the configured model, when known)')
       .option('--price-completion <usd>', 'USD per 1M completion tokens (default: as --price-prompt)')
+      .option('--price-cached-prompt <usd>', "USD per 1M prompt tokens the endpoint served from its prompt cache (its reply's cached_tokens; with --price-prompt; default: the prompt price)")
       .addHelpText('after', benchExitCodesHelp)
       .action(async (raw: RawOptions) => {
         const options = parseBenchOptions(raw, io, (dependencies.now ?? (() => new Date()))());
@@ -274,12 +276,15 @@ function wholeNumber(option: string, text: string, bad: BadOption): number {
   return Number(text);
 }
 
-/** `--price-prompt` and `--price-completion`: both or neither, US dollars per 1M tokens ≥ 0. */
+/** `--price-prompt` and `--price-completion`: both or neither, US dollars per 1M tokens ≥ 0; `--price-cached-prompt` only with them. */
 function parsePrices(raw: RawOptions, bad: BadOption): TokenPrices | undefined {
   if ((raw.pricePrompt === undefined) !== (raw.priceCompletion === undefined)) {
     throw bad(raw.pricePrompt === undefined ? '--price-prompt' : '--price-completion', 'give both --price-prompt and --price-completion, or neither (then the configured model\'s list price is used when known)');
   }
-  if (raw.pricePrompt === undefined || raw.priceCompletion === undefined) return undefined;
+  if (raw.pricePrompt === undefined || raw.priceCompletion === undefined) {
+    if (raw.priceCachedPrompt !== undefined) throw bad('--price-cached-prompt', 'give it with --price-prompt and --price-completion (the cached price is a part of those prices)');
+    return undefined;
+  }
   const price = (option: string, text: string): number => {
     const value = Number(text);
     if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw bad(option, `expected US dollars per 1M tokens (a number ≥ 0), got "${text}"`);
@@ -287,7 +292,9 @@ function parsePrices(raw: RawOptions, bad: BadOption): TokenPrices | undefined {
   };
   const promptPrice = price('--price-prompt', raw.pricePrompt);
   const completionPrice = price('--price-completion', raw.priceCompletion);
-  return { label: `prices from the command line: $${promptPrice} prompt / $${completionPrice} completion per 1M tokens`, promptPerMillionUsd: promptPrice, completionPerMillionUsd: completionPrice };
+  const cachedPrice = raw.priceCachedPrompt === undefined ? undefined : price('--price-cached-prompt', raw.priceCachedPrompt);
+  const label = `prices from the command line: $${promptPrice} prompt${cachedPrice === undefined ? '' : ` ($${cachedPrice} cached)`} / $${completionPrice} completion per 1M tokens`;
+  return { label, promptPerMillionUsd: promptPrice, completionPerMillionUsd: completionPrice, ...(cachedPrice === undefined ? {} : { cachedPromptPerMillionUsd: cachedPrice }) };
 }
 
 /** `--faults` and `--model-faults` name known profiles. */
@@ -636,6 +643,7 @@ function resumeArguments(options: BenchCommandOptions, results: BenchResults): s
     ...(options.totalBudget?.maxModelCalls === undefined ? [] : [`--max-total-model-calls ${options.totalBudget.maxModelCalls}`]),
     ...(options.totalBudget?.maxTokens === undefined ? [] : [`--max-total-tokens ${options.totalBudget.maxTokens}`]),
     ...(options.prices === undefined ? [] : [`--price-prompt ${options.prices.promptPerMillionUsd} --price-completion ${options.prices.completionPerMillionUsd}`]),
+    ...(options.prices?.cachedPromptPerMillionUsd === undefined ? [] : [`--price-cached-prompt ${options.prices.cachedPromptPerMillionUsd}`]),
     `--concurrency ${options.concurrency}`, `--repeat ${options.repeat}`, `--policy ${results.policy}`, `--out ${options.out}`, '--resume',
   ];
 }

@@ -128,6 +128,8 @@ describe('senseact bench (with a fake executor factory)', () => {
     [['--mode', 'senseact', '--policy', 'human'], /--policy: unknown policy "human"; choose llm, oracle or auto/],
     [['--mode', 'senseact', '--price-prompt', '-1', '--price-completion', '1'], /--price-prompt: expected US dollars per 1M tokens/],
     [['--mode', 'senseact', '--price-prompt', '1'], /--price-completion: give both --price-prompt and --price-completion, or neither/],
+    [['--mode', 'senseact', '--price-cached-prompt', '0.5'], /--price-cached-prompt: give it with --price-prompt and --price-completion/],
+    [['--mode', 'senseact', '--price-prompt', '1', '--price-completion', '1', '--price-cached-prompt', 'half'], /--price-cached-prompt: expected US dollars per 1M tokens/],
     [['--mode', 'senseact', '--breaker', 'off'], /--breaker: expected a whole number ≥ 0 \(0: never stop\), got "off"/],
     [['--mode', 'senseact', '--max-model-calls', '0'], /--max-model-calls: expected a whole number ≥ 1, got "0"/],
     [['--mode', 'senseact', '--max-tokens', '1e3'], /--max-tokens: expected a whole number ≥ 1, got "1e3"/],

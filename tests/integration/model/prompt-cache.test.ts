@@ -1,13 +1,15 @@
-// The planner prompt's stable start (system text, task, allowed apps, then the history, which
+// The planner prompt's stable start (system text, allowed apps, task, then the history, which
 // only grows) is what a provider's prefix cache serves; played here by the mock server's
-// prefix cache through the real OpenAI client, and shown by the bench table.
-import { mkdtemp, rm } from 'node:fs/promises';
+// prefix cache through the real OpenAI client, and shown by the bench table and results.json.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
 import type { TaskRunResult } from '../../../src/agent/task-run-result.js';
 import { benchResultsSchema } from '../../../src/bench/bench-results.js';
+import type { CliIo } from '../../../src/cli/cli-io.js';
+import { main } from '../../../src/cli/main.js';
 import { computeModeMetrics } from '../../../src/bench/compute-mode-metrics.js';
 import { formatResultsTable } from '../../../src/bench/format-results-table.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
@@ -76,5 +78,40 @@ describe('prompt caching', () => {
     expect(plain.cachedPromptTokens).toBeUndefined();
     expect(plain.sharedPrefixTokens).toBe(cached.sharedPrefixTokens);
     expect(table([plain])).not.toContain('cached prompt tokens');
+  });
+
+  it('a bench on an endpoint with a prefix cache: results.json and the table carry cached tokens, priced at --price-cached-prompt', async () => {
+    const mock = await startMockOpenAiServer({ prefixCache: true, reply: (request) => JSON.stringify(labelMatchAnswer(request)) });
+    const stdout: string[] = [];
+    const io: CliIo = { stdout: (text) => void stdout.push(text), stderr: () => undefined, cwd: root, env: { SENSEACT_BASE_URL: mock.url, SENSEACT_MODEL: 'm' } };
+    const argv = ['bench', '--suite', path.join(repoRoot, 'tasks', 'sim'), '--tasks', 'settings-airplane-on,settings-dark-theme', '--mode', 'senseact', '--device', 'sim', '--policy', 'llm'];
+    try {
+      expect(await main([...argv, '--out', 'cached', '--price-prompt', '2', '--price-completion', '8', '--price-cached-prompt', '0.5'], io)).toBe(0);
+    } finally {
+      await mock.close();
+    }
+    const results = benchResultsSchema.parse(JSON.parse(await readFile(path.join(root, 'cached', 'results.json'), 'utf8')));
+    const [first, second] = results.tasks;
+    // The second run's first call is served the system text and the allowed apps the first run's calls began with.
+    expect(second?.cachedPromptTokens).toBeGreaterThan(second!.sharedPrefixTokens ?? 0);
+    expect(first?.cachedPromptTokens).toBeGreaterThan(0);
+    expect(results.prices.cachedPromptPerMillionUsd).toBe(0.5);
+    const cached = results.tasks.reduce((total, run) => total + (run.cachedPromptTokens ?? 0), 0);
+    const prompt = results.tasks.reduce((total, run) => total + run.promptTokens, 0);
+    const completion = results.tasks.reduce((total, run) => total + run.completionTokens, 0);
+    expect(results.modes[0]?.costUsd).toBeCloseTo(((prompt - cached) * 2 + cached * 0.5 + completion * 8) / 1e6, 12);
+    expect(stdout.join('')).toContain(`cached prompt tokens (inside tok in, at $0.5 per 1M): senseact ${cached}`);
+
+    // Negative control: the same bench on an endpoint without a cache reports none.
+    const plain = await startMockOpenAiServer({ reply: (request) => JSON.stringify(labelMatchAnswer(request)) });
+    const plainOut: string[] = [];
+    try {
+      expect(await main([...argv, '--out', 'plain'], { ...io, stdout: (text) => void plainOut.push(text), env: { SENSEACT_BASE_URL: plain.url, SENSEACT_MODEL: 'm' } })).toBe(0);
+    } finally {
+      await plain.close();
+    }
+    const plainResults = benchResultsSchema.parse(JSON.parse(await readFile(path.join(root, 'plain', 'results.json'), 'utf8')));
+    expect(plainResults.tasks.map((run) => run.cachedPromptTokens)).toEqual([undefined, undefined]);
+    expect(plainOut.join('')).not.toContain('cached prompt tokens');
   });
 });
