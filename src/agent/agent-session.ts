@@ -1,3 +1,4 @@
+import { TransitionMemory } from '../verify/transition-memory.js';
 import type { DeviceAction } from '../device/device-action.js';
 import { DeviceError } from '../device/device-error.js';
 import type { Device } from '../device/device.js';
@@ -66,6 +67,8 @@ export class AgentSession {
   vlmCalls = 0;
   /** The agent's own operations and how many changed the screen (the guard's recoveries are not the agent's). */
   readonly operations = new OperationCounter();
+  /** The run's verified transitions: a weak pass on a control that led from the same page to the same page before is strong. */
+  readonly transitions = new TransitionMemory();
 
   constructor(
     readonly device: Device,

@@ -8,6 +8,7 @@ import type { UiTree } from '../ui/ui-tree.js';
 import { subtreeEnd } from '../verify/find-nodes.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
 import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
+import { TransitionMemory } from '../verify/transition-memory.js';
 import { alreadyInWantedState, alreadySelectedCode, verifyUnitStep } from '../verify/verify-unit-step.js';
 import { figuresByApp, figuresByTie, type AppFigures, type TieFigures } from './replay-breakdown.js';
 
@@ -146,6 +147,11 @@ export interface ReplayOptions {
   readonly perception?: PerceptionOptions;
   /** Gate threshold τ for the implied vision calls (default the loop's). */
   readonly gateThreshold?: number;
+  /**
+   * Remember verified transitions in recorded order, as the loop does within a run, so a
+   * weak pass a step before it records is strong (`known-transition`); default true.
+   */
+  readonly memory?: boolean;
 }
 
 function emptyCounts(): OutcomeCounts {
@@ -388,6 +394,8 @@ interface ReplayCaches {
   readonly chosenUnit: (step: ReplayStep) => { unit?: ControlUnit; note: string };
   readonly donorsByApp: ReadonlyMap<string, ReplayStep[]>;
   readonly donorContext: DonorContext;
+  /** The transitions verified so far, in recorded order (absent with `memory: false`). */
+  readonly memory?: TransitionMemory;
 }
 
 function replayCaches(source: ReplaySource, options: ReplayOptions): ReplayCaches {
@@ -433,7 +441,8 @@ function replayCaches(source: ReplaySource, options: ReplayOptions): ReplayCache
     const [mine, theirs] = [positions.get(step), positions.get(other)];
     return mine !== undefined && theirs !== undefined && mine.task === theirs.task && theirs.index > mine.index;
   };
-  return { perceptionOf, chosenUnit, donorsByApp, donorContext: { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, isLater } };
+  const memory = options.memory === false ? {} : { memory: new TransitionMemory() };
+  return { perceptionOf, chosenUnit, donorsByApp, donorContext: { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, isLater }, ...memory };
 }
 
 /** Replays one recorded task step by step (its own VLM gate) and counts whether it was verified whole. */
@@ -482,12 +491,15 @@ function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly cache
     tally.perStep.push({ ...unitBase, category: 'settled', note: `${unit.type} "${unit.label}" already in the wanted state: the loop does not act` });
     return 'settled';
   }
-  const verdict = verifyUnitStep({ unit, args, before: step.before, after: step.after });
+  const memory = caches.memory ? { memory: caches.memory } : {};
+  const verdict = verifyUnitStep({ unit, args, before: step.before, after: step.after, ...memory });
   tally.categories.replayed += 1;
   if (verdict.outcome !== 'pass') tally.vision.everyNonPass += 1;
   if (verdict.outcome === 'fail') tally.vision.everyFail += 1;
   countGate(step, unit, verdict, replay);
   const controls = step.noVisibleEffect ? {} : negativeControls(step, unit, args, caches);
+  // Learned after its controls: a step is judged, and its wrong effect too, only by the steps before it.
+  if (verdict.outcome === 'pass') caches.memory?.learn(unit, step.before, step.after);
   tally.perStep.push({ ...unitBase, category: 'replayed', verdict, ...controls });
   return verdict.outcome === 'pass' ? 'passed' : 'notPassed';
 }
@@ -514,10 +526,11 @@ function countGate(step: ReplayStep, unit: ControlUnit, verdict: VerifyOutcome, 
 
 /** The two negative controls of a visible-effect step: nothing happened (after = before), and another step's effect (when a donor exists). */
 function negativeControls(step: ReplayStep, unit: ControlUnit, args: ContractArgs, caches: ReplayCaches): Pick<StepReplay, 'noOp' | 'wrongEffect'> {
-  const noOp = verifyUnitStep({ unit, args, before: step.before, after: step.before });
+  const memory = caches.memory ? { memory: caches.memory } : {};
+  const noOp = verifyUnitStep({ unit, args, before: step.before, after: step.before, ...memory });
   const donor = findDonor(step, caches.donorsByApp.get(step.app) ?? [], caches.donorContext);
   return donor
-    ? { noOp, wrongEffect: { verdict: verifyUnitStep({ unit, args, before: step.before, after: donor.after }), donor: donor.id } }
+    ? { noOp, wrongEffect: { verdict: verifyUnitStep({ unit, args, before: step.before, after: donor.after, ...memory }), donor: donor.id } }
     : { noOp };
 }
 

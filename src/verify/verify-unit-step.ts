@@ -4,6 +4,7 @@ import { computeDelta, type Delta } from './compute-delta.js';
 import { evaluateExpectation, staleExpectationCode } from './evaluate-expectation.js';
 import { subtreeEnd } from './find-nodes.js';
 import type { Predicate } from './predicate.js';
+import type { TransitionRecall } from './transition-memory.js';
 import { normaliseValue, unitContract, type ContractArgs } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
 
@@ -22,6 +23,8 @@ export interface UnitStepInput {
   readonly after: UiTree;
   /** The delta of `before` → `after`, when the caller has it already. */
   readonly delta?: Delta;
+  /** The transitions verified before this step (`TransitionMemory`): a weak pass they record is strong. */
+  readonly memory?: TransitionRecall;
 }
 
 /**
@@ -114,7 +117,9 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  * - a tap on what was already chosen (the current tab, a checked radio) that changed
  *   nothing passes (`code: 'already-selected'`);
  * - no change on a pixel-only unit (`isPixelOnlyUnit`) fails with `code: 'pixel-only'`:
- *   its effect may be in pixels only, and tapping again may undo it.
+ *   its effect may be in pixels only, and tapping again may undo it;
+ * - a weak pass that `memory` records (the control led from this page to this page in
+ *   verified steps before, and nowhere else) is strong (`tie: 'known-transition'`).
  * Pure: the control loop, skills and `senseact verify-replay` all call this one function,
  * so they cannot drift apart.
  */
@@ -130,5 +135,15 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
       verdict = { ...verdict, reason: `${verdict.reason}; it is an icon without text or state, so its effect may show only in pixels`, code: pixelOnlyCode };
     }
   }
-  return verdict;
+  return input.memory ? withMemory(verdict, input.memory, input) : verdict;
+}
+
+/** A weak pass the memory records (this control led from this page to this page before, never elsewhere) is strong. */
+function withMemory(verdict: VerifyOutcome, memory: TransitionRecall, input: UnitStepInput): VerifyOutcome {
+  if (verdict.outcome !== 'pass' || verdict.strength !== 'weak') return verdict;
+  const seen = memory.recall(input.unit, input.before, input.after);
+  if (seen === 0) return verdict;
+  const times = seen === 1 ? 'once' : `${seen} times`;
+  const reason = `${verdict.reason.replace(/; nothing ties it to the unit$/, '')}; this control had the same effect from this page ${times} before (verified), and never another`;
+  return { ...verdict, reason, strength: 'strong', tie: 'known-transition' };
 }

@@ -101,6 +101,19 @@ describe('senseact verify-replay on real transitions', () => {
     expect(report.byApp['com.google.android.deskclock']?.steps).toBe(5);
   });
 
+  it('a step that repeats an earlier verified move is strong by the memory, and not with --no-memory', async () => {
+    type TieReport = ReportJson & { byTie: Record<string, { realPasses: number; wrongEffectPasses: number }> };
+    const [remembered, alone] = [
+      JSON.parse((await run('verify-replay', fixture, '--json')).out) as TieReport,
+      JSON.parse((await run('verify-replay', fixture, '--json', '--no-memory')).out) as TieReport,
+    ];
+    // The calendar's "00" (minutes) tapped twice in one recording on the same picker page: the second is known.
+    expect(remembered.byTie['known-transition|strong']).toMatchObject({ realPasses: 1, wrongEffectPasses: 0 });
+    expect(alone.byTie['known-transition|strong']).toBeUndefined();
+    expect(remembered.visibleEffect.all.strong).toBe(alone.visibleEffect.all.strong + 1);
+    expect(remembered.visibleEffect.all.pass).toBe(alone.visibleEffect.all.pass);
+  });
+
   it('--half a and --half b split the apps in two, and --apps keeps the packages its globs name', async () => {
     const steps = async (...options: string[]): Promise<ReportJson> => JSON.parse((await run('verify-replay', fixture, '--json', ...options)).out) as ReportJson;
     const [a, b, all] = [await steps('--half', 'a'), await steps('--half', 'b'), await steps()];

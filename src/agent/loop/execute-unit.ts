@@ -19,7 +19,8 @@ export const refusedCode = 'refused';
  * (looking again up to {@link graceObservations} times when nothing seems to have
  * changed: a slow app is not a failed tap) and, with execution feedback, verifies it
  * with `verifyUnitStep` — its type's contract, with `expectation` in place of "something
- * changed" when the unit is the whole commitment. A command the device refuses fails the
+ * changed" when the unit is the whole commitment, and the run's transition memory (a
+ * pass is learned into it). A command the device refuses fails the
  * unit; a unit already in the wanted state needs no action and passes.
  */
 export async function executeUnit(context: SenseActContext, unit: ControlUnit, item: CommitmentItem, before: Screen, expectation: Predicate | undefined): Promise<ExecutedUnit> {
@@ -38,7 +39,8 @@ export async function executeUnit(context: SenseActContext, unit: ControlUnit, i
   if (actions.length === 0) return executed({ outcome: 'pass', reason: `${unit.type} "${unit.label}" already in the wanted state`, evidence: [] });
   const outcome: VerifyOutcome = refused !== undefined
     ? { outcome: 'fail', reason: `${unit.type} "${unit.label}": the device refused the action (${refused})`, evidence: [], code: refusedCode }
-    : session.timeVerification(() => verifyUnitStep({ unit, args: contractArgs(item), ...(expectation ? { expectation } : {}), before: before.perception.tree, after: after.perception.tree, delta }));
+    : session.timeVerification(() => verifyUnitStep({ unit, args: contractArgs(item), ...(expectation ? { expectation } : {}), before: before.perception.tree, after: after.perception.tree, delta, memory: session.transitions }));
+  if (outcome.outcome === 'pass') session.transitions.learn(unit, before.perception.tree, after.perception.tree);
   session.trace.emit({ type: 'verify-end', step: session.step, outcome: outcome.outcome, reason: outcome.reason, label: delta.label, by: 'contract', ...(outcome.strength ? { strength: outcome.strength } : {}) });
   return executed(outcome);
 }

@@ -14,6 +14,8 @@ interface VerifyReplayOptions {
   half?: string;
   reasons: string;
   threshold?: string;
+  /** false with `--no-memory`. */
+  memory: boolean;
 }
 
 /** A verdict without its evidence nodes: the JSON stays readable for a corpus of thousands of steps. */
@@ -54,6 +56,7 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
     .option('--half <a|b>', 'replay only the apps of one fixed half (by a hash of the package): build rules on a, check them on b')
     .option('--reasons <n>', 'how many top reasons each table lists', '8')
     .option('--threshold <n>', 'the gate threshold τ for the implied vision calls (default 2)')
+    .option('--no-memory', 'judge every step alone: no strong pass from an earlier step that went from the same page to the same page (known-transition)')
     .action(async (sources: string[], options: VerifyReplayOptions) => {
       const threshold = options.threshold === undefined ? undefined : Number.parseInt(options.threshold, 10);
       if (threshold !== undefined && !(Number.isInteger(threshold) && threshold >= 1)) {
@@ -76,7 +79,7 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
           setExitCode(exitCodes.badInput);
           return;
         }
-        const report = replayVerification(loaded, threshold === undefined ? {} : { gateThreshold: threshold });
+        const report = replayVerification(loaded, { ...(threshold === undefined ? {} : { gateThreshold: threshold }), memory: options.memory });
         io.stdout(options.json ? `${JSON.stringify(replayJson(report), null, 2)}\n` : formatReplayReport(report, { reasons: Number.isFinite(reasons) && reasons >= 0 ? reasons : 8 }));
       }
       setExitCode(exitCodes.ok);

@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ControlUnit } from '../../../src/perception/control-unit.js';
+import { perceive } from '../../../src/perception/perceive.js';
+import { mapDroidTaskTarget } from '../../../src/tasks/droidtask/map-droidtask-target.js';
 import { loadTransitions } from '../../../src/tasks/replay/load-transitions.js';
 import type { ReplaySource, ReplayStep } from '../../../src/tasks/replay/replay-task.js';
+import type { UiTree } from '../../../src/ui/ui-tree.js';
 
 // The real transitions of tests/fixtures/transitions (58 steps from 10 MIT-licensed
 // repositories, each with its licence there): before screen, action, after screen.
@@ -29,4 +33,16 @@ export async function transition(id: string): Promise<ReplayStep> {
 /** The XML text of a fixture screen (a step's `beforeFile` / `afterFile`), to edit it the way an action would. */
 export function screenXml(file: string): string {
   return readFileSync(path.join(path.dirname(transitionsFile), file), 'utf8');
+}
+
+/** The unit the recorded element stands for (the replay's mapping). */
+export function actedUnit(step: ReplayStep, tree: UiTree = step.before): ControlUnit {
+  const element = step.action.kind === 'key' ? undefined : step.action.element;
+  if (!element) throw new Error(`${step.id} names no element`);
+  const perception = perceive(tree);
+  const [left, top, right, bottom] = element.bounds;
+  const match = mapDroidTaskTarget(perception, { bounds: [[left, top], [right, bottom]], class: element.className, resource_id: element.resourceId, text: element.text, content_description: element.contentDesc });
+  const unit = perception.units.find((candidate) => candidate.id === match.unitIds[0]);
+  if (!unit) throw new Error(`no unit for the element of ${step.id}: ${match.reason}`);
+  return unit;
 }

@@ -1,29 +1,14 @@
 // verifyUnitStep on real transitions (tests/fixtures/transitions): what really happened
 // passes, and the same step with a changed-nothing or a wrong after screen does not.
 import { describe, expect, it } from 'vitest';
-import type { ControlUnit } from '../../../src/perception/control-unit.js';
 import { perceive } from '../../../src/perception/perceive.js';
-import { mapDroidTaskTarget } from '../../../src/tasks/droidtask/map-droidtask-target.js';
-import type { ReplayStep } from '../../../src/tasks/replay/replay-task.js';
 import type { UiTree } from '../../../src/ui/ui-tree.js';
 import { parsePredicate } from '../../../src/verify/parse-predicate.js';
 import type { ContractArgs } from '../../../src/verify/unit-contract.js';
 import type { VerifyOutcome } from '../../../src/verify/verify-outcome.js';
 import { alreadyInWantedState, isPixelOnlyUnit, verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
 import { screen, setAttribute } from './screens.js';
-import { screenXml, transition } from './transitions.js';
-
-/** The unit the recorded element stands for (the replay's mapping). */
-function actedUnit(step: ReplayStep, tree: UiTree = step.before): ControlUnit {
-  const element = step.action.kind === 'key' ? undefined : step.action.element;
-  if (!element) throw new Error(`${step.id} names no element`);
-  const perception = perceive(tree);
-  const [left, top, right, bottom] = element.bounds;
-  const match = mapDroidTaskTarget(perception, { bounds: [[left, top], [right, bottom]], class: element.className, resource_id: element.resourceId, text: element.text, content_description: element.contentDesc });
-  const unit = perception.units.find((candidate) => candidate.id === match.unitIds[0]);
-  if (!unit) throw new Error(`no unit for the element of ${step.id}: ${match.reason}`);
-  return unit;
-}
+import { actedUnit, screenXml, transition } from './transitions.js';
 
 async function verify(id: string, options: { args?: ContractArgs; after?: 'before' | UiTree; expectation?: string } = {}): Promise<VerifyOutcome> {
   const step = await transition(id);

@@ -1,0 +1,102 @@
+import type { ControlUnit } from '../perception/control-unit.js';
+import type { UiTree } from '../ui/ui-tree.js';
+
+/**
+ * Screens this alike (Jaccard over their nodes' distinct fingerprints) are the same page:
+ * the threshold under which another step's after screen counts as another effect in the
+ * wrong-effect control, so a page the memory knows is never one that control would donate.
+ */
+export const samePageSimilarity = 0.9;
+
+/** Transitions kept per control (the oldest go first): recall stays linear in the steps. */
+const maxPerControl = 32;
+
+/** What `verifyUnitStep` asks of a memory: how often this control led from this page to this one, and nowhere else. */
+export interface TransitionRecall {
+  /**
+   * How many verified earlier steps acted on the same control on a page like `before`
+   * and reached a page like `after`; 0 when none did, or when any such step reached
+   * another page (the control's effect is not one page).
+   */
+  recall(unit: ControlUnit, before: UiTree, after: UiTree): number;
+}
+
+interface Remembered {
+  readonly before: ReadonlySet<string>;
+  /** The page reached, or, for a change within the page, the nodes that came (`+`) and went (`-`). */
+  readonly effect: ReadonlySet<string>;
+  count: number;
+}
+
+/** What a step did: the page it reached, or the nodes that came and went when it stayed on its page. */
+function effectOf(from: ReadonlySet<string>, to: ReadonlySet<string>): ReadonlySet<string> {
+  if (similarity(from, to) < samePageSimilarity) return to;
+  const changed = new Set<string>();
+  for (const item of to) if (!from.has(item)) changed.add(`+${item}`);
+  for (const item of from) if (!to.has(item)) changed.add(`-${item}`);
+  return changed;
+}
+
+/** The control as the memory names it: its type, label and first member's id and class (not its place). */
+function controlKey(unit: ControlUnit): string {
+  const member = unit.members[0];
+  return [unit.type, unit.label, member?.resourceId ?? '', member?.className ?? ''].join('\u0000');
+}
+
+function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const item of left) if (right.has(item)) shared += 1;
+  const union = left.size + right.size - shared;
+  return union === 0 ? 1 : shared / union;
+}
+
+/**
+ * The transitions verified so far (docs/architecture.md §2.6): for each control, the
+ * page it was acted on and the page it led to. A weak pass ("the screen changed") on a
+ * control that led from this same page to this same page before, and never elsewhere,
+ * is tied to the control by that record (`known-transition`): another step's effect is
+ * another page. Only moves to another page are kept: a change within the page is not
+ * told apart by the page it reached. Pages are compared by the distinct fingerprints of their nodes; learned
+ * only from passes; the loop keeps one per run, `verify-replay` one per replay (in
+ * recorded order, so a step is judged only by the steps before it).
+ */
+export class TransitionMemory implements TransitionRecall {
+  private readonly byControl = new Map<string, Remembered[]>();
+  private readonly prints = new WeakMap<UiTree, ReadonlySet<string>>();
+
+  /** Records a verified step: `unit` acted on `before` led to `after`. */
+  learn(unit: ControlUnit, before: UiTree, after: UiTree): void {
+    const key = controlKey(unit);
+    const list = this.byControl.get(key) ?? [];
+    const [from, to] = [this.printsOf(before), this.printsOf(after)];
+    const effect = effectOf(from, to);
+    const same = list.find((item) => similarity(item.before, from) >= samePageSimilarity && similarity(item.effect, effect) >= samePageSimilarity);
+    if (same) {
+      same.count += 1;
+      return;
+    }
+    list.push({ before: from, effect, count: 1 });
+    if (list.length > maxPerControl) list.shift();
+    this.byControl.set(key, list);
+  }
+
+  recall(unit: ControlUnit, before: UiTree, after: UiTree): number {
+    const list = this.byControl.get(controlKey(unit));
+    if (!list) return 0;
+    const [from, to] = [this.printsOf(before), this.printsOf(after)];
+    const effect = effectOf(from, to);
+    if (effect.size === 0) return 0;
+    const fromHere = list.filter((item) => similarity(item.before, from) >= samePageSimilarity);
+    if (fromHere.length === 0 || fromHere.some((item) => similarity(item.effect, effect) < samePageSimilarity)) return 0;
+    return fromHere.reduce((sum, item) => sum + item.count, 0);
+  }
+
+  private printsOf(tree: UiTree): ReadonlySet<string> {
+    let found = this.prints.get(tree);
+    if (!found) {
+      found = new Set(tree.nodes.map((node) => node.fingerprint));
+      this.prints.set(tree, found);
+    }
+    return found;
+  }
+}

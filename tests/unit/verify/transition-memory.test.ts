@@ -1,0 +1,66 @@
+// The transition memory on real transitions (tests/fixtures/transitions): a weak pass
+// that repeats a verified move (same control, same page, same page reached) is strong;
+// another step's after screen, a control whose moves disagree, a control never seen, and
+// a change within the page that is not the one remembered stay as they were.
+import { describe, expect, it } from 'vitest';
+import { TransitionMemory } from '../../../src/verify/transition-memory.js';
+import { verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
+import type { UiTree } from '../../../src/ui/ui-tree.js';
+import { actedUnit, transition } from './transitions.js';
+
+// Reuters: "Navigate up" from an article list back to the sections page (a weak pass alone),
+// and the step the replay takes as its wrong effect (another control on a page like it).
+const navigateUp = 'lc-lc-2024-01-24_183113';
+const otherEffect = 'lc-lc-2024-01-24_171644';
+// Simple Calendar's time picker: the minute "00" tapped, the picker re-drawn on the same page.
+const minutes = 'hrx-task_Calendar_2025-08-14_14-15-55-6';
+
+async function verdict(id: string, memory: TransitionMemory | undefined, after?: UiTree): Promise<ReturnType<typeof verifyUnitStep>> {
+  const step = await transition(id);
+  return verifyUnitStep({ unit: actedUnit(step), args: {}, before: step.before, after: after ?? step.after, ...(memory ? { memory } : {}) });
+}
+
+describe('TransitionMemory', () => {
+  it('makes a weak pass strong when the same control led from this page to this page before', async () => {
+    const step = await transition(navigateUp);
+    const memory = new TransitionMemory();
+    expect(await verdict(navigateUp, memory)).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'screen-changed' });
+    memory.learn(actedUnit(step), step.before, step.after);
+    expect(await verdict(navigateUp, memory)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'known-transition', reason: expect.stringContaining('same effect from this page once before (verified), and never another') });
+    memory.learn(actedUnit(step), step.before, step.after);
+    expect(memory.recall(actedUnit(step), step.before, step.after)).toBe(2);
+  });
+
+  it('does not pass another step\'s after screen strongly, nor a control whose moves disagree', async () => {
+    const [step, other] = [await transition(navigateUp), await transition(otherEffect)];
+    const memory = new TransitionMemory();
+    memory.learn(actedUnit(step), step.before, step.after);
+    const wrong = await verdict(navigateUp, memory, other.after);
+    expect(wrong.strength).not.toBe('strong');
+    expect(memory.recall(actedUnit(step), step.before, other.after)).toBe(0);
+    // Once the control was seen to lead elsewhere from this page too, it ties neither page to it.
+    memory.learn(actedUnit(step), step.before, other.after);
+    expect(memory.recall(actedUnit(step), step.before, step.after)).toBe(0);
+    expect(await verdict(navigateUp, memory)).toMatchObject({ outcome: 'pass', strength: 'weak' });
+  });
+
+  it('knows nothing of a control it never saw, nor of a step that changed nothing', async () => {
+    const [step, other] = [await transition(navigateUp), await transition(otherEffect)];
+    const memory = new TransitionMemory();
+    memory.learn(actedUnit(other), other.before, other.after);
+    expect(memory.recall(actedUnit(step), step.before, step.after)).toBe(0);
+    memory.learn(actedUnit(step), step.before, step.after);
+    expect(memory.recall(actedUnit(step), step.before, step.before)).toBe(0);
+    expect(await verdict(navigateUp, memory, step.before)).toMatchObject({ outcome: 'fail' });
+  });
+
+  it('remembers a change within the page by what came and went, not by the page it stayed on', async () => {
+    const step = await transition(minutes);
+    const memory = new TransitionMemory();
+    memory.learn(actedUnit(step), step.before, step.after);
+    expect(await verdict(minutes, memory)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'known-transition' });
+    // The picker re-drawn otherwise on the same page (the hour's screen: another change) is not the change remembered.
+    const hour = await transition('hrx-task_Calendar_2025-08-14_14-15-55-7');
+    expect(memory.recall(actedUnit(step), step.before, hour.after)).toBe(0);
+  });
+});
