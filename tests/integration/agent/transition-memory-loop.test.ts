@@ -25,7 +25,7 @@ describe('the loop\'s transition memory', () => {
     const device = new SimDevice(simulatorForTask(task, { seed: 7 }));
     const result = await runTask({ task, mode: 'senseact', policy: 'oracle', device, probe: device, traceRoot: root, suite: 'transition-memory' });
     expect(result.success, result.reason).toBe(true);
-    const verdicts = (await readTrace(result.traceDir)).events.flatMap((event) => (event.type === 'verify-end' && event.by === 'contract' && event.reason.startsWith('commit "Add city"') ? [event] : []));
+    const verdicts = (await readTrace(result.traceDir)).events.flatMap((event) => (event.type === 'verify-end' && event.by === 'contract' && (event.reason ?? '').startsWith('commit "Add city"') ? [event] : []));
     expect(verdicts).toHaveLength(2);
     expect(verdicts[0]?.reason).not.toContain('same effect from this page');
     expect(verdicts[1]).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('had the same effect from this page once before (verified)') });
