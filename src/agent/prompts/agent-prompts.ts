@@ -71,8 +71,12 @@ function historyText(history: readonly HistoryEntry[]): string {
   return escapeFenceTags(history.slice(-historyWindow).map((entry, index) => historyLine(entry, index + 1)).join('\n'));
 }
 
-/** The head of the surface line: `Surface after the last intent: STOP (the surface changed: a new page)`. */
-export const surfaceLineHead = 'Surface after the last intent:';
+/**
+ * The head of the surface line, which follows the history (so "after the last intent" goes
+ * without saying): `Surface: STOP (the surface changed: a new page)`. It is on most calls
+ * after a run's first, in the part that changes, so it is kept short.
+ */
+export const surfaceLineHead = 'Surface:';
 
 /**
  * The feedback lines of the planner prompt (docs/architecture.md §2.9), each only when it says
