@@ -17,7 +17,10 @@ export type PolicyChoiceInput = {
 /** The policy and one plain line that says which and why. */
 export type PolicyChoice = { readonly policy: PolicyName; readonly notice: string };
 
-const oracleTail = 'reference solutions play through the full loop, no model is called; results are oracle results.';
+/** What the oracle does, said after each reason: the line stays within 120 columns. */
+const oracleTail = 'reference solutions, no model is called';
+/** The width a policy line fits when the model's name is short enough to keep it there. */
+const lineWidth = 120;
 
 /**
  * Chooses the policy. `auto` never turns a simulator bench into model calls: on the
@@ -29,17 +32,25 @@ const oracleTail = 'reference solutions play through the full loop, no model is 
 export function choosePolicy(input: PolicyChoiceInput): PolicyChoice {
   const { wanted, simulated, config, cassette } = input;
   const llm = llmNotice(input);
-  if (wanted === 'oracle') return { policy: 'oracle', notice: `policy: oracle, because --policy oracle was given: ${oracleTail}` };
-  if (wanted === 'auto' && simulated) {
-    const model = config.ready ? `the configured model ${config.models.planner} is used only with --policy llm` : 'no model is configured';
-    return { policy: 'oracle', notice: `policy: oracle, because the device is the simulator and --policy llm was not given (${model}): ${oracleTail}` };
-  }
+  if (wanted === 'oracle') return { policy: 'oracle', notice: `policy: oracle, because --policy oracle was given: ${oracleTail}.` };
+  if (wanted === 'auto' && simulated) return { policy: 'oracle', notice: simulatorNotice(config) };
   if (cassette?.mode === 'replay' || config.ready) return { policy: 'llm', notice: `policy: llm, because ${wanted === 'llm' ? '--policy llm was given' : 'a model is configured and the device is not the simulator'}: ${llm}` };
   if (input.dryRun && wanted === 'llm') return { policy: 'llm', notice: 'policy: llm, because --policy llm was given: checked without a model in this dry run (nothing is run).' };
   // A dry run on a real device checks what a model would run there; the oracle could play only tasks with reference solutions.
-  if (input.dryRun && wanted === 'auto') return { policy: 'llm', notice: 'policy: llm, checked without a model in this dry run (nothing is run); with no model configured, a run plays the oracle, which needs reference solutions (solution:).' };
-  if (wanted === 'auto') return { policy: 'oracle', notice: `policy: oracle, because no model is configured (set SENSEACT_API_KEY or SENSEACT_BASE_URL; npx senseact models --check says what is missing): ${oracleTail}` };
+  if (input.dryRun && wanted === 'auto') return { policy: 'llm', notice: 'policy: llm, checked without a model in this dry run; with none configured a run plays the oracle (needs solution:).' };
+  if (wanted === 'auto') return { policy: 'oracle', notice: `policy: oracle, because no model is configured (npx senseact models --check): ${oracleTail}.` };
   throw new BenchError({ code: 'bench-no-model', message: `--policy llm needs a model: ${config.problems.map((problem) => problem.replace(/\.$/, '')).join('; ')}. Or run with --policy oracle.` });
+}
+
+/**
+ * The simulator's `auto` line: the oracle, why, and that the configured model (named when
+ * the line still fits 120 columns) is called only with `--policy llm`.
+ */
+function simulatorNotice(config: ModelConfig): string {
+  const head = 'policy: oracle, because the device is the simulator: no model is called; --policy llm';
+  if (!config.ready) return `${head} needs a model.`;
+  const named = `${head} would call ${config.models.planner}.`;
+  return named.length <= lineWidth ? named : `${head} would call the configured model.`;
 }
 
 function llmNotice(input: PolicyChoiceInput): string {

@@ -190,7 +190,8 @@ function wireModels(options: BenchExecutorOptions, simulated: boolean): WiredMod
   const choice = choosePolicy({ wanted: options.policy, simulated, config, cassette, dryRun: options.dryRun === true, temperature: options.temperature });
   const policy: PolicyName = choice.policy;
   let notice = choice.notice;
-  if (policy === 'oracle' && options.temperature !== undefined) notice += ` --temperature ${options.temperature} is recorded but changes nothing: the oracle samples nothing.`;
+  // A line of its own: the policy line stays within 120 columns.
+  if (policy === 'oracle' && options.temperature !== undefined) notice += `\n--temperature ${options.temperature} is recorded but changes nothing: the oracle samples nothing.`;
   // One redaction pass for every file of the bench: the configured key, secret-named
   // variables of the environment, key patterns, and passwords typed during the runs.
   const redactor = new Redactor([...(config.apiKey ? [config.apiKey] : []), ...urlPasswords(config.baseUrl), ...secretsFromEnv(options.env)]);

@@ -103,7 +103,7 @@ export interface BenchExecutorHandle<Task extends BenchTask = BenchTask> {
   readonly policy: PolicyName;
   /** The device is the simulator (in process or behind Appium with its driver). */
   readonly simulated?: boolean;
-  /** One line for the user: which policy and models, and why. */
+  /** What the user is told first: one line that says which policy and models and why, then a line for each option that qualifies it (a temperature the oracle ignores, worker threads). */
   readonly notice: string;
   /** The redaction pass of every file the runs write; the runner passes results through it too. */
   readonly redactor?: Redactor;

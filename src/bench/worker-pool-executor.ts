@@ -107,7 +107,7 @@ export async function createWorkerPoolExecutor(options: BenchExecutorOptions, si
   const composition = wired.value;
   return {
     ...composition,
-    notice: `${composition.notice} (runs on ${size} worker threads, as asked; the main thread alone was faster on 2 cores: docs/grid.md)`,
+    notice: `${composition.notice}\nruns on ${size} worker threads, as asked (the main thread alone was faster on 2 cores: docs/grid.md)`,
     get threads() {
       return pool.workers.map((worker) => ({ busyWith: worker.current?.taskId, terminate: () => worker.thread.terminate() }));
     },

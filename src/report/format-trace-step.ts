@@ -74,8 +74,12 @@ export function formatTraceStep(artifacts: RunArtifacts, step: StepArtifacts, mo
     lines.push(...model.changes.slice(0, maxChangeLines).map((change) => `  ${change.text}`));
     if (model.changes.length > maxChangeLines) lines.push(`  … ${model.changes.length - maxChangeLines} more`);
   }
+  const verdicts: string[] = [];
   for (const event of events) {
-    if (['verify-end', 'guard-end', 'gate-end', 'vlm-call-end', 'surface-end', 'progress-end', 'error'].includes(event.type)) lines.push(`${label(event)}${describe(event).replace(/^(verify|vlm gate): /, '')}`);
+    if (!['verify-end', 'guard-end', 'gate-end', 'vlm-call-end', 'surface-end', 'progress-end', 'error'].includes(event.type)) continue;
+    const shown = event.type === 'verify-end' && event.reason !== undefined ? { ...event, reason: sayOnce(event.reason, verdicts) } : event;
+    if (event.type === 'verify-end' && event.reason !== undefined) verdicts.push(event.reason);
+    lines.push(`${label(shown)}${describe(shown).replace(/^(verify|vlm gate): /, '')}`);
   }
   if (model?.expectation?.tree !== undefined) lines.push(...expectationLines(model.expectation.tree, '  '));
   for (const check of model?.unitChecks ?? []) if (check.outcome !== 'pass') lines.push(`  unit ${check.unit}: ${check.outcome} — ${check.reason}`);
@@ -108,6 +112,32 @@ function label(event: TraceEvent): string {
     case 'gate-end': return 'GATE     ';
     default: return '  ';
   }
+}
+
+/**
+ * A commitment's verdict without the verdicts of its units shown just above it: its reason
+ * lists each unit's reason and then the expectation's, which often quotes the same evidence
+ * (`commitment passed: click "Cancel": E; E`). The parts already shown, a whole reason or
+ * the evidence after one of its `: `, read `as above`; a part not shown stays. Any other
+ * reason is returned as it is.
+ */
+function sayOnce(reason: string, shown: readonly string[]): string {
+  const head = /^commitment (passed|failed|inconclusive): /.exec(reason);
+  if (head === null || shown.length === 0) return reason;
+  const said = shown.flatMap((text) => [text, ...[...text.matchAll(/: /g)].map((match) => text.slice((match.index ?? 0) + 2))]).sort((a, b) => b.length - a.length);
+  let rest = reason.slice(head[0].length);
+  let consumed = false;
+  for (let part = saidPart(rest, said); part !== undefined; part = saidPart(rest, said)) {
+    rest = rest.slice(Math.min(rest.length, part.length + 2));
+    consumed = true;
+  }
+  if (!consumed) return reason;
+  return `commitment ${head[1]}, as above${rest === '' ? '' : `; ${rest}`}`;
+}
+
+/** The longest text already said that is the whole of `rest` or its first `; `-part. */
+function saidPart(rest: string, said: readonly string[]): string | undefined {
+  return rest === '' ? undefined : said.find((text) => rest === text || rest.startsWith(`${text}; `));
 }
 
 /** The expectation's atoms that decided a failing whole, with their reasons. */

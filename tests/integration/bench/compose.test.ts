@@ -142,7 +142,7 @@ describe('createBenchExecutor on the simulator', () => {
           await handle.close();
         }
       };
-      expect(await requests('auto')).toEqual({ policy: 'oracle', notice: expect.stringMatching(/^policy: oracle, because the device is the simulator and --policy llm was not given \(the configured model mock-model is used only with --policy llm\)/), requests: 0 });
+      expect(await requests('auto')).toEqual({ policy: 'oracle', notice: expect.stringMatching(/^policy: oracle, because the device is the simulator: no model is called; --policy llm would call mock-model\.$/), requests: 0 });
       // Negative control: asked for, the same environment reaches the model.
       const asked = await requests('llm');
       expect(asked.policy).toBe('llm');
@@ -174,6 +174,22 @@ describe('createBenchExecutor on the simulator', () => {
       expect(await temperatures({}, 'senseact')).toEqual([1.5]);
     } finally {
       await server.close();
+    }
+  });
+
+  it('says a temperature the oracle ignores on a line of its own, under the policy line', async () => {
+    const handle = await createBenchExecutor(options('sim', { temperature: 0.7 }));
+    try {
+      expect(handle.notice).toBe('policy: oracle, because --policy oracle was given: reference solutions, no model is called.\n--temperature 0.7 is recorded but changes nothing: the oracle samples nothing.');
+    } finally {
+      await handle.close();
+    }
+    // Negative control: without --temperature the notice is the policy line alone.
+    const plain = await createBenchExecutor(options('sim'));
+    try {
+      expect(plain.notice).not.toContain('\n');
+    } finally {
+      await plain.close();
     }
   });
 
