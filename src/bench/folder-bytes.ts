@@ -40,13 +40,14 @@ export function formatBytes(bytes: number): string {
 /**
  * One line saying what a bench output folder takes on disk, in how many files, and in
  * what: the traces (with a compact trace's store), the report pages and the rest
- * (results, memory). E.g. `disk: 12.4 MB in 1046 files in runs/x (traces 7.0 MB,
- * report 3.1 MB, other 2.3 MB)`.
+ * (results, memory). E.g. `disk: 12.4 MB in 1046 files (traces 7.0 MB, report 3.1 MB,
+ * other 2.3 MB)`. The folder is not in it (the `results:` line above names it): a deep
+ * working folder made the line wider than 120 columns.
  */
 export function describeBenchDisk(outDir: string): string {
   const total = folderUsage(outDir);
   const traces = folderBytes(path.join(outDir, 'traces'));
   const report = folderBytes(path.join(outDir, 'report'));
   const other = Math.max(0, total.bytes - traces - report);
-  return `disk: ${formatBytes(total.bytes)} in ${total.files} files in ${outDir} (traces ${formatBytes(traces)}, report ${formatBytes(report)}, other ${formatBytes(other)})`;
+  return `disk: ${formatBytes(total.bytes)} in ${total.files} files (traces ${formatBytes(traces)}, report ${formatBytes(report)}, other ${formatBytes(other)})`;
 }

@@ -16,7 +16,7 @@ describe('describeBenchDisk', () => {
     writeFileSync(path.join(root, 'report', 'a', 'senseact-r0.html'), 'y'.repeat(2_000));
     writeFileSync(path.join(root, 'results.json'), 'z'.repeat(20));
     expect(folderBytes(root)).toBe(1_502_020);
-    expect(describeBenchDisk(root)).toBe(`disk: 1.5 MB in 3 files in ${root} (traces 1.5 MB, report 2 KB, other 20 B)`);
+    expect(describeBenchDisk(root)).toBe('disk: 1.5 MB in 3 files (traces 1.5 MB, report 2 KB, other 20 B)');
   });
 
   it('counts 0 for a folder that is not there (negative control)', () => {
