@@ -26,6 +26,7 @@ import { perceive } from '../src/perception/perceive.js';
 import { simulatorForTask } from '../src/bench/simulator-for-task.js';
 import { loadTaskFile, parseTaskFile } from '../src/tasks/load-task-file.js';
 import type { Task } from '../src/tasks/task-schema.js';
+import { findTraceFile } from '../src/trace/read-trace.js';
 import { parseHierarchy } from '../src/ui/parse-hierarchy.js';
 import { SenseActError } from '../src/util/senseact-error.js';
 import { startEchoingEndpoint } from '../tests/helpers/echoing-endpoint.js';
@@ -500,7 +501,8 @@ async function reportRow(): Promise<void> {
   }
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { tasks: { traceDir: string }[] };
   const inside = path.resolve(out, results.tasks[0]!.traceDir);
-  writeFileSync(path.join(outside, 'trace.jsonl'), readFileSync(path.join(inside, 'trace.jsonl')));
+  const trace = findTraceFile(inside) ?? path.join(inside, 'trace.jsonl');
+  writeFileSync(path.join(outside, path.basename(trace)), readFileSync(trace));
   mkdirSync(path.join(outside, 'steps', '000'), { recursive: true });
   writeFileSync(path.join(outside, 'steps', '000', 'view.txt'), 'SECRET-OUTSIDE-THE-RUN');
   results.tasks[0]!.traceDir = path.relative(out, outside);

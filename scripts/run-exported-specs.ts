@@ -17,13 +17,14 @@
 //
 // Without --runs it first runs the oracle bench (sim suite, senseact mode, in-process simulator).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startAppiumServer } from '../src/device/appium-server.js';
 import { parseMaestroFlow, readExportSource, type ExportProgram, type StepCoverage } from '../src/export/index.js';
 import { relabelled } from '../src/sim/fault-injector.js';
 import { loadSuite } from '../src/tasks/load-task-file.js';
+import { findTraceFile } from '../src/trace/read-trace.js';
 import { exportSimRun } from '../tests/helpers/export-sim-run.js';
 import { runWdioSpecs, type WdioSpecJob } from '../tests/helpers/run-wdio-spec.js';
 import { runWdioSpecsStandalone } from '../tests/helpers/run-wdio-standalone.js';
@@ -64,7 +65,7 @@ const maestroProblems: string[] = [];
 for (const task of readdirSync(traces).sort()) {
   for (const run of readdirSync(path.join(traces, task))) {
     const dir = path.join(traces, task, run);
-    if (!existsSync(path.join(dir, 'trace.jsonl'))) continue;
+    if (findTraceFile(dir) === undefined) continue;
     let program: ExportProgram;
     try {
       program = readExportSource(dir);

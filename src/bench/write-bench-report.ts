@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TaskRunResult } from '../agent/task-run-result.js';
@@ -9,6 +9,7 @@ import { BenchError } from './bench-error.js';
 import { benchResultsSchema, type BenchResults } from './bench-results.js';
 import { perAppTableModel, repeatTableModel, resultsNotes, resultsParts, resultsTitle } from './format-results-table.js';
 import { benchFiles } from './run-benchmark.js';
+import { findTraceFile } from '../trace/read-trace.js';
 
 /** The report page's file name inside a bench output dir. */
 export const reportFileName = 'report.html';
@@ -77,7 +78,8 @@ export async function readBenchResults(runDir: string): Promise<BenchResults> {
  */
 function whatFolderIsThis(runDir: string): string {
   const bench = 'report builds its pages from a bench output dir (runs/bench-<suite>-<time>, which holds results.json)';
-  if (existsSync(path.join(runDir, 'trace.jsonl'))) return `this is one run's folder (it holds trace.jsonl); ${bench}. Step through this run with: npx senseact debug ${runDir}`;
+  const trace = findTraceFile(runDir);
+  if (trace !== undefined) return `this is one run's folder (it holds ${path.basename(trace)}); ${bench}. Step through this run with: npx senseact debug ${runDir}`;
   const runs = runFoldersUnder(path.join(runDir, 'traces'));
   if (runs.length > 0) {
     const first = path.join(runDir, 'traces', runs[0] ?? '');
@@ -86,7 +88,7 @@ function whatFolderIsThis(runDir: string): string {
   return `pass the output dir of a senseact bench run (runs/bench-<suite>-<time>)`;
 }
 
-/** `<task>/<run>` folders under `tracesDir` that hold a trace.jsonl, sorted; none when it is not a folder. */
+/** `<task>/<run>` folders under `tracesDir` that hold a trace, sorted; none when it is not a folder. */
 function runFoldersUnder(tracesDir: string): string[] {
   const folders = (dir: string): string[] => {
     try {
@@ -96,7 +98,7 @@ function runFoldersUnder(tracesDir: string): string[] {
       return [];
     }
   };
-  return folders(tracesDir).flatMap((task) => folders(path.join(tracesDir, task)).map((run) => path.join(task, run))).filter((run) => existsSync(path.join(tracesDir, run, 'trace.jsonl')));
+  return folders(tracesDir).flatMap((task) => folders(path.join(tracesDir, task)).map((run) => path.join(task, run))).filter((run) => findTraceFile(path.join(tracesDir, run)) !== undefined);
 }
 
 /** Success and AndroidLab's metrics per app (rows) and mode (columns), the same cells as the CLI's per-app table. */

@@ -11,6 +11,7 @@ import { renderWdioSpec, wdioCondition } from './render-wdio-spec.js';
 import { splitBranches } from './split-branches.js';
 import type { ExportResult, StepCoverage } from './step-coverage.js';
 import type { WdioTarget } from './wdio-target.js';
+import { findTraceFile } from '../trace/read-trace.js';
 
 export const exportFormats = ['wdio', 'maestro'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
@@ -23,7 +24,7 @@ export type ExportFormat = (typeof exportFormats)[number];
 export function readExportSource(source: string): ExportProgram {
   if (!existsSync(source)) throw new ExportError({ message: `${source} does not exist: pass a run folder (traces/<task>/<mode>-r<k>, with trace.jsonl) or a skill file (*.yaml)` });
   if (statSync(source).isDirectory()) {
-    if (!existsSync(path.join(source, 'trace.jsonl'))) throw new ExportError({ message: `${source} has no trace.jsonl: pass one run folder (traces/<task>/<mode>-r<k> under a bench --out)` });
+    if (findTraceFile(source) === undefined) throw new ExportError({ message: `${source} has no trace.jsonl: pass one run folder (traces/<task>/<mode>-r<k> under a bench --out)` });
     let run;
     try {
       run = readVerifiedRun(source);

@@ -1,15 +1,17 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import * as path from 'node:path';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { traceFileName } from '../trace/trace-writer.js';
+import { compressedTraceFileName, traceFileName } from '../trace/trace-writer.js';
 
 /** How many of the latest runs the resource list names. */
 export const listedRuns = 20;
 
-/** The files of a run folder the list names (the rest are read by their URI: steps/001/after.xml). */
-const listedFiles = [traceFileName, 'result.json'];
+/** The files of a run folder the list names, those it holds (the rest are read by their URI: steps/001/after.xml). */
+const listedFiles = [traceFileName, compressedTraceFileName, 'result.json'];
+const traceFiles: ReadonlySet<string> = new Set([traceFileName, compressedTraceFileName]);
 
-/** Run folders under `root` (folders holding a trace.jsonl), newest first, at most `limit`. */
+/** Run folders under `root` (folders holding a trace.jsonl or trace.jsonl.gz), newest first, at most `limit`. */
 export function latestRuns(root: string, limit = listedRuns): { dir: string; modified: number }[] {
   const found: { dir: string; modified: number }[] = [];
   const walk = (dir: string, depth: number): void => {
@@ -19,8 +21,9 @@ export function latestRuns(root: string, limit = listedRuns): { dir: string; mod
     } catch {
       return; // no runs folder yet: nothing to list
     }
-    if (entries.some((entry) => entry.isFile() && entry.name === traceFileName)) {
-      found.push({ dir, modified: statSync(path.join(dir, traceFileName)).mtimeMs });
+    const trace = entries.find((entry) => entry.isFile() && traceFiles.has(entry.name));
+    if (trace !== undefined) {
+      found.push({ dir, modified: statSync(path.join(dir, trace.name)).mtimeMs });
       return;
     }
     if (depth >= 5) return;
@@ -41,7 +44,7 @@ export function runFile(root: string, relative: string): string | undefined {
 /**
  * Registers the runs' reports and traces as read-only resources: `senseact://runs/<suite>/<task>/<run-id>/trace.jsonl`
  * and `result.json` of the {@link listedRuns} latest runs are listed; any file of a run
- * folder is read by its URI (PNG as a blob). Nothing is written.
+ * folder is read by its URI (PNG as a blob; `trace.jsonl.gz` as its text). Nothing is written.
  */
 export function registerRunResources(server: McpServer, root: string): void {
   const template = new ResourceTemplate('senseact://runs/{+path}', {
@@ -62,8 +65,8 @@ export function registerRunResources(server: McpServer, root: string): void {
     const relative = String(variables['path'] ?? '');
     const file = runFile(root, relative);
     if (!file) throw new Error(`senseact://runs/${relative} is outside the runs folder; use a URI from resources/list`);
-    const bytes = readFileSync(file);
+    const bytes = file.endsWith('.gz') ? gunzipSync(readFileSync(file)) : readFileSync(file);
     if (file.endsWith('.png')) return { contents: [{ uri: uri.href, mimeType: 'image/png', blob: bytes.toString('base64') }] };
-    return { contents: [{ uri: uri.href, mimeType: file.endsWith('.json') ? 'application/json' : 'text/plain', text: bytes.toString('utf8') }] };
+    return { contents: [{ uri: uri.href, mimeType: file.endsWith('.json') ? 'application/json' : file.endsWith('.gz') ? 'application/x-ndjson' : 'text/plain', text: bytes.toString('utf8') }] };
   });
 }

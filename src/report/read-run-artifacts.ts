@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { readTrace } from '../trace/read-trace.js';
+import { findTraceFile, readTrace } from '../trace/read-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
-import { traceFileName } from '../trace/trace-writer.js';
 import { openRunFiles, type RunFiles } from '../trace/run-files.js';
 import { storeFolderName } from '../trace/artifact-index.js';
 import { utf8Text } from '../util/utf8-text.js';
@@ -50,8 +49,10 @@ export interface StepArtifacts {
 /** Everything the report shows of one run folder. */
 export interface RunArtifacts {
   readonly traceDir: string;
-  /** False when the folder has no trace.jsonl (e.g. the run failed before it started). */
+  /** False when the folder has no trace (e.g. the run failed before it started). */
   readonly hasTrace: boolean;
+  /** The trace's file name in the folder: `trace.jsonl`, or `trace.jsonl.gz` once a compact run closed. */
+  readonly traceFile?: string;
   /** How the run was written: a folder of files (`full`; also when absent), or one trace file with its artifacts in a shared store (nothing to link but trace.jsonl). */
   readonly format?: 'full' | 'compact';
   readonly events: readonly TraceEvent[];
@@ -109,12 +110,14 @@ function readRunArtifactsNow(traceDir: string, options: ReadRunOptions): RunArti
     return { traceDir, hasTrace: false, format: 'full', events: [], problems, steps: [], refused: `the trace folder ${traceDir} lies outside the run folder ${options.within}: not read (results.json names a traceDir outside its own folder; re-run the bench, or put the trace folder back under the run folder).` };
   }
   let events: readonly TraceEvent[] = [];
-  const hasTrace = existsSync(path.join(traceDir, traceFileName)) && !escapes(path.join(traceDir, traceFileName), traceFileName);
+  const file = findTraceFile(traceDir);
+  const traceFile = file === undefined ? undefined : path.basename(file);
+  const hasTrace = file !== undefined && traceFile !== undefined && !escapes(file, traceFile);
   let compact: RunFiles | undefined;
   if (hasTrace) {
     const trace = readTrace(traceDir);
     events = trace.events;
-    problems.push(...trace.problems.map((problem) => `${traceFileName}: ${problem.message}`));
+    problems.push(...trace.problems.map((problem) => `${traceFile}: ${problem.message}`));
     if (trace.artifacts !== undefined) {
       compact = openRunFiles(traceDir, { artifacts: trace.artifacts, ...(options.blobs === undefined ? {} : { blobs: options.blobs }) });
       // The store beside the task folders (where compact traces put it) belongs to the run even when reading is confined to the run folder.
@@ -124,7 +127,8 @@ function readRunArtifactsNow(traceDir: string, options: ReadRunOptions): RunArti
   }
   const stepNumbers = new Set<number>();
   for (const event of events) if (event.step !== null) stepNumbers.add(event.step);
-  if (compact !== undefined) return { traceDir, hasTrace, format: 'compact', events, problems, steps: compactSteps(compact, stepNumbers, options, problems) };
+  const found = traceFile === undefined ? {} : { traceFile };
+  if (compact !== undefined) return { traceDir, hasTrace, ...found, format: 'compact', events, problems, steps: compactSteps(compact, stepNumbers, options, problems) };
   const stepsDir = path.join(traceDir, 'steps');
   // Per step folder: its files, and its model calls.
   const listing = new Map<string, { files: string[]; calls: string[] }>();
@@ -165,7 +169,7 @@ function readRunArtifactsNow(traceDir: string, options: ReadRunOptions): RunArti
       ? { step, folder: `steps/${String(step).padStart(3, '0')}`, files: [], modelCalls: [], modelCallFiles: [] }
       : readStep(traceDir, step, folderName, listed, options, problems));
   }
-  return { traceDir, hasTrace, format: 'full', events, problems, steps };
+  return { traceDir, hasTrace, ...found, format: 'full', events, problems, steps };
 }
 
 /** The steps of a compact trace, listed from its artifact index and read from its store. */

@@ -1,4 +1,5 @@
 import type { TraceEvent } from '../trace/trace-event.js';
+import { traceFileName } from '../trace/trace-writer.js';
 import type { ExpectationNode } from './expectation-outcomes.js';
 import type { RunArtifacts, TextArtifact } from './read-run-artifacts.js';
 import { renderEvent } from './render-event.js';
@@ -36,9 +37,10 @@ export const runPageLimits = { view: 6_000, changes: 14 } as const;
 export function renderRunPage(run: ReportRun, artifacts: RunArtifacts, steps: readonly StepModel[], links: RunPageLinks): string {
   const outside = artifacts.events.filter((event) => event.step === null);
   const title = `${run.taskId} · ${run.mode} · r${run.repeat}`;
+  const traceFile = artifacts.traceFile ?? traceFileName;
   const instruction = outside.find((event): event is Extract<TraceEvent, { type: 'task-start' }> => event.type === 'task-start')?.instruction;
   const page = html`${linkedStyleHead(title, `${links.shared}/${reportStyleFile}`)}<body>
-<nav class="crumbs"><a href="${links.summary}">← all runs</a>${links.previous === undefined ? '' : html` · <a href="${links.previous}">previous run</a>`}${links.next === undefined ? '' : html` · <a href="${links.next}">next run</a>`} · <a href="${`${links.folder}/`}">run folder</a> · <a href="${`${links.folder}/trace.jsonl`}">trace.jsonl</a></nav>
+<nav class="crumbs"><a href="${links.summary}">← all runs</a>${links.previous === undefined ? '' : html` · <a href="${links.previous}">previous run</a>`}${links.next === undefined ? '' : html` · <a href="${links.next}">next run</a>`} · <a href="${`${links.folder}/`}">run folder</a> · <a href="${`${links.folder}/${traceFile}`}">${traceFile}</a></nav>
 <h1>${title} ${outcomeBadge(run)}</h1>
 ${instruction === undefined ? '' : html`<p class="intent">${instruction}</p>`}
 <p>${run.reason}</p>
@@ -51,7 +53,7 @@ ${artifacts.problems.length === 0 ? '' : html`<ul class="problems">${artifacts.p
 ${steps.map((step) => renderStep(step, artifacts.format === 'compact' ? { ...links, compact: true } : links))}
 ${outside.length === 0 ? '' : html`<details><summary>run events</summary><ul class="events">${outside.map(renderEvent)}</ul></details>`}
 ${artifacts.format === 'compact'
-    ? html`<footer class="notes">Built from the run's compact trace: its events are in <a href="${`${links.folder}/trace.jsonl`}">trace.jsonl</a>, its screens, model calls and other files in the bench's trace store (senseact debug shows them; bench --trace full writes them as files).</footer>`
+    ? html`<footer class="notes">Built from the run's compact trace: its events are in <a href="${`${links.folder}/${traceFile}`}">${traceFile}</a>, its screens, model calls and other files in the bench's trace store (senseact debug shows them; bench --trace full writes them as files).</footer>`
     : html`<footer class="notes">Built from the run folder alone; every file behind this page is in <a href="${`${links.folder}/`}">the run folder</a>.</footer>`}
 </body>
 </html>

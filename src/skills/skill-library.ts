@@ -10,6 +10,7 @@ import { fillPlaceholders, projections, type Bindings } from './skill-parameters
 import { SkillError } from './skill-error.js';
 import { isBranchPoint, skillSchema, type Skill, type SkillStep } from './skill-schema.js';
 import { asPathKindError } from '../util/path-kind-error.js';
+import { findTraceFile } from '../trace/read-trace.js';
 
 function safeParseQuery(text: string): { success: true } | { success: false; error: PredicateParseError } {
   try {
@@ -126,11 +127,11 @@ export function saveSkill(dir: string, skill: Skill): string {
   return file;
 }
 
-/** Every run folder (one holding trace.jsonl) under the given paths: a run folder, a bench output, or a traces folder. */
+/** Every run folder (one holding trace.jsonl or trace.jsonl.gz) under the given paths: a run folder, a bench output, or a traces folder. */
 export function findRunFolders(paths: readonly string[]): string[] {
   const found: string[] = [];
   const walk = (dir: string, depth: number): void => {
-    if (existsSync(join(dir, 'trace.jsonl'))) {
+    if (findTraceFile(dir) !== undefined) {
       found.push(dir);
       return;
     }

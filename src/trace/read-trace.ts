@@ -1,14 +1,16 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { artifactIndexSchema, bundledPrefix, type ArtifactIndex } from './artifact-index.js';
 import { traceEventSchema, traceVersion, type TraceEvent } from './trace-event.js';
-import { traceFileName } from './trace-writer.js';
+import { compressedTraceFileName, traceFileName } from './trace-writer.js';
+import { utf8Text } from '../util/utf8-text.js';
 import { asPathKindError } from '../util/path-kind-error.js';
 
 /** A line of a trace that could not be used. */
 export interface TraceProblem {
-  /** One-based line number in `trace.jsonl`. */
+  /** One-based line number in the trace (decompressed). */
   readonly line: number;
   readonly kind: 'torn-last-line' | 'not-json' | 'unknown-version' | 'invalid-event' | 'invalid-artifacts';
   readonly message: string;
@@ -28,7 +30,21 @@ export interface TraceReadResult {
 }
 
 /**
- * Reads `trace.jsonl` of a run folder (or the file itself). Tolerates a torn last line
+ * The event log of the run folder `dir`: `trace.jsonl` (a run still open, a full trace,
+ * or a compact one whose compression did not finish), else `trace.jsonl.gz` (a compact
+ * run that closed); undefined when it holds neither.
+ */
+export function findTraceFile(dir: string): string | undefined {
+  for (const name of [traceFileName, compressedTraceFileName]) {
+    const file = join(dir, name);
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the trace of a run folder (or the file itself: `trace.jsonl`, or gzip-compressed
+ * as `trace.jsonl.gz`, whose torn end reads as a torn last line). Tolerates a torn last line
  * (cut inside its JSON: skipped and reported); a last line that lost only its newline
  * is whole and kept, since writers never append to an existing trace;
  * validates every event against the schema and reports, rather than throws on, lines
@@ -36,11 +52,11 @@ export interface TraceReadResult {
  * does not exist.
  */
 export function readTrace(dirOrFile: string): TraceReadResult {
-  const path = existsSync(dirOrFile) && statSync(dirOrFile).isDirectory() ? join(dirOrFile, traceFileName) : dirOrFile;
-  if (!existsSync(path)) throw new Error(`No trace at ${path}: pass a run folder (runs/bench-<suite>-<time>/traces/<task>/<mode>-r<repeat>) or its ${traceFileName}.`);
+  const path = existsSync(dirOrFile) && statSync(dirOrFile).isDirectory() ? (findTraceFile(dirOrFile) ?? join(dirOrFile, traceFileName)) : dirOrFile;
+  if (!existsSync(path)) throw new Error(`No trace at ${path}: pass a run folder (runs/bench-<suite>-<time>/traces/<task>/<mode>-r<repeat>) or its ${traceFileName} (${compressedTraceFileName} once a compact run closed).`);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = traceText(readFileSync(path), path);
   } catch (error) {
     throw asPathKindError(error, path, 'trace');
   }
@@ -99,4 +115,15 @@ export function readTrace(dirOrFile: string): TraceReadResult {
 function mergeIndexes(earlier: ArtifactIndex | undefined, later: ArtifactIndex): ArtifactIndex {
   const files = Object.fromEntries(Object.entries(later.files).map(([name, ref]) => [name, ref === 'bundle' && later.bundle !== undefined ? `${bundledPrefix}${later.bundle}` : ref]));
   return { store: later.store, files: { ...earlier?.files, ...files } };
+}
+
+/** A trace file's text: gzip (its magic bytes) decompressed as far as it goes, anything else as UTF-8. */
+function traceText(bytes: Uint8Array, path: string): string {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return utf8Text(bytes);
+  try {
+    // Sync flush: a file cut short gives what it holds, and its last line reads as torn.
+    return utf8Text(gunzipSync(bytes, { finishFlush: zlibConstants.Z_SYNC_FLUSH }));
+  } catch (error) {
+    throw new Error(`The trace ${path} is gzip but does not decompress (${error instanceof Error ? error.message : String(error)}): the file is damaged; a copy of the run folder from before the damage reads.`, { cause: error });
+  }
 }

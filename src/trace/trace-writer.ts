@@ -1,6 +1,8 @@
-import { close as closeAsync, closeSync, fsync as fsyncAsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFile as writeFileAsync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, close as closeAsync, existsSync, fsync as fsyncAsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFile as writeFileAsync, writeFileSync, writeSync } from 'node:fs';
+import { open as openAsync, readFile as readFileAsync, unlink as unlinkAsync } from 'node:fs/promises';
 import { join } from 'node:path';
 import { relative as relativePath } from 'node:path';
+import { gzip, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { debugLog } from '../util/debug-log.js';
 import { Redactor } from '../util/redactor.js';
@@ -13,15 +15,19 @@ import { traceEventSchema, traceVersion, type TraceEvent, type TraceEventInput }
 /** The name of the event log inside a run folder. */
 export const traceFileName = 'trace.jsonl';
 
+/** The event log of a compact run once it closed: `trace.jsonl`, gzip-compressed (`zcat` reads it). */
+export const compressedTraceFileName = 'trace.jsonl.gz';
+
 /** The per-step artifacts a run folder may hold (`steps/<nnn>/<name>`). */
 export const stepArtifactNames = ['before.xml', 'after.xml', 'view.txt', 'scg.json', 'delta.json', 'predicates.json', 'screenshot.png'] as const;
 export type StepArtifactName = (typeof stepArtifactNames)[number];
 
 /**
  * How a run is written: `full`, a folder of files (`trace.jsonl`, `steps/<nnn>/…`);
- * `compact`, one file per run (`trace.jsonl`: the events, then one line naming its
- * artifacts) with screens, model calls and other artifacts compressed in a store shared
- * by the runs beside it (`_store/`, identical content stored once); `none`, nothing on
+ * `compact`, one file per run (`trace.jsonl` while it runs: the events, then one line
+ * naming its artifacts; `trace.jsonl.gz` once it closed) with screens, model calls and
+ * other artifacts compressed in a store shared by the runs beside it (`_store/`,
+ * identical content stored once); `none`, nothing on
  * disk (events still validated and passed to `onEvent`).
  */
 export const traceFormats = ['full', 'compact', 'none'] as const;
@@ -95,6 +101,8 @@ export class TraceWriter {
   private readonly pending = new Map<string, string | Uint8Array>();
   /** Set once `close()` began: later artifacts of a compact trace go to the store at once. */
   private closing = false;
+  /** A compact trace's event log being compressed (set by `close()`): a line appended later waits for it. */
+  private compressing: Promise<void> | undefined;
   private fd: number | undefined;
   private readonly modelCallCounts = new Map<string, number>();
   private readonly folders = new Set<string>();
@@ -236,7 +244,7 @@ export class TraceWriter {
 
   /**
    * Writes the last batch, waits for every artifact write, fsyncs and closes the event
-   * log. Further `emit` calls throw; artifacts can still be written (and are awaited by
+   * log (a compact trace's is compressed to `trace.jsonl.gz` then). Further `emit` calls throw; artifacts can still be written (and are awaited by
    * `settled()`). Rejects with the first artifact write that failed.
    */
   async close(): Promise<void> {
@@ -247,9 +255,34 @@ export class TraceWriter {
     this.fd = undefined;
     this.stopListening();
     await this.settled();
-    if (this.format === 'compact') await this.storePending(fd);
+    if (this.format === 'compact') {
+      await this.storePending(fd);
+      await new Promise<void>((resolve, reject) => closeAsync(fd, (error) => (error ? reject(error) : resolve())));
+      this.compressing = this.compressEvents();
+      return await this.compressing;
+    }
     await new Promise<void>((resolve, reject) => fsyncAsync(fd, (error) => (error ? reject(error) : resolve())));
     await new Promise<void>((resolve, reject) => closeAsync(fd, (error) => (error ? reject(error) : resolve())));
+  }
+
+  /**
+   * Replaces a closed compact trace's `trace.jsonl` by `trace.jsonl.gz` (a quarter of its
+   * bytes). The compressed file is written and fsynced before the plain one is removed,
+   * and readers take the plain one while it is there: a crash at any point leaves one
+   * whole trace. Redaction is over by then (the writer stopped listening at close).
+   */
+  private async compressEvents(): Promise<void> {
+    const plain = join(this.dir, traceFileName);
+    const text = await readFileAsync(plain);
+    const packed = await new Promise<Buffer>((resolve, reject) => gzip(text, (error, result) => (error ? reject(error) : resolve(result))));
+    const file = await openAsync(join(this.dir, compressedTraceFileName), 'w');
+    try {
+      await file.writeFile(packed);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await unlinkAsync(plain);
   }
 
   /** Resolves when every artifact write so far has finished; rejects with the first that failed. */
@@ -292,12 +325,11 @@ export class TraceWriter {
       writeSync(fd, line);
       return;
     }
-    const appended = openSync(join(this.dir, traceFileName), 'a');
-    try {
-      writeSync(appended, line);
-    } finally {
-      closeSync(appended);
-    }
+    // After close: to the event log as it is now, plain or compressed (a gzip member of its own).
+    await this.compressing;
+    const plain = join(this.dir, traceFileName);
+    if (existsSync(plain)) appendFileSync(plain, line);
+    else appendFileSync(join(this.dir, compressedTraceFileName), gzipSync(line));
   }
 
   /**

@@ -16,6 +16,7 @@ import { parseGateThreshold, parseTemperature } from './bench-command.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
 import type { CommandRegistration } from '../command-registration.js';
 import { tasksRootFor } from '../tasks-root.js';
+import { findTraceFile } from '../../trace/read-trace.js';
 
 /** Where a bench puts one run's folder, as the help and errors name it. */
 const benchRunLayout = 'runs/bench-<suite>-<time>/traces/<task>/<mode>-r<repeat>';
@@ -54,7 +55,7 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
         const resolved = path.resolve(io.cwd, target);
         if (!existsSync(resolved)) throw new BenchError({ code: 'debug-no-trace', message: `debug: ${resolved} does not exist; pass a run folder (${benchRunLayout}) or its trace.jsonl` });
         const folder = statSync(resolved).isDirectory() ? resolved : path.dirname(resolved);
-        if (!existsSync(path.join(folder, 'trace.jsonl'))) {
+        if (findTraceFile(folder) === undefined) {
           const hint = existsSync(path.join(folder, 'results.json')) ? ' (this is a bench output dir: pick one run under its traces/ folder, or run senseact report on it)' : '';
           throw new BenchError({ code: 'debug-no-trace', message: `debug: no trace.jsonl in ${folder}${hint}` });
         }

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import { writeSyntheticBench } from '../report/synthetic-run-folder.js';
+import { findTraceFile } from '../../../src/trace/read-trace.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const aliasBomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdefgh'[index]}`).join(',')}]`)].join('\n');
@@ -105,7 +106,8 @@ describe('bad input at the command line', () => {
     // The same run folder moved outside the bench dir, results.json pointing at it.
     const outside = path.join(folder, 'outside-run');
     await mkdir(outside);
-    await writeFile(path.join(outside, 'trace.jsonl'), await readFile(path.join(bench, results.tasks[0]!.traceDir, 'trace.jsonl')));
+    const trace = findTraceFile(path.join(bench, results.tasks[0]!.traceDir))!;
+    await writeFile(path.join(outside, path.basename(trace)), await readFile(trace));
     results.tasks[0]!.traceDir = path.relative(bench, outside);
     expect(results.tasks[0]!.traceDir).toMatch(/^\.\.\//);
     await writeFile(resultsFile, JSON.stringify(results));

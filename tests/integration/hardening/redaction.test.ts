@@ -13,7 +13,7 @@ import { main } from '../../../src/cli/main.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
 import { CertificateMemory } from '../../../src/memory/certificate-memory.js';
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
-import { readTrace } from '../../../src/trace/read-trace.js';
+import { findTraceFile, readTrace } from '../../../src/trace/read-trace.js';
 import { setDebugSpec } from '../../../src/util/debug-log.js';
 import { passwordPlaceholder, Redactor } from '../../../src/util/redactor.js';
 import { echoedSpellings, startEchoingEndpoint } from '../../helpers/echoing-endpoint.js';
@@ -67,7 +67,7 @@ describe('redaction of every file a run writes', () => {
     expect(server.requests.every((request) => request.headers['authorization'] === `Bearer ${key}`)).toBe(true);
     expect(server.requests.length).toBeGreaterThan(6);
     const written = [...filesUnder(out), cassette, log];
-    for (const expected of ['results.json', 'results.jsonl', 'report.html', 'senseact.jsonl', 'trace.jsonl', 'run.jsonl', 'debug.log']) expect(written.map((file) => path.basename(file))).toContain(expected);
+    for (const expected of ['results.json', 'results.jsonl', 'report.html', 'senseact.jsonl', 'trace.jsonl.gz', 'run.jsonl', 'debug.log']) expect(written.map((file) => path.basename(file))).toContain(expected);
     for (const [name, spelling] of Object.entries(echoedSpellings(key))) {
       expect(written.filter((file) => readableBytes(file).includes(spelling)).map((file) => `${name}: ${path.relative(folder, file)}`)).toEqual([]);
     }
@@ -110,7 +110,7 @@ describe('redaction of every file a run writes', () => {
     expect(code).toBe(0);
     const files = filesUnder(out);
     expect(files.filter((file) => readableBytes(file).includes('value-of-lab-7731'))).toEqual([]);
-    expect(files.some((file) => readFileSync(file).includes('lab-${LAB_SECRET_ID}'))).toBe(true);
+    expect(files.some((file) => readableBytes(file).includes('lab-${LAB_SECRET_ID}'))).toBe(true);
   });
 
   it.each(['full', 'compact'] as const)('a typed password (%s trace): the device gets it, no file keeps it, the act is recorded with a placeholder', async (traceFormat) => {
@@ -134,7 +134,7 @@ describe('redaction of every file a run writes', () => {
       expect(files.some((file) => readableBytes(file).includes(passwordPlaceholder))).toBe(true);
       const typed = readTrace(result.traceDir).events.filter((event) => event.type === 'act-end' && (event.action as { type: string }).type === 'type');
       expect(typed.map((event) => (event.type === 'act-end' ? event.action['text'] : ''))).toEqual([passwordPlaceholder]);
-      expect(readFileSync(path.join(result.traceDir, 'trace.jsonl'), 'utf8')).toContain(`password ${passwordPlaceholder}`);
+      expect(readableBytes(findTraceFile(result.traceDir)!).toString('utf8')).toContain(`password ${passwordPlaceholder}`);
     }
   });
 

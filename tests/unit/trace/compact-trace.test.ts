@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRunArtifacts } from '../../../src/report/read-run-artifacts.js';
-import { readTrace } from '../../../src/trace/read-trace.js';
+import { findTraceFile, readTrace } from '../../../src/trace/read-trace.js';
 import { openRunFiles } from '../../../src/trace/run-files.js';
 import { StoreBlobError } from '../../../src/trace/store-blob-error.js';
 import { TraceWriter, type TraceFormat } from '../../../src/trace/trace-writer.js';
@@ -45,7 +46,7 @@ describe('compact traces', () => {
   it('one file per run; every artifact reads back as the full trace wrote it', async () => {
     const full = await writeRun('full', 'full-r0');
     const compact = await writeRun('compact', 'compact-r0');
-    expect(readdirSync(compact.dir)).toEqual(['trace.jsonl']);
+    expect(readdirSync(compact.dir)).toEqual(['trace.jsonl.gz']);
     expect(readdirSync(full.dir).sort()).toEqual(['result.json', 'steps', 'trace.jsonl']);
     const fromFull = readAll(full.dir);
     expect(Object.keys(fromFull).sort()).toEqual(['result.json', 'steps/000/after.xml', 'steps/000/before.xml', 'steps/000/model-calls/000.json', 'steps/000/screenshot.png', 'steps/000/view.txt']);
@@ -92,7 +93,7 @@ describe('compact traces', () => {
       const written = readdirSync(join(root, learn ? 'learned' : 'control'), { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
       expect(written.length).toBe(2);
       const holding = written.filter((file) => readableBytes(file).includes(password));
-      // Negative control: without learning it, the password is in the trace and in the store (the search can find it).
+      // Negative control: without learning it, the password is in the trace (trace.jsonl.gz) and in the store: the search reads through both compressions.
       expect(holding.length).toBe(learn ? 0 : 2);
       if (learn) expect(readAll(writer.dir)['steps/000/after.xml']).toBe(Buffer.from(screen('[password]')).toString('base64'));
     }
@@ -113,6 +114,45 @@ describe('compact traces', () => {
     // Content that does not match its address is refused too.
     writeFileSync(pack, readFileSync(pack).fill(0));
     expect(() => openRunFiles(writer.dir, { artifacts: trace.artifacts! }).read('steps/000/before.xml')).toThrow(StoreBlobError);
+  });
+
+  it("a closed run's events are gzip-compressed; a crash before, during or after the compression leaves a whole trace", async () => {
+    const writer = await writeRun('compact', 'r0');
+    const compressed = join(writer.dir, 'trace.jsonl.gz');
+    const text = gunzipSync(readFileSync(compressed)).toString('utf8');
+    expect(text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { type?: string }).type ?? 'the artifacts line')).toEqual(['step-start', 'observe-end', 'step-end', 'the artifacts line']);
+    expect(statSync(compressed).size).toBeLessThan(Buffer.byteLength(text));
+    const whole = readTrace(writer.dir);
+    expect(whole.path).toBe(compressed);
+    expect(whole.events.map((event) => event.type)).toEqual(['step-start', 'observe-end', 'step-end']);
+    // Killed after writing the compressed copy, before removing the plain one: the plain one is read (the copy may be cut short).
+    writeFileSync(join(writer.dir, 'trace.jsonl'), text);
+    truncateSync(compressed, 20);
+    expect(findTraceFile(writer.dir)).toBe(join(writer.dir, 'trace.jsonl'));
+    expect(readAll(writer.dir)).toEqual(readAll((await writeRun('compact', 'r1')).dir));
+    // A compressed trace cut short reads as far as it goes, its last line torn (negative control: not a whole trace).
+    rmSync(join(writer.dir, 'trace.jsonl'));
+    expect(readTrace(writer.dir).events.length).toBeLessThan(3);
+    writeFileSync(compressed, readFileSync(join(root, 'bench', 'task-a', 'r1', 'trace.jsonl.gz')).subarray(0, 60));
+    const torn = readTrace(writer.dir);
+    expect(torn.tornLastLine || torn.events.length === 0).toBe(true);
+    expect(torn.artifacts).toBeUndefined();
+  });
+
+  it('a file written after close is named by a gzip member appended to the compressed trace', async () => {
+    const writer = new TraceWriter({ root, suite: 'bench', task: 'task-a', runId: 'late', format: 'compact' });
+    writer.emit({ type: 'step-start', step: 0 });
+    writer.writeStepArtifact(0, 'before.xml', screen('Start'));
+    writer.emit({ type: 'step-end', step: 0 });
+    await writer.close();
+    writer.writeStepArtifact(0, 'after.xml', screen('Late'));
+    await writer.settled();
+    expect(readdirSync(writer.dir)).toEqual(['trace.jsonl.gz']);
+    expect(existsSync(join(writer.dir, 'trace.jsonl'))).toBe(false);
+    const files = readAll(writer.dir);
+    expect(Object.keys(files)).toEqual(['steps/000/after.xml', 'steps/000/before.xml']);
+    expect(Buffer.from(files['steps/000/after.xml']!, 'base64').toString('utf8')).toBe(screen('Late'));
+    expect(readTrace(writer.dir).problems).toEqual([]);
   });
 
   it('none writes nothing and still validates events', async () => {
