@@ -57,6 +57,11 @@ function show(value: unknown): string {
   return text === undefined ? String(value) : text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
+/** An op as a reason says it: the count ops in words (`days count equals 0`, not `days count= 0`), the others as written. */
+function opInWords(op: StateCondition['op']): string {
+  return op === 'count>=' ? 'count at least' : op === 'count<=' ? 'count at most' : op === 'count=' ? 'count equals' : op;
+}
+
 /**
  * A `where` list in words, as a reader of a failure reason wants it: `hour equals 15 and
  * label equals "Meeting"` (a nested list in parentheses, ignoreCase said), cut at 160 characters.
@@ -64,7 +69,7 @@ function show(value: unknown): string {
 function whereInWords(where: readonly StateCondition[]): string {
   const words = (condition: StateCondition): string => [
     condition.path,
-    condition.op,
+    opInWords(condition.op),
     ...(condition.value === undefined ? [] : [JSON.stringify(condition.value)]),
     ...(condition.ignoreCase === true ? ['(any case)'] : []),
     ...(condition.where === undefined ? [] : [`(${condition.where.map(words).join(' and ')})`]),
@@ -104,7 +109,7 @@ function nearestMiss(elements: readonly unknown[], where: readonly StateConditio
 export function evaluateStateCondition(root: unknown, condition: StateCondition): StateConditionResult {
   const actual = resolveStatePath(root, condition.path);
   const ignoreCase = condition.ignoreCase === true;
-  const label = `${condition.path} ${condition.op}${condition.value === undefined ? '' : ` ${show(condition.value)}`}`;
+  const label = `${condition.path} ${opInWords(condition.op)}${condition.value === undefined ? '' : ` ${show(condition.value)}`}`;
   const result = (pass: boolean, detail: string): StateConditionResult => ({ outcome: pass ? 'pass' : 'fail', reason: `${label}: ${detail}`, actual });
   const found = actual.length === 0 ? 'nothing at that path' : `found ${show(actual.length === 1 ? actual[0] : actual)}`;
   const op = condition.op;

@@ -79,7 +79,12 @@ describe('evaluateStateCondition: a failed some / every names the element neares
   it('some: the element meeting the most conditions, and the one it misses', () => {
     const result = evaluateStateCondition(notes, { path: 'notes', op: 'some', where });
     expect(result.outcome).toBe('fail');
-    expect(result.reason).toContain('nearest: element 2 meets 2 of 3, not items count= 2: counted 1 of 1');
+    expect(result.reason).toContain('nearest: element 2 meets 2 of 3, not items count equals 2: counted 1 of 1');
+    // The where list in words too, the count op among them (it read 'items count= 2').
+    expect(result.reason).toContain('where title equals "Shopping" and items none (text equals "Eggs") and items count equals 2;');
+    expect(result.reason).not.toMatch(/count[<>]?= /);
+    const atLeast = evaluateStateCondition(notes, { path: 'notes', op: 'count>=', value: 3 });
+    expect(atLeast.reason).toBe('notes count at least 3: counted 2 of 2');
   });
 
   it('every: the first element that misses', () => {
