@@ -65,6 +65,8 @@ function metricsOfMode(mode: AgentMode, runs: readonly TaskRunResult[], baseline
     ...replyRepairsOf(runs),
     promptTokens,
     completionTokens,
+    // What the endpoints served from their prompt cache (absent: none reported).
+    ...(cachedPromptTokens > 0 ? { cachedPromptTokens } : {}),
     tokensPerTask: ratio(promptTokens + completionTokens, count),
     costUsd,
     costPerTaskUsd: ratio(costUsd, count),

@@ -100,7 +100,8 @@ describe('prompt caching', () => {
     const prompt = results.tasks.reduce((total, run) => total + run.promptTokens, 0);
     const completion = results.tasks.reduce((total, run) => total + run.completionTokens, 0);
     expect(results.modes[0]?.costUsd).toBeCloseTo(((prompt - cached) * 2 + cached * 0.5 + completion * 8) / 1e6, 12);
-    expect(stdout.join('')).toContain(`cached prompt tokens (inside tok in, at $0.5 per 1M): senseact ${cached}`);
+    expect(results.modes[0]?.cachedPromptTokens).toBe(cached);
+    expect(stdout.join('').replace(/\n +/g, ' ')).toContain(`cached prompt tokens (inside tok in, at $0.5 per 1M): senseact ${cached} (${((cached / prompt) * 100).toFixed(1)}%)`);
 
     // Negative control: the same bench on an endpoint without a cache reports none.
     const plain = await startMockOpenAiServer({ reply: (request) => JSON.stringify(labelMatchAnswer(request)) });
@@ -112,6 +113,7 @@ describe('prompt caching', () => {
     }
     const plainResults = benchResultsSchema.parse(JSON.parse(await readFile(path.join(root, 'plain', 'results.json'), 'utf8')));
     expect(plainResults.tasks.map((run) => run.cachedPromptTokens)).toEqual([undefined, undefined]);
+    expect(plainResults.modes[0]?.cachedPromptTokens).toBeUndefined();
     expect(plainOut.join('')).not.toContain('cached prompt tokens');
   });
 });

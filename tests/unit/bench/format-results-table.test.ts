@@ -68,7 +68,8 @@ describe('formatResultsTable', () => {
     ];
     const text = formatResultsTable(results(marked, ['senseact', 'react-vlm'], 'llm')).replace(/\n +/g, ' ');
     expect(text).toContain('tokens estimated locally (the endpoint sent no usage) for senseact 3 of 4 calls, react-vlm 0 of 4 calls');
-    expect(text).toContain('cached prompt tokens (inside tok in, priced as prompt tokens: no cached price given): senseact 500, react-vlm 0');
+    const promptTokens = marked.filter((run) => run.mode === 'senseact').reduce((total, run) => total + run.promptTokens, 0);
+    expect(text).toContain(`cached prompt tokens (inside tok in, priced as prompt tokens: no cached price given): senseact 500 (${((500 / promptTokens) * 100).toFixed(1)}%), react-vlm 0`);
     expect(formatResultsTable(results(runs, ['senseact', 'react-vlm'], 'llm'))).not.toMatch(/estimated locally|cached prompt/);
   });
 
