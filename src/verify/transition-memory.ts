@@ -55,9 +55,9 @@ function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>): numb
  * page it was acted on and the page it led to. A weak pass ("the screen changed") on a
  * control that led from this same page to this same page before, and never elsewhere,
  * is tied to the control by that record (`known-transition`): another step's effect is
- * another page. Only moves to another page are kept: a change within the page is not
- * told apart by the page it reached. Pages are compared by the distinct fingerprints of their nodes; learned
- * only from passes; the loop keeps one per run, `verify-replay` one per replay (in
+ * another page. A change within the page is told apart by the nodes that came and went,
+ * not by the page it stayed on. Pages are compared by the distinct fingerprints of their
+ * nodes; learned only from passes; the loop keeps one per run, `verify-replay` one per replay (in
  * recorded order, so a step is judged only by the steps before it).
  */
 export class TransitionMemory implements TransitionRecall {
