@@ -1,6 +1,7 @@
 // `senseact mcp` over stdio: the SDK's own Client spawns the built CLI
 // (bin/senseact.js, dist/) on the simulator and calls every tool. One server for the file:
 // the device session stays open across calls, so the tests run in order on one simulator.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -10,6 +11,7 @@ import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveSkill } from '../../../src/skills/skill-library.js';
 import { skillSchema } from '../../../src/skills/skill-schema.js';
+import { TraceWriter } from '../../../src/trace/trace-writer.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 const settings = 'com.android.settings';
@@ -184,5 +186,20 @@ describe('senseact mcp over stdio on the simulator', () => {
     const first = read.contents[0];
     expect(first && 'text' in first ? first.text : '').toContain('"type":"verify-end"');
     await expect(client.readResource({ uri: 'senseact://runs/..%2F..%2Fetc%2Fpasswd' })).rejects.toThrow(/outside the runs folder/);
+  });
+
+  it("lists a bench's closed compact run by its trace.jsonl.gz and serves it as its text", async () => {
+    const writer = new TraceWriter({ root: path.join(root, 'runs'), suite: 'bench', task: 'compact-task', runId: 'senseact-r0', format: 'compact' });
+    writer.emit({ type: 'step-start', step: 0 });
+    writer.emit({ type: 'step-end', step: 0 });
+    await writer.close();
+    const file = path.join(writer.dir, 'trace.jsonl.gz');
+    // Negative control: the file itself holds no event text (it is compressed).
+    expect(readFileSync(file).includes('"type":"step-end"')).toBe(false);
+    const { resources } = await client.listResources();
+    const trace = resources.find((resource) => resource.uri === 'senseact://runs/bench/compact-task/senseact-r0/trace.jsonl.gz');
+    expect(trace?.mimeType).toBe('application/x-ndjson');
+    const first = (await client.readResource({ uri: trace!.uri })).contents[0];
+    expect(first && 'text' in first ? first.text : '').toContain('"type":"step-end"');
   });
 });
