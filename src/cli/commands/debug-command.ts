@@ -119,7 +119,8 @@ async function runOneTask(taskId: string, options: RunOneOptions & { device: str
     validateBenchPlan({ suite: suite.name, tasks: [task], modes: [mode.data], ...(handle.checkTask ? { checkTask: handle.checkTask } : {}) });
     io.stderr(`${handle.notice}\n`);
     const result = await handle.executor({ task, mode: mode.data, repeat: 0, outDir, traceDir: path.join(outDir, 'traces', taskId, `${mode.data}-r0`), signal: controller.signal });
-    io.stderr(`${task.id} (${mode.data}): ${result.success ? 'success' : 'failure'} — ${result.reason}${result.error ? ` [error: ${result.error}]` : ''}\n`);
+    // The reason is the header's result line, just below: said once.
+    io.stderr(`${task.id} (${mode.data}): ${result.success ? 'success' : 'failure'}${result.error ? ` [error: ${result.error}]` : ''}; its steps follow\n`);
     return path.resolve(outDir, result.traceDir);
   } finally {
     await handle.close();

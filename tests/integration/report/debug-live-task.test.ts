@@ -27,7 +27,10 @@ describe('senseact debug <task> --device', () => {
     const { code, stdout, stderr } = await senseact(['debug', 'settings-dark-theme', '--device', 'sim', '--policy', 'oracle']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('policy: oracle');
-    expect(stderr).toContain('settings-dark-theme (senseact): success');
+    expect(stderr).toContain('settings-dark-theme (senseact): success; its steps follow\n');
+    // The reason once, in the header's result line, not again on stderr.
+    expect(stdout).toMatch(/\nresult: SUCCESS — all 1 check\(s\) pass/);
+    expect(stderr).not.toContain('check(s) pass');
     expect(stdout).toContain('Open Display');
     expect(stdout).toContain('Dark theme');
     // No --model-faults: no model fault in any step; a run that succeeded has no WHY.
