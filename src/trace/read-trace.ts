@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { artifactIndexSchema, bundledPrefix, type ArtifactIndex } from './artifact-index.js';
@@ -43,6 +43,17 @@ export function findTraceFile(dir: string): string | undefined {
 }
 
 /**
+ * The file a path to a run's `trace.jsonl` stands for: that file, or, once a compact run
+ * closed and compressed it, the `trace.jsonl.gz` beside it (a path written before the run
+ * closed, or from habit, still reads).
+ */
+export function closedTracePath(file: string): string {
+  if (existsSync(file) || basename(file) !== traceFileName) return file;
+  const compressed = join(dirname(file), compressedTraceFileName);
+  return existsSync(compressed) ? compressed : file;
+}
+
+/**
  * Reads the trace of a run folder (or the file itself: `trace.jsonl`, or gzip-compressed
  * as `trace.jsonl.gz`, whose torn end reads as a torn last line). Tolerates a torn last line
  * (cut inside its JSON: skipped and reported); a last line that lost only its newline
@@ -52,7 +63,7 @@ export function findTraceFile(dir: string): string | undefined {
  * does not exist.
  */
 export function readTrace(dirOrFile: string): TraceReadResult {
-  const path = existsSync(dirOrFile) && statSync(dirOrFile).isDirectory() ? (findTraceFile(dirOrFile) ?? join(dirOrFile, traceFileName)) : dirOrFile;
+  const path = existsSync(dirOrFile) && statSync(dirOrFile).isDirectory() ? (findTraceFile(dirOrFile) ?? join(dirOrFile, traceFileName)) : closedTracePath(dirOrFile);
   if (!existsSync(path)) throw new Error(`No trace at ${path}: pass a run folder (runs/bench-<suite>-<time>/traces/<task>/<mode>-r<repeat>) or its ${traceFileName} (${compressedTraceFileName} once a compact run closed).`);
   let text: string;
   try {

@@ -16,7 +16,7 @@ import { parseGateThreshold, parseTemperature } from './bench-command.js';
 import { exitCodes, type CliIo } from '../cli-io.js';
 import type { CommandRegistration } from '../command-registration.js';
 import { tasksRootFor } from '../tasks-root.js';
-import { findTraceFile } from '../../trace/read-trace.js';
+import { closedTracePath, findTraceFile } from '../../trace/read-trace.js';
 
 /** Where a bench puts one run's folder, as the help and errors name it. */
 const benchRunLayout = 'runs/bench-<suite>-<time>/traces/<task>/<mode>-r<repeat>';
@@ -52,7 +52,7 @@ export function createDebugCommand(dependencies: DebugCommandDependencies = {}):
       .option('--temperature <t>', 'with --device: sampling temperature of every model role, 0 to 2')
       .action(async (target: string, options: RunOneOptions & { step?: string; device?: string }) => {
         if (options.device !== undefined) target = await runOneTask(target, { ...options, device: options.device }, io);
-        const resolved = path.resolve(io.cwd, target);
+        const resolved = closedTracePath(path.resolve(io.cwd, target));
         if (!existsSync(resolved)) throw new BenchError({ code: 'debug-no-trace', message: `debug: ${resolved} does not exist; pass a run folder (${benchRunLayout}) or its trace.jsonl` });
         const folder = statSync(resolved).isDirectory() ? resolved : path.dirname(resolved);
         if (findTraceFile(folder) === undefined) {

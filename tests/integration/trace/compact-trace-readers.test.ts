@@ -40,6 +40,10 @@ describe('a closed compact trace', () => {
     const debug = await cli(['debug', runFolder]);
     expect(debug.code).toBe(0);
     expect(debug.stdout).toMatch(/VERDICT {2}PASS/);
+    // The run's trace.jsonl named as before it closed (a path from habit, or from the bench's hints) reads the .gz.
+    const byOldName = await cli(['debug', path.join(runFolder, 'trace.jsonl')]);
+    expect(byOldName.code, byOldName.stderr).toBe(0);
+    expect(byOldName.stdout).toBe(debug.stdout);
     expect((await cli(['report', out])).code).toBe(0);
     const page = readFileSync(path.join(out, 'report', 'settings-wifi-off', 'senseact-r0.html'), 'utf8');
     expect(page).toContain('trace.jsonl.gz</a>');
@@ -62,6 +66,7 @@ describe('a closed compact trace', () => {
     const debug = await cli(['debug', runFolder]);
     expect(debug.code).toBe(2);
     expect(debug.stderr).toContain('no trace.jsonl in');
+    expect((await cli(['debug', path.join(runFolder, 'trace.jsonl')])).stderr).toMatch(/trace\.jsonl does not exist; pass a run folder/);
     const induced = await cli(['skills', 'induce', out, '--out', path.join(folder, 'skills-none')]);
     expect(induced.code).toBe(1);
     expect(induced.stdout).toContain('0 run folders: 0 used, 0 skipped; 0 skills in');
