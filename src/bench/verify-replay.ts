@@ -8,7 +8,7 @@ import type { UiTree } from '../ui/ui-tree.js';
 import { subtreeEnd } from '../verify/find-nodes.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
 import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
-import { TransitionMemory } from '../verify/transition-memory.js';
+import { pagePrints, samePageSimilarity, similarity, TransitionMemory } from '../verify/transition-memory.js';
 import { alreadyInWantedState, alreadySelectedCode, verifyUnitStep } from '../verify/verify-unit-step.js';
 import { figuresByApp, figuresByTie, type AppFigures, type TieFigures } from './replay-breakdown.js';
 
@@ -270,17 +270,6 @@ function argsOf(step: ReplayStep, unit: ControlUnit): ContractArgs {
   };
 }
 
-function fingerprints(tree: UiTree): Set<string> {
-  return new Set(tree.nodes.map((node) => node.fingerprint));
-}
-
-function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
-  let shared = 0;
-  for (const item of left) if (right.has(item)) shared += 1;
-  const union = left.size + right.size - shared;
-  return union === 0 ? 1 : shared / union;
-}
-
 /**
  * The same control, or one that asks for the same thing: the same bounds and
  * resource-id; the same class, resource-id, text and description (another run of the
@@ -311,8 +300,8 @@ function openedSameApp(step: ReplayStep, other: ReplayStep): boolean {
   return mine !== undefined && mine === opened(other);
 }
 
-/** After screens this alike (Jaccard over node fingerprints) show the same effect: no wrong effect. */
-const sameEffectSimilarity = 0.9;
+/** After screens this alike (Jaccard over node fingerprints) show the same effect: no wrong effect (the transition memory's same page). */
+const sameEffectSimilarity = samePageSimilarity;
 
 /** What donor selection needs besides the steps: fingerprint sets, each step's unit and whether one step follows another. */
 interface DonorContext {
@@ -412,7 +401,7 @@ function replayCaches(source: ReplaySource, options: ReplayOptions): ReplayCache
   const prints = (file: string, tree: UiTree): Set<string> => {
     let found = printCache.get(file);
     if (!found) {
-      found = fingerprints(tree);
+      found = pagePrints(tree);
       printCache.set(file, found);
     }
     return found;

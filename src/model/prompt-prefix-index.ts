@@ -1,4 +1,5 @@
 import { estimateTokens } from './estimate-tokens.js';
+import { commonStart } from './shared-prompt-prefix.js';
 
 /**
  * The prompts an endpoint has seen, kept in sorted order so that the longest start a new
@@ -43,12 +44,4 @@ export class PromptPrefixIndex {
     }
     return low;
   }
-}
-
-/** Characters two texts share from their start. */
-function commonStart(a: string, b: string): number {
-  const limit = Math.min(a.length, b.length);
-  let at = 0;
-  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at += 1;
-  return at;
 }

@@ -12,11 +12,14 @@ export function promptPrefixText(messages: readonly { readonly role: string; rea
  */
 export function sharedPrefixTokens(text: string, earlier: readonly string[]): number {
   let longest = 0;
-  for (const other of earlier) {
-    const limit = Math.min(text.length, other.length);
-    let at = 0;
-    while (at < limit && text.charCodeAt(at) === other.charCodeAt(at)) at += 1;
-    if (at > longest) longest = at;
-  }
+  for (const other of earlier) longest = Math.max(longest, commonStart(text, other));
   return longest === 0 ? 0 : estimateTokens(text.slice(0, longest));
+}
+
+/** Characters two texts share from their start (UTF-16 code units). */
+export function commonStart(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let at = 0;
+  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at += 1;
+  return at;
 }

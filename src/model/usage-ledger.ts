@@ -3,7 +3,8 @@ import type { ModelRole } from './model-role.js';
 import type { SectionTokens } from './prompt-section.js';
 import { addSectionTokens } from './prompt-tokens-by-section.js';
 import { tallyReplyRead, type ReplyRead, type ReplyRepairsByRole } from './reply-repair.js';
-import { promptPrefixText, sharedPrefixTokens } from './shared-prompt-prefix.js';
+import { PromptPrefixIndex } from './prompt-prefix-index.js';
+import { promptPrefixText } from './shared-prompt-prefix.js';
 
 /** Summed accounting over a set of calls. */
 export interface UsageTotals {
@@ -82,7 +83,7 @@ const emptyTotals: UsageTotals = { calls: 0, attempts: 0, failedCalls: 0, prompt
 export class UsageLedger {
   private readonly entryList: LedgerEntry[] = [];
   /** The prompt text of every call recorded from its trace record, for the shared prefixes. */
-  private readonly promptTexts: string[] = [];
+  private readonly promptTexts = new PromptPrefixIndex();
   private readonly replyReads: { -readonly [Role in keyof ReplyRepairsByRole]: ReplyRepairsByRole[Role] } = {};
 
   /** Adds one call. */
@@ -115,8 +116,8 @@ export class UsageLedger {
 
   private sharedPrefixOf(record: ModelCallRecord): { sharedPrefixTokens?: number } {
     const text = promptPrefixText(record.messages);
-    const shared = record.error === undefined ? sharedPrefixTokens(text, this.promptTexts) : 0;
-    this.promptTexts.push(text);
+    const shared = record.error === undefined ? this.promptTexts.sharedTokens(text) : 0;
+    this.promptTexts.add(text);
     return shared > 0 ? { sharedPrefixTokens: shared } : {};
   }
 

@@ -49,8 +49,7 @@ export function findTraceFile(dir: string): string | undefined {
  */
 export function closedTracePath(file: string): string {
   if (existsSync(file) || basename(file) !== traceFileName) return file;
-  const compressed = join(dirname(file), compressedTraceFileName);
-  return existsSync(compressed) ? compressed : file;
+  return findTraceFile(dirname(file)) ?? file;
 }
 
 /**

@@ -43,7 +43,13 @@ function controlKey(unit: ControlUnit): string {
   return [unit.type, unit.label, member?.resourceId ?? '', member?.className ?? ''].join('\u0000');
 }
 
-function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
+/** The distinct fingerprints of a screen's nodes: a page as the memory and the wrong-effect control compare pages. */
+export function pagePrints(tree: UiTree): Set<string> {
+  return new Set(tree.nodes.map((node) => node.fingerprint));
+}
+
+/** Jaccard similarity of two fingerprint sets (1 for two empty ones). */
+export function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
   let shared = 0;
   for (const item of left) if (right.has(item)) shared += 1;
   const union = left.size + right.size - shared;
@@ -94,7 +100,7 @@ export class TransitionMemory implements TransitionRecall {
   private printsOf(tree: UiTree): ReadonlySet<string> {
     let found = this.prints.get(tree);
     if (!found) {
-      found = new Set(tree.nodes.map((node) => node.fingerprint));
+      found = pagePrints(tree);
       this.prints.set(tree, found);
     }
     return found;
