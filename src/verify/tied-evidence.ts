@@ -310,7 +310,7 @@ function tappedFieldTie({ unit, before, after, ownLabels }: TieContext): Tie | u
 }
 
 /** A dialog, menu or sheet opened that names the unit, or a menu that drops from it. */
-function surfaceTie({ unit, after, delta, labels }: TieContext): Tie | undefined {
+function surfaceTie({ unit, before, after, delta, own, labels }: TieContext): Tie | undefined {
   for (const surface of delta.surfacesAdded) {
     const root = after.nodes[surface.root];
     if (!root) continue;
@@ -318,9 +318,33 @@ function surfaceTie({ unit, after, delta, labels }: TieContext): Tie | undefined
     if (label !== undefined) return tie('surface-names-label', `a ${surface.kind} naming ${JSON.stringify(label)} opened`);
     // A menu drops from the control that opened it (as a popup, or a small window of its own); a dialog is
     // centred and says nothing of where it came from.
-    if ((surface.kind === 'popup' && near(root.bounds, unit.bounds)) || (surface.kind === 'window' && anchored(root.bounds, unit.bounds))) return tie('surface-at-control', `a ${surface.kind} opened at it`);
+    const atControl = (surface.kind === 'popup' && near(root.bounds, unit.bounds)) || (surface.kind === 'window' && anchored(root.bounds, unit.bounds));
+    // Menus of the toolbar drop at the same corner: one whose entries name another control of the screen
+    // ("Rotate right" under "Rotate") is that control's menu, not this one's.
+    if (atControl && !namesAnotherControl(allTexts(after, surface.root), before, own)) return tie('surface-at-control', `a ${surface.kind} opened at it`);
   }
   return undefined;
+}
+
+/** Every text and description under `root` (a menu's entries included). */
+function allTexts(tree: UiTree, root: NodeIndex): string[] {
+  const texts: string[] = [];
+  const end = subtreeEnd(tree, root);
+  for (let index = root; index < end; index++) {
+    const node = tree.nodes[index];
+    if (node && (node.text || node.contentDesc)) texts.push(node.text || node.contentDesc);
+  }
+  return texts;
+}
+
+/** True when one of `texts` holds, as whole words, the label (four letters or more) of a clickable control of `before` other than the unit. */
+function namesAnotherControl(texts: readonly string[], before: UiTree, own: ReadonlySet<NodeIndex>): boolean {
+  for (const node of before.nodes) {
+    if (own.has(node.index) || !clickableNearby(before, node, 1)) continue;
+    const label = node.text || node.contentDesc;
+    if (labelLength(looseText(label)) >= minContainedLabel && texts.some((text) => holdsWord(text, label))) return true;
+  }
+  return false;
 }
 
 /**
@@ -390,7 +414,10 @@ function activityTie({ unit, before, after, delta, labels }: TieContext): Tie | 
   });
   if (label !== undefined) return tie('activity-names-label', `it opened ${after.activity}, named like it`);
   // The control's resource-id names it too: settingButton opens SettingActivity, menu_user_profile_root ProfileActivity.
-  const word = idWords(unit, before).find((candidate) => simple.includes(candidate));
+  // A word of the app's package names the app, not the control: in a contacts app every row, button and
+  // activity says "contact", so a contact row's id would tie it to the editor another button opened.
+  const appName = after.packageName.toLowerCase();
+  const word = idWords(unit, before).find((candidate) => simple.includes(candidate) && !appName.includes(candidate));
   return word === undefined ? undefined : tie('activity-names-id', `it opened ${after.activity}, named like its id (${word})`);
 }
 

@@ -11,14 +11,31 @@ export const samePageSimilarity = 0.9;
 /** Transitions kept per control (the oldest go first): recall stays linear in the steps. */
 const maxPerControl = 32;
 
-/** What `verifyUnitStep` asks of a memory: how often this control led from this page to this one, and nowhere else. */
+/**
+ * When a control's moves from a page like this one disagree, the effect seen now is known
+ * only if it is what the control did at least this often (three moves in four) and at
+ * least `minAgreeing` times: one odd move (the drawer opened scrolled, a slow page caught
+ * half drawn) does not make a control that repeats its effect unknown, and one agreeing
+ * move among others is no record.
+ */
+const majorityShare = 0.75;
+const minAgreeing = 2;
+
+/** How often a control's earlier moves from a page like this one had this effect (`same`) and another (`other`). */
+export interface Recalled {
+  /** 0 when the effect is not known: never seen, or outvoted (not three in four, or seen only once among others). */
+  readonly same: number;
+  readonly other: number;
+}
+
+/** What `verifyUnitStep` asks of a memory: how often this control led from this page to this one, and elsewhere. */
 export interface TransitionRecall {
   /**
    * How many verified earlier steps acted on the same control on a page like `before`
-   * and reached a page like `after`; 0 when none did, or when any such step reached
-   * another page (the control's effect is not one page).
+   * and reached a page like `after` (`same`), and how many reached another (`other`);
+   * `same` is 0 unless it is every one of them, or three in four and two at least.
    */
-  recall(unit: ControlUnit, before: UiTree, after: UiTree): number;
+  recall(unit: ControlUnit, before: UiTree, after: UiTree): Recalled;
 }
 
 interface Remembered {
@@ -59,9 +76,9 @@ export function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>
 /**
  * The transitions verified so far (docs/architecture.md §2.6): for each control, the
  * page it was acted on and the page it led to. A weak pass ("the screen changed") on a
- * control that led from this same page to this same page before, and never elsewhere,
- * is tied to the control by that record (`known-transition`): another step's effect is
- * another page. A change within the page is told apart by the nodes that came and went,
+ * control that led from this same page to this same page before (every time, or three
+ * times in four and twice at least) is tied to the control by that record
+ * (`known-transition`): another step's effect is another page. A change within the page is told apart by the nodes that came and went,
  * not by the page it stayed on. Pages are compared by the distinct fingerprints of their
  * nodes; learned only from passes; the loop keeps one per run, `verify-replay` one per replay (in
  * recorded order, so a step is judged only by the steps before it).
@@ -86,15 +103,20 @@ export class TransitionMemory implements TransitionRecall {
     this.byControl.set(key, list);
   }
 
-  recall(unit: ControlUnit, before: UiTree, after: UiTree): number {
+  recall(unit: ControlUnit, before: UiTree, after: UiTree): Recalled {
     const list = this.byControl.get(controlKey(unit));
-    if (!list) return 0;
+    if (!list) return { same: 0, other: 0 };
     const [from, to] = [this.printsOf(before), this.printsOf(after)];
     const effect = effectOf(from, to);
-    if (effect.size === 0) return 0;
-    const fromHere = list.filter((item) => similarity(item.before, from) >= samePageSimilarity);
-    if (fromHere.length === 0 || fromHere.some((item) => similarity(item.effect, effect) < samePageSimilarity)) return 0;
-    return fromHere.reduce((sum, item) => sum + item.count, 0);
+    if (effect.size === 0) return { same: 0, other: 0 };
+    let [same, other] = [0, 0];
+    for (const item of list) {
+      if (similarity(item.before, from) < samePageSimilarity) continue;
+      if (similarity(item.effect, effect) >= samePageSimilarity) same += item.count;
+      else other += item.count;
+    }
+    const known = other === 0 || (same >= minAgreeing && same >= majorityShare * (same + other));
+    return { same: known ? same : 0, other };
   }
 
   private printsOf(tree: UiTree): ReadonlySet<string> {

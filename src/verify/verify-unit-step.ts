@@ -119,7 +119,8 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  * - no change on a pixel-only unit (`isPixelOnlyUnit`) fails with `code: 'pixel-only'`:
  *   its effect may be in pixels only, and tapping again may undo it;
  * - a weak pass that `memory` records (the control led from this page to this page in
- *   verified steps before, and nowhere else) is strong (`tie: 'known-transition'`).
+ *   verified steps before, every time, or three times in four and twice at least) is
+ *   strong (`tie: 'known-transition'`).
  * Pure: the control loop, skills and `senseact verify-replay` all call this one function,
  * so they cannot drift apart.
  */
@@ -138,12 +139,13 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
   return input.memory ? withMemory(verdict, input.memory, input) : verdict;
 }
 
-/** A weak pass the memory records (this control led from this page to this page before, never elsewhere) is strong. */
+/** A weak pass the memory records (this control led from this page to this page before, every time or three times in four) is strong. */
 function withMemory(verdict: VerifyOutcome, memory: TransitionRecall, input: UnitStepInput): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak') return verdict;
-  const seen = memory.recall(input.unit, input.before, input.after);
-  if (seen === 0) return verdict;
-  const times = seen === 1 ? 'once' : `${seen} times`;
-  const reason = `${verdict.reason.replace(/; nothing ties it to the unit$/, '')}; this control had the same effect from this page ${times} before (verified), and never another`;
+  const { same, other } = memory.recall(input.unit, input.before, input.after);
+  if (same === 0) return verdict;
+  const times = same === 1 ? 'once' : `${same} times`;
+  const others = other === 0 ? 'and never another' : `and another ${other === 1 ? 'once' : `${other} times`}`;
+  const reason = `${verdict.reason.replace(/; nothing ties it to the unit$/, '')}; this control had the same effect from this page ${times} before (verified), ${others}`;
   return { ...verdict, reason, strength: 'strong', tie: 'known-transition' };
 }

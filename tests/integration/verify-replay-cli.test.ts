@@ -41,7 +41,7 @@ describe('senseact verify-replay on real transitions', () => {
     const { code, out, err } = await run('verify-replay', 'tests/fixtures/transitions');
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out).toContain('58 steps in 18 tasks, 22 apps');
+    expect(out).toContain('61 steps in 18 tasks, 23 apps');
     expect(out).toMatch(/^summary: pass \d+\.\d%, inconclusive \d+\.\d%, strong \d+\.\d% of passes; wrong-effect strong false pass \d+\.\d%/m);
     expect(out).toContain('Per kind of evidence');
     expect(out).toContain('Per app');
@@ -50,15 +50,15 @@ describe('senseact verify-replay on real transitions', () => {
     expect(out).toContain('What really happened');
     expect(out).toContain('Negative control, no-op');
     expect(out).toContain('Negative control, wrong effect');
-    expect(out).toMatch(/vision calls implied .*one screenshot per step 57/);
+    expect(out).toMatch(/vision calls implied .*one screenshot per step 60/);
   });
 
   it('--json gives every step its verdict and both controls, and the counts add up', async () => {
     const { code, out } = await run('verify-replay', fixture, '--json');
     expect(code).toBe(0);
     const report = JSON.parse(out) as ReportJson;
-    expect(report.steps).toBe(58);
-    expect(report.perStep).toHaveLength(58);
+    expect(report.steps).toBe(61);
+    expect(report.perStep).toHaveLength(61);
     const replayed = report.perStep.filter((step) => step.category === 'replayed');
     expect(report.visibleEffect.all.total + report.noVisibleEffect.all.total).toBe(replayed.length);
     const { all } = report.visibleEffect;

@@ -1,7 +1,8 @@
 // The transition memory on real transitions (tests/fixtures/transitions): a weak pass
 // that repeats a verified move (same control, same page, same page reached) is strong;
-// another step's after screen, a control whose moves disagree, a control never seen, and
-// a change within the page that is not the one remembered stay as they were.
+// another step's after screen, a control whose moves disagree (unless one effect is three
+// in four of them), a control never seen, and a change within the page that is not the one
+// remembered stay as they were.
 import { describe, expect, it } from 'vitest';
 import { TransitionMemory } from '../../../src/verify/transition-memory.js';
 import { verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
@@ -28,7 +29,7 @@ describe('TransitionMemory', () => {
     memory.learn(actedUnit(step), step.before, step.after);
     expect(await verdict(navigateUp, memory)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'known-transition', reason: expect.stringContaining('same effect from this page once before (verified), and never another') });
     memory.learn(actedUnit(step), step.before, step.after);
-    expect(memory.recall(actedUnit(step), step.before, step.after)).toBe(2);
+    expect(memory.recall(actedUnit(step), step.before, step.after)).toEqual({ same: 2, other: 0 });
   });
 
   it('does not pass another step\'s after screen strongly, nor a control whose moves disagree', async () => {
@@ -37,20 +38,37 @@ describe('TransitionMemory', () => {
     memory.learn(actedUnit(step), step.before, step.after);
     const wrong = await verdict(navigateUp, memory, other.after);
     expect(wrong.strength).not.toBe('strong');
-    expect(memory.recall(actedUnit(step), step.before, other.after)).toBe(0);
+    expect(memory.recall(actedUnit(step), step.before, other.after)).toEqual({ same: 0, other: 1 });
     // Once the control was seen to lead elsewhere from this page too, it ties neither page to it.
     memory.learn(actedUnit(step), step.before, other.after);
-    expect(memory.recall(actedUnit(step), step.before, step.after)).toBe(0);
+    expect(memory.recall(actedUnit(step), step.before, step.after)).toEqual({ same: 0, other: 1 });
     expect(await verdict(navigateUp, memory)).toMatchObject({ outcome: 'pass', strength: 'weak' });
+  });
+
+  it('knows a control whose effect from this page was this one three times in four and twice at least', async () => {
+    const [step, other] = [await transition(navigateUp), await transition(otherEffect)];
+    const unit = actedUnit(step);
+    const memory = new TransitionMemory();
+    memory.learn(unit, step.before, other.after);
+    memory.learn(unit, step.before, step.after);
+    memory.learn(unit, step.before, step.after);
+    // Two in three: the control's effect here is not one page.
+    expect(memory.recall(unit, step.before, step.after)).toEqual({ same: 0, other: 1 });
+    memory.learn(unit, step.before, step.after);
+    expect(memory.recall(unit, step.before, step.after)).toEqual({ same: 3, other: 1 });
+    expect(await verdict(navigateUp, memory)).toMatchObject({ strength: 'strong', tie: 'known-transition', reason: expect.stringContaining('3 times before (verified), and another once') });
+    // The odd page stays unknown: it is one in four.
+    expect(memory.recall(unit, step.before, other.after)).toEqual({ same: 0, other: 3 });
+    expect((await verdict(navigateUp, memory, other.after)).strength).not.toBe('strong');
   });
 
   it('knows nothing of a control it never saw, nor of a step that changed nothing', async () => {
     const [step, other] = [await transition(navigateUp), await transition(otherEffect)];
     const memory = new TransitionMemory();
     memory.learn(actedUnit(other), other.before, other.after);
-    expect(memory.recall(actedUnit(step), step.before, step.after)).toBe(0);
+    expect(memory.recall(actedUnit(step), step.before, step.after)).toMatchObject({ same: 0 });
     memory.learn(actedUnit(step), step.before, step.after);
-    expect(memory.recall(actedUnit(step), step.before, step.before)).toBe(0);
+    expect(memory.recall(actedUnit(step), step.before, step.before)).toMatchObject({ same: 0 });
     expect(await verdict(navigateUp, memory, step.before)).toMatchObject({ outcome: 'fail' });
   });
 
@@ -61,6 +79,6 @@ describe('TransitionMemory', () => {
     expect(await verdict(minutes, memory)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'known-transition' });
     // The picker re-drawn otherwise on the same page (the hour's screen: another change) is not the change remembered.
     const hour = await transition('hrx-task_Calendar_2025-08-14_14-15-55-7');
-    expect(memory.recall(actedUnit(step), step.before, hour.after)).toBe(0);
+    expect(memory.recall(actedUnit(step), step.before, hour.after)).toMatchObject({ same: 0 });
   });
 });

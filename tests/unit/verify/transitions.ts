@@ -8,7 +8,7 @@ import { loadTransitions } from '../../../src/tasks/replay/load-transitions.js';
 import type { ReplaySource, ReplayStep } from '../../../src/tasks/replay/replay-task.js';
 import type { UiTree } from '../../../src/ui/ui-tree.js';
 
-// The real transitions of tests/fixtures/transitions (58 steps from 10 MIT-licensed
+// The real transitions of tests/fixtures/transitions (61 steps from 10 MIT-licensed
 // repositories, each with its licence there): before screen, action, after screen.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

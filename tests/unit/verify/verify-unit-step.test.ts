@@ -67,6 +67,29 @@ describe('verifyUnitStep: clicks and their evidence', () => {
     expect(settingsElsewhere).not.toMatchObject({ strength: 'strong' });
   });
 
+  it('an activity named like a word of the app\'s package ties nothing to a control whose id says that word', async () => {
+    const googleSearch = 'lc-lc-2024-01-22_002007';
+    const searchIcon = 'lc-lc-2023-12-27_203509';
+    expect(await verify(googleSearch)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'title-names-label' });
+    expect(await verify(searchIcon)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'activity-names-label' });
+    // The search bar judged on the search icon's after screen: SearchNowActivity says "search", but so does the
+    // app (com.google.android.googlequicksearchbox), whatever control of it opened the page.
+    const onIconsPage = await verify(googleSearch, { after: (await transition(searchIcon)).after });
+    expect(onIconsPage).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    // An id word the app's package does not say still ties: settingButton opened SettingActivity.
+    expect(await verify('lc-lc-2024-01-24_190623')).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'activity-names-id' });
+  });
+
+  it('a menu that drops at the control is tied to it, unless its entries name another control of the screen', async () => {
+    const moreOptions = 'lc-lc-2024-01-24_155046';
+    expect(await verify(moreOptions)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'surface-at-control' });
+    // The same toolbar with a "Night mode" button where "Open Menu" is: the menu "Enable night mode" is that
+    // button's, dropped at the same corner, not the overflow's.
+    const step = await transition(moreOptions);
+    const before = screen(setAttribute(screenXml(step.beforeFile), 'content-desc="Open Menu"', 'content-desc', 'Night mode'), { packageName: step.before.packageName, activity: step.before.activity });
+    expect(verifyUnitStep({ unit: actedUnit(step, before), args: {}, before, after: step.after })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+  });
+
   it('a dial number that becomes selected is tied to the tap; another number drawn in its place is not the same item', async () => {
     const thirty = 'navi-com_google_android_deskclock-task_driven_2025-05-16_13-09-41-3';
     expect(await verify(thirty)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'own-state-changed' });
