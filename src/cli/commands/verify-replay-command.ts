@@ -41,7 +41,7 @@ export function replayJson(report: VerifyReplayReport): Record<string, unknown> 
 
 /**
  * `senseact verify-replay <source...> [--json]`: replays recorded transitions (a
- * transitions JSONL, or DroidTask `user_tasks/<app>/` folders) through the verifier the
+ * transitions JSONL, DroidTask `user_tasks/<app>/` folders, DroidBot output folders) through the verifier the
  * control loop uses — no model, no device — and prints pass / fail / inconclusive per
  * unit type with the top reasons, the negative controls, per-task verification and the
  * implied vision calls. Exit 0, or 2 for a source that cannot be loaded.
@@ -50,7 +50,7 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
   program
     .command('verify-replay')
     .description('Replay recorded transitions (before, action, after) through the verifier: pass/fail/inconclusive per unit type, negative controls, implied vision calls.')
-    .argument('<source...>', 'a transitions JSONL (or a folder holding transitions.jsonl), or DroidTask user_tasks/<app>/ folders')
+    .argument('<source...>', 'a transitions JSONL (or a folder holding transitions.jsonl), DroidTask user_tasks/<app>/ folders, or DroidBot output folders (events/, states/)')
     .option('--json', 'print the report as JSON (every step with its verdicts)')
     .option('--apps <globs>', 'replay only these app packages (comma-separated globs, e.g. "com.android.*,org.*")')
     .option('--half <a|b>', 'replay only the apps of one fixed half (by a hash of the package): build rules on a, check them on b')

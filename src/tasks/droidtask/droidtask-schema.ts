@@ -50,6 +50,10 @@ export const droidBotEventFileSchema = z.object({
     event_type: z.string(),
     view: droidBotViewSchema.nullish(),
     text: z.string().nullish(),
+    /** The key a `key` event pressed (BACK, HOME, MENU, …). */
+    name: z.string().nullish(),
+    /** The command line of an `intent` event (`am start …`). */
+    intent: z.string().nullish(),
   }),
   start_state: z.string(),
   stop_state: z.string().nullish(),

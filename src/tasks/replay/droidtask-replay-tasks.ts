@@ -1,16 +1,20 @@
+import type { DroidBotView } from '../droidtask/droidtask-schema.js';
 import { droidBotBounds } from '../droidtask/map-droidtask-target.js';
 import type { DroidTaskApp, DroidTaskStep } from '../droidtask/load-droidtask-app.js';
 import type { UiTree } from '../../ui/ui-tree.js';
-import type { ReplayAction, ReplayStep, ReplayTask } from './replay-task.js';
+import type { ReplayAction, ReplayElement, ReplayStep, ReplayTask } from './replay-task.js';
+
+/** The element a DroidBot event's view names, as a replay reads it. */
+export function droidBotReplayElement(view: DroidBotView): ReplayElement {
+  return { bounds: droidBotBounds(view), className: view.class ?? '', resourceId: view.resource_id ?? '', text: view.text ?? '', contentDesc: view.content_description ?? '' };
+}
 
 function actionOf(step: DroidTaskStep): ReplayAction | undefined {
   const truth = step.groundTruth;
   if (truth.kind === 'back') return { kind: 'key', key: 'BACK' };
   if (truth.kind === 'finish') return undefined;
   const view = step.event?.view;
-  const element = view
-    ? { element: { bounds: droidBotBounds(view), className: view.class ?? '', resourceId: view.resource_id ?? '', text: view.text ?? '', contentDesc: view.content_description ?? '' } }
-    : {};
+  const element = view ? { element: droidBotReplayElement(view) } : {};
   // DroidBot sets the text of the view (it replaces what the field held). What it typed is the
   // event's text: the YAML's Input was sometimes edited after recording ("VisitParents" where
   // the recording typed "visit-parents"), and the after screen shows what was typed.
@@ -19,7 +23,7 @@ function actionOf(step: DroidTaskStep): ReplayAction | undefined {
 }
 
 /** Two screens that show the same thing: every node alike in what a verifier reads. */
-function sameScreen(left: UiTree, right: UiTree): boolean {
+export function sameScreen(left: UiTree, right: UiTree): boolean {
   if (left.nodes.length !== right.nodes.length || left.activity !== right.activity) return false;
   return left.nodes.every((node, index) => {
     const other = right.nodes[index]!;

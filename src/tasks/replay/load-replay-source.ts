@@ -5,7 +5,8 @@ import { loadDroidTaskApp, type DroidTaskApp } from '../droidtask/load-droidtask
 import { droidTaskReplayTasks } from './droidtask-replay-tasks.js';
 import { loadTransitions } from './load-transitions.js';
 import { ReplayLoadError } from './replay-load-error.js';
-import type { ReplaySource, UnreadableFile } from './replay-task.js';
+import { loadDroidBotRun } from './load-droidbot-run.js';
+import type { ReplaySource, ReplayTask, UnreadableFile } from './replay-task.js';
 
 async function kindOf(target: string): Promise<'file' | 'directory' | undefined> {
   try {
@@ -27,9 +28,11 @@ async function entries(directory: string): Promise<{ name: string; directory: bo
 /**
  * Loads recorded transitions from `source`: a transitions JSONL file, a folder holding
  * `transitions.jsonl`, one DroidTask app folder (`task*.yaml`, `states/`, `events/`),
- * or a folder of such app folders (`user_tasks/`). DroidTask files that cannot be read
- * (empty, malformed) are left out and listed in `unreadable`. Throws `ReplayLoadError`
- * when the source is none of these, or nothing in it can be read.
+ * or a folder of such app folders (`user_tasks/`), or a DroidBot output folder
+ * (`events/`, `states/`, no task file: one task, `loadDroidBotRun`), or a folder holding
+ * such output folders at any depth down to six levels (a task each). Files that cannot be
+ * read (empty, malformed) are left out and listed in `unreadable`. Throws
+ * `ReplayLoadError` when the source is none of these, or nothing in it can be read.
  */
 export async function loadReplaySource(source: string): Promise<ReplaySource> {
   const kind = await kindOf(source);
@@ -46,10 +49,60 @@ export async function loadReplaySource(source: string): Promise<ReplaySource> {
       if (isApp(await entries(folder))) appFolders.push(folder);
     }
   }
-  if (appFolders.length === 0) {
-    throw new ReplayLoadError({ file: source, problem: 'the folder holds neither transitions.jsonl nor DroidTask app folders (task*.yaml with states/ and events/)' });
+  if (appFolders.length > 0) return loadDroidTaskFolders(source, appFolders);
+  const runs = await droidBotRunFolders(source, names);
+  if (runs.length === 0) {
+    throw new ReplayLoadError({ file: source, problem: 'the folder holds neither transitions.jsonl, nor DroidTask app folders (task*.yaml with states/ and events/), nor DroidBot output folders (events/ and states/)' });
   }
-  return loadDroidTaskFolders(source, appFolders);
+  return loadDroidBotFolders(source, runs);
+}
+
+/** How deep below the source a DroidBot output folder is looked for (e.g. `<repository>/<app>/<run>/output`). */
+const droidBotSearchDepth = 6;
+
+function isDroidBotRun(list: readonly { name: string; directory: boolean }[]): boolean {
+  return list.some((entry) => entry.directory && entry.name === 'events') && list.some((entry) => entry.directory && entry.name === 'states');
+}
+
+/** The DroidBot output folders (`events/` and `states/`) at or below `folder`, in name order; a run's own subfolders are not searched. */
+async function droidBotRunFolders(folder: string, names: readonly { name: string; directory: boolean }[], depth = 0): Promise<string[]> {
+  if (isDroidBotRun(names)) return [folder];
+  if (depth >= droidBotSearchDepth) return [];
+  const found: string[] = [];
+  for (const entry of names.filter((item) => item.directory && !item.name.startsWith('.')).sort((left, right) => left.name.localeCompare(right.name))) {
+    const child = path.join(folder, entry.name);
+    found.push(...(await droidBotRunFolders(child, await entries(child), depth + 1)));
+  }
+  return found;
+}
+
+/** DroidBot output folders as one source, a task each; a folder with nothing readable is listed as unreadable, unless no folder can be read at all. */
+async function loadDroidBotFolders(source: string, runFolders: readonly string[]): Promise<ReplaySource> {
+  const tasks: ReplayTask[] = [];
+  const skipped: { id: string; reason: string }[] = [];
+  const unreadable: UnreadableFile[] = [];
+  const screens = { read: 0, withInvertedBounds: 0, invertedViews: 0 };
+  let firstError: ReplayLoadError | undefined;
+  for (const folder of runFolders) {
+    try {
+      const run = await loadDroidBotRun(folder);
+      tasks.push(run.task);
+      skipped.push(...run.skipped);
+      unreadable.push(...run.unreadable);
+      screens.read += run.screens.read;
+      screens.withInvertedBounds += run.screens.withInvertedBounds;
+      screens.invertedViews += run.screens.invertedViews;
+    } catch (error) {
+      if (!ReplayLoadError.isInstance(error)) throw error;
+      firstError ??= error;
+      unreadable.push({ file: error.file, problem: error.problem });
+    }
+  }
+  if (tasks.length === 0) {
+    const where = runFolders.length === 1 ? '' : ` (none of the ${runFolders.length} DroidBot output folders can be read)`;
+    throw new ReplayLoadError({ file: firstError?.file ?? source, problem: `${firstError?.problem ?? 'nothing can be read'}${where}`, cause: firstError });
+  }
+  return { name: source, format: 'droidbot', tasks, skipped, unreadable, screens };
 }
 
 /** DroidTask app folders as one source; an app none of whose task files can be read is listed as unreadable, unless no app can be read at all. */

@@ -6,16 +6,19 @@ const marker = Symbol.for('senseact.error.replay-load');
 export class ReplayLoadError extends SenseActError {
   private readonly [marker] = true;
   readonly file: string;
+  /** What is wrong, without the file name and the advice. */
+  readonly problem: string;
 
   constructor(options: { file: string; line?: number; problem: string; cause?: unknown }) {
     const where = options.line === undefined ? options.file : `${options.file}:${options.line}`;
     super({
       code: 'replay-load',
-      message: `Cannot load recorded transitions ${where}: ${options.problem}. Expected a transitions JSONL (one record a line: before, action, after; see docs/verify-replay.md) or DroidTask's user_tasks/<app>/ folders.`,
+      message: `Cannot load recorded transitions ${where}: ${options.problem}. Expected a transitions JSONL (one record a line: before, action, after; see docs/verify-replay.md), DroidTask's user_tasks/<app>/ folders, or DroidBot output folders (events/event_*.json, states/state_*.json).`,
       cause: options.cause,
     });
     this.name = 'ReplayLoadError';
     this.file = options.file;
+    this.problem = options.problem;
   }
 
   static override isInstance(error: unknown): error is ReplayLoadError {

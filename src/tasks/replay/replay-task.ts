@@ -62,11 +62,11 @@ export interface ScreenCounts {
   readonly invertedViews: number;
 }
 
-/** Recorded transitions from one source (a transitions JSONL, DroidTask app folders). */
+/** Recorded transitions from one source (a transitions JSONL, DroidTask app folders, DroidBot output folders). */
 export interface ReplaySource {
   /** What was loaded, for the report header (a path). */
   readonly name: string;
-  readonly format: 'transitions-jsonl' | 'droidtask';
+  readonly format: 'transitions-jsonl' | 'droidtask' | 'droidbot';
   readonly tasks: readonly ReplayTask[];
   /** Records the loader skipped, each with why (e.g. a DroidTask step with no recorded screen). */
   readonly skipped: readonly { readonly id: string; readonly reason: string }[];

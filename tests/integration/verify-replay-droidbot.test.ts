@@ -1,0 +1,136 @@
+// `senseact verify-replay` on DroidBot output folders as DroidBot writes them (events/,
+// states/, utg.js; no task file), with tests/fixtures/droidbot-output: notes/ is SYNTHETIC
+// (ours), calendar/ acts on the one real DroidBot state of tests/fixtures/autodroid (MIT) and
+// its after state is that state with the tapped day selected (SYNTHETIC).
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/run-cli.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+const fixture = path.join(repoRoot, 'tests/fixtures/droidbot-output');
+const notes = path.join(fixture, 'notes');
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), 'senseact-droidbot-output-'));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function run(...args: string[]): Promise<CliRun> {
+  return runCli(repoRoot, args);
+}
+
+interface StepJson { id: string; category: string; note?: string; unitLabel?: string; noVisibleEffect: boolean; verdict?: { outcome: string; strength?: string; tie?: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string } }
+interface ReportJson {
+  format: string;
+  screens: { read: number; withInvertedBounds: number; invertedViews: number };
+  unreadable: { file: string; problem: string }[];
+  skipped: { id: string; reason: string }[];
+  tasks: { perTask: { id: string; app: string; steps: number; passed: number; leftOut: number; verified: boolean }[] };
+  perStep: StepJson[];
+}
+
+async function report(folder: string): Promise<ReportJson> {
+  const { code, out, err } = await run('verify-replay', folder, '--json');
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  return JSON.parse(out) as ReportJson;
+}
+
+/** A copy of one run folder of the fixture, to damage. */
+async function copy(run: string, name: string): Promise<string> {
+  const target = path.join(scratch, name, run);
+  await cp(path.join(fixture, run), target, { recursive: true });
+  return target;
+}
+
+/** Rewrites one event file of a copied run. */
+async function editEvent(run: string, tag: string, edit: (event: Record<string, unknown>) => void): Promise<void> {
+  const file = path.join(run, 'events', `event_${tag}.json`);
+  const event = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  edit(event);
+  await writeFile(file, JSON.stringify(event));
+}
+
+const short = (step: StepJson): string => path.relative(fixture, step.id);
+
+describe('verify-replay reads a DroidBot output folder as DroidBot writes it', () => {
+  it('makes a task of each run, a step of each event in order, and lists what it leaves out', async () => {
+    const json = await report(fixture);
+    expect(json.format).toBe('droidbot');
+    expect(json.screens).toEqual({ read: 7, withInvertedBounds: 1, invertedViews: 1 });
+    expect(json.unreadable).toEqual([{ file: path.join(notes, 'events/event_2024-01-01_100026.json'), problem: 'the file is empty' }]);
+    expect(json.skipped.map((entry) => [path.relative(fixture, entry.id), entry.reason])).toEqual([
+      ['notes/events/event_2024-01-01_094959.json', 'intent event (not a UI action: am start com.example.notes/com.example.notes.MainActivity)'],
+      ['notes/events/event_2024-01-01_100040.json', 'kill_app event (stops the app; not a UI action)'],
+    ]);
+    expect(json.perStep.map((step) => [short(step), step.category, step.unitLabel ?? step.note, step.verdict?.outcome])).toEqual([
+      ['calendar/events/event_2023-10-20_134317.json', 'replayed', '15', 'pass'],
+      ['notes/events/event_2024-01-01_095001.json', 'replayed', 'Settings', 'pass'],
+      ['notes/events/event_2024-01-01_095010.json', 'not-replayed', 'key press (not replayed)', undefined],
+      ['notes/events/event_2024-01-01_100005.json', 'replayed', 'New note', 'pass'],
+      ['notes/events/event_2024-01-01_100015.json', 'replayed', 'New note', 'pass'],
+      ['notes/events/event_2024-01-01_100025.json', 'replayed', 'Save', 'pass'],
+      ['notes/events/event_2024-01-01_100031.json', 'not-replayed', 'swipe / scroll (not replayed)', undefined],
+      ['notes/events/event_2024-01-01_100032.json', 'not-replayed', 'tap without an element (not replayed)', undefined],
+    ]);
+    // The real state's tapped day became checked: tied to the acted control.
+    expect(json.perStep[0]!.verdict).toMatchObject({ strength: 'strong', tie: 'own-state-changed' });
+    // Both negative controls ran: the no-op control fails every replayed step; a wrong effect was drawn from the same run.
+    const replayed = json.perStep.filter((step) => step.category === 'replayed');
+    expect(replayed.map((step) => step.noOp?.outcome)).toEqual(['fail', 'fail', 'fail', 'fail', 'fail']);
+    expect(replayed.filter((step) => step.wrongEffect).length).toBe(3);
+    expect(json.tasks.perTask).toEqual([
+      expect.objectContaining({ id: path.join(fixture, 'calendar'), app: 'com.simplemobiletools.calendar', steps: 1, passed: 1, leftOut: 0, verified: true }),
+      expect.objectContaining({ id: notes, app: 'com.example.notes', steps: 9, passed: 4, leftOut: 5, verified: false }),
+    ]);
+    const { out } = await run('verify-replay', notes);
+    expect(out).toMatch(/^verify-replay: .*notes \(droidbot\): 7 steps in 1 tasks/m);
+    expect(out).toContain('unreadable files left out: 1\n');
+  });
+
+  it('negative controls: a text that never reached the field, and a tap that changed nothing, do not pass', async () => {
+    const notesCopy = await copy('notes', 'not-typed');
+    await editEvent(notesCopy, '2024-01-01_100015', (event) => {
+      event.stop_state = 'sB';
+    });
+    const fill = (await report(notesCopy)).perStep.find((step) => step.id.endsWith('event_2024-01-01_100015.json'));
+    expect(fill).toMatchObject({ category: 'replayed', verdict: { outcome: 'fail' } });
+
+    const calendar = await copy('calendar', 'unchanged');
+    await editEvent(calendar, '2023-10-20_134317', (event) => {
+      event.stop_state = event.start_state;
+    });
+    const [tap] = (await report(calendar)).perStep;
+    expect(tap).toMatchObject({ noVisibleEffect: true });
+    expect(tap!.verdict?.outcome).not.toBe('pass');
+  });
+
+  it('a folder with nothing readable exits 2 and says what, where and what to do; one unreadable run among others is listed', async () => {
+    const broken = path.join(scratch, 'broken', 'output');
+    await mkdir(path.join(broken, 'events'), { recursive: true });
+    await mkdir(path.join(broken, 'states'), { recursive: true });
+    await writeFile(path.join(broken, 'events/event_2024-01-01_100000.json'), '');
+    await cp(path.join(notes, 'states'), path.join(broken, 'states'), { recursive: true });
+    const { code, out, err } = await run('verify-replay', path.dirname(broken));
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toContain(`${path.join(broken, 'events/event_2024-01-01_100000.json')}: nothing can be read: no readable events/event_*.json in this DroidBot output folder (the file is empty)`);
+    expect(err).toContain('or DroidBot output folders (events/event_*.json, states/state_*.json)');
+
+    await cp(notes, path.join(scratch, 'broken', 'notes'), { recursive: true });
+    const json = await report(path.join(scratch, 'broken'));
+    expect(json.tasks.perTask.map((task) => task.app)).toEqual(['com.example.notes']);
+    expect(json.unreadable.map((entry) => entry.file)).toContain(path.join(broken, 'events/event_2024-01-01_100000.json'));
+
+    const empty = path.join(scratch, 'empty');
+    await mkdir(path.join(empty, 'logs'), { recursive: true });
+    const none = await run('verify-replay', empty);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('nor DroidBot output folders (events/ and states/)');
+  });
+});
