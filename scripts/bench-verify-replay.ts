@@ -1,4 +1,4 @@
-// Measures `senseact verify-replay` on many transitions (docs/verify-replay.md; its time must grow linearly): the 48
+// Measures `senseact verify-replay` on many transitions (docs/verify-replay.md; its time must grow linearly): the
 // real transitions of tests/fixtures/transitions are replicated into N lines, each copy with
 // its own ids, app packages and run folders (the screens stay the fixture's files, read by
 // absolute path), and the JSONL is loaded and replayed as the CLI does. Prints wall and CPU

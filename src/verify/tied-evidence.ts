@@ -72,7 +72,6 @@ function near(surface: Bounds, control: Bounds): boolean {
   return boundsArea(intersectBounds(surface, grown)) > 0;
 }
 
-/** The title and message texts of a surface (its buttons and options left out: "Cancel" names no subject). */
 /** A window dropped from (or up from) the control: an edge of it meets the control's, and a side lines up with the control's. */
 function anchored(window: Bounds, control: Bounds): boolean {
   const close = (a: number, b: number): boolean => Math.abs(a - b) <= anchorSlackPx;
@@ -81,12 +80,18 @@ function anchored(window: Bounds, control: Bounds): boolean {
   return vertical && horizontal;
 }
 
+/** The title and message texts of a surface (its buttons and options left out: "Cancel" names no subject). */
 function surfaceTexts(tree: UiTree, surface: Surface): string[] {
+  return textsUnder(tree, surface.root, (node) => !clickableNearby(tree, node, 1));
+}
+
+/** The texts (or descriptions) of the nodes under `root` that `keep` accepts (all of them without it: a menu's entries too). */
+function textsUnder(tree: UiTree, root: NodeIndex, keep: (node: UiNode) => boolean = () => true): string[] {
   const texts: string[] = [];
-  const end = subtreeEnd(tree, surface.root);
-  for (let index = surface.root; index < end; index++) {
+  const end = subtreeEnd(tree, root);
+  for (let index = root; index < end; index++) {
     const node = tree.nodes[index];
-    if (node && (node.text || node.contentDesc) && !clickableNearby(tree, node, 1)) texts.push(node.text || node.contentDesc);
+    if (node && (node.text || node.contentDesc) && keep(node)) texts.push(node.text || node.contentDesc);
   }
   return texts;
 }
@@ -321,20 +326,9 @@ function surfaceTie({ unit, before, after, delta, own, labels }: TieContext): Ti
     const atControl = (surface.kind === 'popup' && near(root.bounds, unit.bounds)) || (surface.kind === 'window' && anchored(root.bounds, unit.bounds));
     // Menus of the toolbar drop at the same corner: one whose entries name another control of the screen
     // ("Rotate right" under "Rotate") is that control's menu, not this one's.
-    if (atControl && !namesAnotherControl(allTexts(after, surface.root), before, own)) return tie('surface-at-control', `a ${surface.kind} opened at it`);
+    if (atControl && !namesAnotherControl(textsUnder(after, surface.root), before, own)) return tie('surface-at-control', `a ${surface.kind} opened at it`);
   }
   return undefined;
-}
-
-/** Every text and description under `root` (a menu's entries included). */
-function allTexts(tree: UiTree, root: NodeIndex): string[] {
-  const texts: string[] = [];
-  const end = subtreeEnd(tree, root);
-  for (let index = root; index < end; index++) {
-    const node = tree.nodes[index];
-    if (node && (node.text || node.contentDesc)) texts.push(node.text || node.contentDesc);
-  }
-  return texts;
 }
 
 /** True when one of `texts` holds, as whole words, the label (four letters or more) of a clickable control of `before` other than the unit. */
