@@ -333,11 +333,26 @@ function parseDroidBotState(source: string, sourceName: string, options: ParseHi
     dialect: 'droidbot',
     nodes,
     roots,
-    width: state.width ?? undefined,
-    height: state.height ?? undefined,
+    ...droidBotScreenSize(state.width ?? undefined, state.height ?? undefined, roots.map((root) => nodes[root]!.bounds)),
     rotation: 0,
     options: merged,
   });
+}
+
+/**
+ * The screen size of a DroidBot state. DroidBot writes `width` and `height` as the device
+ * reports its display, which on some devices is the natural landscape size (2340 x 1080)
+ * while the views are laid out upright (a dialog down to y = 1502): when the windows fit
+ * only the size turned, the size is turned, or every view below the recorded height would
+ * lie off screen.
+ */
+function droidBotScreenSize(width: number | undefined, height: number | undefined, windows: readonly Bounds[]): { width: number | undefined; height: number | undefined } {
+  if (!width || !height || width === height || windows.length === 0) return { width, height };
+  const right = Math.max(...windows.map((bounds) => bounds[2]));
+  const bottom = Math.max(...windows.map((bounds) => bounds[3]));
+  const fits = right <= width && bottom <= height;
+  const fitsTurned = right <= height && bottom <= width;
+  return !fits && fitsTurned ? { width: height, height: width } : { width, height };
 }
 
 function buildTree(input: {

@@ -100,6 +100,23 @@ describe('parseHierarchy: dialects', () => {
     expect(parseHierarchy(JSON.stringify(state), { packageName: 'other', activity: '.X' })).toMatchObject({ packageName: 'other', activity: '.X' });
   });
 
+  it('turns a DroidBot state\'s recorded size when only the turned size holds its windows (the display reported in landscape, the views upright)', () => {
+    const state = (width: number, height: number, root: [[number, number], [number, number]]): string => JSON.stringify({
+      foreground_activity: 'com.app/.Main',
+      width,
+      height,
+      views: [
+        { temp_id: 0, parent: -1, children: [1], class: 'android.widget.FrameLayout', package: 'com.app', bounds: root },
+        { temp_id: 1, parent: 0, children: [], class: 'android.widget.Button', package: 'com.app', bounds: [[693, 1298], [969, 1442]], clickable: true, text: 'CONTINUE' },
+      ],
+    });
+    expect(parseHierarchy(state(2340, 1080, [[27, 273], [1053, 1502]]))).toMatchObject({ width: 1080, height: 2340 });
+    // Negative controls: windows that fit the recorded size, or fit neither size, keep it.
+    expect(parseHierarchy(state(1080, 2340, [[27, 273], [1053, 1502]]))).toMatchObject({ width: 1080, height: 2340 });
+    expect(parseHierarchy(state(2340, 1080, [[0, 0], [2340, 1080]]))).toMatchObject({ width: 2340, height: 1080 });
+    expect(parseHierarchy(state(1080, 2340, [[0, 0], [1080, 2400]]))).toMatchObject({ width: 1080, height: 2340 });
+  });
+
   it('collects toasts and marks an empty hierarchy as empty instead of failing', () => {
     const withToast = parseHierarchy(fakeScreen({ class: 'android.widget.Toast', text: 'Saved', bounds: [100, 2000, 900, 2100] }));
     expect(withToast.toasts).toEqual(['Saved']);
