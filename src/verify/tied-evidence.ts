@@ -11,6 +11,8 @@ import type { Surface } from './find-surfaces.js';
 export const headingAreaShare = 0.3;
 /** A new surface this close (px) to the tapped control counts as opened from it (a popup menu anchored at an overflow icon). */
 export const anchorSlackPx = 48;
+/** A window wider than this share of the screen is a dialog, not a menu dropped from a control. */
+const maxMenuWidthShare = 0.8;
 /** Labels shorter than this match only exactly (no "contains"). */
 const minContainedLabel = 4;
 
@@ -322,8 +324,10 @@ function surfaceTie({ unit, before, after, delta, own, labels }: TieContext): Ti
     const label = mentions(surfaceTexts(after, surface), labels);
     if (label !== undefined) return tie('surface-names-label', `a ${surface.kind} naming ${JSON.stringify(label)} opened`);
     // A menu drops from the control that opened it (as a popup, or a small window of its own); a dialog is
-    // centred and says nothing of where it came from.
-    const atControl = (surface.kind === 'popup' && near(root.bounds, unit.bounds)) || (surface.kind === 'window' && anchored(root.bounds, unit.bounds));
+    // centred and says nothing of where it came from: one nearly as wide as the screen lines up with every
+    // control at a screen edge (a permission dialog "anchored" at a toolbar icon).
+    const menuWide = root.bounds[2] - root.bounds[0] <= maxMenuWidthShare * after.width;
+    const atControl = (surface.kind === 'popup' && near(root.bounds, unit.bounds)) || (surface.kind === 'window' && menuWide && anchored(root.bounds, unit.bounds));
     // Menus of the toolbar drop at the same corner: one whose entries name another control of the screen
     // ("Rotate right" under "Rotate") is that control's menu, not this one's.
     if (atControl && !namesAnotherControl(textsUnder(after, surface.root), before, own)) return tie('surface-at-control', `a ${surface.kind} opened at it`);

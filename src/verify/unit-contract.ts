@@ -436,12 +436,17 @@ function selectContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
   }
   // The option is gone: a single-choice dialog or menu closes on the choice, and the page shows it (a row summary "Light").
   const shown = choiceShown(label, before, after, delta);
-  if (shown) return pass('choice-shown', `select "${unit.label}": its list closed and ${describeNode(shown)} shows the choice`, 'strong', [nodeRef(shown)], 'choice-shown');
-  if (delta.label === 'no-change') return outcome('fail', `select "${unit.label}": nothing changed`, [], 'no-change');
   // A single-choice list (radio options) closes on a choice, as Android's dialogs of choices do: the closing is
   // the answer, but a cancel closes it too, so without the choice on screen it ties nothing to the option.
   const options = groupSiblings(option, before).filter(isOptionLike);
   const otherShown = options.map((sibling) => choiceShown(sibling.text || sibling.contentDesc, before, after, delta)).find((node) => node !== undefined);
+  if (shown) {
+    // The page that shows the choice and another of its choices (a second setting's summary reading it) names
+    // neither: had the other been taken, the page would look the same.
+    if (otherShown) return pass('choice-shown', `select "${unit.label}": its list closed and ${describeNode(shown)} shows the choice, but ${describeNode(otherShown)} shows another of its choices`, 'weak', [nodeRef(shown)], 'choice-shown');
+    return pass('choice-shown', `select "${unit.label}": its list closed and ${describeNode(shown)} shows the choice`, 'strong', [nodeRef(shown)], 'choice-shown');
+  }
+  if (delta.label === 'no-change') return outcome('fail', `select "${unit.label}": nothing changed`, [], 'no-change');
   if (otherShown) return outcome('inconclusive', `select "${unit.label}": its list closed and ${describeNode(otherShown)} shows another of its choices`, [nodeRef(otherShown)], 'choice-not-shown');
   if (options.length > 0 && !options.some((sibling) => locateAfter(sibling, after, delta))) {
     return pass('choice-list-closed', `select "${unit.label}": its list of choices closed (as a choice closes it), but ${JSON.stringify(label)} is not shown on the screen`, 'weak', [], 'choice-not-shown');

@@ -80,7 +80,7 @@ describe('verifyUnitStep: clicks and their evidence', () => {
     expect(await verify('lc-lc-2024-01-24_190623')).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'activity-names-id' });
   });
 
-  it('a menu that drops at the control is tied to it, unless its entries name another control of the screen', async () => {
+  it('a menu that drops at the control is tied to it, unless its entries name another control of the screen or it is as wide as the screen', async () => {
     const moreOptions = 'lc-lc-2024-01-24_155046';
     expect(await verify(moreOptions)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'surface-at-control' });
     // The same toolbar with a "Night mode" button where "Open Menu" is: the menu "Enable night mode" is that
@@ -88,6 +88,9 @@ describe('verifyUnitStep: clicks and their evidence', () => {
     const step = await transition(moreOptions);
     const before = screen(setAttribute(screenXml(step.beforeFile), 'content-desc="Open Menu"', 'content-desc', 'Night mode'), { packageName: step.before.packageName, activity: step.before.activity });
     expect(verifyUnitStep({ unit: actedUnit(step, before), args: {}, before, after: step.after })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    // A window as wide as the screen (a dialog) lines up with any control at its edge: it says nothing of where it came from.
+    const wide = screen(screenXml(step.afterFile).replaceAll('[738,98][1426,266]', '[14,98][1426,266]'), { packageName: step.after.packageName, activity: step.after.activity });
+    expect(verifyUnitStep({ unit: actedUnit(step), args: {}, before: step.before, after: wide })).toMatchObject({ outcome: 'pass', strength: 'weak' });
   });
 
   it('a dial number that becomes selected is tied to the tap; another number drawn in its place is not the same item', async () => {
@@ -174,6 +177,14 @@ describe('verifyUnitStep: select, checked and selected alike', () => {
     const unshown = screen(screenXml(step.afterFile).replaceAll('text="Extra Large"', 'text="Text size"'));
     expect(verifyUnitStep({ unit: actedUnit(step), args: {}, before: step.before, after: unshown })).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'choice-list-closed' });
     expect(await verify(extraLarge, { after: 'before' })).toMatchObject({ outcome: 'fail', code: 'no-change' });
+  });
+
+  it('a page that shows the choice and another of its choices names neither: a weak pass', async () => {
+    const step = await transition(extraLarge);
+    // Another setting's summary reading "Normal" (another choice of the dialog) beside "Extra Large": had "Normal"
+    // been taken, the page could look the same.
+    const both = screen(screenXml(step.afterFile).replace('text="Every 4 hours"', 'text="Normal"'));
+    expect(verifyUnitStep({ unit: actedUnit(step), args: {}, before: step.before, after: both })).toMatchObject({ outcome: 'pass', strength: 'weak', code: 'choice-shown', reason: expect.stringContaining('shows another of its choices') });
   });
 
   it('does not pass another option of the same dialog on that screen', async () => {
