@@ -462,8 +462,15 @@ function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly cache
     tally.perStep.push({ ...base, category: 'not-replayed', note });
     return undefined;
   }
-  tally.vision.screenshotPerStep += 1;
   const chosen = caches.chosenUnit(step);
+  // A switch is judged by its state on the after screen, which a file saved before the action may not hold.
+  if (chosen.unit?.type === 'toggle' && step.afterSavedBeforeAction === true) {
+    tally.leftOut[toggleAfterSavedEarlier] = (tally.leftOut[toggleAfterSavedEarlier] ?? 0) + 1;
+    tally.categories['not-replayed'] += 1;
+    tally.perStep.push({ ...base, unitType: 'toggle', unitLabel: chosen.unit.label, category: 'not-replayed', note: `${toggleAfterSavedEarlier}: the recorder keeps one file per state, which may show alike switches in other states` });
+    return undefined;
+  }
+  tally.vision.screenshotPerStep += 1;
   if (!chosen.unit) {
     const leftOut = step.action.kind === 'set-text' ? 'typed text into no field' : 'element maps to no unit';
     tally.leftOut[leftOut] = (tally.leftOut[leftOut] ?? 0) + 1;
@@ -492,6 +499,9 @@ function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly cache
   tally.perStep.push({ ...unitBase, category: 'replayed', verdict, ...controls });
   return verdict.outcome === 'pass' ? 'passed' : 'notPassed';
 }
+
+/** A toggle left out: its after screen is a file saved before the action (`ReplayStep.afterSavedBeforeAction`). */
+const toggleAfterSavedEarlier = 'toggle whose after screen was saved before the action';
 
 /** Why a step is not replayed (a key press, a swipe, an action without an element), or undefined when it is. */
 function notReplayedNote(step: ReplayStep): string | undefined {

@@ -48,6 +48,12 @@ const opposites: ReadonlyArray<readonly [string, string]> = [
 ];
 
 const pairs = new Set(opposites.flatMap(([left, right]) => [`${left}|${right}`, `${right}|${left}`]));
+const stateWords = new Set(opposites.flat());
+
+/** True when the whole text is one state word ("ON", "off", "開"): what a switch says of its state, not which switch it is. */
+export function isStateWord(text: string): boolean {
+  return stateWords.has(text.normalize('NFKC').toLowerCase().trim());
+}
 
 /** Han, kana and Hangul are written without spaces: compare them by character, other scripts by word. */
 export const denseScript = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;

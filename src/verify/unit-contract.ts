@@ -6,6 +6,7 @@ import { assertNever } from '../util/assert-never.js';
 import { isComparedNode, matchIouThreshold, type Delta } from './compute-delta.js';
 import { digitsOnly, matchString, subtreeEnd } from './find-nodes.js';
 import { anchorSlackPx, looseText, namesLabel, sameLabel, tiedEvidence, unitIndices, unitLabels } from './tied-evidence.js';
+import { isStateWord } from './state-word-swap.js';
 import { describeNode, nodeRef, type EvidenceStrength, type NodeRef, type Outcome, type VerifyOutcome } from './verify-outcome.js';
 
 /** Arguments a commitment gives a unit, as far as its contract needs them. */
@@ -327,10 +328,14 @@ function subtreeText(tree: UiTree, node: UiNode): string {
 /**
  * The after node that is `node` by name: the one matched at its place when it reads the same,
  * else the one checkable node of its class and resource-id that does (a chip, once checked,
- * moves to the first place of its row; the chip now in its old place is another).
+ * moves to the first place of its row; the chip now in its old place is another). A switch
+ * whose text is only a state word ("ON", "OFF") is found by its place instead.
  */
 function sameNamedAfter(node: UiNode, before: UiTree, after: UiTree, placed: UiNode | undefined): UiNode | undefined {
   const name = subtreeText(before, node);
+  // A switch reading "OFF" says its state, not which switch it is: matched by that text, it is the other
+  // switch that still reads "OFF". It is the switch of its class and id in its place.
+  if (isStateWord(name)) return after.nodes.find((candidate) => candidate.checkable && candidate.className === node.className && candidate.resourceId === node.resourceId && boundsIou(candidate.bounds, node.bounds) >= matchIouThreshold) ?? placed;
   if (name === '' || (placed && subtreeText(after, placed) === name)) return placed;
   const named = after.nodes.filter((candidate) => candidate.checkable && candidate.className === node.className && candidate.resourceId === node.resourceId && subtreeText(after, candidate) === name);
   return named.length === 1 ? named[0] : placed;

@@ -24,7 +24,7 @@ async function run(...args: string[]): Promise<CliRun> {
   return runCli(repoRoot, args);
 }
 
-interface StepJson { id: string; category: string; note?: string; unitLabel?: string; noVisibleEffect: boolean; verdict?: { outcome: string; strength?: string; tie?: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string } }
+interface StepJson { id: string; category: string; note?: string; unitType?: string; unitLabel?: string; noVisibleEffect: boolean; verdict?: { outcome: string; strength?: string; tie?: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string } }
 interface ReportJson {
   format: string;
   screens: { read: number; withInvertedBounds: number; invertedViews: number };
@@ -132,5 +132,56 @@ describe('verify-replay reads a DroidBot output folder as DroidBot writes it', (
     const none = await run('verify-replay', empty);
     expect(none.code).toBe(2);
     expect(none.err).toContain('nor DroidBot output folders (events/ and states/)');
+  });
+});
+
+// SYNTHETIC runs written here: a settings page with two alike switches. DroidBot's state_str is
+// the set of the views' signatures, so "Wi-Fi on, Bluetooth off" and "Wi-Fi off, Bluetooth on"
+// are one state, and the file DroidBot kept for it may be one it saved before the tap.
+describe('a switch whose after screen DroidBot saved before the tap', () => {
+  const view = (id: number, parent: number, children: number[], bounds: [number, number, number, number], cls: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    temp_id: id, parent, children, bounds: [[bounds[0], bounds[1]], [bounds[2], bounds[3]]], class: cls, package: 'com.example.settings',
+    resource_id: null, text: null, content_description: null, clickable: false, long_clickable: false, checkable: false, checked: false,
+    selected: false, enabled: true, focusable: false, focused: false, scrollable: false, editable: false, is_password: false, visible: true, ...extra,
+  });
+  const switchView = (id: number, parent: number, top: number, on: boolean): Record<string, unknown> =>
+    view(id, parent, [], [880, top + 40, 1040, top + 120], 'android.widget.Switch', { resource_id: 'com.example.settings:id/switch_widget', text: on ? 'ON' : 'OFF', checkable: true, checked: on, clickable: true, focusable: true });
+  const state = (tag: string, stateStr: string, wifi: boolean, bluetooth: boolean): Record<string, unknown> => ({
+    tag, state_str: stateStr, foreground_activity: 'com.example.settings/.Settings', width: 1080, height: 2280,
+    views: [
+      view(0, -1, [1, 2, 5], [0, 0, 1080, 2280], 'android.widget.FrameLayout'),
+      view(1, 0, [], [0, 0, 1080, 200], 'android.widget.TextView', { resource_id: 'com.example.settings:id/title', text: 'Connections' }),
+      view(2, 0, [3, 4], [0, 200, 1080, 360], 'android.widget.LinearLayout', { clickable: true }),
+      view(3, 2, [], [40, 240, 800, 320], 'android.widget.TextView', { resource_id: 'android:id/title', text: 'Wi-Fi' }),
+      switchView(4, 2, 200, wifi),
+      view(5, 0, [6, 7], [0, 360, 1080, 520], 'android.widget.LinearLayout', { clickable: true }),
+      view(6, 5, [], [40, 400, 800, 480], 'android.widget.TextView', { resource_id: 'android:id/title', text: 'Bluetooth' }),
+      switchView(7, 5, 360, bluetooth),
+    ],
+  });
+  const tap = { tag: '2024-02-01_100005', start_state: 's0', stop_state: 's1', event_str: 'TouchEvent(state=s0, view=wifi)', event: { event_type: 'touch', view: { temp_id: 4, bounds: [[880, 240], [1040, 320]], class: 'android.widget.Switch', resource_id: 'com.example.settings:id/switch_widget', text: 'OFF', content_description: null } } };
+
+  async function writeRun(name: string, afterTag: string, afterWifi: boolean): Promise<string> {
+    const folder = path.join(scratch, 'switches', name);
+    await mkdir(path.join(folder, 'states'), { recursive: true });
+    await mkdir(path.join(folder, 'events'), { recursive: true });
+    await writeFile(path.join(folder, 'states', 'state_2024-02-01_100000.json'), JSON.stringify(state('2024-02-01_100000', 's0', false, false)));
+    await writeFile(path.join(folder, 'states', `state_${afterTag}.json`), JSON.stringify(state(afterTag, 's1', afterWifi, !afterWifi)));
+    await writeFile(path.join(folder, 'events', `event_${tap.tag}.json`), JSON.stringify(tap));
+    return folder;
+  }
+
+  it('is left out, saying why; with its after screen saved after the tap it is judged', async () => {
+    // The file of s1 saved at 09:00, before the tap, shows Bluetooth on: judged on it, the Wi-Fi switch "did not flip".
+    const earlier = await report(await writeRun('earlier', '2024-02-01_090000', false));
+    const [left] = earlier.perStep;
+    expect(left).toMatchObject({ category: 'not-replayed', unitType: 'toggle', note: expect.stringContaining('toggle whose after screen was saved before the action') });
+    expect(left?.verdict).toBeUndefined();
+    // The same tap with the file of s1 saved after it (Wi-Fi on): a toggle that flipped.
+    const later = await report(await writeRun('later', '2024-02-01_100010', true));
+    expect(later.perStep[0]).toMatchObject({ category: 'replayed', unitType: 'toggle', verdict: { outcome: 'pass' } });
+    // Saved after the tap but showing Wi-Fi still off: the switch did not flip, and the replay says so.
+    const unflipped = await report(await writeRun('unflipped', '2024-02-01_100010', false));
+    expect(unflipped.perStep[0]).toMatchObject({ category: 'replayed', verdict: { outcome: 'fail' } });
   });
 });

@@ -151,6 +151,13 @@ function statesAround(files: readonly StateFileEntry[], tag: string | undefined,
 export interface DroidBotScreen {
   readonly file: string;
   readonly tree: UiTree;
+  /**
+   * Set on a screen after an event when its file was saved before the event: DroidBot
+   * saves a file the first time it sees a state_str, so the state reached may only be on
+   * disk as read earlier. A state_str is the set of the views' signatures, so that file
+   * shows the same views, but two alike switches may have traded states.
+   */
+  readonly savedBeforeEvent?: true;
 }
 
 /** The screens of a DroidBot output folder, read on demand (`droidBotScreens`). */
@@ -184,10 +191,10 @@ export function droidBotScreens(statesByStr: ReadonlyMap<string, readonly StateF
       return undefined;
     }
   };
-  const first = async (candidates: readonly StateFileEntry[]): Promise<DroidBotScreen | undefined> => {
+  const first = async (candidates: readonly StateFileEntry[], savedBefore?: string): Promise<DroidBotScreen | undefined> => {
     for (const entry of candidates) {
       const tree = await treeOf(entry.file);
-      if (tree) return { file: entry.file, tree };
+      if (tree) return { file: entry.file, tree, ...(savedBefore !== undefined && entry.tag < savedBefore ? { savedBeforeEvent: true as const } : {}) };
     }
     return undefined;
   };
@@ -197,7 +204,7 @@ export function droidBotScreens(statesByStr: ReadonlyMap<string, readonly StateF
       const tag = event?.data.tag;
       const stop = event?.data.stop_state;
       const before = (event ? await first(statesAround(filesOf([event.data.start_state]), tag, 'before')) : undefined) ?? (await first(filesOf(stateStrs)));
-      const after = (event && typeof stop === 'string' ? await first(statesAround(filesOf([stop]), tag, 'after')) : undefined) ?? (await first(filesOf(nextStateStrs)));
+      const after = (event && typeof stop === 'string' ? await first(statesAround(filesOf([stop]), tag, 'after'), tag) : undefined) ?? (await first(filesOf(nextStateStrs)));
       return { ...(before ? { before } : {}), ...(after ? { after } : {}) };
     },
   };

@@ -38,7 +38,7 @@ export interface DroidTaskStep {
   /** The screen, when the download holds a state file with one of `stateStrs` (the one saved nearest the step's event). */
   readonly screen?: { readonly file: string; readonly perception: Perception };
   /** The screen after the step: its event's stop state, else the next record's state (absent for the last record). */
-  readonly after?: { readonly file: string; readonly tree: UiTree };
+  readonly after?: { readonly file: string; readonly tree: UiTree; readonly savedBeforeEvent?: true };
   /** The DroidBot event that performed the step, when found; `text` is what a `set_text` event typed. */
   readonly event?: { readonly file: string; readonly type: string; readonly view?: DroidBotView; readonly text?: string };
   readonly groundTruth: DroidTaskGroundTruth;

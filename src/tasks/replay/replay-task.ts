@@ -38,6 +38,12 @@ export interface ReplayStep {
   readonly noVisibleEffect: boolean;
   /** A quality tier the source gives (e.g. A / B / C), when it has one. */
   readonly quality?: string;
+  /**
+   * True when the after screen is a file the recorder saved before the action (DroidBot
+   * keeps one file per state, so the state reached may be on disk only as read earlier):
+   * it shows the same views, but which of two alike switches is on may have changed.
+   */
+  readonly afterSavedBeforeAction?: boolean;
 }
 
 /** A recorded demonstration or run: its steps in the order they were taken. */
