@@ -2,7 +2,7 @@
 // states/, utg.js; no task file), with tests/fixtures/droidbot-output: notes/ is SYNTHETIC
 // (ours), calendar/ acts on the one real DroidBot state of tests/fixtures/autodroid (MIT) and
 // its after state is that state with the tapped day selected (SYNTHETIC).
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +132,25 @@ describe('verify-replay reads a DroidBot output folder as DroidBot writes it', (
     const none = await run('verify-replay', empty);
     expect(none.code).toBe(2);
     expect(none.err).toContain('nor DroidBot output folders (events/ and states/)');
+  });
+});
+
+describe('verify-replay follows symbolic links', () => {
+  it('reads runs linked into a corpus folder, and files linked into a run, as what they point to; a broken link is left out', async () => {
+    const corpus = path.join(scratch, 'linked');
+    await mkdir(corpus, { recursive: true });
+    await symlink(notes, path.join(corpus, 'notes'));
+    await symlink(path.join(scratch, 'no-such-run'), path.join(corpus, 'gone'));
+    const direct = await report(notes);
+    const linked = await report(corpus);
+    expect(linked.tasks.perTask.map((task) => [task.app, task.steps, task.passed])).toEqual(direct.tasks.perTask.map((task) => [task.app, task.steps, task.passed]));
+    // A run whose state files are links to the fixture's.
+    const run = path.join(scratch, 'linked-files', 'notes');
+    await mkdir(path.join(run, 'states'), { recursive: true });
+    await cp(path.join(notes, 'events'), path.join(run, 'events'), { recursive: true });
+    for (const name of await readdir(path.join(notes, 'states'))) await symlink(path.join(notes, 'states', name), path.join(run, 'states', name));
+    const files = await report(run);
+    expect(files.tasks.perTask.map((task) => [task.steps, task.passed])).toEqual(direct.tasks.perTask.map((task) => [task.steps, task.passed]));
   });
 });
 

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import { decodeDumpBytes } from '../../ui/decode-dump-bytes.js';
@@ -60,7 +60,14 @@ function parseJson(text: string, file: string): unknown {
 export async function listDroidTaskFiles(directory: string, pattern: RegExp): Promise<string[]> {
   try {
     const entries = await readdir(directory, { withFileTypes: true });
-    return entries.filter((entry) => entry.isFile() && pattern.test(entry.name)).map((entry) => path.join(directory, entry.name)).sort();
+    const files: string[] = [];
+    for (const entry of entries) {
+      if (!pattern.test(entry.name)) continue;
+      const file = path.join(directory, entry.name);
+      // A symbolic link counts as the file it points to; a broken one is left out.
+      if (entry.isFile() || (entry.isSymbolicLink() && (await stat(file).then((info) => info.isFile(), () => false)))) files.push(file);
+    }
+    return files.sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new DroidTaskLoadError({ file: directory, problem: `cannot list it (${(error as Error).message})`, cause: error });

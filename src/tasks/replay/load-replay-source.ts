@@ -19,7 +19,9 @@ async function kindOf(target: string): Promise<'file' | 'directory' | undefined>
 
 async function entries(directory: string): Promise<{ name: string; directory: boolean }[]> {
   try {
-    return (await readdir(directory, { withFileTypes: true })).map((entry) => ({ name: entry.name, directory: entry.isDirectory() }));
+    const listed = await readdir(directory, { withFileTypes: true });
+    // A symbolic link counts as what it points to (a data folder linked into a corpus folder); a broken one as neither.
+    return await Promise.all(listed.map(async (entry) => ({ name: entry.name, directory: entry.isSymbolicLink() ? (await kindOf(path.join(directory, entry.name))) === 'directory' : entry.isDirectory() })));
   } catch (error) {
     throw new ReplayLoadError({ file: directory, problem: `cannot list it (${(error as Error).message})`, cause: error });
   }
