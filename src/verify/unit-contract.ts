@@ -1,4 +1,5 @@
 import { boundsArea, boundsIou, intersectBounds } from '../ui/bounds.js';
+import { systemUiPackage } from '../ui/parse-hierarchy.js';
 import type { ControlUnit } from '../perception/control-unit.js';
 import { isAdjustableClass } from '../perception/reduce-tree.js';
 import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
@@ -270,16 +271,35 @@ function fillContract(unit: ControlUnit, args: ContractArgs, before: UiTree, aft
 
 /** The texts of a surface that appeared, for "does the prompt name the unit". */
 function addedSurfaceTexts(after: UiTree, delta: Delta): string[] {
+  return delta.surfacesAdded.flatMap((surface) => textsUnder(after, surface.root));
+}
+
+/** The texts and descriptions of the nodes under `root`. */
+function textsUnder(tree: UiTree, root: NodeIndex): string[] {
   const texts: string[] = [];
-  for (const surface of delta.surfacesAdded) {
-    const end = subtreeEnd(after, surface.root);
-    for (let index = surface.root; index < end; index++) {
-      const node = after.nodes[index];
-      if (node && (node.text || node.contentDesc)) texts.push(node.text || node.contentDesc);
-    }
+  const end = subtreeEnd(tree, root);
+  for (let index = root; index < end; index++) {
+    const node = tree.nodes[index];
+    if (node && (node.text || node.contentDesc)) texts.push(node.text || node.contentDesc);
   }
   return texts;
 }
+
+/**
+ * The root of an after screen that is one confirmation dialog and nothing else: a dump of
+ * the dialog's window alone (smaller than the screen), the page it covers not in it, so
+ * no surface was added to the page.
+ */
+function loneDialog(after: UiTree): NodeIndex | undefined {
+  // (The system bars are windows of their own in a dump, around any app's window.)
+  const roots = after.nodes.filter((node) => node.parent < 0 && node.packageName !== systemUiPackage);
+  const root = roots[0];
+  if (roots.length !== 1 || !root || boundsArea(root.bounds) >= loneDialogShare * after.width * after.height) return undefined;
+  return isConfirmation(after, root.index) ? root.index : undefined;
+}
+
+/** A lone window under this share of the screen is a dialog, not a page. */
+const loneDialogShare = 0.8;
 
 function toggleContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const toggle = memberWith(unit, before, (node) => node.checkable);
@@ -288,10 +308,11 @@ function toggleContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
   if (!now) {
     // A switch that asks first ("Turn off …?", "Enable this keyboard?") shows a confirmation instead of flipping,
     // in its own app and activity (a dialog of another window is not the switch's question).
-    const confirmation = delta.packageChanged || delta.activityChanged ? undefined : delta.surfacesAdded.find((surface) => isConfirmation(after, surface.root));
-    if (confirmation) {
+    const confirmation = delta.packageChanged || delta.activityChanged ? undefined : (delta.surfacesAdded.find((surface) => isConfirmation(after, surface.root))?.root ?? loneDialog(after));
+    if (confirmation !== undefined) {
       const labels = unitLabels(unit, before).map(looseText);
-      const named = addedSurfaceTexts(after, delta).some((text) => labels.some((label) => label.length >= 2 && looseText(text).includes(label)));
+      const texts = delta.surfacesAdded.some((surface) => surface.root === confirmation) ? addedSurfaceTexts(after, delta) : textsUnder(after, confirmation);
+      const named = texts.some((text) => labels.some((label) => label.length >= 2 && looseText(text).includes(label)));
       return pass(named ? 'confirmation-names-label' : 'confirmation-opened', `toggle "${unit.label}": it asked for confirmation (a ${named ? 'dialog naming it' : 'confirmation dialog'} opened); the surface rules take it from here`, named ? 'strong' : 'weak', [], 'raised-prompt');
     }
     // A section of a picker (the minutes of a time input) turns into the active field in its place.

@@ -59,6 +59,28 @@ describe('a system confirmation opened by a settings switch', () => {
     expect(verifyUnitStep({ unit: unit!, args: {}, before, after })).toMatchObject({ outcome: 'pass', code: 'raised-prompt', strength: 'strong' });
   });
 
+  it('passes the same when the page is a window shorter than the screen and the dump holds the dialog window alone', () => {
+    // As DroidBot dumped Settings' "Allow notification access for …": the app's window ends above the navigation
+    // bar (so the page itself counts as a window smaller than the screen), and after the tap the dump holds the
+    // dialog's window, matched to the page's window, so no surface seems to come.
+    const bars = node({ class: 'android.widget.FrameLayout', package: 'com.android.systemui', bounds: '[0,0][1080,72]' })
+      + node({ class: 'android.widget.FrameLayout', package: 'com.android.systemui', bounds: '[0,2160][1080,2400]' });
+    const short = (content: string): string => hierarchy(content, bars);
+    const pageWindow = node({ class: 'android.widget.FrameLayout', package: settings, bounds: '[0,72][1080,1776]' },
+      node({ text: 'Notification access', package: settings, bounds: '[40,150][800,250]' }) + row(false));
+    const dialogWindow = node({ class: 'android.widget.FrameLayout', package: settings, bounds: '[27,374][1053,1473]' },
+      node({ class: 'android.widget.TextView', text: 'Allow notification access for Notes Helper', 'resource-id': `${settings}:id/alertTitle`, package: settings, bounds: '[147,476][933,598]' })
+      + node({ class: 'android.widget.Button', text: 'DENY', 'resource-id': 'android:id/button2', package: settings, clickable: true, bounds: '[500,1290][720,1410]' })
+      + node({ class: 'android.widget.Button', text: 'ALLOW', 'resource-id': 'android:id/button1', package: settings, clickable: true, bounds: '[740,1290][980,1410]' }));
+    const shortBefore = screen(short(pageWindow), { packageName: settings });
+    const switchUnit = perceive(shortBefore).units.find((candidate) => candidate.type === 'toggle');
+    const after = screen(short(dialogWindow), { packageName: settings });
+    expect(verifyUnitStep({ unit: switchUnit!, args: {}, before: shortBefore, after })).toMatchObject({ outcome: 'pass', code: 'raised-prompt', strength: 'strong' });
+    // The same lone window without a way to decline is no confirmation: the switch is simply not on screen.
+    const noDecline = screen(short(dialogWindow.replace('text="DENY"', 'text="MORE"')), { packageName: settings });
+    expect(verifyUnitStep({ unit: switchUnit!, args: {}, before: shortBefore, after: noDecline })).toMatchObject({ outcome: 'inconclusive' });
+  });
+
   it('is not a confirmation when the dialog offers no way to decline', () => {
     const after = screen(dialog('MORE'), { packageName: settings });
     expect(verifyUnitStep({ unit: unit!, args: {}, before, after }).code).not.toBe('raised-prompt');
