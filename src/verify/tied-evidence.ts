@@ -88,7 +88,7 @@ function surfaceTexts(tree: UiTree, surface: Surface): string[] {
 }
 
 /** The texts (or descriptions) of the nodes under `root` that `keep` accepts (all of them without it: a menu's entries too). */
-function textsUnder(tree: UiTree, root: NodeIndex, keep: (node: UiNode) => boolean = () => true): string[] {
+export function textsUnder(tree: UiTree, root: NodeIndex, keep: (node: UiNode) => boolean = () => true): string[] {
   const texts: string[] = [];
   const end = subtreeEnd(tree, root);
   for (let index = root; index < end; index++) {

@@ -78,10 +78,11 @@ export function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>
  * page it was acted on and the page it led to. A weak pass ("the screen changed") on a
  * control that led from this same page to this same page before (every time, or three
  * times in four and twice at least) is tied to the control by that record
- * (`known-transition`): another step's effect is another page. A change within the page is told apart by the nodes that came and went,
- * not by the page it stayed on. Pages are compared by the distinct fingerprints of their
- * nodes; learned only from passes; the loop keeps one per run, `verify-replay` one per replay (in
- * recorded order, so a step is judged only by the steps before it).
+ * (`known-transition`): another step's effect is another page. A change within the page
+ * is told apart by the nodes that came and went, not by the page it stayed on. Pages are
+ * compared by the distinct fingerprints of their nodes; learned only from passes; the loop
+ * keeps one per run, `verify-replay` one per replay (in recorded order, so a step is
+ * judged only by the steps before it).
  */
 export class TransitionMemory implements TransitionRecall {
   private readonly byControl = new Map<string, Remembered[]>();

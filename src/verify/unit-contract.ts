@@ -6,7 +6,7 @@ import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import { isComparedNode, matchIouThreshold, type Delta } from './compute-delta.js';
 import { digitsOnly, matchString, subtreeEnd } from './find-nodes.js';
-import { anchorSlackPx, looseText, namesLabel, sameLabel, tiedEvidence, unitIndices, unitLabels } from './tied-evidence.js';
+import { anchorSlackPx, looseText, namesLabel, sameLabel, textsUnder, tiedEvidence, unitIndices, unitLabels } from './tied-evidence.js';
 import { isStateWord } from './state-word-swap.js';
 import { describeNode, nodeRef, type EvidenceStrength, type NodeRef, type Outcome, type VerifyOutcome } from './verify-outcome.js';
 
@@ -274,17 +274,6 @@ function addedSurfaceTexts(after: UiTree, delta: Delta): string[] {
   return delta.surfacesAdded.flatMap((surface) => textsUnder(after, surface.root));
 }
 
-/** The texts and descriptions of the nodes under `root`. */
-function textsUnder(tree: UiTree, root: NodeIndex): string[] {
-  const texts: string[] = [];
-  const end = subtreeEnd(tree, root);
-  for (let index = root; index < end; index++) {
-    const node = tree.nodes[index];
-    if (node && (node.text || node.contentDesc)) texts.push(node.text || node.contentDesc);
-  }
-  return texts;
-}
-
 /**
  * The root of an after screen that is one confirmation dialog and nothing else: a dump of
  * the dialog's window alone (smaller than the screen), the page it covers not in it, so
@@ -292,7 +281,7 @@ function textsUnder(tree: UiTree, root: NodeIndex): string[] {
  */
 function loneDialog(after: UiTree): NodeIndex | undefined {
   // (The system bars are windows of their own in a dump, around any app's window.)
-  const roots = after.nodes.filter((node) => node.parent < 0 && node.packageName !== systemUiPackage);
+  const roots = after.roots.map((index) => after.nodes[index]).filter((node) => node !== undefined && node.packageName !== systemUiPackage);
   const root = roots[0];
   if (roots.length !== 1 || !root || boundsArea(root.bounds) >= loneDialogShare * after.width * after.height) return undefined;
   return isConfirmation(after, root.index) ? root.index : undefined;
@@ -337,13 +326,7 @@ function toggleContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
 
 /** The texts and descriptions of a node and everything under it, in order. */
 function subtreeText(tree: UiTree, node: UiNode): string {
-  const texts: string[] = [];
-  const end = subtreeEnd(tree, node.index);
-  for (let index = node.index; index < end; index++) {
-    const inner = tree.nodes[index];
-    if (inner && (inner.text || inner.contentDesc)) texts.push(inner.text || inner.contentDesc);
-  }
-  return looseText(texts.join(' '));
+  return looseText(textsUnder(tree, node.index).join(' '));
 }
 
 /**
@@ -354,11 +337,12 @@ function subtreeText(tree: UiTree, node: UiNode): string {
  */
 function sameNamedAfter(node: UiNode, before: UiTree, after: UiTree, placed: UiNode | undefined): UiNode | undefined {
   const name = subtreeText(before, node);
+  const alike = (candidate: UiNode): boolean => candidate.checkable && candidate.className === node.className && candidate.resourceId === node.resourceId;
   // A switch reading "OFF" says its state, not which switch it is: matched by that text, it is the other
   // switch that still reads "OFF". It is the switch of its class and id in its place.
-  if (isStateWord(name)) return after.nodes.find((candidate) => candidate.checkable && candidate.className === node.className && candidate.resourceId === node.resourceId && boundsIou(candidate.bounds, node.bounds) >= matchIouThreshold) ?? placed;
+  if (isStateWord(name)) return after.nodes.find((candidate) => alike(candidate) && boundsIou(candidate.bounds, node.bounds) >= matchIouThreshold) ?? placed;
   if (name === '' || (placed && subtreeText(after, placed) === name)) return placed;
-  const named = after.nodes.filter((candidate) => candidate.checkable && candidate.className === node.className && candidate.resourceId === node.resourceId && subtreeText(after, candidate) === name);
+  const named = after.nodes.filter((candidate) => alike(candidate) && subtreeText(after, candidate) === name);
   return named.length === 1 ? named[0] : placed;
 }
 

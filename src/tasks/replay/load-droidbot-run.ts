@@ -96,9 +96,9 @@ export async function loadDroidBotRun(directory: string): Promise<DroidBotRun> {
   const unreadable: DroidTaskSkippedFile[] = [];
   const index = await indexDroidBotOutput(directory, unreadable);
   if (index.events.length === 0 || index.states === 0) {
-    const missing = index.events.length === 0 ? 'events/event_*.json' : 'states/state_*.json';
-    const first = unreadable.find((entry) => entry.file.includes(`${path.sep}${missing.split('/')[0]!}${path.sep}`));
-    throw new ReplayLoadError({ file: first?.file ?? path.join(directory, missing.split('/')[0]!), problem: `nothing can be read: no readable ${missing} in this DroidBot output folder${first ? ` (${first.problem})` : ''}` });
+    const [folder, missing] = index.events.length === 0 ? ['events', 'events/event_*.json'] : ['states', 'states/state_*.json'];
+    const first = unreadable.find((entry) => entry.file.includes(`${path.sep}${folder}${path.sep}`));
+    throw new ReplayLoadError({ file: first?.file ?? path.join(directory, folder), problem: `nothing can be read: no readable ${missing} in this DroidBot output folder${first ? ` (${first.problem})` : ''}` });
   }
   const screens = droidBotScreens(index.statesByStr, unreadable);
   const skipped: { id: string; reason: string }[] = [];
