@@ -370,7 +370,7 @@ function summaryTie({ delta, own, ownLabels }: TieContext): Tie | undefined {
 }
 
 /** New text at the top of the screen that names the unit (a row opening the page it names), or a field named like it that took the focus. */
-function headingTie({ before, after, delta, labels }: TieContext): Tie | undefined {
+function headingTie({ before, after, delta, labels, ownLabels }: TieContext): Tie | undefined {
   if (delta.label === 'no-change') return undefined;
   const newNodes = new Set<NodeIndex>();
   for (const change of delta.changes) if (change.kind === 'added' || change.kind === 'text') newNodes.add(change.after);
@@ -384,8 +384,13 @@ function headingTie({ before, after, delta, labels }: TieContext): Tie | undefin
     if (heading && looseText(text).split(' ').length >= 2 && labels.some((candidate) => looseText(candidate).endsWith(looseText(text)))) return tie('heading-ends-label', `the new screen is headed by ${JSON.stringify(text)}, the end of its label`);
     const label = labels.find((candidate) => namesLabel(text, candidate));
     if (label === undefined) continue;
-    // A field that took the focus and is named like the control ("Search" → "Search YouTube").
-    if (node.editable && node.focused) return tie('named-field-focused', `a field named ${JSON.stringify(text)} took the focus`);
+    // A field that took the focus and is named like the control itself ("Search" → "Search YouTube"). Not
+    // like a text the control holds: a card that holds the field shows the field's hint, and any tap that
+    // focuses that field (the field's own) would be tied to the card.
+    if (node.editable && node.focused) {
+      if ([...ownLabels].some((candidate) => namesLabel(text, candidate))) return tie('named-field-focused', `a field named ${JSON.stringify(text)} took the focus`);
+      continue;
+    }
     // Elsewhere on the screen the label ties nothing: a button or a tab of the same name is on many pages
     // ("Sign In", "Search", "Nearby"), so another action's page shows it as often (wrong-effect control).
     if (heading) return tie('heading-names-label', `the new screen is headed by ${JSON.stringify(text)}`);

@@ -542,6 +542,11 @@ function coveredPageKept(root: NodeIndex, before: UiTree, delta: Delta): boolean
   return covered > 0 && kept >= covered * coveredPageKeptShare;
 }
 
+/** A page with a field to type in: an editor, which "Done" takes out of edit mode. */
+function editorPage(tree: UiTree): boolean {
+  return tree.nodes.some((node) => node.editable);
+}
+
 function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const what = `commit "${unit.label}"`;
   if (delta.label === 'no-change') return outcome('fail', `${what}: nothing changed`, [], 'no-change');
@@ -571,7 +576,11 @@ function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   const primary = before.nodes[unit.members[0]?.node ?? -1];
   const stayed = delta.label === 'partial-change';
   if (stayed && primary && delta.changes.some((change) => change.kind === 'removed' && change.before === primary.index)) {
-    return pass('left-edit-mode', `${what}: the page left edit mode (its ${describeNode(primary)} is gone)`, 'strong', [nodeRef(primary, 'before')], 'sealed');
+    // An editor stays an editor, its fields on screen before and after, and only its "Done" goes. A dialog's
+    // "OK" is gone too when the dialog closes, but "Cancel" closes it the same way: that ties nothing to "OK".
+    return editorPage(before) && editorPage(after)
+      ? pass('left-edit-mode', `${what}: the page left edit mode (its ${describeNode(primary)} is gone)`, 'strong', [nodeRef(primary, 'before')], 'sealed')
+      : pass('commit-gone', `${what}: it is gone and the page stayed (as a cancel would leave it)`, 'weak', [nodeRef(primary, 'before')], 'sealed');
   }
   if (delta.label === 'new-page') return pass('new-page', `${what}: moved to a new page`, 'weak');
   if (delta.dismissedSurface) return pass('surface-dismissed', `${what}: a surface was dismissed`, 'weak');
@@ -597,7 +606,8 @@ function navigateContract(unit: ControlUnit, args: ContractArgs, before: UiTree,
  * - click, long-press (and any unit held with `args.longPress`) → some change, strong when tied to the unit (`tiedEvidence`); an
  *   activity change with an identical hierarchy is inconclusive (`activity-only`);
  * - commit → dismissed its surface (strong when the page it covered is back, weak when
- *   the dump held the surface alone), left edit mode, a new page or a raised prompt (a
+ *   the dump held the surface alone), left edit mode (strong on an editor, a page with fields
+ *   before and after; weak elsewhere, as a cancel would leave it), a new page or a raised prompt (a
  *   permission request is a new surface, not a failure); error toasts fail (`blocked`);
  * - scroll → the container's content changed (`code: 'end-of-list'` when not);
  * - navigate → package/activity as asked (else some change); finish → pass.

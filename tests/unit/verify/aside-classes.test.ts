@@ -109,3 +109,54 @@ describe('a tap that lays out a row of image tiles anew', () => {
     expect(verifyUnitStep({ unit: more!, args: {}, before, after })).toMatchObject({ outcome: 'fail', code: 'no-change' });
   });
 });
+
+describe('an "OK" gone with the box that held it, on a page without fields', () => {
+  const game = 'com.example.game';
+  const tiles = Array.from({ length: 8 }, (_, index) => node({ text: String(2 ** (index + 1)), package: game, bounds: `[${40 + index * 120},500][${150 + index * 120},600]` })).join('');
+  const page = (box: string): string => hierarchy(node({ class: 'android.widget.FrameLayout', package: game, bounds: '[0,0][1080,2400]' },
+    node({ text: 'Score 128', package: game, bounds: '[40,150][800,250]' })
+    + node({ class: 'android.widget.Button', text: 'New game', package: game, clickable: true, bounds: '[40,300][400,400]' })
+    + tiles + box));
+  const box = node({ class: 'android.view.View', package: game, bounds: '[100,900][980,1500]' },
+    node({ class: 'android.view.View', text: 'Start again? Your score will be lost.', package: game, bounds: '[150,950][930,1100]' })
+    + node({ class: 'android.view.View', text: 'Cancel', package: game, clickable: true, bounds: '[400,1380][600,1460]' })
+    + node({ class: 'android.view.View', text: 'OK', package: game, clickable: true, bounds: '[700,1380][900,1460]' }));
+  const before = screen(page(box));
+  const ok = perceive(before).units.find((unit) => unit.label === 'OK');
+
+  it('passes weak: "Cancel" would leave the same page, so the box closing ties nothing to "OK"', () => {
+    expect(ok?.type).toBe('commit');
+    expect(verifyUnitStep({ unit: ok!, args: {}, before, after: screen(page('')) })).toMatchObject({ outcome: 'pass', strength: 'weak', reason: expect.stringContaining('as a cancel would leave it') });
+  });
+});
+
+describe('a card whose texts name a field', () => {
+  const tasks = 'com.example.tasks';
+  const frame = (content: string): string => hierarchy(node({ class: 'android.widget.FrameLayout', package: tasks, bounds: '[0,0][1080,2400]' }, content));
+  const list = node({ text: 'Tasks', package: tasks, bounds: '[40,100][800,200]' })
+    + node({ class: 'android.widget.LinearLayout', 'resource-id': `${tasks}:id/task_row`, package: tasks, clickable: true, bounds: '[0,300][1080,450]' },
+      node({ text: 'Water the plants', package: tasks, bounds: '[20,320][700,380]' })
+      + node({ text: 'Add a task', package: tasks, bounds: '[20,390][700,440]' }))
+    + node({ class: 'android.widget.TextView', text: 'Feed the cat', package: tasks, clickable: true, bounds: '[0,500][1080,600]' });
+  // Whatever opened the quick-add field (its own button, the "+" of the toolbar), not the row.
+  const quickAdd = node({ class: 'android.widget.EditText', text: 'Add a task', package: tasks, focusable: true, focused: true, bounds: '[40,2000][1040,2100]' });
+  const before = screen(frame(list));
+  const row = perceive(before).units.find((unit) => unit.type === 'click' && unit.label.startsWith('Water the plants'));
+
+  it('is not tied to the row when a field named by a text inside the row takes the focus', () => {
+    expect(row).toBeDefined();
+    expect(verifyUnitStep({ unit: row!, args: {}, before, after: screen(frame(list + quickAdd)) })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+  });
+
+  it('ties a control to a field named like the control itself', () => {
+    const toolbar = node({ text: 'Tasks', package: tasks, bounds: '[40,100][800,200]' })
+      + node({ class: 'android.widget.ImageButton', 'content-desc': 'Search', package: tasks, clickable: true, bounds: '[960,100][1060,200]' })
+      + node({ class: 'android.widget.TextView', text: 'Feed the cat', package: tasks, clickable: true, bounds: '[0,500][1080,600]' });
+    const search = screen(frame(toolbar));
+    const button = perceive(search).units.find((unit) => unit.label === 'Search');
+    const opened = screen(frame(node({ text: 'Tasks', package: tasks, bounds: '[40,100][800,200]' })
+      + node({ class: 'android.widget.EditText', text: 'Search tasks', package: tasks, focusable: true, focused: true, bounds: '[40,250][1000,350]' })
+      + node({ class: 'android.widget.TextView', text: 'Feed the cat', package: tasks, clickable: true, bounds: '[0,500][1080,600]' })));
+    expect(verifyUnitStep({ unit: button!, args: {}, before: search, after: opened })).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'named-field-focused' });
+  });
+});
