@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import * as path from 'node:path';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { traceText } from '../trace/read-trace.js';
 import { compressedTraceFileName, traceFileName } from '../trace/trace-writer.js';
 
 /** How many of the latest runs the resource list names. */
@@ -65,8 +65,10 @@ export function registerRunResources(server: McpServer, root: string): void {
     const relative = String(variables['path'] ?? '');
     const file = runFile(root, relative);
     if (!file) throw new Error(`senseact://runs/${relative} is outside the runs folder; use a URI from resources/list`);
-    const bytes = file.endsWith('.gz') ? gunzipSync(readFileSync(file)) : readFileSync(file);
+    const bytes = readFileSync(file);
+    // A compact trace cut short (a run killed while it wrote) reads as far as it goes, as `senseact debug` reads it.
+    if (file.endsWith('.gz')) return { contents: [{ uri: uri.href, mimeType: 'application/x-ndjson', text: traceText(bytes, file) }] };
     if (file.endsWith('.png')) return { contents: [{ uri: uri.href, mimeType: 'image/png', blob: bytes.toString('base64') }] };
-    return { contents: [{ uri: uri.href, mimeType: file.endsWith('.json') ? 'application/json' : file.endsWith('.gz') ? 'application/x-ndjson' : 'text/plain', text: bytes.toString('utf8') }] };
+    return { contents: [{ uri: uri.href, mimeType: file.endsWith('.json') ? 'application/json' : 'text/plain', text: bytes.toString('utf8') }] };
   });
 }

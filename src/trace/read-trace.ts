@@ -128,7 +128,7 @@ function mergeIndexes(earlier: ArtifactIndex | undefined, later: ArtifactIndex):
 }
 
 /** A trace file's text: gzip (its magic bytes) decompressed as far as it goes, anything else as UTF-8. */
-function traceText(bytes: Uint8Array, path: string): string {
+export function traceText(bytes: Uint8Array, path: string): string {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return utf8Text(bytes);
   try {
     // Sync flush: a file cut short gives what it holds, and its last line reads as torn.

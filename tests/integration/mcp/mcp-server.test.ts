@@ -1,7 +1,7 @@
 // `senseact mcp` over stdio: the SDK's own Client spawns the built CLI
 // (bin/senseact.js, dist/) on the simulator and calls every tool. One server for the file:
 // the device session stays open across calls, so the tests run in order on one simulator.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -201,5 +201,10 @@ describe('senseact mcp over stdio on the simulator', () => {
     expect(trace?.mimeType).toBe('application/x-ndjson');
     const first = (await client.readResource({ uri: trace!.uri })).contents[0];
     expect(first && 'text' in first ? first.text : '').toContain('"type":"step-end"');
+    // Cut short (a run killed while it wrote the file): what it holds still reads, its last line torn.
+    const whole = readFileSync(file);
+    writeFileSync(file, whole.subarray(0, whole.length - 12));
+    const cut = (await client.readResource({ uri: trace!.uri })).contents[0];
+    expect(cut && 'text' in cut ? cut.text : '').toContain('"type":"step-start"');
   });
 });
