@@ -61,6 +61,19 @@ function appLines(byApp: Record<string, AppFigures>): string[] {
   return lines;
 }
 
+/** First visits and repeats: where the strong passes come from (the memory ties only a repeat). */
+function visitLines(byVisit: VerifyReplayReport['byVisit']): string[] {
+  const lines = [
+    'By visit (a repeat: the control was acted on, and verified, on a page like this one earlier in the replay)',
+    `${'visit'.padEnd(10)} ${'replayed'.padStart(8)} ${'pass'.padStart(14)} ${'strong/pass'.padStart(14)} ${'strong false'.padStart(14)}`,
+  ];
+  for (const visit of ['first', 'repeat'] as const) {
+    const figures = byVisit[visit];
+    if (figures) lines.push(`${visit.padEnd(10)} ${String(figures.replayed).padStart(8)} ${cell(figures.pass, figures.replayed).padStart(14)} ${cell(figures.strong, figures.pass).padStart(14)} ${cell(figures.strongFalsePass, figures.controls).padStart(14)}`);
+  }
+  return lines;
+}
+
 /**
  * Per kind of evidence: the real passes it gave and its false passes on the controls. A
  * kind is sound when its false passes are few beside its real passes.
@@ -116,6 +129,8 @@ export function formatReplayReport(report: VerifyReplayReport, options: { reason
     falsePassLine(report.wrongEffect),
     '',
     ...tieLines(report.byTie, report.visibleEffect.all.pass, report.wrongEffect.all.total),
+    '',
+    ...visitLines(report.byVisit),
     '',
     ...appLines(report.byApp),
     '',

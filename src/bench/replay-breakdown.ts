@@ -8,7 +8,12 @@ export interface BreakdownStep {
   readonly verdict?: VerifyOutcome;
   readonly noOp?: VerifyOutcome;
   readonly wrongEffect?: { readonly verdict: VerifyOutcome };
+  /** A replayed step's visit: `repeat` when its control was acted on, and verified, on a page like this one earlier in the replay. */
+  readonly visit?: Visit;
 }
+
+/** Whether a replayed step's control was seen on a like page before (`repeat`) or not (`first`). */
+export type Visit = 'first' | 'repeat';
 
 /** One app's figures over the steps that show an effect. */
 export interface AppFigures {
@@ -48,9 +53,21 @@ function tieKey(verdict: VerifyOutcome): string {
 
 /** Per app: steps, replayed visible-effect steps, passes, strong passes, strong wrong-effect false passes. */
 export function figuresByApp(steps: readonly BreakdownStep[]): Record<string, AppFigures> {
-  const byApp: Record<string, { steps: number; replayed: number; pass: number; strong: number; strongFalsePass: number; controls: number }> = {};
+  return figuresBy(steps, (step) => step.app);
+}
+
+/**
+ * The same figures by visit: first visits (the control not acted on a like page before)
+ * and repeats. The memory makes only repeats strong; a first visit has the ties alone.
+ */
+export function figuresByVisit(steps: readonly BreakdownStep[]): Partial<Record<Visit, AppFigures>> {
+  return figuresBy(steps.filter((step) => step.visit !== undefined), (step) => step.visit ?? 'first');
+}
+
+function figuresBy(steps: readonly BreakdownStep[], keyOf: (step: BreakdownStep) => string): Record<string, AppFigures> {
+  const byKey: Record<string, { steps: number; replayed: number; pass: number; strong: number; strongFalsePass: number; controls: number }> = {};
   for (const step of steps) {
-    const figures = (byApp[step.app] ??= { steps: 0, replayed: 0, pass: 0, strong: 0, strongFalsePass: 0, controls: 0 });
+    const figures = (byKey[keyOf(step)] ??= { steps: 0, replayed: 0, pass: 0, strong: 0, strongFalsePass: 0, controls: 0 });
     figures.steps += 1;
     if (step.category !== 'replayed' || step.noVisibleEffect || !step.verdict) continue;
     figures.replayed += 1;
@@ -64,7 +81,7 @@ export function figuresByApp(steps: readonly BreakdownStep[]): Record<string, Ap
       if (control.outcome === 'pass' && control.strength === 'strong') figures.strongFalsePass += 1;
     }
   }
-  return byApp;
+  return byKey;
 }
 
 /** Per kind of evidence (`tie` and strength): real passes and the false passes of both negative controls. */

@@ -10,7 +10,7 @@ import type { ContractArgs } from '../verify/unit-contract.js';
 import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
 import { pagePrints, samePageSimilarity, similarity, TransitionMemory } from '../verify/transition-memory.js';
 import { alreadyInWantedState, alreadySelectedCode, verifyUnitStep } from '../verify/verify-unit-step.js';
-import { figuresByApp, figuresByTie, type AppFigures, type TieFigures } from './replay-breakdown.js';
+import { figuresByApp, figuresByTie, figuresByVisit, type AppFigures, type TieFigures, type Visit } from './replay-breakdown.js';
 
 /**
  * What happened to one recorded step in the replay:
@@ -39,6 +39,8 @@ export interface StepReplay {
   readonly noOp?: VerifyOutcome;
   /** Negative control: the after screen of another step of the same app, from the most similar before screen. */
   readonly wrongEffect?: { readonly verdict: VerifyOutcome; readonly donor: string };
+  /** For a replayed step: `repeat` when its control was acted on, and verified, on a page like this one earlier in the replay. */
+  readonly visit?: Visit;
 }
 
 /**
@@ -136,6 +138,8 @@ export interface VerifyReplayReport {
   readonly byApp: Record<string, AppFigures>;
   /** Per kind of evidence (`tie|strength`): real passes and false passes on the negative controls. */
   readonly byTie: Record<string, TieFigures>;
+  /** The per-app figures by visit: first visits and repeats (the memory ties only repeats). */
+  readonly byVisit: Partial<Record<Visit, AppFigures>>;
   readonly perStep: readonly StepReplay[];
   readonly skipped: ReplaySource['skipped'];
   readonly unreadable: ReplaySource['unreadable'];
@@ -385,6 +389,8 @@ interface ReplayCaches {
   readonly donorContext: DonorContext;
   /** The transitions verified so far, in recorded order (absent with `memory: false`). */
   readonly memory?: TransitionMemory;
+  /** The same record, kept also with `memory: false`: it tells a first visit from a repeat in the report, and judges nothing. */
+  readonly visits: TransitionMemory;
 }
 
 function replayCaches(source: ReplaySource, options: ReplayOptions): ReplayCaches {
@@ -430,8 +436,9 @@ function replayCaches(source: ReplaySource, options: ReplayOptions): ReplayCache
     const [mine, theirs] = [positions.get(step), positions.get(other)];
     return mine !== undefined && theirs !== undefined && mine.task === theirs.task && theirs.index > mine.index;
   };
-  const memory = options.memory === false ? {} : { memory: new TransitionMemory() };
-  return { perceptionOf, chosenUnit, donorsByApp, donorContext: { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, isLater }, ...memory };
+  const visits = new TransitionMemory();
+  const memory = options.memory === false ? {} : { memory: visits };
+  return { perceptionOf, chosenUnit, donorsByApp, donorContext: { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, isLater }, visits, ...memory };
 }
 
 /** Replays one recorded task step by step (its own VLM gate) and counts whether it was verified whole. */
@@ -494,9 +501,10 @@ function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly cache
   if (verdict.outcome === 'fail') tally.vision.everyFail += 1;
   countGate(step, unit, verdict, replay);
   const controls = step.noVisibleEffect ? {} : negativeControls(step, unit, args, caches);
+  const visit: Visit = caches.visits.visits(unit, step.before) > 0 ? 'repeat' : 'first';
   // Learned after its controls: a step is judged, and its wrong effect too, only by the steps before it.
-  if (verdict.outcome === 'pass') caches.memory?.learn(unit, step.before, step.after);
-  tally.perStep.push({ ...unitBase, category: 'replayed', verdict, ...controls });
+  if (verdict.outcome === 'pass') caches.visits.learn(unit, step.before, step.after);
+  tally.perStep.push({ ...unitBase, category: 'replayed', verdict, ...controls, visit });
   return verdict.outcome === 'pass' ? 'passed' : 'notPassed';
 }
 
@@ -563,6 +571,7 @@ function replayReport(source: ReplaySource, tally: ReplayTally, threshold: numbe
     },
     byApp: figuresByApp(perStep),
     byTie: figuresByTie(perStep),
+    byVisit: figuresByVisit(perStep),
     vision: { ...vision, everyNonPass: vision.everyNonPass + vision.unresolved, everyFail: vision.everyFail + vision.unresolved, gate: vision.gate + vision.unresolved, threshold: threshold ?? defaultGateThreshold },
     perStep,
     skipped: source.skipped,

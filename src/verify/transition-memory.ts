@@ -120,6 +120,16 @@ export class TransitionMemory implements TransitionRecall {
     return { same: known ? same : 0, other };
   }
 
+  /** How many verified earlier moves acted on the same control on a page like `before`, whatever they led to: 0 on a first visit. */
+  visits(unit: ControlUnit, before: UiTree): number {
+    const list = this.byControl.get(controlKey(unit));
+    if (!list) return 0;
+    const from = this.printsOf(before);
+    let count = 0;
+    for (const item of list) if (similarity(item.before, from) >= samePageSimilarity) count += item.count;
+    return count;
+  }
+
   private printsOf(tree: UiTree): ReadonlySet<string> {
     let found = this.prints.get(tree);
     if (!found) {

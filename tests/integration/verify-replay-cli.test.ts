@@ -33,7 +33,7 @@ interface ReportJson {
   wrongEffect: { all: Counts };
   tasks: { total: number; verified: number };
   vision: { screenshotPerStep: number; everyNonPass: number; everyFail: number; gate: number; gatePixelOnly: number };
-  perStep: { id: string; task: string; category: string; note?: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string } }[];
+  perStep: { id: string; task: string; category: string; note?: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string }; visit?: string }[];
 }
 
 describe('senseact verify-replay on real transitions', () => {
@@ -112,6 +112,27 @@ describe('senseact verify-replay on real transitions', () => {
     expect(alone.byTie['known-transition|strong']).toBeUndefined();
     expect(remembered.visibleEffect.all.strong).toBe(alone.visibleEffect.all.strong + 1);
     expect(remembered.visibleEffect.all.pass).toBe(alone.visibleEffect.all.pass);
+  });
+
+  it('splits the steps into first visits and repeats, with and without the memory, and prints the split', async () => {
+    type VisitFigures = { replayed: number; pass: number; strong: number };
+    type VisitReport = ReportJson & { byVisit: { first?: VisitFigures; repeat?: VisitFigures } };
+    const [remembered, alone] = [
+      JSON.parse((await run('verify-replay', fixture, '--json')).out) as VisitReport,
+      JSON.parse((await run('verify-replay', fixture, '--json', '--no-memory')).out) as VisitReport,
+    ];
+    const { first, repeat } = remembered.byVisit;
+    expect((first?.replayed ?? 0) + (repeat?.replayed ?? 0)).toBe(remembered.visibleEffect.all.total);
+    expect((first?.strong ?? 0) + (repeat?.strong ?? 0)).toBe(remembered.visibleEffect.all.strong);
+    // The calendar's second "00" is a repeat, strong by the memory; without it the same step is a repeat, judged alone.
+    expect(repeat?.replayed).toBeGreaterThan(0);
+    expect(alone.byVisit.repeat?.replayed).toBe(repeat?.replayed);
+    expect(alone.byVisit.repeat?.strong).toBe((repeat?.strong ?? 0) - 1);
+    expect(remembered.perStep.filter((step) => step.category === 'replayed').every((step) => step.visit === 'first' || step.visit === 'repeat')).toBe(true);
+    expect(remembered.perStep.filter((step) => step.category !== 'replayed').some((step) => step.visit !== undefined)).toBe(false);
+    const { out } = await run('verify-replay', fixture);
+    expect(out).toMatch(/^By visit /m);
+    expect(out).toMatch(new RegExp(`^repeat +${repeat?.replayed} `, 'm'));
   });
 
   it('--half a and --half b split the apps in two, and --apps keeps the packages its globs name', async () => {
