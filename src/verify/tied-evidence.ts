@@ -212,8 +212,9 @@ function tie(kind: string, reason: string): Tie {
  * or undefined when only "something changed": the unit's own text or state changed; a
  * node named like it became selected (its tab); the new page's title is its label, or
  * the new page is headed by it (a list row opening its item); a dialog or menu opened at
- * it or naming it; a heading or summary that now names it (a filter "Women" → "T-shirt -
- * Women"); the app it names was opened (the Settings app for "Enable in Settings").
+ * it or naming it; the list of a setting's choices, the value its row showed chosen; a
+ * heading or summary that now names it (a filter "Women" → "T-shirt - Women"); the app it
+ * names was opened (the Settings app for "Enable in Settings").
  * Returns the tie (its kind and the reason).
  */
 export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): Tie | undefined {
@@ -255,6 +256,7 @@ const tieFinders: readonly ((context: TieContext) => Tie | undefined)[] = [
   titleTie,
   tappedFieldTie,
   surfaceTie,
+  chosenValueTie,
   displayTie,
   summaryTie,
   headingTie,
@@ -333,6 +335,30 @@ function surfaceTie({ unit, before, after, delta, own, labels }: TieContext): Ti
     if (atControl && !namesAnotherControl(textsUnder(after, surface.root), before, own)) return tie('surface-at-control', `a ${surface.kind} opened at it`);
   }
   return undefined;
+}
+
+/**
+ * A setting's row that shows its current value ("Font size" / "Large") opened the list of
+ * its choices with that value chosen: the list another row opens has its own value chosen.
+ * The dump may hold the list's window alone, without a title naming the row.
+ */
+function chosenValueTie({ before, after, delta, own, ownLabels }: TieContext): Tie | undefined {
+  if (delta.label === 'no-change') return undefined;
+  // The texts the row shows besides its name: its value.
+  const names = new Set([...ownLabels].map(looseText));
+  const values = new Set<string>();
+  for (const index of own) {
+    const text = looseText(before.nodes[index]?.text ?? '');
+    if (text !== '' && !names.has(text)) values.add(text);
+  }
+  if (values.size === 0) return undefined;
+  const added = new Set<NodeIndex>();
+  for (const change of delta.changes) if (change.kind === 'added') added.add(change.after);
+  const choices = after.nodes.filter((node) => node.checkable && added.has(node.index));
+  const chosen = choices.filter((node) => node.checked);
+  const choice = chosen[0];
+  if (choices.length < 2 || chosen.length !== 1 || !choice || !values.has(looseText(choice.text || choice.contentDesc))) return undefined;
+  return tie('choices-show-its-value', `a list of choices opened with ${JSON.stringify(choice.text || choice.contentDesc)}, the value it showed, chosen`);
 }
 
 /** True when one of `texts` holds, as whole words, the label (four letters or more) of a clickable control of `before` other than the unit. */

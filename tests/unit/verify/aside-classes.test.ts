@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { perceive } from '../../../src/perception/perceive.js';
 import { verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
+import type { UiTree } from '../../../src/ui/ui-tree.js';
 import { hierarchy, node, screen } from './screens.js';
 
 const app = 'com.example.videos';
@@ -158,5 +159,30 @@ describe('a card whose texts name a field', () => {
       + node({ class: 'android.widget.EditText', text: 'Search tasks', package: tasks, focusable: true, focused: true, bounds: '[40,250][1000,350]' })
       + node({ class: 'android.widget.TextView', text: 'Feed the cat', package: tasks, clickable: true, bounds: '[0,500][1080,600]' })));
     expect(verifyUnitStep({ unit: button!, args: {}, before: search, after: opened })).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'named-field-focused' });
+  });
+});
+
+describe('a setting\'s row that opens the list of its choices, the dump holding the list alone', () => {
+  const notes = 'com.example.notes';
+  const row = (top: number, name: string, value: string): string => node({ class: 'android.widget.RelativeLayout', package: notes, clickable: true, bounds: `[0,${top}][1080,${top + 190}]` },
+    node({ text: name, package: notes, bounds: `[60,${top + 40}][600,${top + 95}]` }) + node({ text: value, package: notes, bounds: `[60,${top + 95}][1000,${top + 150}]` }));
+  const settings = screen(hierarchy(node({ class: 'android.widget.FrameLayout', package: notes, bounds: '[0,0][1080,2280]' },
+    node({ text: 'Settings', package: notes, bounds: '[160,220][380,300]' }) + row(800, 'Font size', 'Large') + row(990, 'Tab to open at app start', 'Last used one'))));
+  const list = (options: string[], checked: string): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', package: notes, bounds: '[28,850][1052,1450]' },
+    node({ class: 'android.widget.RadioGroup', package: notes, bounds: '[72,895][1008,1423]' }, options.map((option, index) =>
+      node({ class: 'android.widget.RadioButton', text: option, package: notes, checkable: true, checked: option === checked, clickable: true, bounds: `[72,${895 + index * 132}][1008,${1027 + index * 132}]` })).join('')))));
+  const sizes = ['Small', 'Medium', 'Large', 'Extra large'];
+  const units = perceive(settings).units;
+  const fontSize = units.find((unit) => unit.label.startsWith('Font size'));
+  const tab = units.find((unit) => unit.label.startsWith('Tab to open'));
+
+  it('is strong when the value the row showed is the one chosen in the list', () => {
+    expect(verifyUnitStep({ unit: fontSize!, args: {}, before: settings, after: list(sizes, 'Large') })).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'choices-show-its-value' });
+  });
+
+  it('is weak when another value is chosen, and for another row judged on this list', () => {
+    expect(verifyUnitStep({ unit: fontSize!, args: {}, before: settings, after: list(sizes, 'Medium') })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verifyUnitStep({ unit: tab!, args: {}, before: settings, after: list(sizes, 'Large') })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verifyUnitStep({ unit: tab!, args: {}, before: settings, after: list(['Last used one', 'Contacts', 'Favorites'], 'Last used one') })).toMatchObject({ outcome: 'pass', strength: 'strong' });
   });
 });
