@@ -2,6 +2,7 @@ import { boundsArea, boundsIou } from '../ui/bounds.js';
 import { systemUiPackage } from '../ui/parse-hierarchy.js';
 import type { NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { findBlockers, type Blocker } from './find-blockers.js';
+import { subtreeEnd } from './find-nodes.js';
 import { findSurfaces, type Surface } from './find-surfaces.js';
 
 /** Second matching pass: same class and bounds IoU at least this. */
@@ -115,7 +116,7 @@ export function computeDelta(before: UiTree, after: UiTree): Delta {
   const label: DeltaLabel = packageChanged || activityChanged || rho < newPageRhoThreshold
     ? 'new-page'
     : rho >= noChangeRhoThreshold && changes.length === 0 && imageChanges === 0 ? 'no-change' : 'partial-change';
-  const { surfacesAdded, surfacesRemoved } = surfaceChanges(surfacesBefore, surfacesAfter, matches, pairing.afterOf);
+  const { surfacesAdded, surfacesRemoved } = surfaceChanges({ before, after, surfacesBefore, surfacesAfter, matches, afterOf: pairing.afterOf });
   const blockersBefore = new Set(findBlockers(before).map((blocker) => `${blocker.kind}|${blocker.text}`));
   const errorsOrBlocks = findBlockers(after).map((blocker) => ({ ...blocker, isNew: !blockersBefore.has(`${blocker.kind}|${blocker.text}`) }));
 
@@ -284,17 +285,56 @@ function atomicChanges(after: UiTree, nodesBefore: readonly UiNode[], nodesAfter
 /**
  * The surfaces that came and went. A surface is the same one when the delta matched its
  * root to a surface root of the other screen: a dialog whose text changes ("Saving…") is
- * not a new dialog.
+ * not a new dialog. A window the size of a dialog whose content all changed is a new one,
+ * though its bare root matched by class and place: a dump that holds one window (a menu's)
+ * and then another (the dialog an entry of the menu opened).
  */
-function surfaceChanges(surfacesBefore: readonly Surface[], surfacesAfter: readonly Surface[], matches: readonly MatchPair[], afterOf: Int32Array): Pick<Delta, 'surfacesAdded' | 'surfacesRemoved'> {
+function surfaceChanges(input: { before: UiTree; after: UiTree; surfacesBefore: readonly Surface[]; surfacesAfter: readonly Surface[]; matches: readonly MatchPair[]; afterOf: Int32Array }): Pick<Delta, 'surfacesAdded' | 'surfacesRemoved'> {
+  const { before, after, surfacesBefore, surfacesAfter, matches, afterOf } = input;
   const surfaceRootsBefore = new Set(surfacesBefore.map((surface) => surface.root));
-  const surfaceRootsAfter = new Set(surfacesAfter.map((surface) => surface.root));
   const beforeOf = new Map<NodeIndex, NodeIndex>();
   for (const [beforeIndex, afterIndex] of matches) beforeOf.set(afterIndex, beforeIndex);
+  const kept = new Set<NodeIndex>();
+  for (const surface of surfacesAfter) {
+    const root = beforeOf.get(surface.root);
+    if (root === undefined || !surfaceRootsBefore.has(root)) continue;
+    if (dialogSized(after, surface.root) && !contentKept(before, after, root, surface.root, matches)) continue;
+    kept.add(surface.root);
+  }
+  const surfaceRootsAfter = new Set(surfacesAfter.map((surface) => surface.root));
   return {
-    surfacesAdded: surfacesAfter.filter((surface) => !surfaceRootsBefore.has(beforeOf.get(surface.root) ?? -1)),
+    surfacesAdded: surfacesAfter.filter((surface) => !kept.has(surface.root)),
     surfacesRemoved: surfacesBefore.filter((surface) => !surfaceRootsAfter.has(afterOf[surface.root] ?? -1)),
   };
+}
+
+/** A window smaller than this share of the screen is a dialog or a menu, not a page. */
+const dialogAreaShare = 0.8;
+
+function dialogSized(tree: UiTree, root: NodeIndex): boolean {
+  const node = tree.nodes[root];
+  return node !== undefined && boundsArea(node.bounds) < dialogAreaShare * tree.width * tree.height;
+}
+
+/** True when a node under the before surface's root was matched to one under the after surface's, or neither holds any. */
+function contentKept(before: UiTree, after: UiTree, beforeRoot: NodeIndex, afterRoot: NodeIndex, matches: readonly MatchPair[]): boolean {
+  const [beforeEnd, afterEnd] = [subtreeEnd(before, beforeRoot), subtreeEnd(after, afterRoot)];
+  let inside = false;
+  for (const [beforeIndex, afterIndex] of matches) {
+    const inBefore = beforeIndex > beforeRoot && beforeIndex < beforeEnd;
+    const inAfter = afterIndex > afterRoot && afterIndex < afterEnd;
+    if (inBefore && inAfter) return true;
+    if (inBefore || inAfter) inside = true;
+  }
+  return !inside && !hasComparedUnder(before, beforeRoot, beforeEnd) && !hasComparedUnder(after, afterRoot, afterEnd);
+}
+
+function hasComparedUnder(tree: UiTree, root: NodeIndex, end: NodeIndex): boolean {
+  for (let index = root + 1; index < end; index++) {
+    const node = tree.nodes[index];
+    if (node && isComparedNode(node, tree)) return true;
+  }
+  return false;
 }
 
 /** Map from before index to after index for the matched nodes of a delta. */

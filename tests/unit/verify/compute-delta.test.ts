@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { safeParseHierarchy } from '../../../src/ui/parse-hierarchy.js';
+import type { UiTree } from '../../../src/ui/ui-tree.js';
 import { computeDelta, newPageRhoThreshold, noChangeRhoThreshold } from '../../../src/verify/compute-delta.js';
 import { alertDialog, appendChild, dumpsDirectory, hierarchy, node, readDump, removeElement, screen, setAttribute } from './screens.js';
 
@@ -140,6 +141,20 @@ describe('computeDelta on hand-made screens', () => {
     expect(delta.errorsOrBlocks).toEqual([expect.objectContaining({ kind: 'error-toast', text: "Couldn't save the alarm", isNew: true })]);
     const calm = node({ class: 'android.widget.Toast', text: 'Alarm saved', bounds: '[100,1800][900,1900]' });
     expect(computeDelta(screen(hierarchy(root(rows(3)))), screen(hierarchy(root([...rows(3), calm])))).errorsOrBlocks).toEqual([]);
+  });
+
+  it('sees a dump of one window and then of another (a menu, then the dialog an entry opened) as a new surface; a window whose text changed as the same', () => {
+    const alone = (window: string): UiTree => screen(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0" width="1080" height="2280">${window}</hierarchy>`);
+    const menu = (first: string): string => node({ class: 'android.widget.FrameLayout', bounds: '[530,194][1069,800]' },
+      node({ class: 'android.widget.ListView', bounds: '[530,194][1069,800]' }, [first, 'Delete note', 'Share'].map((text, index) => node({ text, clickable: true, bounds: `[530,${194 + index * 132}][1069,${326 + index * 132}]` })).join('')));
+    const dialog = node({ class: 'android.widget.FrameLayout', bounds: '[28,871][1052,1447]' },
+      node({ text: 'Rename note', bounds: '[28,871][1052,993]' }) + node({ class: 'android.widget.EditText', text: 'Diary', focusable: true, bounds: '[72,1052][1008,1205]' })
+      + node({ class: 'android.widget.Button', text: 'Cancel', clickable: true, bounds: '[656,1304][843,1436]' }) + node({ class: 'android.widget.Button', text: 'OK', clickable: true, bounds: '[843,1304][1019,1436]' }));
+    const opened = computeDelta(alone(menu('Rename note')), alone(dialog));
+    expect(opened.surfacesAdded).toHaveLength(1);
+    expect(opened.newSurface).toBe(true);
+    // The same menu with one entry renamed: the same window.
+    expect(computeDelta(alone(menu('Rename note')), alone(menu('Rename list'))).newSurface).toBe(false);
   });
 
   it('reports an "isn\'t responding" dialog as a blocker', () => {
