@@ -311,7 +311,8 @@ function surfaceChanges(input: { before: UiTree; after: UiTree; surfacesBefore: 
 /** A window smaller than this share of the screen is a dialog or a menu, not a page. */
 const dialogAreaShare = 0.8;
 
-function dialogSized(tree: UiTree, root: NodeIndex): boolean {
+/** True when the node at `root` is smaller than `dialogAreaShare` of the screen: a dialog's or a menu's window, not a page. */
+export function dialogSized(tree: UiTree, root: NodeIndex): boolean {
   const node = tree.nodes[root];
   return node !== undefined && boundsArea(node.bounds) < dialogAreaShare * tree.width * tree.height;
 }
@@ -319,14 +320,8 @@ function dialogSized(tree: UiTree, root: NodeIndex): boolean {
 /** True when a node under the before surface's root was matched to one under the after surface's, or neither holds any. */
 function contentKept(before: UiTree, after: UiTree, beforeRoot: NodeIndex, afterRoot: NodeIndex, matches: readonly MatchPair[]): boolean {
   const [beforeEnd, afterEnd] = [subtreeEnd(before, beforeRoot), subtreeEnd(after, afterRoot)];
-  let inside = false;
-  for (const [beforeIndex, afterIndex] of matches) {
-    const inBefore = beforeIndex > beforeRoot && beforeIndex < beforeEnd;
-    const inAfter = afterIndex > afterRoot && afterIndex < afterEnd;
-    if (inBefore && inAfter) return true;
-    if (inBefore || inAfter) inside = true;
-  }
-  return !inside && !hasComparedUnder(before, beforeRoot, beforeEnd) && !hasComparedUnder(after, afterRoot, afterEnd);
+  if (matches.some(([beforeIndex, afterIndex]) => beforeIndex > beforeRoot && beforeIndex < beforeEnd && afterIndex > afterRoot && afterIndex < afterEnd)) return true;
+  return !hasComparedUnder(before, beforeRoot, beforeEnd) && !hasComparedUnder(after, afterRoot, afterEnd);
 }
 
 function hasComparedUnder(tree: UiTree, root: NodeIndex, end: NodeIndex): boolean {

@@ -4,7 +4,7 @@ import type { ControlUnit } from '../perception/control-unit.js';
 import { isAdjustableClass } from '../perception/reduce-tree.js';
 import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
-import { isComparedNode, matchIouThreshold, type Delta } from './compute-delta.js';
+import { dialogSized, isComparedNode, matchIouThreshold, type Delta } from './compute-delta.js';
 import { digitsOnly, matchString, subtreeEnd } from './find-nodes.js';
 import { anchorSlackPx, looseText, namesLabel, sameLabel, textsUnder, tiedEvidence, unitIndices, unitLabels } from './tied-evidence.js';
 import { isStateWord } from './state-word-swap.js';
@@ -283,12 +283,9 @@ function loneDialog(after: UiTree): NodeIndex | undefined {
   // (The system bars are windows of their own in a dump, around any app's window.)
   const roots = after.roots.map((index) => after.nodes[index]).filter((node) => node !== undefined && node.packageName !== systemUiPackage);
   const root = roots[0];
-  if (roots.length !== 1 || !root || boundsArea(root.bounds) >= loneDialogShare * after.width * after.height) return undefined;
+  if (roots.length !== 1 || !root || !dialogSized(after, root.index)) return undefined;
   return isConfirmation(after, root.index) ? root.index : undefined;
 }
-
-/** A lone window under this share of the screen is a dialog, not a page. */
-const loneDialogShare = 0.8;
 
 function toggleContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const toggle = memberWith(unit, before, (node) => node.checkable);
