@@ -77,10 +77,16 @@ const boundsPattern = /^\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*
 
 /** The largest coordinate a device can report (a 32-bit signed int); beyond it a dump is damaged. */
 export const maxCoordinate = 2 ** 31 - 1;
+/**
+ * The smallest: -2^31, one further from zero than `maxCoordinate`. A view that was never
+ * laid out reports the two ends of the range (`[2147483647,2147483647][-2147483648,-2147483648]`
+ * in DroidBot states): an inverted rectangle like any other, kept with no area.
+ */
+export const minCoordinate = -(2 ** 31);
 
-/** True when `value` is an integer a device could report as a coordinate. */
+/** True when `value` is an integer a device could report as a coordinate (a 32-bit signed int). */
 export function isDeviceCoordinate(value: number): boolean {
-  return Number.isInteger(value) && Math.abs(value) <= maxCoordinate;
+  return Number.isInteger(value) && value >= minCoordinate && value <= maxCoordinate;
 }
 
 /**
