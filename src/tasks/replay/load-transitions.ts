@@ -79,44 +79,55 @@ export function transitionRunOf(record: Pick<TransitionRecord, 'id' | 'source'>)
  * and after screens (UI dump paths relative to the file's folder) and the action. Screens
  * are parsed once each; a recorded foreground activity goes into the tree as a device
  * observation would give it. Records are grouped into runs (`transitionRunOf`) in file
- * order. Throws `ReplayLoadError` naming the file and line of a malformed record or an
- * unreadable screen.
+ * order. A record whose screen cannot be read or parsed is left out and listed (the
+ * screen in `unreadable`, once; the record in `skipped`, and its run counts it as a
+ * recorded step); the others load. Throws `ReplayLoadError` naming the file and line of
+ * a malformed record, and, when no record loads at all, of the first unreadable screen.
  */
 export async function loadTransitions(file: string): Promise<ReplaySource> {
   const folder = path.dirname(file);
   const text = await readText(file);
-  const screens = new Map<string, Uint8Array>();
+  const screens = new Map<string, Uint8Array | ReplayLoadError>();
   // Bytes, not text: parseHierarchy decodes UTF-16 and byte-order marks.
   const readScreen = async (relative: string, line: number): Promise<Uint8Array> => {
     const full = path.resolve(folder, relative);
     const cached = screens.get(full);
+    if (cached instanceof ReplayLoadError) throw cached;
     if (cached !== undefined) return cached;
-    let xml: Uint8Array;
     try {
-      xml = await readFile(full);
+      const xml = await readFile(full);
+      screens.set(full, xml);
+      return xml;
     } catch (error) {
-      throw new ReplayLoadError({ file, line, problem: `screen ${relative} cannot be read (${(error as Error).message})`, cause: error });
+      const failure = new ReplayLoadError({ file, line, problem: `screen ${relative} cannot be read (${(error as Error).message})`, cause: error });
+      screens.set(full, failure);
+      throw failure;
     }
-    screens.set(full, xml);
-    return xml;
   };
   // A screen is parsed once per recorded activity: the after screen of one step is usually the before screen of the next.
-  const trees = new Map<string, UiTree>();
+  const trees = new Map<string, UiTree | ReplayLoadError>();
   const parse = (xml: Uint8Array, relative: string, activity: string | undefined, line: number): UiTree => {
     const key = `${path.resolve(folder, relative)}\u0000${activity ?? ''}`;
     const cached = trees.get(key);
+    if (cached instanceof ReplayLoadError) throw cached;
     if (cached !== undefined) return cached;
     try {
       const tree = parseHierarchy(xml, { sourceName: relative, ...(activity ? { activity } : {}) });
       trees.set(key, tree);
       return tree;
     } catch (error) {
-      throw new ReplayLoadError({ file, line, problem: `screen ${relative} does not parse (${(error as Error).message})`, cause: error });
+      const failure = new ReplayLoadError({ file, line, problem: `screen ${relative} does not parse (${(error as Error).message})`, cause: error });
+      trees.set(key, failure);
+      throw failure;
     }
   };
+  const screenOf = async (relative: string, recorded: string | null | undefined, line: number): Promise<UiTree> => parse(await readScreen(relative, line), relative, activityOf(recorded), line);
 
   const runs = new Map<string, ReplayStep[]>();
   const apps = new Map<string, string>();
+  const leftOutByRun = new Map<string, number>();
+  const skipped: { id: string; reason: string }[] = [];
+  const unreadable = new Map<string, ReplayLoadError>();
   const lines = text.split('\n');
   for (const [offset, raw] of lines.entries()) {
     const line = offset + 1;
@@ -133,8 +144,20 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
       throw new ReplayLoadError({ file, line, problem: `field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, cause: parsed.error });
     }
     const record = parsed.data;
-    const before = parse(await readScreen(record.before, line), record.before, activityOf(record.foreground_activity_before), line);
-    const after = parse(await readScreen(record.after, line), record.after, activityOf(record.foreground_activity_after), line);
+    const run = transitionRunOf(record);
+    let before: UiTree;
+    let after: UiTree;
+    try {
+      before = await screenOf(record.before, record.foreground_activity_before, line);
+      after = await screenOf(record.after, record.foreground_activity_after, line);
+    } catch (error) {
+      if (!ReplayLoadError.isInstance(error)) throw error;
+      // One damaged capture among thousands: the record is left out, the screen listed once, the rest loads.
+      if (!unreadable.has(error.message)) unreadable.set(error.message, error);
+      skipped.push({ id: record.id, reason: `line ${line}: ${error.problem.split('\n')[0]!.replace(/ \(.*$/, '')} (see the unreadable files)` });
+      leftOutByRun.set(run, (leftOutByRun.get(run) ?? 0) + 1);
+      continue;
+    }
     const step: ReplayStep = {
       id: record.id,
       app: record.app_package || before.packageName,
@@ -146,15 +169,23 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
       noVisibleEffect: record.no_visible_effect,
       ...(record.quality === undefined ? {} : { quality: record.quality }),
     };
-    const run = transitionRunOf(record);
     const steps = runs.get(run);
     if (steps) steps.push(step);
     else runs.set(run, [step]);
     if (!apps.has(run)) apps.set(run, step.app);
   }
-  const tasks: ReplayTask[] = [...runs.entries()].map(([id, steps]) => ({ id, app: apps.get(id) ?? '', steps }));
-  const invertedPerScreen = [...trees.values()].map((tree) => tree.nodes.filter((node) => isInvertedBounds(node.bounds)).length);
-  const screenCounts = { read: trees.size, withInvertedBounds: invertedPerScreen.filter((count) => count > 0).length, invertedViews: invertedPerScreen.reduce((sum, count) => sum + count, 0) };
+  const firstFailure = unreadable.values().next().value;
+  if (runs.size === 0 && firstFailure !== undefined) {
+    throw new ReplayLoadError({ file, ...(firstFailure.line === undefined ? {} : { line: firstFailure.line }), problem: `${firstFailure.problem}; no record could be loaded${unreadable.size > 1 ? ` (${unreadable.size} unreadable screens in all)` : ''}`, cause: firstFailure });
+  }
+  // A run that lost records counts them as recorded steps: it is not "verified" for the steps that were never replayed.
+  const tasks: ReplayTask[] = [...runs.entries()].map(([id, steps]) => {
+    const leftOut = leftOutByRun.get(id) ?? 0;
+    return { id, app: apps.get(id) ?? '', steps, ...(leftOut > 0 ? { recordedSteps: steps.length + leftOut } : {}) };
+  });
+  const invertedPerScreen = [...trees.values()].filter((tree): tree is UiTree => !(tree instanceof ReplayLoadError)).map((tree) => tree.nodes.filter((node) => isInvertedBounds(node.bounds)).length);
+  const screenCounts = { read: invertedPerScreen.length, withInvertedBounds: invertedPerScreen.filter((count) => count > 0).length, invertedViews: invertedPerScreen.reduce((sum, count) => sum + count, 0) };
   debugLog('tasks', 'transitions loaded', { file, runs: tasks.length, steps: tasks.reduce((sum, task) => sum + task.steps.length, 0), screens: screens.size });
-  return { name: file, format: 'transitions-jsonl', tasks, skipped: [], unreadable: [], screens: screenCounts };
+  const unreadableScreens = [...unreadable.values()].map((failure) => ({ file: failure.line === undefined ? failure.file : `${failure.file}:${failure.line}`, problem: failure.problem }));
+  return { name: file, format: 'transitions-jsonl', tasks, skipped, unreadable: unreadableScreens, screens: screenCounts };
 }

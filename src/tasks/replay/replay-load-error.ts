@@ -6,6 +6,8 @@ const marker = Symbol.for('senseact.error.replay-load');
 export class ReplayLoadError extends SenseActError {
   private readonly [marker] = true;
   readonly file: string;
+  /** The line of a JSONL the problem is on, when it is on one. */
+  readonly line: number | undefined;
   /** What is wrong, without the file name and the advice. */
   readonly problem: string;
 
@@ -18,6 +20,7 @@ export class ReplayLoadError extends SenseActError {
     });
     this.name = 'ReplayLoadError';
     this.file = options.file;
+    this.line = options.line;
     this.problem = options.problem;
   }
 

@@ -47,3 +47,54 @@ describe('loadTransitions reads screens as bytes', () => {
     await expect(loadTransitions(path.join(folder, 'transitions.jsonl'))).rejects.toSatisfy((error) => error instanceof ReplayLoadError && /transitions\.jsonl.*1/.test((error as Error).message));
   });
 });
+
+// One damaged capture among many records leaves out the records that use it, listed with
+// the screen and the line, and the rest loads; with no record left, the load fails.
+describe('loadTransitions with an unreadable screen', () => {
+  let folder: string;
+  let lines: string[];
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'senseact-transitions-damaged-'));
+    lines = (await readFile(transitionsFile, 'utf8')).split('\n').filter((line) => line.trim() !== '').slice(0, 6);
+    await mkdir(path.join(folder, 'xml'));
+    for (const line of lines) {
+      const record = JSON.parse(line) as { before: string; after: string };
+      for (const file of [record.before, record.after]) await writeFile(path.join(folder, file), await readFile(path.join(path.dirname(transitionsFile), file)));
+    }
+    await writeFile(path.join(folder, 'transitions.jsonl'), `${lines.join('\n')}\n`);
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('leaves out the records whose screen does not parse or is missing, lists each screen once, and loads the others', async () => {
+    const whole = await loadTransitions(path.join(folder, 'transitions.jsonl'));
+    const steps = whole.tasks.flatMap((task) => task.steps);
+    expect(steps).toHaveLength(lines.length);
+    expect(whole.unreadable).toEqual([]);
+    // Damage the after screen of the third record (a truncated dump) and remove the before screen of the fifth.
+    const third = JSON.parse(lines[2]!) as { id: string; after: string };
+    const fifth = JSON.parse(lines[4]!) as { id: string; before: string };
+    const users = lines.filter((line) => line.includes(third.after) || line.includes(fifth.before)).map((line) => (JSON.parse(line) as { id: string }).id);
+    const truncated = (await readFile(path.join(folder, third.after), 'utf8')).slice(0, 60);
+    await writeFile(path.join(folder, third.after), truncated);
+    await rm(path.join(folder, fifth.before));
+    const damaged = await loadTransitions(path.join(folder, 'transitions.jsonl'));
+    const kept = damaged.tasks.flatMap((task) => task.steps).map((step) => step.id);
+    expect(kept).toEqual(steps.map((step) => step.id).filter((id) => !users.includes(id)));
+    expect(damaged.skipped.map((entry) => entry.id)).toEqual(users);
+    expect(damaged.skipped[0]!.reason).toMatch(/^line \d+: screen xml\/\w+\.xml (does not parse|cannot be read)/);
+    expect(damaged.unreadable.map((entry) => entry.problem.replace(/ \(.*/s, '')).sort()).toEqual([`screen ${third.after} does not parse`, `screen ${fifth.before} cannot be read`].sort());
+    expect(damaged.unreadable.every((entry) => /transitions\.jsonl:\d+$/.test(entry.file))).toBe(true);
+    // The runs that lost records count them: they cannot be "verified" whole.
+    const recorded = damaged.tasks.reduce((sum, task) => sum + (task.recordedSteps ?? task.steps.length), 0);
+    expect(recorded).toBe(lines.length);
+  });
+
+  it('negative control: when no record loads, the load fails naming the first unreadable screen and its line', async () => {
+    const only = JSON.parse(lines[2]!) as { after: string };
+    await writeFile(path.join(folder, 'one.jsonl'), `${lines[2]}\n`);
+    await writeFile(path.join(folder, only.after), '<hierarchy><node');
+    await expect(loadTransitions(path.join(folder, 'one.jsonl'))).rejects.toSatisfy((error) => error instanceof ReplayLoadError && /one\.jsonl:1: screen xml\/\w+\.xml does not parse .*; no record could be loaded/s.test((error as Error).message));
+  });
+});
