@@ -12,6 +12,15 @@ export const samePageSimilarity = 0.9;
 const maxPerControl = 32;
 
 /**
+ * Screens less alike than this are different pages outright (a page the control opened, not
+ * its own page re-drawn): only such an effect is remembered by the page reached, whatever
+ * page the control was acted on.
+ */
+const otherPageSimilarity = 0.5;
+/** Pages reached kept per app screen (package and activity; the oldest go first). */
+const maxPagesPerScreen = 64;
+
+/**
  * When a control's moves from a page like this one disagree, the effect seen now is known
  * only if it is what the control did at least this often (three moves in four) and at
  * least `minAgreeing` times: one odd move (the drawer opened scrolled, a slow page caught
@@ -26,6 +35,11 @@ export interface Recalled {
   /** 0 when the effect is not known: never seen, or outvoted (not three in four, or seen only once among others). */
   readonly same: number;
   readonly other: number;
+  /**
+   * True when the control was never acted on a page like this one, and the counts are its
+   * moves from other pages to pages like the one reached, which no other control reached.
+   */
+  readonly elsewhere?: boolean;
 }
 
 /** What `verifyUnitStep` asks of a memory: how often this control led from this page to this one, and elsewhere. */
@@ -33,7 +47,9 @@ export interface TransitionRecall {
   /**
    * How many verified earlier steps acted on the same control on a page like `before`
    * and reached a page like `after` (`same`), and how many reached another (`other`);
-   * `same` is 0 unless it is every one of them, or three in four and two at least.
+   * `same` is 0 unless it is every one of them, or three in four and two at least. On a
+   * page where the control was never acted, its moves from any page to another page
+   * (`elsewhere`), when only this control ever reached a page like `after`.
    */
   recall(unit: ControlUnit, before: UiTree, after: UiTree): Recalled;
 }
@@ -42,7 +58,15 @@ interface Remembered {
   readonly before: ReadonlySet<string>;
   /** The page reached, or, for a change within the page, the nodes that came (`+`) and went (`-`). */
   readonly effect: ReadonlySet<string>;
+  /** True when the effect is another page outright (`otherPageSimilarity`), so the page reached says what the move did. */
+  readonly toOtherPage: boolean;
   count: number;
+}
+
+/** A page some verified step reached from another page, and the controls that reached it. */
+interface PageReached {
+  readonly prints: ReadonlySet<string>;
+  readonly controls: Set<string>;
 }
 
 /** What a step did: the page it reached, or the nodes that came and went when it stayed on its page. */
@@ -58,6 +82,16 @@ function effectOf(from: ReadonlySet<string>, to: ReadonlySet<string>): ReadonlyS
 function controlKey(unit: ControlUnit): string {
   const member = unit.members[0];
   return [unit.type, unit.label, member?.resourceId ?? '', member?.className ?? ''].join('\u0000');
+}
+
+/** Every move, or three in four and `minAgreeing` at least, had the effect. */
+function agreed(same: number, other: number): boolean {
+  return other === 0 || (same >= minAgreeing && same >= majorityShare * (same + other));
+}
+
+/** The app screen a page belongs to: its package and activity. */
+function screenKey(tree: UiTree): string {
+  return `${tree.packageName}\u0000${tree.activity}`;
 }
 
 /** The distinct fingerprints of a screen's nodes: a page as the memory and the wrong-effect control compare pages. */
@@ -79,7 +113,11 @@ export function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>
  * control that led from this same page to this same page before (every time, or three
  * times in four and twice at least) is tied to the control by that record
  * (`known-transition`): another step's effect is another page. A change within the page
- * is told apart by the nodes that came and went, not by the page it stayed on. Pages are
+ * is told apart by the nodes that came and went, not by the page it stayed on. A control
+ * acted on a page it was never acted on before is known by where it went from other pages
+ * (`elsewhere`): when it led to another page like this one, and no other control ever
+ * reached a page like it (a page many controls reach, a dial's minutes page after any hour,
+ * names none of them). Pages are
  * compared by the distinct fingerprints of their nodes; learned only from passes; the loop
  * keeps one per run, `verify-replay` one per replay (in recorded order, so a step is
  * judged only by the steps before it).
@@ -87,6 +125,8 @@ export function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>
 export class TransitionMemory implements TransitionRecall {
   private readonly byControl = new Map<string, Remembered[]>();
   private readonly prints = new WeakMap<UiTree, ReadonlySet<string>>();
+  /** Pages reached from other pages, by the package and activity of the screen reached. */
+  private readonly pagesReached = new Map<string, PageReached[]>();
 
   /** Records a verified step: `unit` acted on `before` led to `after`. */
   learn(unit: ControlUnit, before: UiTree, after: UiTree): void {
@@ -94,12 +134,14 @@ export class TransitionMemory implements TransitionRecall {
     const list = this.byControl.get(key) ?? [];
     const [from, to] = [this.printsOf(before), this.printsOf(after)];
     const effect = effectOf(from, to);
+    const toOtherPage = similarity(from, to) < otherPageSimilarity;
+    if (toOtherPage) this.notePageReached(key, after, to);
     const same = list.find((item) => similarity(item.before, from) >= samePageSimilarity && similarity(item.effect, effect) >= samePageSimilarity);
     if (same) {
       same.count += 1;
       return;
     }
-    list.push({ before: from, effect, count: 1 });
+    list.push({ before: from, effect, toOtherPage, count: 1 });
     if (list.length > maxPerControl) list.shift();
     this.byControl.set(key, list);
   }
@@ -116,8 +158,34 @@ export class TransitionMemory implements TransitionRecall {
       if (similarity(item.effect, effect) >= samePageSimilarity) same += item.count;
       else other += item.count;
     }
-    const known = other === 0 || (same >= minAgreeing && same >= majorityShare * (same + other));
-    return { same: known ? same : 0, other };
+    if (same + other === 0 && similarity(from, to) < otherPageSimilarity) return this.recallElsewhere(controlKey(unit), list, after, to);
+    return { same: agreed(same, other) ? same : 0, other };
+  }
+
+  /** A control never acted on a page like this one: its moves from other pages to other pages, when only it reached a page like `to`. */
+  private recallElsewhere(key: string, list: readonly Remembered[], after: UiTree, to: ReadonlySet<string>): Recalled {
+    const reached = (this.pagesReached.get(screenKey(after)) ?? []).filter((page) => similarity(page.prints, to) >= samePageSimilarity);
+    if (reached.length === 0 || reached.some((page) => page.controls.size > 1 || !page.controls.has(key))) return { same: 0, other: 0 };
+    let [same, other] = [0, 0];
+    for (const item of list) {
+      if (!item.toOtherPage) continue;
+      if (similarity(item.effect, to) >= samePageSimilarity) same += item.count;
+      else other += item.count;
+    }
+    return { same: agreed(same, other) ? same : 0, other, elsewhere: true };
+  }
+
+  private notePageReached(key: string, after: UiTree, to: ReadonlySet<string>): void {
+    const bucketKey = screenKey(after);
+    const pages = this.pagesReached.get(bucketKey) ?? [];
+    const known = pages.find((page) => similarity(page.prints, to) >= samePageSimilarity);
+    if (known) {
+      known.controls.add(key);
+      return;
+    }
+    pages.push({ prints: to, controls: new Set([key]) });
+    if (pages.length > maxPagesPerScreen) pages.shift();
+    this.pagesReached.set(bucketKey, pages);
   }
 
   /** How many verified earlier moves acted on the same control on a page like `before`, whatever they led to: 0 on a first visit. */

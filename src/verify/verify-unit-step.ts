@@ -139,13 +139,20 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
   return input.memory ? withMemory(verdict, input.memory, input) : verdict;
 }
 
-/** A weak pass the memory records (this control led from this page to this page before, every time or three times in four) is strong. */
+/**
+ * A weak pass the memory records is strong: this control led from this page to this page
+ * before (every time, or three times in four), or, on a page it was never acted on, it led
+ * to a page like this from other pages and no other control ever reached one like it.
+ */
 function withMemory(verdict: VerifyOutcome, memory: TransitionRecall, input: UnitStepInput): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak') return verdict;
-  const { same, other } = memory.recall(input.unit, input.before, input.after);
+  const { same, other, elsewhere } = memory.recall(input.unit, input.before, input.after);
   if (same === 0) return verdict;
   const times = same === 1 ? 'once' : `${same} times`;
   const others = other === 0 ? 'and never another' : `and another ${other === 1 ? 'once' : `${other} times`}`;
-  const reason = `${verdict.reason.replace(/; nothing ties it to the unit$/, '')}; this control had the same effect from this page ${times} before (verified), ${others}`;
-  return { ...verdict, reason, strength: 'strong', tie: 'known-transition' };
+  const seen = verdict.reason.replace(/; nothing ties it to the unit$/, '');
+  if (elsewhere === true) {
+    return { ...verdict, reason: `${seen}; from other pages this control led to this page ${times} before (verified), ${others}, and no other control led to it`, strength: 'strong', tie: 'known-destination' };
+  }
+  return { ...verdict, reason: `${seen}; this control had the same effect from this page ${times} before (verified), ${others}`, strength: 'strong', tie: 'known-transition' };
 }

@@ -2,7 +2,8 @@
 // that repeats a verified move (same control, same page, same page reached) is strong;
 // another step's after screen, a control whose moves disagree (unless one effect is three
 // in four of them), a control never seen, and a change within the page that is not the one
-// remembered stay as they were.
+// remembered stay as they were. On a page where the control was never acted, the page it
+// led to from other pages ties it, unless another control ever reached that page too.
 import { describe, expect, it } from 'vitest';
 import { TransitionMemory } from '../../../src/verify/transition-memory.js';
 import { verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
@@ -80,5 +81,34 @@ describe('TransitionMemory', () => {
     // The picker re-drawn otherwise on the same page (the hour's screen: another change) is not the change remembered.
     const hour = await transition('hrx-task_Calendar_2025-08-14_14-15-55-7');
     expect(memory.recall(actedUnit(step), step.before, hour.after)).toMatchObject({ same: 0 });
+  });
+
+  it('on a page it was never acted on, knows a control by the page it led to from other pages, when no other control reached that page', async () => {
+    const [step, other, elsewhere] = [await transition(navigateUp), await transition(otherEffect), await transition(minutes)];
+    const unit = actedUnit(step);
+    const memory = new TransitionMemory();
+    // The same control acted on another page (the calendar's picker stands in for it) led to this step's page.
+    memory.learn(unit, elsewhere.before, step.after);
+    expect(memory.recall(unit, step.before, step.after)).toEqual({ same: 1, other: 0, elsewhere: true });
+    expect(await verdict(navigateUp, memory)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'known-destination', reason: expect.stringContaining('from other pages this control led to this page once before (verified), and never another, and no other control led to it') });
+    // Negative controls: another step's page is not the page it led to; a change within the page is no page reached.
+    expect((await verdict(navigateUp, memory, other.after)).strength).not.toBe('strong');
+    expect(memory.recall(unit, step.before, step.before)).toMatchObject({ same: 0 });
+  });
+
+  it('does not tie a page that another control reached too, nor a control seen on this page already', async () => {
+    const [step, other, elsewhere] = [await transition(navigateUp), await transition(otherEffect), await transition(minutes)];
+    const unit = actedUnit(step);
+    const shared = new TransitionMemory();
+    shared.learn(unit, elsewhere.before, step.after);
+    // Another control (the other step's) reached the same page: the page names neither of them.
+    shared.learn(actedUnit(other), elsewhere.before, step.after);
+    expect(shared.recall(unit, step.before, step.after)).toMatchObject({ same: 0 });
+    expect(await verdict(navigateUp, shared)).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'screen-changed' });
+    // Seen on this page going elsewhere: the record of this page decides, not the pages it reached from others.
+    const seen = new TransitionMemory();
+    seen.learn(unit, elsewhere.before, step.after);
+    seen.learn(unit, step.before, other.after);
+    expect(seen.recall(unit, step.before, step.after)).toEqual({ same: 0, other: 1 });
   });
 });
