@@ -470,11 +470,11 @@ function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly cache
     return undefined;
   }
   const chosen = caches.chosenUnit(step);
-  // A switch is judged by its state on the after screen, which a file saved before the action may not hold.
-  if (chosen.unit?.type === 'toggle' && step.afterSavedBeforeAction === true) {
-    tally.leftOut[toggleAfterSavedEarlier] = (tally.leftOut[toggleAfterSavedEarlier] ?? 0) + 1;
+  // A switch is judged by its state on the after screen, which another capture of the state reached may not hold.
+  if (chosen.unit?.type === 'toggle' && step.afterFromOtherCapture === true) {
+    tally.leftOut[toggleAfterOtherCapture] = (tally.leftOut[toggleAfterOtherCapture] ?? 0) + 1;
     tally.categories['not-replayed'] += 1;
-    tally.perStep.push({ ...base, unitType: 'toggle', unitLabel: chosen.unit.label, category: 'not-replayed', note: `${toggleAfterSavedEarlier}: the recorder keeps one file per state, which may show alike switches in other states` });
+    tally.perStep.push({ ...base, unitType: 'toggle', unitLabel: chosen.unit.label, category: 'not-replayed', note: `${toggleAfterOtherCapture}: the recorder keeps one file per state, which may show alike switches in other states` });
     return undefined;
   }
   tally.vision.screenshotPerStep += 1;
@@ -508,8 +508,8 @@ function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly cache
   return verdict.outcome === 'pass' ? 'passed' : 'notPassed';
 }
 
-/** A toggle left out: its after screen is a file saved before the action (`ReplayStep.afterSavedBeforeAction`). */
-const toggleAfterSavedEarlier = 'toggle whose after screen was saved before the action';
+/** A toggle left out: its after screen is another capture of the state reached (`ReplayStep.afterFromOtherCapture`). */
+const toggleAfterOtherCapture = 'toggle whose after screen is another capture of its state';
 
 /** Why a step is not replayed (a key press, a swipe, an action without an element), or undefined when it is. */
 function notReplayedNote(step: ReplayStep): string | undefined {

@@ -169,6 +169,20 @@ describe('senseact verify-replay on real transitions', () => {
     expect(row?.wrongEffect).toMatchObject({ donor: 'ug-task_system_2024-11-12_23-54-19-3', verdict: { outcome: 'pass', strength: 'weak' } });
   });
 
+  it('leaves out a switch whose after screen is another capture of its state (after_capture), and judges it when captured at the tap', async () => {
+    const lines = (await readFile(path.join(fixture, 'transitions.jsonl'), 'utf8')).split('\n');
+    const line = lines.find((candidate) => candidate.includes('"id": "gp-mal-2021-12-14_021609"')) ?? '';
+    const record = JSON.parse(line) as { after_capture: string };
+    expect(record.after_capture).toBe('at_event');
+    const folder = await mkdtemp(path.join(scratch, 'capture-'));
+    await writeFile(path.join(folder, 'transitions.jsonl'), `${line}\n${JSON.stringify({ ...record, id: 'other-capture', after_capture: 'other_capture_same_state_str' })}\n`);
+    await symlink(path.join(fixture, 'xml'), path.join(folder, 'xml'));
+    const report = JSON.parse((await run('verify-replay', folder, '--json')).out) as ReportJson;
+    const [atTap, elsewhere] = [report.perStep.find((step) => step.id === 'gp-mal-2021-12-14_021609'), report.perStep.find((step) => step.id === 'other-capture')];
+    expect(atTap).toMatchObject({ category: 'replayed', unitType: 'toggle' });
+    expect(elsewhere).toMatchObject({ category: 'not-replayed', unitType: 'toggle', note: expect.stringContaining('toggle whose after screen is another capture of its state') });
+  });
+
   it('says which source cannot be loaded, and where a record is malformed', async () => {
     const missing = await run('verify-replay', path.join(scratch, 'nowhere.jsonl'));
     expect(missing.code).toBe(2);

@@ -194,7 +194,7 @@ describe('a switch whose after screen DroidBot saved before the tap', () => {
     // The file of s1 saved at 09:00, before the tap, shows Bluetooth on: judged on it, the Wi-Fi switch "did not flip".
     const earlier = await report(await writeRun('earlier', '2024-02-01_090000', false));
     const [left] = earlier.perStep;
-    expect(left).toMatchObject({ category: 'not-replayed', unitType: 'toggle', note: expect.stringContaining('toggle whose after screen was saved before the action') });
+    expect(left).toMatchObject({ category: 'not-replayed', unitType: 'toggle', note: expect.stringContaining('toggle whose after screen is another capture of its state') });
     expect(left?.verdict).toBeUndefined();
     // The same tap with the file of s1 saved after it (Wi-Fi on): a toggle that flipped.
     const later = await report(await writeRun('later', '2024-02-01_100010', true));

@@ -72,7 +72,7 @@ export function droidTaskReplayTasks(apps: readonly DroidTaskApp[]): { tasks: Re
           afterFile: step.after.file,
           action,
           noVisibleEffect: step.screen.file === step.after.file || sameScreen(before, step.after.tree),
-          ...(step.after.savedBeforeEvent ? { afterSavedBeforeAction: true } : {}),
+          ...(step.after.savedBeforeEvent ? { afterFromOtherCapture: true } : {}),
         });
       }
       tasks.push({ id: `${app.app}/${episode.taskName}`, app: app.app, steps, recordedSteps });

@@ -127,7 +127,7 @@ export async function loadDroidBotRun(directory: string): Promise<DroidBotRun> {
       afterFile: after.file,
       action,
       noVisibleEffect: before.file === after.file || sameScreen(before.tree, after.tree),
-      ...(after.savedBeforeEvent ? { afterSavedBeforeAction: true } : {}),
+      ...(after.savedBeforeEvent ? { afterFromOtherCapture: true } : {}),
     });
   }
   const app = (await utgAppPackage(directory, unreadable)) ?? commonestApp(steps);

@@ -23,6 +23,9 @@ function elementOf(action: TransitionRecord['action']): ReplayElement | undefine
   return { bounds, className: action.class, resourceId: action.resource_id, text: action.text, contentDesc: action.content_desc };
 }
 
+/** The start of an `after_capture` that names another capture of the state reached, not one taken at the action. */
+const otherCapture = 'other_capture';
+
 /** Recorders that type with `adb shell input text` at the cursor, without clearing the field. */
 const appendingRecorders = /^(appagent_|navi_agent)/;
 
@@ -168,6 +171,7 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
       action: actionOf(record.action, record.source_format),
       noVisibleEffect: record.no_visible_effect,
       ...(record.quality === undefined ? {} : { quality: record.quality }),
+      ...(record.after_capture?.startsWith(otherCapture) === true ? { afterFromOtherCapture: true } : {}),
     };
     const steps = runs.get(run);
     if (steps) steps.push(step);

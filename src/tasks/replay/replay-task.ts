@@ -39,11 +39,13 @@ export interface ReplayStep {
   /** A quality tier the source gives (e.g. A / B / C), when it has one. */
   readonly quality?: string;
   /**
-   * True when the after screen is a file the recorder saved before the action (DroidBot
-   * keeps one file per state, so the state reached may be on disk only as read earlier):
-   * it shows the same views, but which of two alike switches is on may have changed.
+   * True when the after screen is not a capture taken right after the action but another
+   * capture of the state reached: DroidBot keeps one file per state, so the state reached
+   * may be on disk only as saved earlier (its folders, DroidTask), and a transitions record
+   * says so with `after_capture: "other_capture…"`. It shows the same views, but which of
+   * two alike switches is on may differ.
    */
-  readonly afterSavedBeforeAction?: boolean;
+  readonly afterFromOtherCapture?: boolean;
 }
 
 /** A recorded demonstration or run: its steps in the order they were taken. */

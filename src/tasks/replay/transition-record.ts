@@ -36,6 +36,12 @@ export const transitionRecordSchema = z.object({
   /** Foreground activities as recorded, when the recorder logged them. */
   foreground_activity_before: z.string().nullish(),
   foreground_activity_after: z.string().nullish(),
+  /**
+   * How the after screen was captured, for records converted from DroidBot: `at_event` (right
+   * after this action), or `other_capture_same_state_str` (another capture of the state
+   * reached: DroidBot saves a state's file only the first time it sees it).
+   */
+  after_capture: z.string().nullish(),
   /** `owner/repo@commit:path` of the file that recorded the action: groups steps into runs. */
   source: z.string().optional(),
 });
