@@ -159,6 +159,7 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
       if (!unreadable.has(error.message)) unreadable.set(error.message, error);
       skipped.push({ id: record.id, reason: `line ${line}: ${error.problem.split('\n')[0]!.replace(/ \(.*$/, '')} (see the unreadable files)` });
       leftOutByRun.set(run, (leftOutByRun.get(run) ?? 0) + 1);
+      if (!apps.has(run) && record.app_package !== '') apps.set(run, record.app_package);
       continue;
     }
     const step: ReplayStep = {
@@ -182,7 +183,9 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
   if (runs.size === 0 && firstFailure !== undefined) {
     throw new ReplayLoadError({ file, ...(firstFailure.line === undefined ? {} : { line: firstFailure.line }), problem: `${firstFailure.problem}; no record could be loaded${unreadable.size > 1 ? ` (${unreadable.size} unreadable screens in all)` : ''}`, cause: firstFailure });
   }
-  // A run that lost records counts them as recorded steps: it is not "verified" for the steps that were never replayed.
+  // A run that lost records counts them as recorded steps: it is not "verified" for the steps that were never
+  // replayed (a run that lost them all is listed too, with no step).
+  for (const run of leftOutByRun.keys()) if (!runs.has(run)) runs.set(run, []);
   const tasks: ReplayTask[] = [...runs.entries()].map(([id, steps]) => {
     const leftOut = leftOutByRun.get(id) ?? 0;
     return { id, app: apps.get(id) ?? '', steps, ...(leftOut > 0 ? { recordedSteps: steps.length + leftOut } : {}) };

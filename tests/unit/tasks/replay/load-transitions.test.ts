@@ -91,6 +91,17 @@ describe('loadTransitions with an unreadable screen', () => {
     expect(recorded).toBe(lines.length);
   });
 
+  it('lists a run that lost every record, with no step and its records counted', async () => {
+    const [kept, lost] = [JSON.parse(lines[0]!) as Record<string, unknown>, JSON.parse(lines[2]!) as Record<string, unknown>];
+    await writeFile(path.join(folder, lost['after'] as string), '<hierarchy><node');
+    const runOf = (name: string): string => `owner/${name}@0:${name}/events/event_1.json`;
+    await writeFile(path.join(folder, 'two.jsonl'), `${JSON.stringify({ ...kept, source: runOf('kept') })}\n${JSON.stringify({ ...lost, source: runOf('lost') })}\n`);
+    const source = await loadTransitions(path.join(folder, 'two.jsonl'));
+    const byId = new Map(source.tasks.map((task) => [task.id, task]));
+    expect(byId.get('owner/kept:kept')?.steps).toHaveLength(1);
+    expect(byId.get('owner/lost:lost')).toMatchObject({ steps: [], recordedSteps: 1, app: lost['app_package'] });
+  });
+
   it('negative control: when no record loads, the load fails naming the first unreadable screen and its line', async () => {
     const only = JSON.parse(lines[2]!) as { after: string };
     await writeFile(path.join(folder, 'one.jsonl'), `${lines[2]}\n`);
