@@ -1,4 +1,5 @@
 import { TransitionMemory } from '../verify/transition-memory.js';
+import { PageTrail } from '../verify/page-trail.js';
 import type { DeviceAction } from '../device/device-action.js';
 import { DeviceError } from '../device/device-error.js';
 import type { Device } from '../device/device.js';
@@ -69,6 +70,8 @@ export class AgentSession {
   readonly operations = new OperationCounter();
   /** The run's verified transitions: a weak pass on a control that led from the same page to the same page before is strong. */
   readonly transitions = new TransitionMemory();
+  /** The last whole page a unit was acted on: the page under a dialog that the device dumps alone. */
+  readonly pages = new PageTrail();
 
   constructor(
     readonly device: Device,

@@ -9,7 +9,8 @@ import { subtreeEnd } from '../verify/find-nodes.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
 import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
 import { pagePrints, samePageSimilarity, similarity, TransitionMemory } from '../verify/transition-memory.js';
-import { alreadyInWantedState, alreadySelectedCode, verifyUnitStep } from '../verify/verify-unit-step.js';
+import { PageTrail } from '../verify/page-trail.js';
+import { alreadyInWantedState, alreadySelectedCode, verifyUnitStep, type UnitStepInput } from '../verify/verify-unit-step.js';
 import { figuresByApp, figuresByTie, figuresByVisit, type AppFigures, type TieFigures, type Visit } from './replay-breakdown.js';
 
 /**
@@ -445,8 +446,15 @@ function replayCaches(source: ReplaySource, options: ReplayOptions): ReplayCache
 function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, threshold: number | undefined): void {
   const gate = new VlmGate(threshold === undefined ? {} : { threshold });
   const counts = { passed: 0, settled: 0, notPassed: 0 };
+  const pages = new PageTrail();
+  const { prints } = caches.donorContext;
+  let previous: ReplayStep | undefined;
   for (const step of task.steps) {
-    const counted = replayStep(step, task, { caches, tally, gate });
+    // Where the recording skips (this step does not start where the last ended), the page before is not the one under a dialog.
+    if (previous && previous.afterFile !== step.beforeFile && similarity(prints(previous.afterFile, previous.after), prints(step.beforeFile, step.before)) < samePageSimilarity) pages.clear();
+    previous = step;
+    const openedFrom = pages.note(step.before);
+    const counted = replayStep(step, task, { caches, tally, gate, ...(openedFrom ? { openedFrom } : {}) });
     if (counted !== undefined) counts[counted] += 1;
   }
   const recorded = task.recordedSteps ?? task.steps.length;
@@ -459,7 +467,7 @@ function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, 
  * already in the wanted state), or replayed through the verifier with the gate and the
  * negative controls. Returns what it counts for its task (nothing when left out or unmapped).
  */
-function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly caches: ReplayCaches; readonly tally: ReplayTally; readonly gate: VlmGate }): 'passed' | 'settled' | 'notPassed' | undefined {
+function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly caches: ReplayCaches; readonly tally: ReplayTally; readonly gate: VlmGate; readonly openedFrom?: UiTree }): 'passed' | 'settled' | 'notPassed' | undefined {
   const { caches, tally } = replay;
   const base = { id: step.id, task: task.id, app: step.app, actionKind: step.action.kind, noVisibleEffect: step.noVisibleEffect };
   const note = notReplayedNote(step);
@@ -494,13 +502,13 @@ function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly cache
     tally.perStep.push({ ...unitBase, category: 'settled', note: `${unit.type} "${unit.label}" already in the wanted state: the loop does not act` });
     return 'settled';
   }
-  const memory = caches.memory ? { memory: caches.memory } : {};
-  const verdict = verifyUnitStep({ unit, args, before: step.before, after: step.after, ...memory });
+  const context = contextOf(caches, replay.openedFrom);
+  const verdict = verifyUnitStep({ unit, args, before: step.before, after: step.after, ...context });
   tally.categories.replayed += 1;
   if (verdict.outcome !== 'pass') tally.vision.everyNonPass += 1;
   if (verdict.outcome === 'fail') tally.vision.everyFail += 1;
   countGate(step, unit, verdict, replay);
-  const controls = step.noVisibleEffect ? {} : negativeControls(step, unit, args, caches);
+  const controls = step.noVisibleEffect ? {} : negativeControls(step, unit, args, caches, context);
   const visit: Visit = caches.visits.visits(unit, step.before) > 0 ? 'repeat' : 'first';
   // Learned after its controls: a step is judged, and its wrong effect too, only by the steps before it.
   if (verdict.outcome === 'pass') caches.visits.learn(unit, step.before, step.after);
@@ -531,13 +539,19 @@ function countGate(step: ReplayStep, unit: ControlUnit, verdict: VerifyOutcome, 
   }
 }
 
+/** What a step is verified with besides its screens: the memory of the replay and the page its dialog was opened from; its controls get the same. */
+type StepContext = Pick<UnitStepInput, 'memory' | 'openedFrom'>;
+
+function contextOf(caches: ReplayCaches, openedFrom: UiTree | undefined): StepContext {
+  return { ...(caches.memory ? { memory: caches.memory } : {}), ...(openedFrom ? { openedFrom } : {}) };
+}
+
 /** The two negative controls of a visible-effect step: nothing happened (after = before), and another step's effect (when a donor exists). */
-function negativeControls(step: ReplayStep, unit: ControlUnit, args: ContractArgs, caches: ReplayCaches): Pick<StepReplay, 'noOp' | 'wrongEffect'> {
-  const memory = caches.memory ? { memory: caches.memory } : {};
-  const noOp = verifyUnitStep({ unit, args, before: step.before, after: step.before, ...memory });
+function negativeControls(step: ReplayStep, unit: ControlUnit, args: ContractArgs, caches: ReplayCaches, context: StepContext): Pick<StepReplay, 'noOp' | 'wrongEffect'> {
+  const noOp = verifyUnitStep({ unit, args, before: step.before, after: step.before, ...context });
   const donor = findDonor(step, caches.donorsByApp.get(step.app) ?? [], caches.donorContext);
   return donor
-    ? { noOp, wrongEffect: { verdict: verifyUnitStep({ unit, args, before: step.before, after: donor.after, ...memory }), donor: donor.id } }
+    ? { noOp, wrongEffect: { verdict: verifyUnitStep({ unit, args, before: step.before, after: donor.after, ...context }), donor: donor.id } }
     : { noOp };
 }
 

@@ -464,3 +464,20 @@ function appTie({ after, delta, labels }: TieContext): Tie | undefined {
   });
   return label === undefined ? undefined : tie('app-names-label', `it opened ${after.packageName}, the app its label names`);
 }
+
+/**
+ * A dialog dumped without the page under it, closed by its commit: the page it was opened
+ * from (`openedFrom`, the run's `PageTrail`) did not show the value its field held, and the
+ * screen after shows it now ("Rename note" → the page titled with the new name). Cancel
+ * would leave the page as it was, and another step's screen shows another value.
+ */
+export function dialogValueTie(dialog: UiTree, after: UiTree, openedFrom: UiTree): Tie | undefined {
+  for (const field of dialog.nodes) {
+    if (!field.editable) continue;
+    const value = looseText(field.text);
+    if (labelLength(value) < 3 || value === looseText(field.hint)) continue;
+    const shows = (tree: UiTree): boolean => tree.nodes.some((node) => holdsWord(node.text, value) || holdsWord(node.contentDesc, value));
+    if (shows(after) && !shows(openedFrom)) return tie('dialog-value-shown', `the page it was opened from now shows ${JSON.stringify(field.text.trim())}, the value its dialog's field held`);
+  }
+  return undefined;
+}

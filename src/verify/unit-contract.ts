@@ -544,6 +544,9 @@ function editorPage(tree: UiTree): boolean {
   return tree.nodes.some((node) => node.editable);
 }
 
+/** The tie of a commit whose dialog, dumped without the page under it, closed: nothing on screen shows where it led. */
+export const dismissedPageNotInDump = 'dismissed-page-not-in-dump';
+
 function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const what = `commit "${unit.label}"`;
   if (delta.label === 'no-change') return outcome('fail', `${what}: nothing changed`, [], 'no-change');
@@ -561,7 +564,7 @@ function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
     // on that page tied to the commit ("Add to cart" and the cart's count) tells the two apart. A dump of the
     // surface's window alone does not show that page.
     if (!coveredPageKept(sealed.root, before, delta)) {
-      return pass('dismissed-page-not-in-dump', `${what}: its ${sealed.kind} was dismissed (the page it covered was not in the dump, so nothing shows where it led)`, 'weak');
+      return pass(dismissedPageNotInDump, `${what}: its ${sealed.kind} was dismissed (the page it covered was not in the dump, so nothing shows where it led)`, 'weak');
     }
     const answered = tiedEvidence(unit, before, after, delta);
     return answered !== undefined

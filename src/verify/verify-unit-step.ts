@@ -5,7 +5,8 @@ import { evaluateExpectation, staleExpectationCode } from './evaluate-expectatio
 import { subtreeEnd } from './find-nodes.js';
 import type { Predicate } from './predicate.js';
 import type { TransitionRecall } from './transition-memory.js';
-import { normaliseValue, unitContract, type ContractArgs } from './unit-contract.js';
+import { dialogValueTie } from './tied-evidence.js';
+import { dismissedPageNotInDump, normaliseValue, unitContract, type ContractArgs } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
 
 /** What one executed unit is verified on: the unit as perceived before, its arguments, both screens. */
@@ -25,6 +26,13 @@ export interface UnitStepInput {
   readonly delta?: Delta;
   /** The transitions verified before this step (`TransitionMemory`): a weak pass they record is strong. */
   readonly memory?: TransitionRecall;
+  /**
+   * When `before` is a dialog dumped without the page under it: the page the run was on
+   * when it opened the dialog (`PageTrail.note`). A commit that closed the dialog is tied
+   * to it when that page did not show the value the dialog's field held and the screen
+   * after does (`dialog-value-shown`).
+   */
+  readonly openedFrom?: UiTree;
 }
 
 /**
@@ -118,6 +126,8 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  *   nothing passes (`code: 'already-selected'`);
  * - no change on a pixel-only unit (`isPixelOnlyUnit`) fails with `code: 'pixel-only'`:
  *   its effect may be in pixels only, and tapping again may undo it;
+ * - a dialog's commit whose page now shows the value the dialog's field held, which the
+ *   page it was opened from (`openedFrom`) did not, is strong (`tie: 'dialog-value-shown'`);
  * - a weak pass that `memory` records (the control led from this page to this page in
  *   verified steps before, every time, or three times in four and twice at least) is
  *   strong (`tie: 'known-transition'`).
@@ -136,7 +146,15 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
       verdict = { ...verdict, reason: `${verdict.reason}; it is an icon without text or state, so its effect may show only in pixels`, code: pixelOnlyCode };
     }
   }
+  if (input.openedFrom) verdict = withDialogValue(verdict, input.openedFrom, input);
   return input.memory ? withMemory(verdict, input.memory, input) : verdict;
+}
+
+/** A weak pass on a dialog's commit whose page now shows the value the dialog's field held (not shown before) is strong. */
+function withDialogValue(verdict: VerifyOutcome, openedFrom: UiTree, input: UnitStepInput): VerifyOutcome {
+  if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || verdict.tie !== dismissedPageNotInDump) return verdict;
+  const shown = dialogValueTie(input.before, input.after, openedFrom);
+  return shown === undefined ? verdict : { ...verdict, reason: `${verdict.reason}; ${shown.reason}`, strength: 'strong', tie: shown.kind };
 }
 
 /**

@@ -1,0 +1,68 @@
+// A dialog dumped without the page under it ("Rename note": a field, CANCEL / OK), closed by its
+// OK: the page it was opened from, a step before, did not show the new name, and the page
+// after does. Hand-made screens in the shape of such dumps (a note app's page, the dialog's
+// window alone, the page again). What really happened is strong; Cancel's page, a name the
+// page already showed, and a step with no page before it stay weak.
+import { describe, expect, it } from 'vitest';
+import { perceive } from '../../../src/perception/perceive.js';
+import { dialogOnly, PageTrail } from '../../../src/verify/page-trail.js';
+import { verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
+import { hierarchy, node, screen } from './screens.js';
+
+const app = 'com.example.notes';
+const at = { packageName: app, activity: '.MainActivity' };
+
+/** The note page, titled with the note's name. */
+function page(title: string): string {
+  return hierarchy(node({ class: 'android.widget.FrameLayout', package: app, bounds: '[0,0][1080,2400]' },
+    node({ text: title, 'resource-id': `${app}:id/title`, package: app, bounds: '[40,80][800,180]' })
+    + node({ 'content-desc': 'More options', class: 'android.widget.ImageView', clickable: true, package: app, bounds: '[960,80][1060,180]' })
+    + node({ class: 'android.widget.EditText', text: 'Milk, eggs', 'resource-id': `${app}:id/text`, package: app, bounds: '[40,220][1040,2300]' })));
+}
+
+/** The dialog's window alone, its field holding `value` (with `hint` as its placeholder). */
+function renameDialog(value: string, hint = ''): string {
+  return hierarchy(node({ class: 'android.widget.FrameLayout', package: app, bounds: '[60,900][1020,1500]' },
+    node({ text: 'Rename note', package: app, bounds: '[100,940][980,1020]' })
+    + node({ class: 'android.widget.EditText', text: value, hint, 'resource-id': `${app}:id/name`, focusable: true, focused: true, clickable: true, package: app, bounds: '[100,1060][980,1180]' })
+    + node({ class: 'android.widget.Button', text: 'CANCEL', 'resource-id': 'android:id/button2', clickable: true, package: app, bounds: '[560,1380][760,1470]' })
+    + node({ class: 'android.widget.Button', text: 'OK', 'resource-id': 'android:id/button1', clickable: true, package: app, bounds: '[800,1380][980,1470]' })));
+}
+
+describe('a dialog whose value shows on the page it was opened from', () => {
+  const opener = screen(page('Shopping'), at);
+  const dialog = screen(renameDialog('Groceries'), at);
+  const ok = perceive(dialog).units.find((unit) => unit.label === 'OK');
+  const verdict = (after: string, openedFrom = opener): ReturnType<typeof verifyUnitStep> =>
+    verifyUnitStep({ unit: ok!, args: {}, before: dialog, after: screen(after, at), openedFrom });
+
+  it('ties the commit to the dialog: its page now shows the new name', () => {
+    expect(ok?.type).toBe('commit');
+    expect(verdict(page('Groceries'))).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'dialog-value-shown', reason: expect.stringContaining('now shows "Groceries", the value its dialog\'s field held') });
+  });
+
+  it('stays weak when the page is as it was (as Cancel leaves it), when the page showed the name already, and with no page before', () => {
+    expect(verdict(page('Shopping'))).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'dismissed-page-not-in-dump' });
+    expect(verdict(page('Groceries'), screen(page('Groceries'), at))).toMatchObject({ strength: 'weak' });
+    expect(verifyUnitStep({ unit: ok!, args: {}, before: dialog, after: screen(page('Groceries'), at) })).toMatchObject({ strength: 'weak', tie: 'dismissed-page-not-in-dump' });
+    // A field that holds its hint holds no value.
+    const hinted = screen(renameDialog('Name', 'Name'), at);
+    const hintedOk = perceive(hinted).units.find((unit) => unit.label === 'OK');
+    expect(verifyUnitStep({ unit: hintedOk!, args: {}, before: hinted, after: screen(page('Name'), at), openedFrom: opener })).toMatchObject({ strength: 'weak' });
+  });
+});
+
+describe('PageTrail', () => {
+  it('gives a dialog dumped alone the last whole page before it, and a page nothing', () => {
+    const [opener, dialog] = [screen(page('Shopping'), at), screen(renameDialog('Groceries'), at)];
+    expect([dialogOnly(opener), dialogOnly(dialog)]).toEqual([false, true]);
+    const trail = new PageTrail();
+    expect(trail.note(dialog)).toBeUndefined();
+    expect(trail.note(opener)).toBeUndefined();
+    expect(trail.note(dialog)).toBe(opener);
+    // A menu's window, then the dialog: still the page under both.
+    expect(trail.note(dialog)).toBe(opener);
+    trail.clear();
+    expect(trail.note(dialog)).toBeUndefined();
+  });
+});
