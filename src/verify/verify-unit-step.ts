@@ -130,7 +130,9 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  *   page it was opened from (`openedFrom`) did not, is strong (`tie: 'dialog-value-shown'`);
  * - a weak pass that `memory` records (the control led from this page to this page in
  *   verified steps before, every time, or three times in four and twice at least) is
- *   strong (`tie: 'known-transition'`).
+ *   strong (`tie: 'known-transition'`); so is one on a page where the control was never
+ *   acted, when it led to a page like this from other pages and no other control reached
+ *   one (`tie: 'known-destination'`).
  * Pure: the control loop, skills and `senseact verify-replay` all call this one function,
  * so they cannot drift apart.
  */
