@@ -3,8 +3,7 @@ import { dialogSized } from './compute-delta.js';
 
 /** True when every window of the dump is dialog-sized: a dialog dumped without the page under it. */
 export function dialogOnly(tree: UiTree): boolean {
-  const roots = tree.nodes.filter((node) => node.parent < 0);
-  return roots.length > 0 && roots.every((root) => dialogSized(tree, root.index));
+  return tree.roots.length > 0 && tree.roots.every((root) => dialogSized(tree, root));
 }
 
 /**

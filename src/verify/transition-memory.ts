@@ -69,9 +69,9 @@ interface PageReached {
   readonly controls: Set<string>;
 }
 
-/** What a step did: the page it reached, or the nodes that came and went when it stayed on its page. */
-function effectOf(from: ReadonlySet<string>, to: ReadonlySet<string>): ReadonlySet<string> {
-  if (similarity(from, to) < samePageSimilarity) return to;
+/** What a step did: the page it reached, or the nodes that came and went when it stayed on its page (`alike`: the two pages' similarity). */
+function effectOf(from: ReadonlySet<string>, to: ReadonlySet<string>, alike: number): ReadonlySet<string> {
+  if (alike < samePageSimilarity) return to;
   const changed = new Set<string>();
   for (const item of to) if (!from.has(item)) changed.add(`+${item}`);
   for (const item of from) if (!to.has(item)) changed.add(`-${item}`);
@@ -133,8 +133,9 @@ export class TransitionMemory implements TransitionRecall {
     const key = controlKey(unit);
     const list = this.byControl.get(key) ?? [];
     const [from, to] = [this.printsOf(before), this.printsOf(after)];
-    const effect = effectOf(from, to);
-    const toOtherPage = similarity(from, to) < otherPageSimilarity;
+    const alike = similarity(from, to);
+    const effect = effectOf(from, to, alike);
+    const toOtherPage = alike < otherPageSimilarity;
     if (toOtherPage) this.notePageReached(key, after, to);
     const same = list.find((item) => similarity(item.before, from) >= samePageSimilarity && similarity(item.effect, effect) >= samePageSimilarity);
     if (same) {
@@ -150,7 +151,8 @@ export class TransitionMemory implements TransitionRecall {
     const list = this.byControl.get(controlKey(unit));
     if (!list) return { same: 0, other: 0 };
     const [from, to] = [this.printsOf(before), this.printsOf(after)];
-    const effect = effectOf(from, to);
+    const alike = similarity(from, to);
+    const effect = effectOf(from, to, alike);
     if (effect.size === 0) return { same: 0, other: 0 };
     let [same, other] = [0, 0];
     for (const item of list) {
@@ -158,7 +160,7 @@ export class TransitionMemory implements TransitionRecall {
       if (similarity(item.effect, effect) >= samePageSimilarity) same += item.count;
       else other += item.count;
     }
-    if (same + other === 0 && similarity(from, to) < otherPageSimilarity) return this.recallElsewhere(controlKey(unit), list, after, to);
+    if (same + other === 0 && alike < otherPageSimilarity) return this.recallElsewhere(controlKey(unit), list, after, to);
     return { same: agreed(same, other) ? same : 0, other };
   }
 

@@ -148,14 +148,14 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
       verdict = { ...verdict, reason: `${verdict.reason}; it is an icon without text or state, so its effect may show only in pixels`, code: pixelOnlyCode };
     }
   }
-  if (input.openedFrom) verdict = withDialogValue(verdict, input.openedFrom, input);
+  if (input.openedFrom) verdict = withDialogValue(verdict, input.openedFrom, input.before, input.after);
   return input.memory ? withMemory(verdict, input.memory, input) : verdict;
 }
 
 /** A weak pass on a dialog's commit whose page now shows the value the dialog's field held (not shown before) is strong. */
-function withDialogValue(verdict: VerifyOutcome, openedFrom: UiTree, input: UnitStepInput): VerifyOutcome {
+function withDialogValue(verdict: VerifyOutcome, openedFrom: UiTree, dialog: UiTree, after: UiTree): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || verdict.tie !== dismissedPageNotInDump) return verdict;
-  const shown = dialogValueTie(input.before, input.after, openedFrom);
+  const shown = dialogValueTie(dialog, after, openedFrom);
   return shown === undefined ? verdict : { ...verdict, reason: `${verdict.reason}; ${shown.reason}`, strength: 'strong', tie: shown.kind };
 }
 
