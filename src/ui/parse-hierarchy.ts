@@ -77,7 +77,8 @@ interface RawNode {
  * are read without recursion.
  *
  * @throws HierarchyParseError for malformed or truncated XML, input that is neither XML
- *   nor JSON, UTF-16 text read as UTF-8, bounds not in `[l,t][r,b]` form or beyond 32
+ *   nor JSON (a gzip or zip file, a screenshot, the error uiautomator prints when it cannot
+ *   read the screen are named as such), UTF-16 text read as UTF-8, bounds not in `[l,t][r,b]` form or beyond 32
  *   bits, and a DroidBot state that does not hold together (no `views`, a field of the
  *   wrong type, duplicate ids, a child that is missing or has two parents, a cycle);
  *   the message has the source name, line:column and an excerpt, or the view's path
@@ -88,6 +89,8 @@ interface RawNode {
 export function parseHierarchy(input: string | Uint8Array, options: ParseHierarchyOptions = {}): UiTree {
   const sourceName = options.sourceName ?? 'hierarchy';
   const source = typeof input === 'string' ? input : decodeDumpBytes(input).text;
+  const other = otherFileKind(source);
+  if (other) throw new HierarchyParseError({ sourceName, source, offset: 0, problem: other.problem, hint: other.hint });
   const nul = source.indexOf('\u0000');
   if (nul !== -1 && nul < 64) {
     throw new HierarchyParseError({
@@ -110,6 +113,20 @@ export function parseHierarchy(input: string | Uint8Array, options: ParseHierarc
     });
   }
   return parseXmlHierarchy(source, sourceName, options);
+}
+
+/** Magic numbers of files that get passed for a dump by mistake, as they read once decoded as UTF-8 (a byte over 0x7f may read U+FFFD). */
+const otherFiles: readonly { readonly start: RegExp; readonly problem: string; readonly hint: string }[] = [
+  { start: /^\u001f(\u008b|\ufffd)\u0008/, problem: 'the input is gzip-compressed, not a UI hierarchy dump', hint: 'Decompress it first (`gunzip FILE.gz`) and pass the dump it holds.' },
+  { start: /^PK\u0003\u0004/, problem: 'the input is a zip archive, not a UI hierarchy dump', hint: 'Extract it first and pass the dump files it holds (or their folder, to commands that take one).' },
+  { start: /^(\u0089|\ufffd)PNG\r\n/, problem: 'the input is a PNG image (a screenshot?), not a UI hierarchy dump', hint: 'Pass the UI hierarchy captured with the screen (Appium page source, `adb shell uiautomator dump`, or a DroidBot state JSON), not its picture.' },
+  { start: /^(\u00ff|\ufffd)(\u00d8|\ufffd)(\u00ff|\ufffd)/, problem: 'the input is a JPEG image (a screenshot?), not a UI hierarchy dump', hint: 'Pass the UI hierarchy captured with the screen (Appium page source, `adb shell uiautomator dump`, or a DroidBot state JSON), not its picture.' },
+  // What `uiautomator dump` prints instead of a dump when it cannot read the screen, redirected into the file.
+  { start: /^\s*ERROR: /, problem: 'the input is the error uiautomator prints when it cannot dump the screen, not a dump', hint: 'Capture the screen again: uiautomator fails while an animation runs or a secure window is shown.' },
+];
+
+function otherFileKind(source: string): { readonly problem: string; readonly hint: string } | undefined {
+  return otherFiles.find((other) => other.start.test(source.slice(0, 16)));
 }
 
 /** `parseHierarchy` that returns a Result instead of throwing `HierarchyParseError` (other errors still throw). */

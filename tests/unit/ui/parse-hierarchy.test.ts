@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { HierarchyParseError } from '../../../src/ui/hierarchy-parse-error.js';
 import { parseHierarchy, safeParseHierarchy } from '../../../src/ui/parse-hierarchy.js';
@@ -172,6 +173,26 @@ describe('parseHierarchy: errors name the source, line:column, an excerpt and wh
     expect(parseError('hello world').message).toMatch(/screen\.xml:1:1: the input is neither XML .* nor a DroidBot JSON state/);
     expect(parseError('   ').message).toMatch(/the input is empty/);
     expect(parseError('<html><body/></html>').message).toContain('the root element is <html>, not <hierarchy>');
+  });
+
+  it('a file of another kind passed for a dump says what it is', () => {
+    const dump = '<hierarchy rotation="0"><node class="a" bounds="[0,0][1,1]"/></hierarchy>';
+    const bytesError = (bytes: Uint8Array): string => {
+      const result = safeParseHierarchy(bytes, { sourceName: 'screen.xml' });
+      if (result.success) throw new Error('expected a HierarchyParseError');
+      return result.error.message;
+    };
+    expect(bytesError(gzipSync(dump))).toContain('screen.xml:1:1: the input is gzip-compressed, not a UI hierarchy dump');
+    // Read as text first (a caller that decoded the file as UTF-8 itself), gzip still reads as gzip, not as UTF-16.
+    expect(parseError(Buffer.from(gzipSync(dump)).toString('utf8')).message).toContain('gzip-compressed');
+    expect(bytesError(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))).toContain('a PNG image (a screenshot?)');
+    expect(bytesError(Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46]))).toContain('a JPEG image');
+    expect(bytesError(Uint8Array.from([0x50, 0x4b, 3, 4, 20, 0, 0, 0]))).toContain('a zip archive');
+    const printed = parseError('ERROR: null root node returned by UiTestAutomationBridge.\n');
+    expect(printed.message).toContain('screen.xml:1:1: the input is the error uiautomator prints when it cannot dump the screen');
+    expect(printed.message).toContain('Capture the screen again');
+    // A dump that merely holds the word is still a dump.
+    expect(parseHierarchy('<hierarchy rotation="0"><node text="ERROR: x" class="a" bounds="[0,0][1,1]"/></hierarchy>').nodes).toHaveLength(1);
   });
 
   it('text or a second root after the document', () => {
