@@ -137,10 +137,17 @@ export function formatReplayReport(report: VerifyReplayReport, options: { reason
     `tasks: ${report.tasks.total}; verified (every step replayed and passed): ${cell(report.tasks.verified, report.tasks.total)}; ${report.tasks.withLeftOutSteps} left steps out (${report.tasks.leftOutSteps} in all: keys, swipes, unmapped elements, steps not loaded)`,
     `vision calls implied (incl. ${report.vision.unresolved} unresolved targets): one screenshot per step ${report.vision.screenshotPerStep}; gate on every non-pass ${report.vision.everyNonPass}; on every fail ${report.vision.everyFail}; the loop's gate (τ=${report.vision.threshold}) ${report.vision.gate} (pixel-only at once: ${report.vision.gatePixelOnly})`,
   ];
-  if (report.skipped.length > 0) lines.push(`skipped while loading: ${report.skipped.length} (e.g. ${report.skipped[0]!.id}: ${report.skipped[0]!.reason})`);
+  if (report.skipped.length > 0) {
+    lines.push(`skipped while loading: ${report.skipped.length}`);
+    for (const entry of report.skipped.slice(0, skippedShown)) lines.push(`  ${entry.id}: ${entry.reason}`);
+    if (report.skipped.length > skippedShown) lines.push(`  … and ${report.skipped.length - skippedShown} more (--json lists them all)`);
+  }
   lines.push(...loadingLines(report), '', ...taskLines(report));
   return `${lines.join('\n')}\n`;
 }
+
+/** Records skipped while loading that the text report names one by one (the JSON lists every one). */
+const skippedShown = 5;
 
 /** What loading met: screens with inverted (clipped) bounds, kept; files that could not be read, left out. */
 function loadingLines(report: VerifyReplayReport): string[] {

@@ -193,6 +193,14 @@ describe('senseact verify-replay on real transitions', () => {
     const malformed = await run('verify-replay', copy);
     expect(malformed.code).toBe(2);
     expect(malformed.err).toContain(`${copy}:2: field`);
+    // Beside a record that loads, a malformed one (a line cut short by a recorder that stopped) is left out and listed.
+    const beside = await mkdtemp(path.join(scratch, 'cut-'));
+    await symlink(path.join(fixture, 'xml'), path.join(beside, 'xml'));
+    await writeFile(path.join(beside, 'transitions.jsonl'), `${lines[0]}\n${lines[1]!.slice(0, 50)}\n`);
+    const cut = await run('verify-replay', beside);
+    expect(cut.code).toBe(0);
+    expect(cut.out).toMatch(/skipped while loading: 1\n {2}transitions\.jsonl:2: line 2: not valid JSON/);
+    expect(cut.out).toMatch(/1 steps in 1 tasks/);
     // A record whose screen is not beside the file names the file, the line and the screen.
     await writeFile(copy, `${lines[0]}\n`);
     const noScreen = await run('verify-replay', copy);

@@ -77,6 +77,14 @@ export function transitionRunOf(record: Pick<TransitionRecord, 'id' | 'source'>)
   return `${repository}:${folder}`;
 }
 
+/** The id and source of a line that parsed as JSON but is no valid record, when it has them: its run can still count it. */
+function namedRecord(data: unknown): { id: string; source?: string } | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { id, source } = data as { id?: unknown; source?: unknown };
+  if (typeof id !== 'string' || id === '') return undefined;
+  return typeof source === 'string' ? { id, source } : { id };
+}
+
 /**
  * Loads a transitions JSONL (docs/verify-replay.md): each line a record with the before
  * and after screens (UI dump paths relative to the file's folder) and the action. Screens
@@ -84,8 +92,10 @@ export function transitionRunOf(record: Pick<TransitionRecord, 'id' | 'source'>)
  * observation would give it. Records are grouped into runs (`transitionRunOf`) in file
  * order. A record whose screen cannot be read or parsed is left out and listed (the
  * screen in `unreadable`, once; the record in `skipped`, and its run counts it as a
- * recorded step); the others load. Throws `ReplayLoadError` naming the file and line of
- * a malformed record, and, when no record loads at all, of the first unreadable screen.
+ * recorded step); the others load. So is a malformed record (a line that is not JSON, cut
+ * short by a recorder that stopped, or that does not match the schema): listed in
+ * `skipped` by its id, or by file and line when it has none. Throws `ReplayLoadError`
+ * only when no record loads at all, naming the file and line of the first problem.
  */
 export async function loadTransitions(file: string): Promise<ReplaySource> {
   const folder = path.dirname(file);
@@ -131,20 +141,34 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
   const leftOutByRun = new Map<string, number>();
   const skipped: { id: string; reason: string }[] = [];
   const unreadable = new Map<string, ReplayLoadError>();
+  const malformed: ReplayLoadError[] = [];
   const lines = text.split('\n');
   for (const [offset, raw] of lines.entries()) {
     const line = offset + 1;
     if (raw.trim() === '') continue;
     let data: unknown;
+    let failure: ReplayLoadError | undefined;
     try {
       data = JSON.parse(raw) as unknown;
     } catch (error) {
-      throw new ReplayLoadError({ file, line, problem: `not valid JSON (${(error as Error).message})`, cause: error });
+      failure = new ReplayLoadError({ file, line, problem: `not valid JSON (${(error as Error).message})`, cause: error });
     }
     const parsed = transitionRecordSchema.safeParse(data);
-    if (!parsed.success) {
+    if (failure === undefined && !parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new ReplayLoadError({ file, line, problem: `field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, cause: parsed.error });
+      failure = new ReplayLoadError({ file, line, problem: `field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, cause: parsed.error });
+    }
+    if (failure !== undefined || !parsed.success) {
+      // A line cut short by a recorder that stopped, or a record of a kind this reader does not know: it is
+      // left out and listed, the rest loads (its run counts it, when the line names its run).
+      malformed.push(failure!);
+      const named = namedRecord(data);
+      skipped.push({ id: named?.id ?? `${path.basename(file)}:${line}`, reason: `line ${line}: ${failure!.problem.split('\n')[0]!}` });
+      if (named) {
+        const run = transitionRunOf(named);
+        leftOutByRun.set(run, (leftOutByRun.get(run) ?? 0) + 1);
+      }
+      continue;
     }
     const record = parsed.data;
     const run = transitionRunOf(record);
@@ -179,9 +203,12 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
     else runs.set(run, [step]);
     if (!apps.has(run)) apps.set(run, step.app);
   }
-  const firstFailure = unreadable.values().next().value;
-  if (runs.size === 0 && firstFailure !== undefined) {
-    throw new ReplayLoadError({ file, ...(firstFailure.line === undefined ? {} : { line: firstFailure.line }), problem: `${firstFailure.problem}; no record could be loaded${unreadable.size > 1 ? ` (${unreadable.size} unreadable screens in all)` : ''}`, cause: firstFailure });
+  if (runs.size === 0) {
+    const firstFailure = [...malformed, ...unreadable.values()].sort((left, right) => (left.line ?? 0) - (right.line ?? 0))[0];
+    if (firstFailure !== undefined) {
+      const others = [malformed.length > 0 ? `${malformed.length} malformed record(s)` : '', unreadable.size > 0 ? `${unreadable.size} unreadable screen(s)` : ''].filter(Boolean).join(', ');
+      throw new ReplayLoadError({ file, ...(firstFailure.line === undefined ? {} : { line: firstFailure.line }), problem: `${firstFailure.problem}; no record could be loaded${malformed.length + unreadable.size > 1 ? ` (${others} in all)` : ''}`, cause: firstFailure });
+    }
   }
   // A run that lost records counts them as recorded steps: it is not "verified" for the steps that were never
   // replayed (a run that lost them all is listed too, with no step).

@@ -102,6 +102,28 @@ describe('loadTransitions with an unreadable screen', () => {
     expect(byId.get('owner/lost:lost')).toMatchObject({ steps: [], recordedSteps: 1, app: lost['app_package'] });
   });
 
+  it('leaves out a malformed record (not JSON, cut short, an unknown action kind), lists it by id or line, and loads the others', async () => {
+    // Records whose screens the tests above left whole.
+    const [first, second, third] = [lines[0]!, lines[1]!, lines[5]!].map((line) => JSON.parse(line) as Record<string, unknown>);
+    const unknownKind = { ...second, id: 'pinched', action: { ...(second!['action'] as object), kind: 'pinch' } };
+    const text = [JSON.stringify(first), 'not json at all', JSON.stringify(unknownKind), JSON.stringify(third), lines[3]!.slice(0, 40)].join('\n');
+    await writeFile(path.join(folder, 'mixed.jsonl'), `${text}\n`);
+    const source = await loadTransitions(path.join(folder, 'mixed.jsonl'));
+    expect(source.tasks.flatMap((task) => task.steps).map((step) => step.id)).toEqual([first!['id'], third!['id']]);
+    expect(source.skipped).toEqual([
+      { id: 'mixed.jsonl:2', reason: expect.stringMatching(/^line 2: not valid JSON/) },
+      { id: 'pinched', reason: expect.stringMatching(/^line 3: field action\.kind: /) },
+      { id: 'mixed.jsonl:5', reason: expect.stringMatching(/^line 5: not valid JSON/) },
+    ]);
+    // The malformed record that names its run is counted there (that run cannot be "verified" whole); lines with no id are not.
+    expect(source.tasks.reduce((sum, task) => sum + (task.recordedSteps ?? task.steps.length), 0)).toBe(3);
+  });
+
+  it('negative control: a file with no valid record fails naming its first malformed line', async () => {
+    await writeFile(path.join(folder, 'junk.jsonl'), 'a,b,c\n1,2,3\n');
+    await expect(loadTransitions(path.join(folder, 'junk.jsonl'))).rejects.toSatisfy((error) => error instanceof ReplayLoadError && /junk\.jsonl:1: not valid JSON .*; no record could be loaded \(2 malformed record\(s\) in all\)/s.test((error as Error).message));
+  });
+
   it('negative control: when no record loads, the load fails naming the first unreadable screen and its line', async () => {
     const only = JSON.parse(lines[2]!) as { after: string };
     await writeFile(path.join(folder, 'one.jsonl'), `${lines[2]}\n`);
