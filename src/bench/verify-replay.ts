@@ -503,7 +503,7 @@ function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly cache
     return 'settled';
   }
   const context = contextOf(caches, replay.openedFrom);
-  const verdict = verifyUnitStep({ unit, args, before: step.before, after: step.after, ...context });
+  const verdict = verifyRecorded(step, { unit, args, before: step.before, after: step.after, ...context });
   tally.categories.replayed += 1;
   if (verdict.outcome !== 'pass') tally.vision.everyNonPass += 1;
   if (verdict.outcome === 'fail') tally.vision.everyFail += 1;
@@ -548,11 +548,25 @@ function contextOf(caches: ReplayCaches, openedFrom: UiTree | undefined): StepCo
 
 /** The two negative controls of a visible-effect step: nothing happened (after = before), and another step's effect (when a donor exists). */
 function negativeControls(step: ReplayStep, unit: ControlUnit, args: ContractArgs, caches: ReplayCaches, context: StepContext): Pick<StepReplay, 'noOp' | 'wrongEffect'> {
-  const noOp = verifyUnitStep({ unit, args, before: step.before, after: step.before, ...context });
+  const noOp = verifyRecorded(step, { unit, args, before: step.before, after: step.before, ...context });
   const donor = findDonor(step, caches.donorsByApp.get(step.app) ?? [], caches.donorContext);
   return donor
-    ? { noOp, wrongEffect: { verdict: verifyUnitStep({ unit, args, before: step.before, after: donor.after, ...context }), donor: donor.id } }
+    ? { noOp, wrongEffect: { verdict: verifyRecorded(step, { unit, args, before: step.before, after: donor.after, ...context }), donor: donor.id } }
     : { noOp };
+}
+
+/**
+ * `verifyUnitStep` for a recorded step, and for its negative controls alike: a typed text
+ * that did not pass is tried once more in the form some versions of the recorder type it
+ * (`typedAlso`: DroidBot's quotes kept), which names that form in the reason. The form
+ * holds the typed text itself, so another step's field does not hold it either.
+ */
+function verifyRecorded(step: ReplayStep, input: UnitStepInput): VerifyOutcome {
+  const verdict = verifyUnitStep(input);
+  if (verdict.outcome === 'pass' || step.action.kind !== 'set-text' || step.action.typedAlso === undefined || input.args.value === undefined) return verdict;
+  const typed = step.action.typedAlso;
+  const retried = verifyUnitStep({ ...input, args: { ...input.args, value: typed } });
+  return retried.outcome === 'pass' ? { ...retried, reason: `${retried.reason} (typed as the recorder types ${JSON.stringify(step.action.text)}: ${JSON.stringify(typed)}, with its quotes)` } : verdict;
 }
 
 /** The report: the verdict tables of what happened and of both controls, per task, app and tie, and the vision calls. */

@@ -110,6 +110,28 @@ describe('verify-replay reads a DroidBot output folder as DroidBot writes it', (
     expect(tap!.verdict?.outcome).not.toBe('pass');
   });
 
+  it('a field holding the typed text in quotes, as some DroidBot versions type it, passes; other texts do not', async () => {
+    const quoted = await copy('notes', 'quoted');
+    const typedAs = async (fieldText: string, typed = 'groceries'): Promise<StepJson | undefined> => {
+      const file = path.join(quoted, 'states', 'state_2024-01-01_100020.json');
+      const state = JSON.parse(await readFile(file, 'utf8')) as { views: { text: string | null; resource_id: string | null }[] };
+      const field = state.views.find((view) => view.resource_id === 'com.example.notes:id/note_title_field');
+      if (!field) throw new Error('no title field in the fixture state');
+      field.text = fieldText;
+      await writeFile(file, JSON.stringify(state));
+      await editEvent(quoted, '2024-01-01_100015', (event) => {
+        (event['event'] as { text: string }).text = typed;
+      });
+      return (await report(quoted)).perStep.find((step) => step.id.endsWith('event_2024-01-01_100015.json'));
+    };
+    const kept = await typedAs('"groceries"');
+    expect(kept).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'strong' } });
+    expect((kept?.verdict as { reason?: string }).reason).toContain('(typed as the recorder types "groceries": "\\"groceries\\"", with its quotes)');
+    // Negative controls: another text in quotes, and a text with a space (such versions type nothing for it).
+    expect((await typedAs('"shopping"'))?.verdict?.outcome).toBe('fail');
+    expect((await typedAs('"two words"', 'two words'))?.verdict?.outcome).toBe('fail');
+  });
+
   it('a folder with nothing readable exits 2 and says what, where and what to do; one unreadable run among others is listed', async () => {
     const broken = path.join(scratch, 'broken', 'output');
     await mkdir(path.join(broken, 'events'), { recursive: true });

@@ -3,6 +3,7 @@ import { droidBotBounds } from '../droidtask/map-droidtask-target.js';
 import type { DroidTaskApp, DroidTaskStep } from '../droidtask/load-droidtask-app.js';
 import type { UiTree } from '../../ui/ui-tree.js';
 import type { ReplayAction, ReplayElement, ReplayStep, ReplayTask } from './replay-task.js';
+import { droidBotTypedAlso } from './droidbot-typing.js';
 
 /** The element a DroidBot event's view names, as a replay reads it. */
 export function droidBotReplayElement(view: DroidBotView): ReplayElement {
@@ -18,7 +19,10 @@ function actionOf(step: DroidTaskStep): ReplayAction | undefined {
   // DroidBot sets the text of the view (it replaces what the field held). What it typed is the
   // event's text: the YAML's Input was sometimes edited after recording ("VisitParents" where
   // the recording typed "visit-parents"), and the after screen shows what was typed.
-  if (truth.kind === 'input') return { kind: 'set-text', text: step.event?.text ?? truth.text ?? '', append: false, submitted: false, ...element };
+  if (truth.kind === 'input') {
+    const text = step.event?.text ?? truth.text ?? '';
+    return { kind: 'set-text', text, append: false, submitted: false, ...droidBotTypedAlso(text), ...element };
+  }
   return { kind: step.event?.type === 'long_touch' ? 'long-press' : 'tap', ...element };
 }
 

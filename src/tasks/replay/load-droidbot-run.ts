@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { DroidBotEventFile } from '../droidtask/droidtask-schema.js';
 import { droidBotScreens, indexDroidBotOutput, type DroidTaskSkippedFile } from '../droidtask/index-droidbot-output.js';
 import { debugLog } from '../../util/debug-log.js';
+import { droidBotTypedAlso } from './droidbot-typing.js';
 import { droidBotReplayElement, sameScreen } from './droidtask-replay-tasks.js';
 import { ReplayLoadError } from './replay-load-error.js';
 import type { ReplayAction, ReplayStep, ReplayTask, ScreenCounts, UnreadableFile } from './replay-task.js';
@@ -35,7 +36,7 @@ function actionOf(event: DroidBotEventFile['event']): ReplayAction | string {
     case 'long_touch':
       return { kind: 'long-press', ...element };
     case 'set_text':
-      return { kind: 'set-text', text: event.text ?? '', append: false, submitted: false, ...element };
+      return { kind: 'set-text', text: event.text ?? '', append: false, submitted: false, ...droidBotTypedAlso(event.text ?? ''), ...element };
     case 'key':
       return { kind: 'key', key: event.name ?? '' };
     case 'scroll':

@@ -5,6 +5,7 @@ import { parseHierarchy } from '../../ui/parse-hierarchy.js';
 import type { UiTree } from '../../ui/ui-tree.js';
 import { assertNever } from '../../util/assert-never.js';
 import { debugLog } from '../../util/debug-log.js';
+import { droidBotTypedAlso } from './droidbot-typing.js';
 import { ReplayLoadError } from './replay-load-error.js';
 import type { ReplayAction, ReplayElement, ReplaySource, ReplayStep, ReplayTask } from './replay-task.js';
 import { transitionRecordSchema, type TransitionRecord } from './transition-record.js';
@@ -48,7 +49,7 @@ function actionOf(action: TransitionRecord['action'], sourceFormat: string | und
       const append = action.typing === undefined ? appendingRecorders.test(sourceFormat ?? '') : action.typing === 'append';
       const submitted = (action.followed_by?.keys ?? []).some((key) => /^(ENTER|SEARCH)$/i.test(key));
       const typed = action.typed_text ?? '';
-      return { kind: 'set-text', text: append ? typedByAdbShell(typed) : typed, append, submitted, ...withElement };
+      return { kind: 'set-text', text: append ? typedByAdbShell(typed) : typed, append, submitted, ...(sourceFormat === 'droidbot' ? droidBotTypedAlso(typed) : {}), ...withElement };
     }
     case 'scroll': return { kind: 'scroll', ...withElement };
     case 'key': return { kind: 'key', key: action.key ?? '' };

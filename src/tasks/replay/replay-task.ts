@@ -18,7 +18,8 @@ export type ReplayAction =
   | { readonly kind: 'tap' | 'long-press'; readonly element?: ReplayElement }
   /** `append`: the text was typed at the cursor without clearing the field first. */
   /** `submitted`: the recorder pressed Enter / Search right after typing, in the same step. */
-  | { readonly kind: 'set-text'; readonly text: string; readonly append: boolean; readonly submitted: boolean; readonly element?: ReplayElement }
+  /** `typedAlso`: what some versions of the recorder type for `text` instead (DroidBot's quotes kept: `droidBotTypedAlso`). */
+  | { readonly kind: 'set-text'; readonly text: string; readonly append: boolean; readonly submitted: boolean; readonly typedAlso?: string; readonly element?: ReplayElement }
   | { readonly kind: 'key'; readonly key: string }
   | { readonly kind: 'scroll'; readonly element?: ReplayElement };
 

@@ -131,3 +131,17 @@ describe('loadTransitions with an unreadable screen', () => {
     await expect(loadTransitions(path.join(folder, 'one.jsonl'))).rejects.toSatisfy((error) => error instanceof ReplayLoadError && /one\.jsonl:1: screen xml\/\w+\.xml does not parse .*; no record could be loaded/s.test((error as Error).message));
   });
 });
+
+// Some DroidBot versions type through an IME broadcast whose quotes reach the field: a
+// DroidBot record's typed word may be verified in that form too; other recorders' may not.
+describe('loadTransitions gives DroidBot set_text records the form DroidBot may type', () => {
+  it('a word typed by DroidBot may arrive in quotes; a text with a space, or one typed by AppAgent or Navi, has no such form', async () => {
+    const source = await loadTransitions(transitionsFile);
+    const typed = new Map(source.tasks.flatMap((task) => task.steps).flatMap((step) => (step.action.kind === 'set-text' ? [[step.id, step.action] as const] : [])));
+    expect(typed.get('lc-lc-2024-01-24_171644')).toMatchObject({ text: 'election', typedAlso: '"election"' });
+    for (const id of ['lc-lc-2024-01-14_154852', 'lc-lc-2024-01-31_225059', 'zw-demo_Youtube_2026-02-28_22-03-39-2', 'hrx-task_Calendar_2025-08-14_14-15-55-3', 'navi-com_android_chrome-task_driven_2025-05-16_12-03-06-6']) {
+      expect(typed.get(id), id).toBeDefined();
+      expect(typed.get(id)?.typedAlso, id).toBeUndefined();
+    }
+  });
+});
