@@ -113,7 +113,8 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
       screens.set(full, xml);
       return xml;
     } catch (error) {
-      const failure = new ReplayLoadError({ file, line, problem: `screen ${relative} cannot be read (${(error as Error).message})`, cause: error });
+      const brief = `screen ${relative} cannot be read`;
+      const failure = new ReplayLoadError({ file, line, problem: `${brief} (${(error as Error).message})`, brief, cause: error });
       screens.set(full, failure);
       throw failure;
     }
@@ -130,7 +131,8 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
       trees.set(key, tree);
       return tree;
     } catch (error) {
-      const failure = new ReplayLoadError({ file, line, problem: `screen ${relative} does not parse (${(error as Error).message})`, cause: error });
+      const brief = `screen ${relative} does not parse`;
+      const failure = new ReplayLoadError({ file, line, problem: `${brief} (${(error as Error).message})`, brief, cause: error });
       trees.set(key, failure);
       throw failure;
     }
@@ -182,7 +184,7 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
       if (!ReplayLoadError.isInstance(error)) throw error;
       // One damaged capture among thousands: the record is left out, the screen listed once, the rest loads.
       if (!unreadable.has(error.message)) unreadable.set(error.message, error);
-      skipped.push({ id: record.id, reason: `line ${line}: ${error.problem.split('\n')[0]!.replace(/ \(.*$/, '')} (see the unreadable files)` });
+      skipped.push({ id: record.id, reason: `line ${line}: ${error.brief} (see the unreadable files)` });
       leftOutByRun.set(run, (leftOutByRun.get(run) ?? 0) + 1);
       if (!apps.has(run) && record.app_package !== '') apps.set(run, record.app_package);
       continue;

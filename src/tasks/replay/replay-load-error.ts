@@ -10,8 +10,10 @@ export class ReplayLoadError extends SenseActError {
   readonly line: number | undefined;
   /** What is wrong, without the file name and the advice. */
   readonly problem: string;
+  /** The problem in short, without the underlying error's words (`screen xml/a.xml does not parse`): for lists of what was left out. */
+  readonly brief: string;
 
-  constructor(options: { file: string; line?: number; problem: string; cause?: unknown }) {
+  constructor(options: { file: string; line?: number; problem: string; brief?: string; cause?: unknown }) {
     const where = options.line === undefined ? options.file : `${options.file}:${options.line}`;
     super({
       code: 'replay-load',
@@ -22,6 +24,7 @@ export class ReplayLoadError extends SenseActError {
     this.file = options.file;
     this.line = options.line;
     this.problem = options.problem;
+    this.brief = options.brief ?? options.problem;
   }
 
   static override isInstance(error: unknown): error is ReplayLoadError {

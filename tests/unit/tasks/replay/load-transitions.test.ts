@@ -119,6 +119,14 @@ describe('loadTransitions with an unreadable screen', () => {
     expect(source.tasks.reduce((sum, task) => sum + (task.recordedSteps ?? task.steps.length), 0)).toBe(3);
   });
 
+  it('names a skipped record\'s screen whole, even with a bracket in its name', async () => {
+    const [kept, lost] = [JSON.parse(lines[0]!) as Record<string, unknown>, JSON.parse(lines[1]!) as Record<string, unknown>];
+    await writeFile(path.join(folder, 'bracket.jsonl'), `${JSON.stringify(kept)}\n${JSON.stringify({ ...lost, after: 'xml/shot (1).xml' })}\n`);
+    const source = await loadTransitions(path.join(folder, 'bracket.jsonl'));
+    expect(source.skipped).toEqual([{ id: lost['id'], reason: 'line 2: screen xml/shot (1).xml cannot be read (see the unreadable files)' }]);
+    expect(source.unreadable[0]!.problem).toMatch(/^screen xml\/shot \(1\)\.xml cannot be read \(ENOENT/);
+  });
+
   it('negative control: a file with no valid record fails naming its first malformed line', async () => {
     await writeFile(path.join(folder, 'junk.jsonl'), 'a,b,c\n1,2,3\n');
     await expect(loadTransitions(path.join(folder, 'junk.jsonl'))).rejects.toSatisfy((error) => error instanceof ReplayLoadError && /junk\.jsonl:1: not valid JSON .*; no record could be loaded \(2 malformed record\(s\) in all\)/s.test((error as Error).message));
