@@ -564,9 +564,8 @@ function negativeControls(step: ReplayStep, unit: ControlUnit, args: ContractArg
 function verifyRecorded(step: ReplayStep, input: UnitStepInput): VerifyOutcome {
   const verdict = verifyUnitStep(input);
   if (verdict.outcome === 'pass' || step.action.kind !== 'set-text' || step.action.typedAlso === undefined || input.args.value === undefined) return verdict;
-  const typed = step.action.typedAlso;
-  const retried = verifyUnitStep({ ...input, args: { ...input.args, value: typed } });
-  return retried.outcome === 'pass' ? { ...retried, reason: `${retried.reason} (typed as the recorder types ${JSON.stringify(step.action.text)}: ${JSON.stringify(typed)}, with its quotes)` } : verdict;
+  const retried = verifyUnitStep({ ...input, args: { ...input.args, value: step.action.typedAlso } });
+  return retried.outcome === 'pass' ? { ...retried, reason: `${retried.reason} (as the recorder types it, with its quotes)` } : verdict;
 }
 
 /** The report: the verdict tables of what happened and of both controls, per task, app and tie, and the vision calls. */

@@ -89,7 +89,7 @@ interface RawNode {
 export function parseHierarchy(input: string | Uint8Array, options: ParseHierarchyOptions = {}): UiTree {
   const sourceName = options.sourceName ?? 'hierarchy';
   const source = typeof input === 'string' ? input : decodeDumpBytes(input).text;
-  const other = otherFileKind(source);
+  const other = otherFileKind(input, source);
   if (other) throw new HierarchyParseError({ sourceName, source, offset: 0, problem: other.problem, hint: other.hint });
   const nul = source.indexOf('\u0000');
   if (nul !== -1 && nul < 64) {
@@ -115,18 +115,27 @@ export function parseHierarchy(input: string | Uint8Array, options: ParseHierarc
   return parseXmlHierarchy(source, sourceName, options);
 }
 
-/** Magic numbers of files that get passed for a dump by mistake, as they read once decoded as UTF-8 (a byte over 0x7f may read U+FFFD). */
-const otherFiles: readonly { readonly start: RegExp; readonly problem: string; readonly hint: string }[] = [
-  { start: /^\u001f(\u008b|\ufffd)\u0008/, problem: 'the input is gzip-compressed, not a UI hierarchy dump', hint: 'Decompress it first (`gunzip FILE.gz`) and pass the dump it holds.' },
-  { start: /^PK\u0003\u0004/, problem: 'the input is a zip archive, not a UI hierarchy dump', hint: 'Extract it first and pass the dump files it holds (or their folder, to commands that take one).' },
-  { start: /^(\u0089|\ufffd)PNG\r\n/, problem: 'the input is a PNG image (a screenshot?), not a UI hierarchy dump', hint: 'Pass the UI hierarchy captured with the screen (Appium page source, `adb shell uiautomator dump`, or a DroidBot state JSON), not its picture.' },
-  { start: /^(\u00ff|\ufffd)(\u00d8|\ufffd)(\u00ff|\ufffd)/, problem: 'the input is a JPEG image (a screenshot?), not a UI hierarchy dump', hint: 'Pass the UI hierarchy captured with the screen (Appium page source, `adb shell uiautomator dump`, or a DroidBot state JSON), not its picture.' },
+const screenshotHint = 'Pass the UI hierarchy captured with the screen (Appium page source, `adb shell uiautomator dump`, or a DroidBot state JSON), not its picture.';
+
+/**
+ * Files that get passed for a dump by mistake: their first bytes, and the same start as it
+ * reads once decoded as UTF-8 by a caller (a byte over 0x7f that is no UTF-8 reads U+FFFD,
+ * so a JPEG is known there only by its JFIF or Exif mark).
+ */
+const otherFiles: readonly { readonly bytes?: readonly number[]; readonly text: RegExp; readonly problem: string; readonly hint: string }[] = [
+  { bytes: [0x1f, 0x8b, 0x08], text: /^\u001f\ufffd\u0008/, problem: 'the input is gzip-compressed, not a UI hierarchy dump', hint: 'Decompress it first (`gunzip FILE.gz`) and pass the dump it holds.' },
+  { bytes: [0x50, 0x4b, 0x03, 0x04], text: /^PK\u0003\u0004/, problem: 'the input is a zip archive, not a UI hierarchy dump', hint: 'Extract it first and pass the dump files it holds (or their folder, to commands that take one).' },
+  { bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a], text: /^\ufffdPNG\r\n/, problem: 'the input is a PNG image (a screenshot?), not a UI hierarchy dump', hint: screenshotHint },
+  { bytes: [0xff, 0xd8, 0xff], text: /^\ufffd{3}[^]{0,8}(JFIF|Exif)/, problem: 'the input is a JPEG image (a screenshot?), not a UI hierarchy dump', hint: screenshotHint },
   // What `uiautomator dump` prints instead of a dump when it cannot read the screen, redirected into the file.
-  { start: /^\s*ERROR: /, problem: 'the input is the error uiautomator prints when it cannot dump the screen, not a dump', hint: 'Capture the screen again: uiautomator fails while an animation runs or a secure window is shown.' },
+  { text: /^\s*ERROR: /, problem: 'the input is the error uiautomator prints when it cannot dump the screen, not a dump', hint: 'Capture the screen again: uiautomator fails while an animation runs or a secure window is shown.' },
 ];
 
-function otherFileKind(source: string): { readonly problem: string; readonly hint: string } | undefined {
-  return otherFiles.find((other) => other.start.test(source.slice(0, 16)));
+/** The kind of file `input` is when it is one of `otherFiles`: by its bytes when given bytes, else by its text. */
+function otherFileKind(input: string | Uint8Array, source: string): { readonly problem: string; readonly hint: string } | undefined {
+  const head = source.slice(0, 32);
+  return otherFiles.find((other) =>
+    typeof input !== 'string' && other.bytes !== undefined ? other.bytes.every((byte, index) => input[index] === byte) : other.text.test(head));
 }
 
 /** `parseHierarchy` that returns a Result instead of throwing `HierarchyParseError` (other errors still throw). */

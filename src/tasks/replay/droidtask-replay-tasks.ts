@@ -2,8 +2,8 @@ import type { DroidBotView } from '../droidtask/droidtask-schema.js';
 import { droidBotBounds } from '../droidtask/map-droidtask-target.js';
 import type { DroidTaskApp, DroidTaskStep } from '../droidtask/load-droidtask-app.js';
 import type { UiTree } from '../../ui/ui-tree.js';
-import type { ReplayAction, ReplayElement, ReplayStep, ReplayTask } from './replay-task.js';
 import { droidBotTypedAlso } from './droidbot-typing.js';
+import type { ReplayAction, ReplayElement, ReplayStep, ReplayTask } from './replay-task.js';
 
 /** The element a DroidBot event's view names, as a replay reads it. */
 export function droidBotReplayElement(view: DroidBotView): ReplayElement {

@@ -78,6 +78,20 @@ export function transitionRunOf(record: Pick<TransitionRecord, 'id' | 'source'>)
   return `${repository}:${folder}`;
 }
 
+/** One line of the file as a record, or why it is none (with what it parsed to, when it is JSON). */
+function readRecord(raw: string, file: string, line: number): { readonly record: TransitionRecord } | { readonly failure: ReplayLoadError; readonly data: unknown } {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw) as unknown;
+  } catch (error) {
+    return { failure: new ReplayLoadError({ file, line, problem: `not valid JSON (${(error as Error).message})`, cause: error }), data: undefined };
+  }
+  const parsed = transitionRecordSchema.safeParse(data);
+  if (parsed.success) return { record: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { failure: new ReplayLoadError({ file, line, problem: `field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, cause: parsed.error }), data };
+}
+
 /** The id and source of a line that parsed as JSON but is no valid record, when it has them: its run can still count it. */
 function namedRecord(data: unknown): { id: string; source?: string } | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
@@ -149,31 +163,20 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
   for (const [offset, raw] of lines.entries()) {
     const line = offset + 1;
     if (raw.trim() === '') continue;
-    let data: unknown;
-    let failure: ReplayLoadError | undefined;
-    try {
-      data = JSON.parse(raw) as unknown;
-    } catch (error) {
-      failure = new ReplayLoadError({ file, line, problem: `not valid JSON (${(error as Error).message})`, cause: error });
-    }
-    const parsed = transitionRecordSchema.safeParse(data);
-    if (failure === undefined && !parsed.success) {
-      const issue = parsed.error.issues[0];
-      failure = new ReplayLoadError({ file, line, problem: `field ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, cause: parsed.error });
-    }
-    if (failure !== undefined || !parsed.success) {
+    const read = readRecord(raw, file, line);
+    if ('failure' in read) {
       // A line cut short by a recorder that stopped, or a record of a kind this reader does not know: it is
       // left out and listed, the rest loads (its run counts it, when the line names its run).
-      malformed.push(failure!);
-      const named = namedRecord(data);
-      skipped.push({ id: named?.id ?? `${path.basename(file)}:${line}`, reason: `line ${line}: ${failure!.problem.split('\n')[0]!}` });
+      malformed.push(read.failure);
+      const named = namedRecord(read.data);
+      skipped.push({ id: named?.id ?? `${path.basename(file)}:${line}`, reason: `line ${line}: ${read.failure.problem}` });
       if (named) {
         const run = transitionRunOf(named);
         leftOutByRun.set(run, (leftOutByRun.get(run) ?? 0) + 1);
       }
       continue;
     }
-    const record = parsed.data;
+    const { record } = read;
     const run = transitionRunOf(record);
     let before: UiTree;
     let after: UiTree;

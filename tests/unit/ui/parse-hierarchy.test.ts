@@ -186,7 +186,11 @@ describe('parseHierarchy: errors name the source, line:column, an excerpt and wh
     // Read as text first (a caller that decoded the file as UTF-8 itself), gzip still reads as gzip, not as UTF-16.
     expect(parseError(Buffer.from(gzipSync(dump)).toString('utf8')).message).toContain('gzip-compressed');
     expect(bytesError(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))).toContain('a PNG image (a screenshot?)');
-    expect(bytesError(Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46]))).toContain('a JPEG image');
+    const jpeg = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0]);
+    expect(bytesError(jpeg)).toContain('a JPEG image');
+    expect(parseError(Buffer.from(jpeg).toString('utf8')).message).toContain('a JPEG image');
+    // Other bytes that are no UTF-8 are not named a JPEG for it.
+    expect(bytesError(Uint8Array.from([0xff, 0xd8, 0xfe, 0x20, 0x3c]))).not.toContain('JPEG');
     expect(bytesError(Uint8Array.from([0x50, 0x4b, 3, 4, 20, 0, 0, 0]))).toContain('a zip archive');
     const printed = parseError('ERROR: null root node returned by UiTestAutomationBridge.\n');
     expect(printed.message).toContain('screen.xml:1:1: the input is the error uiautomator prints when it cannot dump the screen');
