@@ -90,7 +90,8 @@ export function parseHierarchy(input: string | Uint8Array, options: ParseHierarc
   const sourceName = options.sourceName ?? 'hierarchy';
   const source = typeof input === 'string' ? input : decodeDumpBytes(input).text;
   const other = otherFileKind(input, source);
-  if (other) throw new HierarchyParseError({ sourceName, source, offset: 0, problem: other.problem, hint: other.hint });
+  // A binary file's first characters say nothing on a terminal: only a text one is quoted.
+  if (other) throw new HierarchyParseError({ sourceName, ...(other.bytes === undefined ? { source, offset: 0 } : {}), problem: other.problem, hint: other.hint });
   const nul = source.indexOf('\u0000');
   if (nul !== -1 && nul < 64) {
     throw new HierarchyParseError({
@@ -132,7 +133,7 @@ const otherFiles: readonly { readonly bytes?: readonly number[]; readonly text: 
 ];
 
 /** The kind of file `input` is when it is one of `otherFiles`: by its bytes when given bytes, else by its text. */
-function otherFileKind(input: string | Uint8Array, source: string): { readonly problem: string; readonly hint: string } | undefined {
+function otherFileKind(input: string | Uint8Array, source: string): (typeof otherFiles)[number] | undefined {
   const head = source.slice(0, 32);
   return otherFiles.find((other) =>
     typeof input !== 'string' && other.bytes !== undefined ? other.bytes.every((byte, index) => input[index] === byte) : other.text.test(head));

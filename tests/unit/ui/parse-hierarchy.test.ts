@@ -182,7 +182,8 @@ describe('parseHierarchy: errors name the source, line:column, an excerpt and wh
       if (result.success) throw new Error('expected a HierarchyParseError');
       return result.error.message;
     };
-    expect(bytesError(gzipSync(dump))).toContain('screen.xml:1:1: the input is gzip-compressed, not a UI hierarchy dump');
+    // A binary file is named without an excerpt of its bytes; the error uiautomator printed is quoted.
+    expect(bytesError(gzipSync(dump))).toMatch(/^screen\.xml: the input is gzip-compressed, not a UI hierarchy dump\. Decompress it first/);
     // Read as text first (a caller that decoded the file as UTF-8 itself), gzip still reads as gzip, not as UTF-16.
     expect(parseError(Buffer.from(gzipSync(dump)).toString('utf8')).message).toContain('gzip-compressed');
     expect(bytesError(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))).toContain('a PNG image (a screenshot?)');
