@@ -447,11 +447,10 @@ function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, 
   const gate = new VlmGate(threshold === undefined ? {} : { threshold });
   const counts = { passed: 0, settled: 0, notPassed: 0 };
   const pages = new PageTrail();
-  const { prints } = caches.donorContext;
   let previous: ReplayStep | undefined;
   for (const step of task.steps) {
-    // Where the recording skips (this step does not start where the last ended), the page before is not the one under a dialog.
-    if (previous && previous.afterFile !== step.beforeFile && similarity(prints(previous.afterFile, previous.after), prints(step.beforeFile, step.before)) < samePageSimilarity) pages.clear();
+    // Where the recording skips, the page before is not the one under a dialog.
+    if (previous && !startsWhereEnded(step, previous, caches.donorContext.prints)) pages.clear();
     previous = step;
     const openedFrom = pages.note(step.before);
     const counted = replayStep(step, task, { caches, tally, gate, ...(openedFrom ? { openedFrom } : {}) });
@@ -460,6 +459,11 @@ function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, 
   const recorded = task.recordedSteps ?? task.steps.length;
   const leftOutSteps = recorded - counts.passed - counts.settled - counts.notPassed;
   tally.perTask.push({ id: task.id, app: task.app, steps: recorded, ...counts, leftOut: leftOutSteps, verified: recorded > 0 && leftOutSteps === 0 && counts.notPassed === 0 });
+}
+
+/** True when `step` starts on the screen `previous` ended on (the same file, or a page as alike as the memory's same page). */
+function startsWhereEnded(step: ReplayStep, previous: ReplayStep, prints: DonorContext['prints']): boolean {
+  return previous.afterFile === step.beforeFile || similarity(prints(previous.afterFile, previous.after), prints(step.beforeFile, step.before)) >= samePageSimilarity;
 }
 
 /**

@@ -89,6 +89,17 @@ function agreed(same: number, other: number): boolean {
   return other === 0 || (same >= minAgreeing && same >= majorityShare * (same + other));
 }
 
+/** Of the remembered moves `counted` keeps, how many had `effect` (`same`) and how many another (`other`). */
+function countEffects(list: readonly Remembered[], counted: (item: Remembered) => boolean, effect: ReadonlySet<string>): { same: number; other: number } {
+  let [same, other] = [0, 0];
+  for (const item of list) {
+    if (!counted(item)) continue;
+    if (similarity(item.effect, effect) >= samePageSimilarity) same += item.count;
+    else other += item.count;
+  }
+  return { same, other };
+}
+
 /** The app screen a page belongs to: its package and activity. */
 function screenKey(tree: UiTree): string {
   return `${tree.packageName}\u0000${tree.activity}`;
@@ -148,19 +159,15 @@ export class TransitionMemory implements TransitionRecall {
   }
 
   recall(unit: ControlUnit, before: UiTree, after: UiTree): Recalled {
-    const list = this.byControl.get(controlKey(unit));
+    const key = controlKey(unit);
+    const list = this.byControl.get(key);
     if (!list) return { same: 0, other: 0 };
     const [from, to] = [this.printsOf(before), this.printsOf(after)];
     const alike = similarity(from, to);
     const effect = effectOf(from, to, alike);
     if (effect.size === 0) return { same: 0, other: 0 };
-    let [same, other] = [0, 0];
-    for (const item of list) {
-      if (similarity(item.before, from) < samePageSimilarity) continue;
-      if (similarity(item.effect, effect) >= samePageSimilarity) same += item.count;
-      else other += item.count;
-    }
-    if (same + other === 0 && alike < otherPageSimilarity) return this.recallElsewhere(controlKey(unit), list, after, to);
+    const { same, other } = countEffects(list, (item) => similarity(item.before, from) >= samePageSimilarity, effect);
+    if (same + other === 0 && alike < otherPageSimilarity) return this.recallElsewhere(key, list, after, to);
     return { same: agreed(same, other) ? same : 0, other };
   }
 
@@ -168,12 +175,7 @@ export class TransitionMemory implements TransitionRecall {
   private recallElsewhere(key: string, list: readonly Remembered[], after: UiTree, to: ReadonlySet<string>): Recalled {
     const reached = (this.pagesReached.get(screenKey(after)) ?? []).filter((page) => similarity(page.prints, to) >= samePageSimilarity);
     if (reached.length === 0 || reached.some((page) => page.controls.size > 1 || !page.controls.has(key))) return { same: 0, other: 0 };
-    let [same, other] = [0, 0];
-    for (const item of list) {
-      if (!item.toOtherPage) continue;
-      if (similarity(item.effect, to) >= samePageSimilarity) same += item.count;
-      else other += item.count;
-    }
+    const { same, other } = countEffects(list, (item) => item.toOtherPage, to);
     return { same: agreed(same, other) ? same : 0, other, elsewhere: true };
   }
 
