@@ -1,5 +1,6 @@
 import { defaultGateThreshold, VlmGate } from '../agent/loop/vlm-gate.js';
-import type { ControlUnit, UnitType } from '../perception/control-unit.js';
+import { navBackId, navHomeId } from '../perception/build-units.js';
+import type { ControlUnit, UnitId, UnitType } from '../perception/control-unit.js';
 import { perceive, type Perception } from '../perception/perceive.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
 import { mapDroidTaskTarget } from '../tasks/droidtask/map-droidtask-target.js';
@@ -9,7 +10,7 @@ import { subtreeEnd } from '../verify/find-nodes.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
 import type { Outcome, VerifyOutcome } from '../verify/verify-outcome.js';
 import { pagePrints, samePageSimilarity, similarity, TransitionMemory } from '../verify/transition-memory.js';
-import { PageTrail } from '../verify/page-trail.js';
+import { PageTrail, type TrailPlace } from '../verify/page-trail.js';
 import { alreadyInWantedState, alreadySelectedCode, verifyUnitStep, type UnitStepInput } from '../verify/verify-unit-step.js';
 import { figuresByApp, figuresByTie, figuresByVisit, type AppFigures, type TieFigures, type Visit } from './replay-breakdown.js';
 
@@ -208,6 +209,18 @@ function table(items: readonly { step: StepReplay; verdict: VerifyOutcome }[], t
 
 function replayedElement(step: ReplayStep): ReplayElement | undefined {
   return step.action.kind === 'key' ? undefined : step.action.element;
+}
+
+/** The loop's pseudo unit a recorded key press is (Back, Home); other keys (Enter) are none. */
+function keyUnitId(step: ReplayStep): UnitId | undefined {
+  if (step.action.kind !== 'key') return undefined;
+  const key = step.action.key.toUpperCase();
+  return key === 'BACK' ? navBackId : key === 'HOME' ? navHomeId : undefined;
+}
+
+function pseudoUnit(perception: Perception, id: UnitId): { unit?: ControlUnit; note: string } {
+  const unit = perception.units.find((item) => item.id === id);
+  return unit ? { unit, note: `the key press is the ${unit.label} unit` } : { note: `no ${id} unit` };
 }
 
 /** The unit the recorded element stands for; a typed text goes to a field (the element itself, else the focused field). */
@@ -426,7 +439,10 @@ function replayCaches(source: ReplaySource, options: ReplayOptions): ReplayCache
     let found = chosenUnits.get(step);
     const element = replayedElement(step);
     if (!found) {
-      found = element ? chooseUnit(perceptionOf(step.beforeFile, step.before), step, element) : { note: 'no element' };
+      const pressed = keyUnitId(step);
+      found = element ? chooseUnit(perceptionOf(step.beforeFile, step.before), step, element)
+        : pressed ? pseudoUnit(perceptionOf(step.beforeFile, step.before), pressed)
+        : { note: 'no element' };
       chosenUnits.set(step, found);
     }
     return found;
@@ -452,8 +468,8 @@ function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, 
     // Where the recording skips, the page before is not the one under a dialog.
     if (previous && !startsWhereEnded(step, previous, caches.donorContext.prints)) pages.clear();
     previous = step;
-    const openedFrom = pages.note(step.before);
-    const counted = replayStep(step, task, { caches, tally, gate, ...(openedFrom ? { openedFrom } : {}) });
+    const counted = replayStep(step, task, { caches, tally, gate, place: pages.note(step.before) });
+    if (keyUnitId(step) === navBackId && counted === 'passed') pages.back();
     if (counted !== undefined) counts[counted] += 1;
   }
   const recorded = task.recordedSteps ?? task.steps.length;
@@ -471,7 +487,7 @@ function startsWhereEnded(step: ReplayStep, previous: ReplayStep, prints: DonorC
  * already in the wanted state), or replayed through the verifier with the gate and the
  * negative controls. Returns what it counts for its task (nothing when left out or unmapped).
  */
-function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly caches: ReplayCaches; readonly tally: ReplayTally; readonly gate: VlmGate; readonly openedFrom?: UiTree }): 'passed' | 'settled' | 'notPassed' | undefined {
+function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly caches: ReplayCaches; readonly tally: ReplayTally; readonly gate: VlmGate; readonly place: TrailPlace }): 'passed' | 'settled' | 'notPassed' | undefined {
   const { caches, tally } = replay;
   const base = { id: step.id, task: task.id, app: step.app, actionKind: step.action.kind, noVisibleEffect: step.noVisibleEffect };
   const note = notReplayedNote(step);
@@ -506,7 +522,7 @@ function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly cache
     tally.perStep.push({ ...unitBase, category: 'settled', note: `${unit.type} "${unit.label}" already in the wanted state: the loop does not act` });
     return 'settled';
   }
-  const context = contextOf(caches, replay.openedFrom);
+  const context = contextOf(caches, replay.place);
   const verdict = verifyRecorded(step, { unit, args, before: step.before, after: step.after, ...context });
   tally.categories.replayed += 1;
   if (verdict.outcome !== 'pass') tally.vision.everyNonPass += 1;
@@ -527,15 +543,16 @@ const toggleAfterOtherCapture = 'toggle whose after screen is another capture of
 function notReplayedNote(step: ReplayStep): string | undefined {
   // Typing nothing and then Enter / Search is those keys pressed in the field: nothing was typed to verify.
   const keysOnly = step.action.kind === 'set-text' && step.action.text === '' && step.action.submitted;
-  if (step.action.kind === 'key' || keysOnly) return 'key press (not replayed)';
+  if ((step.action.kind === 'key' && keyUnitId(step) === undefined) || keysOnly) return 'key press (not replayed)';
   if (step.action.kind === 'scroll') return 'swipe / scroll (not replayed)';
-  if (!replayedElement(step)) return `${step.action.kind} without an element (not replayed)`;
+  if (!replayedElement(step) && keyUnitId(step) === undefined) return `${step.action.kind} without an element (not replayed)`;
   return undefined;
 }
 
 /** The task's VLM gate sees the verdict as the loop's would; a gate that opens is a vision call. */
 function countGate(step: ReplayStep, unit: ControlUnit, verdict: VerifyOutcome, replay: { readonly tally: ReplayTally; readonly gate: VlmGate }): void {
-  const target = { fingerprint: step.before.nodes[unit.members[0]?.node ?? -1]?.fingerprint ?? '', bounds: unit.bounds };
+  // A pseudo unit (Back, Home) has no node: its id is its fingerprint, as in the loop.
+  const target = { fingerprint: unit.members[0] ? (step.before.nodes[unit.members[0].node]?.fingerprint ?? '') : unit.id, bounds: unit.bounds };
   const decision = verdict.code === 'pixel-only' ? replay.gate.pixelOnly() : replay.gate.recordOutcome(target, verdict.outcome);
   if (decision.open) {
     replay.tally.vision.gate += 1;
@@ -543,11 +560,11 @@ function countGate(step: ReplayStep, unit: ControlUnit, verdict: VerifyOutcome, 
   }
 }
 
-/** What a step is verified with besides its screens: the memory of the replay and the page its dialog was opened from; its controls get the same. */
-type StepContext = Pick<UnitStepInput, 'memory' | 'openedFrom'>;
+/** What a step is verified with besides its screens: the memory of the replay and its place on the run's trail of pages; its controls get the same. */
+type StepContext = Pick<UnitStepInput, 'memory' | 'openedFrom' | 'cameFrom'>;
 
-function contextOf(caches: ReplayCaches, openedFrom: UiTree | undefined): StepContext {
-  return { ...(caches.memory ? { memory: caches.memory } : {}), ...(openedFrom ? { openedFrom } : {}) };
+function contextOf(caches: ReplayCaches, place: TrailPlace): StepContext {
+  return { ...(caches.memory ? { memory: caches.memory } : {}), ...place };
 }
 
 /** The two negative controls of a visible-effect step: nothing happened (after = before), and another step's effect (when a donor exists). */

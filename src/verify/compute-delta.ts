@@ -109,7 +109,8 @@ export function computeDelta(before: UiTree, after: UiTree): Delta {
   const found = atomicChanges(after, nodesBefore, nodesAfter, pairing);
   const { matches, changes } = found;
 
-  const rho = matches.length / Math.max(nodesBefore.length, 1);
+  // Two screens without a node to compare (an empty dump) are alike, not a new page.
+  const rho = nodesBefore.length === 0 ? (nodesAfter.length === 0 ? 1 : 0) : matches.length / nodesBefore.length;
   const packageChanged = before.packageName !== '' && after.packageName !== '' && before.packageName !== after.packageName;
   const activityChanged = before.activity !== '' && after.activity !== '' && before.activity !== after.activity;
   const imageChanges = countImageChanges(before, after);

@@ -112,7 +112,8 @@ const activityOnlyCode = 'activity-only';
 function changeContract(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta, what: string): VerifyOutcome {
   if (delta.label === 'no-change') return outcome('fail', `${what}: nothing on screen changed (ρ=${delta.rho.toFixed(2)})`, [], 'no-change');
   if (activityOnly(delta)) return outcome('inconclusive', `${what}: the activity changed (${after.activity}) but nothing on screen did`, [], activityOnlyCode);
-  const tied = tiedEvidence(unit, before, after, delta);
+  // Back, Home and launch are keys, not views: their labels are ours, and a page that shows one does not name them.
+  const tied = unit.navigation === undefined ? tiedEvidence(unit, before, after, delta) : undefined;
   return tied !== undefined
     ? pass(tied.kind, `${what}: ${tied.reason}`, 'strong')
     : pass('screen-changed', `${what}: the screen changed (${delta.label}, ρ=${delta.rho.toFixed(2)}, ${delta.changes.length} change(s)${delta.changes.length === 0 && delta.imageChanges > 0 ? `, only ${delta.imageChanges} image(s) came or went` : ''}); nothing ties it to the unit`, 'weak');

@@ -1,10 +1,11 @@
 import type { ControlUnit } from '../perception/control-unit.js';
+import { isLauncherPackage } from '../ui/launcher.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { computeDelta, type Delta } from './compute-delta.js';
 import { evaluateExpectation, staleExpectationCode } from './evaluate-expectation.js';
 import { subtreeEnd } from './find-nodes.js';
 import type { Predicate } from './predicate.js';
-import type { TransitionRecall } from './transition-memory.js';
+import { pagePrints, samePageSimilarity, similarity, type TransitionRecall } from './transition-memory.js';
 import { dialogValueTie } from './tied-evidence.js';
 import { dismissedPageNotInDump, normaliseValue, unitContract, type ContractArgs } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
@@ -33,6 +34,12 @@ export interface UnitStepInput {
    * after does (`dialog-value-shown`).
    */
   readonly openedFrom?: UiTree;
+  /**
+   * The page the run came to `before` from (`PageTrail.note`): the page under a dialog
+   * dumped alone, else the page before it on the trail. Back that led to a page like it
+   * is tied to Back (`went-back`).
+   */
+  readonly cameFrom?: UiTree;
 }
 
 /**
@@ -128,6 +135,9 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  *   its effect may be in pixels only, and tapping again may undo it;
  * - a dialog's commit whose page now shows the value the dialog's field held, which the
  *   page it was opened from (`openedFrom`) did not, is strong (`tie: 'dialog-value-shown'`);
+ * - Back that led to a page like the one the run came from (`cameFrom`) is strong
+ *   (`tie: 'went-back'`), and so is Home that left an app for the home screen
+ *   (`tie: 'home-screen'`); the keys' labels are ours, so no page names them;
  * - a weak pass that `memory` records (the control led from this page to this page in
  *   verified steps before, every time, or three times in four and twice at least) is
  *   strong (`tie: 'known-transition'`); so is one on a page where the control was never
@@ -149,6 +159,7 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
     }
   }
   if (input.openedFrom) verdict = withDialogValue(verdict, input.openedFrom, input.before, input.after);
+  if (unit.navigation === 'back' || unit.navigation === 'home') verdict = withNavigation(verdict, unit.navigation, input);
   return input.memory ? withMemory(verdict, input.memory, input) : verdict;
 }
 
@@ -157,6 +168,25 @@ function withDialogValue(verdict: VerifyOutcome, openedFrom: UiTree, dialog: UiT
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || verdict.tie !== dismissedPageNotInDump) return verdict;
   const shown = dialogValueTie(dialog, after, openedFrom);
   return shown === undefined ? verdict : { ...verdict, reason: `${verdict.reason}; ${shown.reason}`, strength: 'strong', tie: shown.kind };
+}
+
+/**
+ * A weak pass on Back or Home tied to the key: Back that led to a page like the one the run
+ * came from (Back pops the page, or closes the dialog: `went-back`), and Home that left an
+ * app for the home screen (`home-screen`), are strong. Back that left for the home screen is
+ * not: Back leads to whatever opened the app, which need not be the home screen.
+ */
+function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: UnitStepInput): VerifyOutcome {
+  if (verdict.outcome !== 'pass' || verdict.strength !== 'weak') return verdict;
+  const seen = verdict.reason.replace(/; nothing ties it to the unit$/, '');
+  const { before, after, cameFrom } = input;
+  if (key === 'back' && cameFrom && similarity(pagePrints(cameFrom), pagePrints(after)) >= samePageSimilarity) {
+    return { ...verdict, reason: `${seen}; it returned to the page the run came from`, strength: 'strong', tie: 'went-back' };
+  }
+  if (key === 'home' && !isLauncherPackage(before.packageName) && isLauncherPackage(after.packageName)) {
+    return { ...verdict, reason: `${seen}; it left ${before.packageName || 'the app'} for the home screen (${after.packageName})`, strength: 'strong', tie: 'home-screen' };
+  }
+  return verdict;
 }
 
 /**

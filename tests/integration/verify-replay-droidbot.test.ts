@@ -71,7 +71,7 @@ describe('verify-replay reads a DroidBot output folder as DroidBot writes it', (
     expect(json.perStep.map((step) => [short(step), step.category, step.unitLabel ?? step.note, step.verdict?.outcome])).toEqual([
       ['calendar/events/event_2023-10-20_134317.json', 'replayed', '15', 'pass'],
       ['notes/events/event_2024-01-01_095001.json', 'replayed', 'Settings', 'pass'],
-      ['notes/events/event_2024-01-01_095010.json', 'not-replayed', 'key press (not replayed)', undefined],
+      ['notes/events/event_2024-01-01_095010.json', 'replayed', 'back', 'pass'],
       ['notes/events/event_2024-01-01_100005.json', 'replayed', 'New note', 'pass'],
       ['notes/events/event_2024-01-01_100015.json', 'replayed', 'New note', 'pass'],
       ['notes/events/event_2024-01-01_100025.json', 'replayed', 'Save', 'pass'],
@@ -80,13 +80,15 @@ describe('verify-replay reads a DroidBot output folder as DroidBot writes it', (
     ]);
     // The real state's tapped day became checked: tied to the acted control.
     expect(json.perStep[0]!.verdict).toMatchObject({ strength: 'strong', tie: 'own-state-changed' });
+    // Back is the loop's nav-back: it returned to the page Settings was tapped on.
+    expect(json.perStep[2]).toMatchObject({ actionKind: 'key', unitType: 'navigate', verdict: { strength: 'strong', tie: 'went-back' } });
     // Both negative controls ran: the no-op control fails every replayed step; a wrong effect was drawn from the same run.
     const replayed = json.perStep.filter((step) => step.category === 'replayed');
-    expect(replayed.map((step) => step.noOp?.outcome)).toEqual(['fail', 'fail', 'fail', 'fail', 'fail']);
+    expect(replayed.map((step) => step.noOp?.outcome)).toEqual(['fail', 'fail', 'fail', 'fail', 'fail', 'fail']);
     expect(replayed.filter((step) => step.wrongEffect).length).toBe(3);
     expect(json.tasks.perTask).toEqual([
       expect.objectContaining({ id: path.join(fixture, 'calendar'), app: 'com.simplemobiletools.calendar', steps: 1, passed: 1, leftOut: 0, verified: true }),
-      expect.objectContaining({ id: notes, app: 'com.example.notes', steps: 9, passed: 4, leftOut: 5, verified: false }),
+      expect.objectContaining({ id: notes, app: 'com.example.notes', steps: 9, passed: 5, leftOut: 4, verified: false }),
     ]);
     const { out } = await run('verify-replay', notes);
     expect(out).toMatch(/^verify-replay: .*notes \(droidbot\): 7 steps in 1 tasks/m);

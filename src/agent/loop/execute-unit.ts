@@ -20,13 +20,14 @@ export const refusedCode = 'refused';
  * changed: a slow app is not a failed tap) and, with execution feedback, verifies it
  * with `verifyUnitStep` — its type's contract, with `expectation` in place of "something
  * changed" when the unit is the whole commitment, the run's transition memory (a
- * pass is learned into it) and, for a dialog dumped alone, the page it was opened from
- * (the session's `PageTrail`). A command the device refuses fails the unit; a unit
+ * pass is learned into it) and its place on the session's `PageTrail` (for a dialog
+ * dumped alone, the page it was opened from; the page Back leads to; a Back that passed
+ * takes its page off the trail). A command the device refuses fails the unit; a unit
  * already in the wanted state needs no action and passes.
  */
 export async function executeUnit(context: SenseActContext, unit: ControlUnit, item: CommitmentItem, before: Screen, expectation: Predicate | undefined): Promise<ExecutedUnit> {
   const { session, feedback } = context;
-  const openedFrom = session.pages.note(before.perception.tree);
+  const place = session.pages.note(before.perception.tree);
   const actions = unitActions(unit, item);
   if ('problem' in actions) throw new Error(`unit ${unit.id}: ${actions.problem} (an admissible commitment maps onto actions: this is a bug)`);
   const refused = await session.act(actions, unit.id);
@@ -41,8 +42,9 @@ export async function executeUnit(context: SenseActContext, unit: ControlUnit, i
   if (actions.length === 0) return executed({ outcome: 'pass', reason: `${unit.type} "${unit.label}" already in the wanted state`, evidence: [] });
   const outcome: VerifyOutcome = refused !== undefined
     ? { outcome: 'fail', reason: `${unit.type} "${unit.label}": the device refused the action (${refused})`, evidence: [], code: refusedCode }
-    : session.timeVerification(() => verifyUnitStep({ unit, args: contractArgs(item), ...(expectation ? { expectation } : {}), before: before.perception.tree, after: after.perception.tree, delta, memory: session.transitions, ...(openedFrom ? { openedFrom } : {}) }));
+    : session.timeVerification(() => verifyUnitStep({ unit, args: contractArgs(item), ...(expectation ? { expectation } : {}), before: before.perception.tree, after: after.perception.tree, delta, memory: session.transitions, ...place }));
   if (outcome.outcome === 'pass') session.transitions.learn(unit, before.perception.tree, after.perception.tree);
+  if (outcome.outcome === 'pass' && unit.navigation === 'back') session.pages.back();
   session.trace.emit({ type: 'verify-end', step: session.step, outcome: outcome.outcome, reason: outcome.reason, label: delta.label, by: 'contract', ...(outcome.strength ? { strength: outcome.strength } : {}) });
   return executed(outcome);
 }

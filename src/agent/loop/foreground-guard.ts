@@ -1,6 +1,7 @@
 import type { DeviceAction } from '../../device/device-action.js';
 import type { ControlUnit } from '../../perception/control-unit.js';
 import type { Task } from '../../tasks/task-schema.js';
+import { isLauncherPackage } from '../../ui/launcher.js';
 import type { AgentSession, Screen } from '../agent-session.js';
 import type { CommitmentItem } from '../planning/plan-reply.js';
 
@@ -14,9 +15,6 @@ export const systemPackages: readonly string[] = [
   'com.google.android.inputmethod.latin',
 ];
 
-/** Home-screen apps: a tap on one of their icons starts another app. */
-const launcherPackage = /launcher|^com\.miui\.home$|^com\.android\.launcher|\.home$/i;
-
 /** How many times the guard presses Back before it goes Home and relaunches the task's app. */
 export const maxBackPresses = 2;
 
@@ -28,11 +26,6 @@ export function labelNamesPackage(label: string, packageName: string): boolean {
   const target = packageName.toLowerCase();
   const words = label.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length >= 3 && !genericWords.has(word));
   return words.some((word) => target.includes(word));
-}
-
-/** True for a home screen (launcher) package. */
-export function isLauncherPackage(packageName: string): boolean {
-  return launcherPackage.test(packageName);
 }
 
 /** What the guard did about one screen. */

@@ -57,12 +57,12 @@ describe('PageTrail', () => {
     const [opener, dialog] = [screen(page('Shopping'), at), screen(renameDialog('Groceries'), at)];
     expect([dialogOnly(opener), dialogOnly(dialog)]).toEqual([false, true]);
     const trail = new PageTrail();
-    expect(trail.note(dialog)).toBeUndefined();
-    expect(trail.note(opener)).toBeUndefined();
-    expect(trail.note(dialog)).toBe(opener);
+    expect(trail.note(dialog).openedFrom).toBeUndefined();
+    expect(trail.note(opener).openedFrom).toBeUndefined();
+    expect(trail.note(dialog).openedFrom).toBe(opener);
     // A menu's window, then the dialog: still the page under both.
-    expect(trail.note(dialog)).toBe(opener);
+    expect(trail.note(dialog).openedFrom).toBe(opener);
     trail.clear();
-    expect(trail.note(dialog)).toBeUndefined();
+    expect(trail.note(dialog).openedFrom).toBeUndefined();
   });
 });

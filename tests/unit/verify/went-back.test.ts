@@ -1,0 +1,112 @@
+// Back (the loop's nav-back, a recorder's BACK key) verified against the run's trail of
+// pages: the page it came from is where Back leads. Hand-made screens of a notes app (a
+// list, a note, a settings page, a dialog dumped alone) and a launcher. Back that led to the
+// page the run came from is strong; Back that led elsewhere, a tap that led there, and Back
+// with no page before it stay weak; a page that shows the word "Back" does not name the key.
+// Home that left the app for the home screen is strong; Back that did the same is not.
+import { describe, expect, it } from 'vitest';
+import { perceive } from '../../../src/perception/perceive.js';
+import { computeDelta } from '../../../src/verify/compute-delta.js';
+import { PageTrail } from '../../../src/verify/page-trail.js';
+import { verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
+import type { UiTree } from '../../../src/ui/ui-tree.js';
+import { hierarchy, node, screen } from './screens.js';
+
+const app = 'com.example.notes';
+const at = { packageName: app, activity: '.MainActivity' };
+
+/** A page titled `title` with `rows` rows of text. */
+function page(title: string, rows: readonly string[]): UiTree {
+  return screen(hierarchy(node({ class: 'android.widget.FrameLayout', package: app, bounds: '[0,0][1080,2400]' },
+    node({ text: title, 'resource-id': `${app}:id/title`, package: app, bounds: '[40,80][800,180]' })
+    + rows.map((row, index) => node({ text: row, 'resource-id': `${app}:id/row`, clickable: true, package: app, bounds: `[0,${300 + index * 200}][1080,${480 + index * 200}]` })).join(''))), at);
+}
+
+const list = page('Notes', ['Shopping', 'Holiday', 'Books']);
+const note = page('Shopping', ['Milk', 'Eggs']);
+const settings = page('Settings', ['Theme', 'Back up notes', 'About']);
+const dialog = screen(hierarchy(node({ class: 'android.widget.FrameLayout', package: app, bounds: '[60,900][1020,1500]' },
+  node({ text: 'Delete note?', package: app, bounds: '[100,940][980,1020]' })
+  + node({ class: 'android.widget.Button', text: 'CANCEL', clickable: true, package: app, bounds: '[560,1380][760,1470]' }))), at);
+
+function back(before: UiTree): ReturnType<typeof perceive>['units'][number] {
+  const unit = perceive(before).units.find((item) => item.id === 'nav-back');
+  if (!unit) throw new Error('no nav-back unit');
+  return unit;
+}
+
+describe('PageTrail', () => {
+  it('says which page the run came from, and drops the pages above a page it returns to', () => {
+    const trail = new PageTrail();
+    expect(trail.note(list)).toEqual({});
+    expect(trail.note(note)).toEqual({ cameFrom: list });
+    // A dialog dumped alone: the page under it is where it was opened from, and where Back leads.
+    expect(trail.note(dialog)).toEqual({ openedFrom: note, cameFrom: note });
+    expect(trail.note(settings)).toEqual({ cameFrom: note });
+    // Back at the list: the note and the settings page are off the trail.
+    expect(trail.note(page('Notes', ['Shopping', 'Holiday', 'Books']))).toEqual({});
+    expect(trail.note(settings)).toEqual({ cameFrom: expect.objectContaining({ nodes: list.nodes.map((item) => expect.objectContaining({ text: item.text })) }) });
+    trail.clear();
+    expect(trail.note(dialog)).toEqual({});
+  });
+
+  it('takes a page Back left off the trail, and keeps the page under a dialog Back closed', () => {
+    const trail = new PageTrail();
+    trail.note(note);
+    trail.back();
+    // The run began on the note; Back reached the list, which it did not come from.
+    expect(trail.note(list)).toEqual({});
+    expect(trail.note(note)).toEqual({ cameFrom: list });
+    expect(trail.note(dialog)).toEqual({ openedFrom: note, cameFrom: note });
+    trail.back();
+    expect(trail.note(note)).toEqual({ cameFrom: list });
+  });
+});
+
+describe('Back against the page the run came from', () => {
+  const verdict = (before: UiTree, after: UiTree, cameFrom?: UiTree): ReturnType<typeof verifyUnitStep> =>
+    verifyUnitStep({ unit: back(before), args: {}, before, after, ...(cameFrom ? { cameFrom } : {}) });
+
+  it('is strong when it led to the page the run came from, or closed a dialog onto the page under it', () => {
+    expect(verdict(note, page('Notes', ['Shopping', 'Holiday', 'Books']), list)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'went-back', reason: expect.stringContaining('it returned to the page the run came from') });
+    expect(verdict(dialog, note, note)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'went-back' });
+  });
+
+  it('stays weak when it led elsewhere or no page came before; a tap that led there is not Back', () => {
+    expect(verdict(note, settings, list)).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'screen-changed' });
+    expect(verdict(note, list)).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    const row = perceive(note).units.find((unit) => unit.label === 'Milk');
+    expect(verifyUnitStep({ unit: row!, args: {}, before: note, after: list, cameFrom: list })).not.toMatchObject({ tie: 'went-back' });
+    // Nothing changed: Back failed, whatever the trail says.
+    expect(verdict(note, note, list)).toMatchObject({ outcome: 'fail', code: 'no-change' });
+  });
+
+  it('is not named by a page that shows the word "Back"', () => {
+    const backUp = page('Back up', ['Back', 'Restore']);
+    expect(verdict(note, backUp)).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'screen-changed' });
+  });
+});
+
+describe('computeDelta on screens with nothing to compare', () => {
+  it('reads two empty dumps as no change, and an empty dump that filled as a new page', () => {
+    const empty = screen(hierarchy(), at);
+    expect(computeDelta(empty, empty).label).toBe('no-change');
+    expect(computeDelta(empty, list).label).toBe('new-page');
+  });
+});
+
+describe('Home against the home screen', () => {
+  const launcher = screen(hierarchy(node({ class: 'android.widget.FrameLayout', package: 'com.android.launcher3', bounds: '[0,0][1080,2400]' },
+    node({ text: 'Notes', class: 'android.widget.TextView', clickable: true, package: 'com.android.launcher3', bounds: '[40,300][260,520]' })
+    + node({ text: 'Clock', class: 'android.widget.TextView', clickable: true, package: 'com.android.launcher3', bounds: '[300,300][520,520]' }))), { packageName: 'com.android.launcher3', activity: '.Launcher' });
+  const key = (before: UiTree, id: 'nav-home' | 'nav-back'): ReturnType<typeof perceive>['units'][number] => perceive(before).units.find((unit) => unit.id === id)!;
+
+  it('is strong when it left the app for the home screen; Back that did the same is not tied', () => {
+    expect(verifyUnitStep({ unit: key(note, 'nav-home'), args: {}, before: note, after: launcher })).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'home-screen', reason: expect.stringContaining(`it left ${app} for the home screen (com.android.launcher3)`) });
+    // Back leads to whatever opened the app, which need not be the home screen.
+    expect(verifyUnitStep({ unit: key(note, 'nav-back'), args: {}, before: note, after: launcher })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    // Home from the home screen to another of its pages: nothing left.
+    const otherHome = screen(hierarchy(node({ class: 'android.widget.FrameLayout', package: 'com.android.launcher3', bounds: '[0,0][1080,2400]' }, node({ text: 'Maps', clickable: true, package: 'com.android.launcher3', bounds: '[40,300][260,520]' }))), { packageName: 'com.android.launcher3', activity: '.Launcher' });
+    expect(verifyUnitStep({ unit: key(launcher, 'nav-home'), args: {}, before: launcher, after: otherHome })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+  });
+});
