@@ -1,6 +1,6 @@
 import type { UiTree } from '../ui/ui-tree.js';
 import { dialogSized } from './compute-delta.js';
-import { pagePrints, samePageSimilarity, similarity } from './transition-memory.js';
+import { otherPageSimilarity, pagePrints, samePageSimilarity, similarity } from './transition-memory.js';
 
 /** True when every window of the dump is dialog-sized: a dialog dumped without the page under it. */
 export function dialogOnly(tree: UiTree): boolean {
@@ -26,8 +26,9 @@ const maxPages = 16;
  * dialog's window alone, so what the dialog's commit did to the page under it shows only
  * against the page the run was on when it opened the dialog, a step or two before (a menu,
  * then the dialog). A screen like a page on the trail (the memory's same page) is a return
- * to it: the pages above it are dropped, as Back drops them. So the page below the top is
- * the one the run came from, where Back leads. The loop keeps one per run; `verify-replay`
+ * to it: the pages above it are dropped, as Back drops them. A screen that is not another
+ * page outright (`otherPageSimilarity`) is the top page re-drawn and takes its place. So the
+ * page below the top is the one the run came from, where Back leads. The loop keeps one per run; `verify-replay`
  * one per recorded run, cleared where the recording skips (the next step does not start
  * where the last one ended).
  */
@@ -45,6 +46,8 @@ export class PageTrail {
     let index = this.pages.length - 1;
     while (index >= 0 && similarity(this.pages[index]!.prints, prints) < samePageSimilarity) index -= 1;
     if (index >= 0) this.pages.length = index;
+    // Not another page outright: the top page re-drawn (a panel opened, a list grew), which Back does not return to.
+    else if (this.pages.length > 0 && similarity(this.pages.at(-1)!.prints, prints) >= otherPageSimilarity) this.pages.pop();
     this.pages.push({ tree: before, prints });
     if (this.pages.length > maxPages) this.pages.shift();
     const below = this.pages.at(-2)?.tree;

@@ -16,7 +16,7 @@ const maxPerControl = 32;
  * its own page re-drawn): only such an effect is remembered by the page reached, whatever
  * page the control was acted on.
  */
-const otherPageSimilarity = 0.5;
+export const otherPageSimilarity = 0.5;
 /** Pages reached kept per app screen (package and activity; the oldest go first). */
 const maxPagesPerScreen = 64;
 

@@ -50,6 +50,15 @@ describe('PageTrail', () => {
     expect(trail.note(dialog)).toEqual({});
   });
 
+  it('takes a page re-drawn (not another page outright) for the page it was, not for a page the run came from', () => {
+    const trail = new PageTrail();
+    trail.note(list);
+    trail.note(note);
+    // A row more on the note: the same page, so Back from it still leads to the list.
+    const grown = page('Shopping', ['Milk', 'Eggs', 'Bread', 'Butter']);
+    expect(trail.note(grown)).toEqual({ cameFrom: list });
+  });
+
   it('takes a page Back left off the trail, and keeps the page under a dialog Back closed', () => {
     const trail = new PageTrail();
     trail.note(note);
