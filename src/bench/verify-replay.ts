@@ -218,6 +218,7 @@ function keyUnitId(step: ReplayStep): UnitId | undefined {
   return key === 'BACK' ? navBackId : key === 'HOME' ? navHomeId : undefined;
 }
 
+/** The pseudo unit `id` of the perceived screen (every perception has them). */
 function pseudoUnit(perception: Perception, id: UnitId): { unit?: ControlUnit; note: string } {
   const unit = perception.units.find((item) => item.id === id);
   return unit ? { unit, note: `the key press is the ${unit.label} unit` } : { note: `no ${id} unit` };

@@ -28,9 +28,9 @@ const maxPages = 16;
  * then the dialog). A screen like a page on the trail (the memory's same page) is a return
  * to it: the pages above it are dropped, as Back drops them. A screen that is not another
  * page outright (`otherPageSimilarity`) is the top page re-drawn and takes its place. So the
- * page below the top is the one the run came from, where Back leads. The loop keeps one per run; `verify-replay`
- * one per recorded run, cleared where the recording skips (the next step does not start
- * where the last one ended).
+ * page below the top is the one the run came from, where Back leads. The loop keeps one per
+ * run; `verify-replay` one per recorded run, cleared where the recording skips (the next
+ * step does not start where the last one ended).
  */
 export class PageTrail {
   private pages: { readonly tree: UiTree; readonly prints: ReadonlySet<string> }[] = [];
