@@ -468,6 +468,11 @@ function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, 
   for (const step of task.steps) {
     // Where the recording skips, the page before is not the one under a dialog.
     if (previous && !startsWhereEnded(step, previous, caches.donorContext.prints)) pages.clear();
+    // The app started from this screen by an intent: the page it opened on came from there.
+    if (step.launchedFrom) {
+      pages.clear();
+      pages.note(step.launchedFrom);
+    }
     previous = step;
     const counted = replayStep(step, task, { caches, tally, gate, place: pages.note(step.before) });
     if (keyUnitId(step) === navBackId && counted === 'passed') pages.back();

@@ -112,6 +112,30 @@ describe('verify-replay reads a DroidBot output folder as DroidBot writes it', (
     expect(tap!.verdict?.outcome).not.toBe('pass');
   });
 
+  it('Back from the page the app opened on, to the home screen the recorder started it from, is tied to Back; without that start it is not', async () => {
+    const launched = await copy('notes', 'launched');
+    // A home screen (SYNTHETIC) the intent starts the app from, and Back from the app's first page to it.
+    const home = { tag: '2024-01-01_094958', state_str: 'sHome', foreground_activity: 'com.android.launcher3/.Launcher', width: 1080, height: 2280, views: [
+      { temp_id: 0, parent: -1, children: [1, 2, 3], bounds: [[0, 0], [1080, 2280]], class: 'android.widget.FrameLayout', package: 'com.android.launcher3', resource_id: null, text: null, content_description: null, clickable: false, visible: true },
+      ...['Notes', 'Clock', 'Maps'].map((label, index) => ({ temp_id: index + 1, parent: 0, children: [], bounds: [[40 + index * 300, 400], [300 + index * 300, 640]], class: 'android.widget.TextView', package: 'com.android.launcher3', resource_id: null, text: label, content_description: label, clickable: true, visible: true })),
+    ] };
+    await writeFile(path.join(launched, 'states', 'state_2024-01-01_094958.json'), JSON.stringify(home));
+    await editEvent(launched, '2024-01-01_094959', (event) => {
+      event.start_state = 'sHome';
+    });
+    await editEvent(launched, '2024-01-01_095001', (event) => {
+      event['event'] = { event_type: 'key', log_lines: null, name: 'BACK' };
+      event.stop_state = 'sHome';
+    });
+    const back = async (): Promise<StepJson | undefined> => (await report(launched)).perStep.find((step) => step.id.endsWith('event_2024-01-01_095001.json'));
+    expect(await back()).toMatchObject({ category: 'replayed', unitType: 'navigate', verdict: { outcome: 'pass', strength: 'strong', tie: 'went-back' } });
+    // Negative control: the same Back with no start before it (the intent is another event) ties nothing.
+    await editEvent(launched, '2024-01-01_094959', (event) => {
+      event['event'] = { event_type: 'manual', log_lines: null };
+    });
+    expect(await back()).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'weak' } });
+  });
+
   it('a field holding the typed text in quotes, as some DroidBot versions type it, passes; other texts do not', async () => {
     const quoted = await copy('notes', 'quoted');
     const typedAs = async (fieldText: string, typed = 'groceries'): Promise<StepJson | undefined> => {

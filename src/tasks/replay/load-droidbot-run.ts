@@ -8,6 +8,7 @@ import { droidBotTypedAlso } from './droidbot-typing.js';
 import { droidBotReplayElement, sameScreen } from './droidtask-replay-tasks.js';
 import { ReplayLoadError } from './replay-load-error.js';
 import type { ReplayAction, ReplayStep, ReplayTask, ScreenCounts, UnreadableFile } from './replay-task.js';
+import type { UiTree } from '../../ui/ui-tree.js';
 
 /** One DroidBot output folder read as a replay task, with what was left out. */
 export interface DroidBotRun {
@@ -104,11 +105,14 @@ export async function loadDroidBotRun(directory: string): Promise<DroidBotRun> {
   const screens = droidBotScreens(index.statesByStr, unreadable);
   const skipped: { id: string; reason: string }[] = [];
   const steps: ReplayStep[] = [];
+  // The screen an intent started the app from, kept for the step that follows it.
+  let launchedFrom: UiTree | undefined;
   for (const entry of index.events) {
     const id = entry.file;
     const action = actionOf(entry.data.event);
     if (typeof action === 'string') {
       skipped.push({ id, reason: action });
+      launchedFrom = entry.data.event.event_type === 'intent' ? (await screens.around([entry.data.start_state], [], entry)).before?.tree : undefined;
       continue;
     }
     const start = entry.data.start_state;
@@ -129,7 +133,9 @@ export async function loadDroidBotRun(directory: string): Promise<DroidBotRun> {
       action,
       noVisibleEffect: before.file === after.file || sameScreen(before.tree, after.tree),
       ...(after.savedBeforeEvent ? { afterFromOtherCapture: true } : {}),
+      ...(launchedFrom ? { launchedFrom } : {}),
     });
+    launchedFrom = undefined;
   }
   const app = (await utgAppPackage(directory, unreadable)) ?? commonestApp(steps);
   debugLog('tasks', 'droidbot run loaded', { directory, events: index.events.length, steps: steps.length, skipped: skipped.length, unreadable: unreadable.length });

@@ -47,6 +47,12 @@ export interface ReplayStep {
    * two alike switches is on may differ.
    */
   readonly afterFromOtherCapture?: boolean;
+  /**
+   * The screen the recorder started the app from by an intent right before this step (the
+   * home screen, as DroidBot's `am start` leaves it under the app): the page Back leads to
+   * from the page the app opened on. Absent when no such start came before the step.
+   */
+  readonly launchedFrom?: UiTree;
 }
 
 /** A recorded demonstration or run: its steps in the order they were taken. */
