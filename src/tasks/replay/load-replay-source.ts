@@ -1,12 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DroidTaskLoadError } from '../droidtask/droidtask-load-error.js';
-import { loadDroidTaskApp, type DroidTaskApp } from '../droidtask/load-droidtask-app.js';
+import { loadDroidTaskApp } from '../droidtask/load-droidtask-app.js';
 import { droidTaskReplayTasks } from './droidtask-replay-tasks.js';
 import { loadTransitions } from './load-transitions.js';
 import { ReplayLoadError } from './replay-load-error.js';
 import { loadDroidBotRun } from './load-droidbot-run.js';
-import type { ReplaySource, ReplayTask, UnreadableFile } from './replay-task.js';
+import type { ReplaySource, UnreadableFile } from './replay-task.js';
 
 async function kindOf(target: string): Promise<'file' | 'directory' | undefined> {
   try {
@@ -78,51 +78,54 @@ async function droidBotRunFolders(folder: string, names: readonly { name: string
   return found;
 }
 
-/** DroidBot output folders as one source, a task each; a folder with nothing readable is listed as unreadable, unless no folder can be read at all. */
-async function loadDroidBotFolders(source: string, runFolders: readonly string[]): Promise<ReplaySource> {
-  const tasks: ReplayTask[] = [];
-  const skipped: { id: string; reason: string }[] = [];
+/** What `loadEach` read: the folders loaded, those it could not read (listed), and the first such error. */
+interface Loaded<T, E> {
+  readonly loaded: T[];
+  readonly unreadable: UnreadableFile[];
+  readonly firstError?: E;
+}
+
+/**
+ * Loads each folder in turn. What a loaded folder could not read (`unreadableOf`) and a
+ * folder whose load throws a load error (`isLoadError`) are listed as unreadable, in folder
+ * order; any other error is thrown.
+ */
+async function loadEach<T, E extends UnreadableFile>(folders: readonly string[], load: (folder: string) => Promise<T>, isLoadError: (error: unknown) => error is E, unreadableOf: (value: T) => readonly UnreadableFile[]): Promise<Loaded<T, E>> {
+  const loaded: T[] = [];
   const unreadable: UnreadableFile[] = [];
-  const screens = { read: 0, withInvertedBounds: 0, invertedViews: 0 };
-  let firstError: ReplayLoadError | undefined;
-  for (const folder of runFolders) {
+  let firstError: E | undefined;
+  for (const folder of folders) {
     try {
-      const run = await loadDroidBotRun(folder);
-      tasks.push(run.task);
-      skipped.push(...run.skipped);
-      unreadable.push(...run.unreadable);
-      screens.read += run.screens.read;
-      screens.withInvertedBounds += run.screens.withInvertedBounds;
-      screens.invertedViews += run.screens.invertedViews;
+      const value = await load(folder);
+      loaded.push(value);
+      unreadable.push(...unreadableOf(value));
     } catch (error) {
-      if (!ReplayLoadError.isInstance(error)) throw error;
+      if (!isLoadError(error)) throw error;
       firstError ??= error;
       unreadable.push({ file: error.file, problem: error.problem });
     }
   }
-  if (tasks.length === 0) {
+  return { loaded, unreadable, ...(firstError ? { firstError } : {}) };
+}
+
+/** DroidBot output folders as one source, a task each; a folder with nothing readable is listed as unreadable, unless no folder can be read at all. */
+async function loadDroidBotFolders(source: string, runFolders: readonly string[]): Promise<ReplaySource> {
+  const { loaded: runs, unreadable, firstError } = await loadEach(runFolders, loadDroidBotRun, (error) => ReplayLoadError.isInstance(error), (run) => run.unreadable);
+  if (runs.length === 0) {
     const where = runFolders.length === 1 ? '' : ` (none of the ${runFolders.length} DroidBot output folders can be read)`;
     throw new ReplayLoadError({ file: firstError?.file ?? source, problem: `${firstError?.problem ?? 'nothing can be read'}${where}`, cause: firstError });
   }
-  return { name: source, format: 'droidbot', tasks, skipped, unreadable, screens };
+  const screens = {
+    read: runs.reduce((sum, run) => sum + run.screens.read, 0),
+    withInvertedBounds: runs.reduce((sum, run) => sum + run.screens.withInvertedBounds, 0),
+    invertedViews: runs.reduce((sum, run) => sum + run.screens.invertedViews, 0),
+  };
+  return { name: source, format: 'droidbot', tasks: runs.map((run) => run.task), skipped: runs.flatMap((run) => run.skipped), unreadable, screens };
 }
 
 /** DroidTask app folders as one source; an app none of whose task files can be read is listed as unreadable, unless no app can be read at all. */
 async function loadDroidTaskFolders(source: string, appFolders: readonly string[]): Promise<ReplaySource> {
-  const apps: DroidTaskApp[] = [];
-  const unreadable: UnreadableFile[] = [];
-  let firstError: DroidTaskLoadError | undefined;
-  for (const folder of appFolders) {
-    try {
-      const app = await loadDroidTaskApp(folder);
-      apps.push(app);
-      unreadable.push(...app.skipped);
-    } catch (error) {
-      if (!DroidTaskLoadError.isInstance(error)) throw error;
-      firstError ??= error;
-      unreadable.push({ file: error.file, problem: error.problem });
-    }
-  }
+  const { loaded: apps, unreadable, firstError } = await loadEach(appFolders, loadDroidTaskApp, (error) => DroidTaskLoadError.isInstance(error), (app) => app.skipped);
   if (apps.length === 0) throw new ReplayLoadError({ file: firstError?.file ?? source, problem: `nothing can be read: ${firstError?.problem ?? 'no app folder'}`, cause: firstError });
   const { tasks, skipped } = droidTaskReplayTasks(apps);
   const screens = {
