@@ -5,6 +5,7 @@ import { perceive, type Perception } from '../perception/perceive.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
 import { mapDroidTaskTarget } from '../tasks/droidtask/map-droidtask-target.js';
 import type { ReplayElement, ReplaySource, ReplayStep, ReplayTask } from '../tasks/replay/replay-task.js';
+import { isLauncherPackage } from '../ui/launcher.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { subtreeEnd } from '../verify/find-nodes.js';
 import type { ContractArgs } from '../verify/unit-contract.js';
@@ -466,12 +467,13 @@ function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, 
   const pages = new PageTrail();
   let previous: ReplayStep | undefined;
   for (const step of task.steps) {
-    // Where the recording skips, the page before is not the one under a dialog.
-    if (previous && !startsWhereEnded(step, previous, caches.donorContext.prints)) pages.clear();
-    // The app started from this screen by an intent: the page it opened on came from there.
-    if (step.launchedFrom) {
+    // Where the recording skips, the pages before are not the ones under this screen; a skip
+    // from the home screen into an app, or an intent, started the app from that screen.
+    const skipped = previous !== undefined && !startsWhereEnded(step, previous, caches.donorContext.prints);
+    if (skipped || step.launchedFrom) {
       pages.clear();
-      pages.note(step.launchedFrom);
+      const startedFrom = step.launchedFrom ?? (previous ? skippedFromHome(previous, step) : undefined);
+      if (startedFrom) pages.note(startedFrom);
     }
     previous = step;
     const counted = replayStep(step, task, { caches, tally, gate, place: pages.note(step.before) });
@@ -481,6 +483,11 @@ function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, 
   const recorded = task.recordedSteps ?? task.steps.length;
   const leftOutSteps = recorded - counts.passed - counts.settled - counts.notPassed;
   tally.perTask.push({ id: task.id, app: task.app, steps: recorded, ...counts, leftOut: leftOutSteps, verified: recorded > 0 && leftOutSteps === 0 && counts.notPassed === 0 });
+}
+
+/** The home screen `previous` ended on, when the recording skips from it into an app at `step` (the app was started from it). */
+function skippedFromHome(previous: ReplayStep, step: ReplayStep): UiTree | undefined {
+  return isLauncherPackage(previous.after.packageName) && !isLauncherPackage(step.before.packageName) ? previous.after : undefined;
 }
 
 /** True when `step` starts on the screen `previous` ended on (the same file, or a page as alike as the memory's same page). */
