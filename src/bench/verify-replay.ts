@@ -369,8 +369,10 @@ function findDonor(step: ReplayStep, candidates: readonly ReplayStep[], context:
 /**
  * Replays recorded transitions through the verifier the control loop uses
  * (`verifyUnitStep`), with no model and no device: each step's element is mapped to a
- * unit of the perceived before screen, given the arguments a planner would commit (the
- * typed text of a fill), and verified on the recorded after screen. Beside what really
+ * unit of the perceived before screen (a Back or Home key press to the loop's `nav-back` /
+ * `nav-home`), given the arguments a planner would commit (the typed text of a fill), and
+ * verified on the recorded after screen, with the run's `PageTrail` as the loop keeps it
+ * (started from the home screen a skip or an intent came from). Beside what really
  * happened it runs two negative controls per visible-effect step (no-op: after = before;
  * wrong effect: another step's after screen), and counts the vision calls the verdicts
  * imply. Pure apart from CPU: the source is loaded by the caller.
