@@ -558,9 +558,11 @@ const toggleAfterOtherCapture = 'toggle whose after screen is another capture of
 function notReplayedNote(step: ReplayStep): string | undefined {
   // Typing nothing and then Enter / Search is those keys pressed in the field: nothing was typed to verify.
   const keysOnly = step.action.kind === 'set-text' && step.action.text === '' && step.action.submitted;
-  if ((step.action.kind === 'key' && keyUnitId(step) === undefined) || keysOnly) return 'key press (not replayed)';
+  // Back and Home are the loop's own units; other keys are none.
+  if (step.action.kind === 'key') return keyUnitId(step) === undefined ? 'key press (not replayed)' : undefined;
+  if (keysOnly) return 'key press (not replayed)';
   if (step.action.kind === 'scroll') return 'swipe / scroll (not replayed)';
-  if (!replayedElement(step) && keyUnitId(step) === undefined) return `${step.action.kind} without an element (not replayed)`;
+  if (!replayedElement(step)) return `${step.action.kind} without an element (not replayed)`;
   return undefined;
 }
 
