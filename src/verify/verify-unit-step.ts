@@ -6,6 +6,7 @@ import { evaluateExpectation, staleExpectationCode } from './evaluate-expectatio
 import { subtreeEnd } from './find-nodes.js';
 import type { Predicate } from './predicate.js';
 import { pagePrints, samePageSimilarity, similarity, type TransitionRecall } from './transition-memory.js';
+import { dismissalControl } from './dismissal-control.js';
 import { dialogValueTie } from './tied-evidence.js';
 import { dismissedPageNotInDump, normaliseValue, unitContract, type ContractArgs } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
@@ -37,7 +38,8 @@ export interface UnitStepInput {
   /**
    * The page the run came to `before` from (`PageTrail.note`): the page under a dialog
    * dumped alone, else the page before it on the trail. Back that led to a page like it
-   * is tied to Back (`went-back`).
+   * is tied to Back (`went-back`), and so is a Cancel, a Close or an up button
+   * (`control-went-back`).
    */
   readonly cameFrom?: UiTree;
 }
@@ -138,6 +140,9 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  * - Back that led to a page like the one the run came from (`cameFrom`) is strong
  *   (`tie: 'went-back'`), and so is Home that left an app for the home screen
  *   (`tie: 'home-screen'`); the keys' labels are ours, so no page names them;
+ * - so is a control that says it leaves the screen (a Cancel, a Close, the app bar's up
+ *   button: `dismissalControl`) and led to the page the run came from
+ *   (`tie: 'control-went-back'`);
  * - a weak pass that `memory` records (the control led from this page to this page in
  *   verified steps before, every time, or three times in four and twice at least) is
  *   strong (`tie: 'known-transition'`); so is one on a page where the control was never
@@ -160,6 +165,7 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
   }
   if (input.openedFrom) verdict = withDialogValue(verdict, input.openedFrom, input.before, input.after);
   if (unit.navigation === 'back' || unit.navigation === 'home') verdict = withNavigation(verdict, unit.navigation, input);
+  else verdict = withDismissal(verdict, input);
   return input.memory ? withMemory(verdict, input.memory, input) : verdict;
 }
 
@@ -187,6 +193,21 @@ function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: Uni
     return { ...verdict, reason: `${seen}; it left ${before.packageName || 'the app'} for the home screen (${after.packageName})`, strength: 'strong', tie: 'home-screen' };
   }
   return verdict;
+}
+
+/**
+ * A weak pass on a control that says it leaves the screen (`dismissalControl`: a Cancel, a
+ * Close, the app bar's up button) is strong when it led to the page the run came from, as
+ * Back is (`control-went-back`). Other controls are not: a page the run came from is as
+ * likely the effect of another control on the same screen (a Back beside it).
+ */
+function withDismissal(verdict: VerifyOutcome, input: UnitStepInput): VerifyOutcome {
+  if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || !input.cameFrom) return verdict;
+  const kind = dismissalControl(input.unit, input.before);
+  if (kind === undefined || similarity(pagePrints(input.cameFrom), pagePrints(input.after)) < samePageSimilarity) return verdict;
+  const seen = verdict.reason.replace(/; nothing ties it to the unit$/, '');
+  const says = kind === 'up' ? 'the app bar\'s up button' : 'a control named to leave the screen';
+  return { ...verdict, reason: `${seen}; ${says}, it returned to the page the run came from`, strength: 'strong', tie: 'control-went-back' };
 }
 
 /**

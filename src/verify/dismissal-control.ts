@@ -1,0 +1,70 @@
+import type { ControlUnit } from '../perception/control-unit.js';
+import type { NodeIndex, UiTree } from '../ui/ui-tree.js';
+import { subtreeEnd } from './find-nodes.js';
+import { looseText } from './tied-evidence.js';
+
+/**
+ * Names of controls whose one effect is to leave the screen for the one under it: cancel,
+ * close, dismiss, back, "no", in the languages most Android devices run (English, French,
+ * German, Spanish, Portuguese, Italian, Russian, Japanese, Korean, Chinese), and the up
+ * button's description. The whole label must be the word: "Cancel order" is an action.
+ */
+const dismissalNames = new Set([
+  'cancel', 'close', 'dismiss', 'back', 'navigate up', 'no', 'not now', 'no thanks', 'deny',
+  'annuler', 'fermer', 'retour', 'non',
+  'abbrechen', 'schließen', 'zurück', 'nein',
+  'cancelar', 'cerrar', 'atrás', 'volver', 'fechar', 'voltar', 'não',
+  'annulla', 'chiudi', 'indietro',
+  'отмена', 'закрыть', 'назад', 'нет',
+  'キャンセル', '閉じる', '戻る', 'いいえ',
+  '취소', '닫기', '뒤로', '아니요',
+  '取消', '关闭', '關閉', '返回', '否', '拒绝', '拒絕', '向上导航', '向上瀏覽', '转到上一层级',
+]);
+
+/** How a control says it leaves the screen: by its name, or by being the app bar's up button. */
+export type DismissalKind = 'named' | 'up';
+
+/** Levels above the control searched for its app bar. */
+const appBarLevels = 3;
+/** An app bar by its class or resource-id (`Toolbar`, `action_bar`, `appbar`). */
+const appBarName = /toolbar|action_?bar|app_?bar/i;
+/** The up button sits at the bar's start: within this share of the bar's width. */
+const appBarStartShare = 0.1;
+
+/**
+ * How the unit's control says it leaves the screen for the one under it (a Cancel, a
+ * Close, the app bar's up button), or undefined when it does not say so. Such a control
+ * that led to the page the run came from did what it says (`control-went-back`).
+ * - `named`: its label, text or description is a dismissal word as a whole.
+ * - `up`: an icon without text at the start of an app bar that shows a title after it
+ *   and holds no field. That is the up button in any language. While a search field
+ *   fills the bar, the control at its start only collapses the search.
+ */
+export function dismissalControl(unit: ControlUnit, before: UiTree): DismissalKind | undefined {
+  const primary = before.nodes[unit.members[0]?.node ?? -1];
+  if (!primary) return undefined;
+  const names = [unit.label, primary.text, primary.contentDesc].map((text) => looseText(text).replace(/[.!]+$/, ''));
+  if (names.some((name) => dismissalNames.has(name))) return 'named';
+  if (primary.text.trim() !== '') return undefined;
+  let bar: NodeIndex = primary.parent;
+  for (let level = 0; level < appBarLevels && bar >= 0; level++) {
+    const node = before.nodes[bar]!;
+    if (appBarName.test(`${node.className} ${node.resourceId}`)) return upButtonOf(before, bar, primary.index) ? 'up' : undefined;
+    bar = node.parent;
+  }
+  return undefined;
+}
+
+/** True when `control` sits at the start of the app bar `bar`, which shows a title after it and holds no field. */
+function upButtonOf(tree: UiTree, bar: NodeIndex, control: NodeIndex): boolean {
+  const barNode = tree.nodes[bar]!;
+  const controlNode = tree.nodes[control]!;
+  if (controlNode.bounds[0] > barNode.bounds[0] + (barNode.bounds[2] - barNode.bounds[0]) * appBarStartShare) return false;
+  let titled = false;
+  for (let index = bar + 1; index < subtreeEnd(tree, bar); index++) {
+    const node = tree.nodes[index]!;
+    if (node.editable) return false;
+    if (!node.clickable && node.text.trim() !== '' && node.bounds[0] > controlNode.bounds[0]) titled = true;
+  }
+  return titled;
+}
