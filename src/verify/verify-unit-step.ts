@@ -2,11 +2,11 @@ import type { ControlUnit } from '../perception/control-unit.js';
 import { isLauncherPackage } from '../ui/launcher.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { computeDelta, type Delta } from './compute-delta.js';
+import { dismissalControl } from './dismissal-control.js';
 import { evaluateExpectation, staleExpectationCode } from './evaluate-expectation.js';
 import { subtreeEnd } from './find-nodes.js';
 import type { Predicate } from './predicate.js';
 import { pagePrints, samePageSimilarity, similarity, type TransitionRecall } from './transition-memory.js';
-import { dismissalControl } from './dismissal-control.js';
 import { dialogValueTie } from './tied-evidence.js';
 import { dismissedPageNotInDump, normaliseValue, unitContract, type ContractArgs } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
@@ -184,9 +184,9 @@ function withDialogValue(verdict: VerifyOutcome, openedFrom: UiTree, dialog: UiT
  */
 function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: UnitStepInput): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak') return verdict;
-  const seen = verdict.reason.replace(/; nothing ties it to the unit$/, '');
-  const { before, after, cameFrom } = input;
-  if (key === 'back' && cameFrom && similarity(pagePrints(cameFrom), pagePrints(after)) >= samePageSimilarity) {
+  const seen = changeSeen(verdict);
+  const { before, after } = input;
+  if (key === 'back' && returnedToCameFrom(input)) {
     return { ...verdict, reason: `${seen}; it returned to the page the run came from`, strength: 'strong', tie: 'went-back' };
   }
   if (key === 'home' && !isLauncherPackage(before.packageName) && isLauncherPackage(after.packageName)) {
@@ -202,12 +202,21 @@ function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: Uni
  * likely the effect of another control on the same screen (a Back beside it).
  */
 function withDismissal(verdict: VerifyOutcome, input: UnitStepInput): VerifyOutcome {
-  if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || !input.cameFrom) return verdict;
+  if (verdict.outcome !== 'pass' || verdict.strength !== 'weak') return verdict;
   const kind = dismissalControl(input.unit, input.before);
-  if (kind === undefined || similarity(pagePrints(input.cameFrom), pagePrints(input.after)) < samePageSimilarity) return verdict;
-  const seen = verdict.reason.replace(/; nothing ties it to the unit$/, '');
-  const says = kind === 'up' ? 'the app bar\'s up button' : 'a control named to leave the screen';
-  return { ...verdict, reason: `${seen}; ${says}, it returned to the page the run came from`, strength: 'strong', tie: 'control-went-back' };
+  if (kind === undefined || !returnedToCameFrom(input)) return verdict;
+  const control = kind === 'up' ? 'the app bar\'s up button' : 'a control named to leave the screen';
+  return { ...verdict, reason: `${changeSeen(verdict)}; ${control} returned to the page the run came from`, strength: 'strong', tie: 'control-went-back' };
+}
+
+/** True when the screen after is a page like the one the run came to `before` from (`cameFrom`). */
+function returnedToCameFrom({ cameFrom, after }: UnitStepInput): boolean {
+  return cameFrom !== undefined && similarity(pagePrints(cameFrom), pagePrints(after)) >= samePageSimilarity;
+}
+
+/** A weak pass's reason without its "nothing ties it" ending: what was seen, to which a tie is added. */
+function changeSeen(verdict: VerifyOutcome): string {
+  return verdict.reason.replace(/; nothing ties it to the unit$/, '');
 }
 
 /**
@@ -221,7 +230,7 @@ function withMemory(verdict: VerifyOutcome, memory: TransitionRecall, input: Uni
   if (same === 0) return verdict;
   const times = same === 1 ? 'once' : `${same} times`;
   const others = other === 0 ? 'and never another' : `and another ${other === 1 ? 'once' : `${other} times`}`;
-  const seen = verdict.reason.replace(/; nothing ties it to the unit$/, '');
+  const seen = changeSeen(verdict);
   if (elsewhere === true) {
     return { ...verdict, reason: `${seen}; from other pages this control led to this page ${times} before (verified), ${others}, and no other control led to it`, strength: 'strong', tie: 'known-destination' };
   }

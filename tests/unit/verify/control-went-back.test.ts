@@ -67,8 +67,8 @@ describe('dismissalControl', () => {
 
 describe('A control that leaves the screen, against the page the run came from', () => {
   it('is strong when it led to the page the run came from', () => {
-    expect(verdict(note, 'Nach oben', listAgain, list)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'control-went-back', reason: expect.stringContaining("the app bar's up button, it returned to the page the run came from") });
-    expect(verdict(form, 'Cancel', listAgain, list)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'control-went-back', reason: expect.stringContaining('a control named to leave the screen') });
+    expect(verdict(note, 'Nach oben', listAgain, list)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'control-went-back', reason: expect.stringContaining("the app bar's up button returned to the page the run came from") });
+    expect(verdict(form, 'Cancel', listAgain, list)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'control-went-back', reason: expect.stringContaining('a control named to leave the screen returned to the page the run came from') });
   });
 
   it('stays weak when it led elsewhere, when no page came before, and for controls that do not say they leave', () => {
