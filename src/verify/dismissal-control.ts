@@ -1,6 +1,7 @@
 import type { ControlUnit } from '../perception/control-unit.js';
 import type { NodeIndex, UiTree } from '../ui/ui-tree.js';
 import { subtreeEnd } from './find-nodes.js';
+import { dialogOnly } from './page-trail.js';
 import { looseText } from './tied-evidence.js';
 
 /**
@@ -21,8 +22,8 @@ const dismissalNames = new Set([
   '取消', '关闭', '關閉', '返回', '否', '拒绝', '拒絕', '向上导航', '向上瀏覽', '转到上一层级',
 ]);
 
-/** How a control says it leaves the screen: by its name, or by being the app bar's up button. */
-export type DismissalKind = 'named' | 'up';
+/** How a control says it leaves the screen: by its name, by being the app bar's up button, or a dialog's only control. */
+export type DismissalKind = 'named' | 'up' | 'only';
 
 /** Levels above the control searched for its app bar. */
 const appBarLevels = 3;
@@ -39,12 +40,15 @@ const appBarStartShare = 0.1;
  * - `up`: an icon without text at the start of an app bar that shows a title after it
  *   and holds no field. That is the up button in any language. While a search field
  *   fills the bar, the control at its start only collapses the search.
+ * - `only`: the one control of a dialog dumped alone (nothing else in it can be tapped,
+ *   checked or typed in: "Got it"). Closing the dialog is all it can do.
  */
 export function dismissalControl(unit: ControlUnit, before: UiTree): DismissalKind | undefined {
   const primary = before.nodes[unit.members[0]?.node ?? -1];
   if (!primary) return undefined;
   const names = [unit.label, primary.text, primary.contentDesc].map((text) => looseText(text).replace(/[.!]+$/, ''));
   if (names.some((name) => dismissalNames.has(name))) return 'named';
+  if (dialogOnly(before) && onlyControl(unit, before)) return 'only';
   if (primary.text.trim() !== '') return undefined;
   let bar: NodeIndex = primary.parent;
   for (let level = 0; level < appBarLevels && bar >= 0; level++) {
@@ -67,4 +71,11 @@ function upButtonOf(tree: UiTree, bar: NodeIndex, control: NodeIndex): boolean {
     if (!node.clickable && node.text.trim() !== '' && node.bounds[0] > controlNode.bounds[0]) titled = true;
   }
   return titled;
+}
+
+/** True when nothing on `tree` outside the unit's nodes can be tapped, checked or typed in. */
+function onlyControl(unit: ControlUnit, tree: UiTree): boolean {
+  const own = new Set<NodeIndex>();
+  for (const member of unit.members) for (let index = member.node; index < subtreeEnd(tree, member.node); index++) own.add(index);
+  return own.size > 0 && !tree.nodes.some((node) => !own.has(node.index) && (node.clickable || node.longClickable || node.checkable || node.editable));
 }

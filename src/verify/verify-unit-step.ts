@@ -197,7 +197,7 @@ function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: Uni
 
 /**
  * A weak pass on a control that says it leaves the screen (`dismissalControl`: a Cancel, a
- * Close, the app bar's up button) is strong when it led to the page the run came from, as
+ * Close, the app bar's up button, a dialog's only button) is strong when it led to the page the run came from, as
  * Back is (`control-went-back`). Other controls are not: a page the run came from is as
  * likely the effect of another control on the same screen (a Back beside it).
  */
@@ -205,7 +205,7 @@ function withDismissal(verdict: VerifyOutcome, input: UnitStepInput): VerifyOutc
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak') return verdict;
   const kind = dismissalControl(input.unit, input.before);
   if (kind === undefined || !returnedToCameFrom(input)) return verdict;
-  const control = kind === 'up' ? 'the app bar\'s up button' : 'a control named to leave the screen';
+  const control = kind === 'up' ? 'the app bar\'s up button' : kind === 'only' ? 'the dialog\'s only control' : 'a control named to leave the screen';
   return { ...verdict, reason: `${changeSeen(verdict)}; ${control} returned to the page the run came from`, strength: 'strong', tie: 'control-went-back' };
 }
 

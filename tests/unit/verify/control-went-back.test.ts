@@ -1,9 +1,10 @@
-// A control that says it leaves the screen (a Cancel, a Close, the app bar's up button)
-// verified against the run's trail of pages, as Back is. Hand-made screens of a notes app:
-// a list, a note page with an app bar, an edit form with a Cancel button. The control that
-// led to the page the run came from is strong; the same control that led elsewhere, a
-// control that does not say it leaves (a row, the start of a bar holding a search field),
-// and a run with no page before stay weak.
+// A control that says it leaves the screen (a Cancel, a Close, the app bar's up button, a
+// dialog's only button) verified against the run's trail of pages, as Back is. Hand-made
+// screens of a notes app: a list, a note page with an app bar, an edit form with a Cancel
+// button, a tip dialog dumped alone whose only control is "Got it". The control that led to
+// the page the run came from is strong; the same control that led elsewhere, a control that
+// does not say it leaves (a row, the start of a bar holding a search field, a button beside a
+// box to tick), and a run with no page before stay weak.
 import { describe, expect, it } from 'vitest';
 import type { ControlUnit } from '../../../src/perception/control-unit.js';
 import { perceive } from '../../../src/perception/perceive.js';
@@ -45,6 +46,14 @@ const form = screen(hierarchy(node({ class: 'android.widget.FrameLayout', packag
   + node({ class: 'android.widget.Button', text: 'Cancel', clickable: true, package: app, bounds: '[40,2200][500,2320]' })
   + node({ class: 'android.widget.Button', text: 'Cancel order', clickable: true, package: app, bounds: '[580,2200][1040,2320]' }))), at);
 
+/** A dialog dumped alone (its window only) with a "Got it" button, and `extra` beside it. */
+function tip(extra = ''): UiTree {
+  return screen(hierarchy(node({ class: 'android.widget.FrameLayout', package: app, bounds: '[60,900][1020,1500]' },
+    node({ text: 'Swipe a note to archive it', package: app, bounds: '[100,940][980,1100]' })
+    + extra
+    + node({ class: 'android.widget.Button', text: 'Got it', clickable: true, package: app, bounds: '[700,1380][980,1470]' }))), at);
+}
+
 function unitOf(tree: UiTree, label: string): ControlUnit {
   const unit = perceive(tree).units.find((item) => item.label === label);
   if (!unit) throw new Error(`no unit labelled ${label}`);
@@ -63,12 +72,21 @@ describe('dismissalControl', () => {
     // A search field fills the bar: the control at its start collapses the search, it does not leave the page.
     expect(dismissalControl(unitOf(searching, 'Collapse'), searching)).toBeUndefined();
   });
+
+  it('knows the only control of a dialog dumped alone, and not one with a box to tick beside it', () => {
+    expect(dismissalControl(unitOf(tip(), 'Got it'), tip())).toBe('only');
+    const ticked = tip(node({ class: 'android.widget.CheckBox', text: "Don't show again", checkable: true, clickable: true, package: app, bounds: '[100,1200][980,1300]' }));
+    expect(dismissalControl(unitOf(ticked, 'Got it'), ticked)).toBeUndefined();
+  });
 });
 
 describe('A control that leaves the screen, against the page the run came from', () => {
   it('is strong when it led to the page the run came from', () => {
     expect(verdict(note, 'Nach oben', listAgain, list)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'control-went-back', reason: expect.stringContaining("the app bar's up button returned to the page the run came from") });
     expect(verdict(form, 'Cancel', listAgain, list)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'control-went-back', reason: expect.stringContaining('a control named to leave the screen returned to the page the run came from') });
+    // The dialog was dumped alone: the page under it, the list, is where its only button leads.
+    expect(verdict(tip(), 'Got it', listAgain, list)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'control-went-back', reason: expect.stringContaining("the dialog's only control returned to the page the run came from") });
+    expect(verdict(tip(), 'Got it', settings, list)).toMatchObject({ outcome: 'pass', strength: 'weak' });
   });
 
   it('stays weak when it led elsewhere, when no page came before, and for controls that do not say they leave', () => {
