@@ -2,7 +2,7 @@ import type { ControlUnit } from '../perception/control-unit.js';
 import type { NodeIndex, UiTree } from '../ui/ui-tree.js';
 import { subtreeEnd } from './find-nodes.js';
 import { dialogOnly } from './page-trail.js';
-import { looseText } from './tied-evidence.js';
+import { looseText, unitIndices } from './tied-evidence.js';
 
 /**
  * Names of controls whose one effect is to leave the screen for the one under it: cancel,
@@ -22,7 +22,7 @@ const dismissalNames = new Set([
   '取消', '关闭', '關閉', '返回', '否', '拒绝', '拒絕', '向上导航', '向上瀏覽', '转到上一层级',
 ]);
 
-/** How a control says it leaves the screen: by its name, by being the app bar's up button, or a dialog's only control. */
+/** How a control says it leaves the screen: by its name, as the app bar's up button, or as a dialog's only control. */
 export type DismissalKind = 'named' | 'up' | 'only';
 
 /** Levels above the control searched for its app bar. */
@@ -75,7 +75,6 @@ function upButtonOf(tree: UiTree, bar: NodeIndex, control: NodeIndex): boolean {
 
 /** True when nothing on `tree` outside the unit's nodes can be tapped, checked or typed in. */
 function onlyControl(unit: ControlUnit, tree: UiTree): boolean {
-  const own = new Set<NodeIndex>();
-  for (const member of unit.members) for (let index = member.node; index < subtreeEnd(tree, member.node); index++) own.add(index);
+  const own = unitIndices(unit, tree);
   return own.size > 0 && !tree.nodes.some((node) => !own.has(node.index) && (node.clickable || node.longClickable || node.checkable || node.editable));
 }

@@ -197,9 +197,10 @@ function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: Uni
 
 /**
  * A weak pass on a control that says it leaves the screen (`dismissalControl`: a Cancel, a
- * Close, the app bar's up button, a dialog's only button) is strong when it led to the page the run came from, as
- * Back is (`control-went-back`). Other controls are not: a page the run came from is as
- * likely the effect of another control on the same screen (a Back beside it).
+ * Close, the app bar's up button, a dialog's only button) is strong when it led to the page
+ * the run came from, as Back is (`control-went-back`). Other controls are not: a page the
+ * run came from is as likely the effect of another control on the same screen (a Back
+ * beside it).
  */
 function withDismissal(verdict: VerifyOutcome, input: UnitStepInput): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak') return verdict;
