@@ -79,8 +79,9 @@ interface RawNode {
  * @throws HierarchyParseError for malformed or truncated XML, input that is neither XML
  *   nor JSON (a gzip or zip file, a screenshot, the error uiautomator prints when it cannot
  *   read the screen are named as such), UTF-16 text read as UTF-8, bounds not in
- *   `[l,t][r,b]` form or beyond 32 bits, and a DroidBot state that does not hold together (no `views`, a field of the
- *   wrong type, duplicate ids, a child that is missing or has two parents, a cycle);
+ *   `[l,t][r,b]` form or beyond 32 bits, and a DroidBot state that does not hold together
+ *   (no `views`, a field of the wrong type, duplicate ids, a child that is missing or has
+ *   two parents, a cycle);
  *   the message has the source name, line:column and an excerpt, or the view's path
  *   (`views[12].bounds`). Inverted bounds (a view scrolled partly off screen) are kept
  *   as given in both formats, with zero area. A hierarchy with no nodes is not an

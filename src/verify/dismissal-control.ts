@@ -65,7 +65,8 @@ function upButtonOf(tree: UiTree, bar: NodeIndex, control: NodeIndex): boolean {
   const controlNode = tree.nodes[control]!;
   if (controlNode.bounds[0] > barNode.bounds[0] + (barNode.bounds[2] - barNode.bounds[0]) * appBarStartShare) return false;
   let titled = false;
-  for (let index = bar + 1; index < subtreeEnd(tree, bar); index++) {
+  const end = subtreeEnd(tree, bar);
+  for (let index = bar + 1; index < end; index++) {
     const node = tree.nodes[index]!;
     if (node.editable) return false;
     if (!node.clickable && node.text.trim() !== '' && node.bounds[0] > controlNode.bounds[0]) titled = true;

@@ -38,7 +38,7 @@ export interface UnitStepInput {
   /**
    * The page the run came to `before` from (`PageTrail.note`): the page under a dialog
    * dumped alone, else the page before it on the trail. Back that led to a page like it
-   * is tied to Back (`went-back`), and so is a Cancel, a Close or an up button
+   * is tied to Back (`went-back`), and so is a control that says it leaves the screen
    * (`control-went-back`).
    */
   readonly cameFrom?: UiTree;
@@ -141,8 +141,8 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  *   (`tie: 'went-back'`), and so is Home that left an app for the home screen
  *   (`tie: 'home-screen'`); the keys' labels are ours, so no page names them;
  * - so is a control that says it leaves the screen (a Cancel, a Close, the app bar's up
- *   button: `dismissalControl`) and led to the page the run came from
- *   (`tie: 'control-went-back'`);
+ *   button, a dialog's only button: `dismissalControl`) and led to the page the run came
+ *   from (`tie: 'control-went-back'`);
  * - a weak pass that `memory` records (the control led from this page to this page in
  *   verified steps before, every time, or three times in four and twice at least) is
  *   strong (`tie: 'known-transition'`); so is one on a page where the control was never
