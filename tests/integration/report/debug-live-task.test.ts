@@ -1,24 +1,19 @@
 // `senseact debug <task> --device sim` runs one task through the composition root and
 // then steps through its trace (printed at once without a terminal).
-import { readdir, rm } from 'node:fs/promises';
-import * as path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/cli-io.js';
 import { main } from '../../../src/cli/main.js';
+import { temporaryRunRoot } from '../../helpers/sim-suite.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
-const created: string[] = [];
-afterAll(async () => {
-  for (const dir of created) await rm(dir, { recursive: true, force: true });
-});
+// Each run is written under runs/ of a folder of its own, not the repository's: test files run
+// side by side, and another one writes under the repository's runs/.
+const root = temporaryRunRoot('senseact-debug-live-task-');
 
 async function senseact(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; }, cwd: repoRoot, env: {} };
-  const before = new Set(await readdir(path.join(repoRoot, 'runs')).catch(() => []));
+  const io: CliIo = { stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; }, cwd: root.dir(), env: {} };
   const code = await main(args, io);
-  for (const name of await readdir(path.join(repoRoot, 'runs')).catch(() => [])) if (!before.has(name)) created.push(path.join(repoRoot, 'runs', name));
   return { code, stdout, stderr };
 }
 
