@@ -2,6 +2,7 @@ import type { ControlUnit } from '../perception/control-unit.js';
 import type { NodeIndex, UiTree } from '../ui/ui-tree.js';
 import { subtreeEnd } from './find-nodes.js';
 import { dialogOnly } from './page-trail.js';
+import { appBarName } from './page-title.js';
 import { looseText, unitIndices } from './tied-evidence.js';
 
 /**
@@ -27,8 +28,6 @@ export type DismissalKind = 'named' | 'up' | 'only';
 
 /** Levels above the control searched for its app bar. */
 const appBarLevels = 3;
-/** An app bar by its class or resource-id (`Toolbar`, `action_bar`, `appbar`). */
-const appBarName = /toolbar|action_?bar|app_?bar/i;
 /** The up button sits at the bar's start: within this share of the bar's width. */
 const appBarStartShare = 0.1;
 
