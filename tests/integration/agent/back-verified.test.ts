@@ -1,11 +1,12 @@
-// Back through the whole loop on the simulator: a scripted planner opens a settings page,
-// then goes back. The loop's PageTrail knows the page it came from, so Back that returned
-// there is strong evidence ("went-back"); a second Back from the main page, which the run
-// did not come from, is not tied to it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// Going back through the whole loop on the simulator, with scripted planners. The loop's
+// PageTrail knows the page the run came from, so a step that returned there is strong
+// evidence when the key or control says it leaves the screen:
+// - Back from a settings page it opened ("went-back"); a second Back from the main page,
+//   which the run did not come from, is not tied to it;
+// - the "Navigate up" of Bob's contact page opened from the contacts list
+//   ("control-went-back"); the tap on Bob's row that opened the page is not tied that way.
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runTask } from '../../../src/agent/run-task.js';
 import { simulatorForTask } from '../../../src/bench/simulator-for-task.js';
 import { SimDevice } from '../../../src/device/sim-device.js';
@@ -14,45 +15,66 @@ import { ScriptedLanguageModel } from '../../../src/model/scripted-language-mode
 import { loadSuite } from '../../../src/tasks/load-task-file.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
 import { readTrace } from '../../../src/trace/read-trace.js';
+import type { TraceEvent } from '../../../src/trace/trace-event.js';
+import { temporaryRunRoot } from '../../helpers/sim-suite.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 const suite = await loadSuite('sim', { tasksRoot: path.join(repoRoot, 'tasks') });
-const task = { ...(suite.tasks.find((candidate) => candidate.id === 'settings-dark-theme') as Task), stepBudget: 6 };
-let root: string;
+const root = temporaryRunRoot('senseact-back-verified-');
 
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'senseact-back-verified-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+/** The id of the unit the screen in the prompt lists as `<type> "<label>"`. */
+function unitOf(prompt: string, type: string, label: string): string {
+  const screen = prompt.slice(prompt.indexOf('<screen>'));
+  const found = new RegExp(`\\[(n[0-9a-f]+)\\] ${type} "${label}"`).exec(screen);
+  if (!found) throw new Error(`no ${type} "${label}" on the screen:\n${screen}`);
+  return found[1]!;
+}
 
-/** Opens Display, goes back, goes back again (out of Settings), then finishes. */
-function planner(): ScriptedLanguageModel {
+/** A planner that commits, turn by turn, to the unit each of `turns` picks from the prompt, then finishes. */
+function planner(turns: readonly { intent: string; unit: (prompt: string) => string }[]): ScriptedLanguageModel {
   let turn = 0;
   return new ScriptedLanguageModel({
     replies: (request: LanguageModelRequest) => {
       const prompt = request.messages.at(-1)?.content ?? '';
+      const next = turns[turn];
       turn += 1;
-      if (turn === 1) {
-        const display = /\[(n[0-9a-f]+)\] click "Display"/.exec(prompt.slice(prompt.indexOf('<screen>')));
-        if (!display) throw new Error('no Display entry on the first screen');
-        return JSON.stringify({ intent: 'Open Display', commitment: [{ unit: display[1] }] });
-      }
-      if (turn <= 3) return JSON.stringify({ intent: 'Go back', commitment: [{ unit: 'nav-back' }] });
-      return JSON.stringify({ intent: 'Stop here', finish: true });
+      return JSON.stringify(next ? { intent: next.intent, commitment: [{ unit: next.unit(prompt) }] } : { intent: 'Stop here', finish: true });
     },
   });
 }
 
+/** Runs `taskId` with `turns` and returns the contract's verdicts in the order of the steps. */
+async function verdicts(taskId: string, turns: Parameters<typeof planner>[0]): Promise<TraceEvent[]> {
+  const task = { ...(suite.tasks.find((candidate) => candidate.id === taskId) as Task), stepBudget: turns.length + 2 };
+  const device = new SimDevice(simulatorForTask(task, { seed: 7 }));
+  const result = await runTask({ task, mode: 'senseact', policy: 'llm', device, probe: device, models: { planner: planner(turns) }, traceRoot: root.dir(), suite: 'back-verified' });
+  return (await readTrace(result.traceDir)).events.filter((event) => event.type === 'verify-end' && event.by === 'contract');
+}
+
+const reasonOf = (event: TraceEvent | undefined): string => (event?.type === 'verify-end' ? event.reason ?? '' : '');
+
 describe('Back in the loop', () => {
   it('is strong when it returned to the page the run came from, and not when the run came from nowhere', async () => {
-    const device = new SimDevice(simulatorForTask(task, { seed: 7 }));
-    const result = await runTask({ task, mode: 'senseact', policy: 'llm', device, probe: device, models: { planner: planner() }, traceRoot: root, suite: 'back-verified' });
-    const events = (await readTrace(result.traceDir)).events;
-    const backs = events.filter((event) => event.type === 'verify-end' && event.by === 'contract' && String(event.reason).startsWith('navigate back'));
+    const back = { intent: 'Go back', unit: () => 'nav-back' };
+    const all = await verdicts('settings-dark-theme', [{ intent: 'Open Display', unit: (prompt) => unitOf(prompt, 'click', 'Display') }, back, back]);
+    const backs = all.filter((event) => reasonOf(event).startsWith('navigate back'));
     expect(backs.length).toBe(2);
     expect(backs[0]).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('it returned to the page the run came from') });
     expect(backs[1]).not.toMatchObject({ strength: 'strong' });
+  });
+});
+
+describe('an up button in the loop', () => {
+  it('is strong when it returned to the page the run came from', async () => {
+    const all = await verdicts('contacts-bob-favorite', [
+      { intent: 'Open Bob', unit: (prompt) => unitOf(prompt, 'click', 'Bob') },
+      { intent: 'Go up to the list', unit: (prompt) => unitOf(prompt, 'click', 'Navigate up') },
+    ]);
+    const up = all.filter((event) => reasonOf(event).startsWith('click "Navigate up"'));
+    expect(up).toHaveLength(1);
+    expect(up[0]).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('returned to the page the run came from') });
+    const row = all.find((event) => reasonOf(event).startsWith('click "Bob"'));
+    expect(row).toMatchObject({ outcome: 'pass' });
+    expect(reasonOf(row)).not.toContain('the page the run came from');
   });
 });
