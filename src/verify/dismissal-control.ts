@@ -1,4 +1,5 @@
 import type { ControlUnit } from '../perception/control-unit.js';
+import { isActionable } from '../perception/reduce-tree.js';
 import type { NodeIndex, UiTree } from '../ui/ui-tree.js';
 import { subtreeEnd } from './find-nodes.js';
 import { dialogOnly } from './page-trail.js';
@@ -40,7 +41,7 @@ const appBarStartShare = 0.1;
  *   and holds no field. That is the up button in any language. While a search field
  *   fills the bar, the control at its start only collapses the search.
  * - `only`: the one control of a dialog dumped alone (nothing else in it can be tapped,
- *   checked or typed in: "Got it"). Closing the dialog is all it can do.
+ *   checked, typed in or dragged: "Got it"). Closing the dialog is all it can do.
  */
 export function dismissalControl(unit: ControlUnit, before: UiTree): DismissalKind | undefined {
   const primary = before.nodes[unit.members[0]?.node ?? -1];
@@ -73,8 +74,8 @@ function upButtonOf(tree: UiTree, bar: NodeIndex, control: NodeIndex): boolean {
   return titled;
 }
 
-/** True when nothing on `tree` outside the unit's nodes can be tapped, checked or typed in. */
+/** True when nothing on `tree` outside the unit's nodes has an action of its own (`isActionable`). */
 function onlyControl(unit: ControlUnit, tree: UiTree): boolean {
   const own = unitIndices(unit, tree);
-  return own.size > 0 && !tree.nodes.some((node) => !own.has(node.index) && (node.clickable || node.longClickable || node.checkable || node.editable));
+  return own.size > 0 && !tree.nodes.some((node) => !own.has(node.index) && isActionable(node));
 }
