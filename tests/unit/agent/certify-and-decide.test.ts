@@ -1,17 +1,19 @@
 // The certify-and-decide phase: the pivot unit's certificate goes to memory, the surface
 // rules decide STOP / CONTINUE, and STOP clears what was verified on the left surface.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CertificateMemory } from '../../../src/memory/certificate-memory.js';
 import type { FaultConfig } from '../../../src/sim/index.js';
+import { scratchFolder } from '../../helpers/scratch-folder.js';
 import { phaseFixture, suiteTask, tapAndDecide } from './senseact-fixture.js';
 
 const settings = suiteTask('settings-dark-theme');
 
+const memories = scratchFolder('senseact-memory-');
+let opened = 0;
+
 async function tap(label: string, options: { faults?: FaultConfig } = {}) {
-  const memory = await CertificateMemory.open(path.join(mkdtempSync(path.join(tmpdir(), 'senseact-memory-')), 'memory.jsonl'));
+  const memory = await CertificateMemory.open(path.join(memories, `${opened++}`, 'memory.jsonl'));
   const fixture = await phaseFixture(settings, { memory, ...(options.faults ? { faults: options.faults } : {}) });
   return { ...fixture, memory, ...(await tapAndDecide(fixture, label)) };
 }

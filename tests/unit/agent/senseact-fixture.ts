@@ -1,8 +1,6 @@
 // A SenseAct context and state on the in-process simulator with scripted models, for the
 // phase tests: one task, one device, one trace folder; events read back from the trace.
 import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { AgentSession } from '../../../src/agent/agent-session.js';
 import { certifyAndDecide } from '../../../src/agent/loop/certify-and-decide.js';
@@ -22,11 +20,12 @@ import { UsageLedger } from '../../../src/model/usage-ledger.js';
 import type { FaultConfig, Simulator } from '../../../src/sim/index.js';
 import type { Task } from '../../../src/tasks/task-schema.js';
 import { TraceWriter } from '../../../src/trace/trace-writer.js';
+import { scratchFolder } from '../../helpers/scratch-folder.js';
 
 /** A task of the sim suite by id. */
 export { simSuiteTask as suiteTask } from '../../helpers/sim-suite.js';
 
-const root = mkdtempSync(path.join(tmpdir(), 'senseact-phases-'));
+const root = scratchFolder('senseact-phases-');
 
 export interface PhaseFixture {
   readonly context: SenseActContext;

@@ -1,12 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDeviceProfile, parseDeviceProfile } from '../../../src/device/device-profile.js';
 import { DeviceProfileError } from '../../../src/device/device-profile-error.js';
+import { scratchFolder } from '../../helpers/scratch-folder.js';
+
+const profiles = scratchFolder('senseact-profile-');
+let written = 0;
 
 function writeProfile(text: string): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'senseact-profile-')), 'device.yaml');
+  const file = path.join(profiles, `${written++}-device.yaml`);
   writeFileSync(file, text);
   return file;
 }

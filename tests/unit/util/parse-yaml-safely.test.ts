@@ -1,7 +1,6 @@
 // Untrusted YAML cannot exhaust the process: an alias bomb, broken syntax or absurd
 // nesting is a problem with its line, and the task and profile loaders name the file.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DeviceProfileError } from '../../../src/device/device-profile-error.js';
@@ -9,6 +8,7 @@ import { loadDeviceProfile } from '../../../src/device/device-profile.js';
 import { parseTaskFile } from '../../../src/tasks/load-task-file.js';
 import { TaskLoadError } from '../../../src/tasks/task-load-error.js';
 import { maxYamlAliasCount, parseYamlSafely } from '../../../src/util/parse-yaml-safely.js';
+import { scratchFolder } from '../../helpers/scratch-folder.js';
 
 /** Nine levels of nine aliases each: 9^9 expansions when read naively. */
 const aliasBomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdefgh'[index]}`).join(',')}]`)].join('\n');
@@ -21,6 +21,8 @@ function thrown(work: () => unknown): unknown {
   }
   throw new Error('expected an error');
 }
+
+const profiles = scratchFolder('senseact-yaml-');
 
 describe('parseYamlSafely', () => {
   it('reads YAML with a few aliases (positive control)', () => {
@@ -48,8 +50,7 @@ describe('parseYamlSafely', () => {
   });
 
   it('makes an alias bomb a DeviceProfileError naming file and line', () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'senseact-yaml-'));
-    const file = path.join(folder, 'bomb.yaml');
+    const file = path.join(profiles, 'bomb.yaml');
     writeFileSync(file, `kind: sim\nname: bomb\n${aliasBomb}\n`);
     const error = thrown(() => loadDeviceProfile(file));
     expect(DeviceProfileError.isInstance(error)).toBe(true);
