@@ -104,6 +104,9 @@ export function activityOnly(delta: Delta): boolean {
 
 const activityOnlyCode = 'activity-only';
 
+/** How the reason of a weak "the screen changed" pass ends; a tie found later replaces it (`verifyUnitStep`). */
+export const untiedEnding = '; nothing ties it to the unit';
+
 /**
  * Verdict for a unit whose effect is "something changed" (click, long-press, a field
  * tapped without a value): no change fails; a change with evidence tied to the unit is a
@@ -116,7 +119,7 @@ function changeContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   const tied = unit.navigation === undefined ? tiedEvidence(unit, before, after, delta) : undefined;
   return tied !== undefined
     ? pass(tied.kind, `${what}: ${tied.reason}`, 'strong')
-    : pass('screen-changed', `${what}: the screen changed (${delta.label}, ρ=${delta.rho.toFixed(2)}, ${delta.changes.length} change(s)${delta.changes.length === 0 && delta.imageChanges > 0 ? `, only ${delta.imageChanges} image(s) came or went` : ''}); nothing ties it to the unit`, 'weak');
+    : pass('screen-changed', `${what}: the screen changed (${delta.label}, ρ=${delta.rho.toFixed(2)}, ${delta.changes.length} change(s)${delta.changes.length === 0 && delta.imageChanges > 0 ? `, only ${delta.imageChanges} image(s) came or went` : ''})${untiedEnding}`, 'weak');
 }
 
 function pageCheck(args: ContractArgs, after: UiTree): VerifyOutcome | undefined {

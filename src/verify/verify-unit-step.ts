@@ -8,7 +8,7 @@ import { subtreeEnd } from './find-nodes.js';
 import type { Predicate } from './predicate.js';
 import { pagePrints, samePageSimilarity, similarity, type TransitionRecall } from './transition-memory.js';
 import { dialogValueTie } from './tied-evidence.js';
-import { dismissedPageNotInDump, normaliseValue, unitContract, type ContractArgs } from './unit-contract.js';
+import { dismissedPageNotInDump, normaliseValue, unitContract, untiedEnding, type ContractArgs } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
 
 /** What one executed unit is verified on: the unit as perceived before, its arguments, both screens. */
@@ -215,9 +215,9 @@ function returnedToCameFrom({ cameFrom, after }: UnitStepInput): boolean {
   return cameFrom !== undefined && similarity(pagePrints(cameFrom), pagePrints(after)) >= samePageSimilarity;
 }
 
-/** A weak pass's reason without its "nothing ties it" ending: what was seen, to which a tie is added. */
+/** A weak pass's reason without its `untiedEnding`: what was seen, to which a tie is added. */
 function changeSeen(verdict: VerifyOutcome): string {
-  return verdict.reason.replace(/; nothing ties it to the unit$/, '');
+  return verdict.reason.endsWith(untiedEnding) ? verdict.reason.slice(0, -untiedEnding.length) : verdict.reason;
 }
 
 /**
