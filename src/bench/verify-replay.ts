@@ -5,6 +5,7 @@ import { perceive, type Perception } from '../perception/perceive.js';
 import type { PerceptionOptions } from '../perception/perception-options.js';
 import { mapDroidTaskTarget } from '../tasks/droidtask/map-droidtask-target.js';
 import type { ReplayElement, ReplaySource, ReplayStep, ReplayTask } from '../tasks/replay/replay-task.js';
+import { boundsArea, boundsCentre, boundsContainsPoint } from '../ui/bounds.js';
 import { isLauncherPackage } from '../ui/launcher.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { subtreeEnd } from '../verify/find-nodes.js';
@@ -20,7 +21,8 @@ import { figuresByApp, figuresByTie, figuresByVisit, type AppFigures, type TieFi
  * - `replayed`: mapped to a unit and verified;
  * - `settled`: the unit already showed the wanted state, so the loop would not act;
  * - `unmapped`: the element is no unit of ours (the loop could reach it only through vision);
- * - `not-replayed`: keys, swipes and typed text without an element are left out.
+ * - `not-replayed`: keys other than Back and Home, swipes without an element or a
+ *   direction, and typed text without an element are left out.
  */
 export type StepCategory = 'replayed' | 'settled' | 'unmapped' | 'not-replayed';
 
@@ -240,12 +242,29 @@ function chooseUnit(perception: Perception, step: ReplayStep, element: ReplayEle
       ?? perception.units.find((unit) => unit.type === 'fill' && unit.state.focused === true);
     return field ? { unit: field, note: match.reason } : { note: `typed text into ${units.length > 0 ? `a ${units[0]!.type} unit` : 'an element'} that is no field, and no field has focus (${match.reason})` };
   }
+  if (step.action.kind === 'scroll' && step.action.direction !== undefined) {
+    const orientation = step.action.direction === 'up' || step.action.direction === 'down' ? 'vertical' : 'horizontal';
+    const container = scrollHolding(perception, element, orientation);
+    // Across a list's axis a swipe moves something else (a pager not marked scrollable, a drawer from the edge).
+    return container ? { unit: container, note: `${match.reason}; the ${orientation} scroll container under it` } : { note: `no ${orientation} scroll container holds the swiped element (${match.reason})` };
+  }
   const unit = units[0];
   if (!unit) return { note: match.reason };
   // A tap on a list or pager (a card that is not clickable itself maps to its container) is a tap: its
   // effect is what the card opens, not a scroll of the container.
   if (unit.type === 'scroll' && (step.action.kind === 'tap' || step.action.kind === 'long-press')) return { unit: tappedInContainer(unit, perception.tree, element), note: `${match.reason}; a tap on a scroll container, verified as a tap` };
   return { unit, note: match.reason };
+}
+
+/** The smallest scroll unit of that orientation whose bounds hold the element's centre: the container a swipe on the element moves. */
+function scrollHolding(perception: Perception, element: ReplayElement, orientation: 'vertical' | 'horizontal'): ControlUnit | undefined {
+  const [x, y] = boundsCentre(element.bounds);
+  let best: ControlUnit | undefined;
+  for (const unit of perception.units) {
+    if (unit.type !== 'scroll' || unit.orientation !== orientation || !boundsContainsPoint(unit.bounds, [x, y])) continue;
+    if (!best || boundsArea(unit.bounds) < boundsArea(best.bounds)) best = unit;
+  }
+  return best;
 }
 
 /**
@@ -278,6 +297,7 @@ function argsOf(step: ReplayStep, unit: ControlUnit): ContractArgs {
   // text, a toggle wants a flip, a select wants the tapped option — as a planner would
   // commit them. Text typed at the cursor (recorders using `adb shell input text`) lands
   // after what the field held.
+  if (step.action.kind === 'scroll') return step.action.direction === undefined ? {} : { direction: step.action.direction };
   if (step.action.kind !== 'set-text') return {};
   // Typing nothing is a tap on the field (DroidBot taps the view, then types the empty text);
   // followed by Enter / Search it is a key press, left out before this (see replayVerification).
@@ -561,7 +581,8 @@ function notReplayedNote(step: ReplayStep): string | undefined {
   // Back and Home are the loop's own units; other keys are none.
   if (step.action.kind === 'key') return keyUnitId(step) === undefined ? 'key press (not replayed)' : undefined;
   if (keysOnly) return 'key press (not replayed)';
-  if (step.action.kind === 'scroll') return 'swipe / scroll (not replayed)';
+  // Without its direction a scroll's effect cannot be told from another scroll's (the list moved either way).
+  if (step.action.kind === 'scroll' && step.action.direction === undefined) return 'swipe / scroll without a recorded direction (not replayed)';
   if (!replayedElement(step)) return `${step.action.kind} without an element (not replayed)`;
   return undefined;
 }

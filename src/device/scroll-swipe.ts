@@ -1,6 +1,9 @@
 /** Which way content moves into view: `down` shows content further down (the finger moves up). */
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
 
+/** The way a scroll goes when none is named. */
+export const defaultScrollDirection: ScrollDirection = 'down';
+
 /** Default share of the container a scroll covers. */
 export const defaultScrollPercent = 0.7;
 

@@ -1,4 +1,5 @@
 import { boundsArea, boundsIou, intersectBounds } from '../ui/bounds.js';
+import type { ScrollDirection } from '../device/scroll-swipe.js';
 import { systemUiPackage } from '../ui/parse-hierarchy.js';
 import type { ControlUnit } from '../perception/control-unit.js';
 import { isAdjustableClass } from '../perception/reduce-tree.js';
@@ -34,6 +35,12 @@ export interface ContractArgs {
   readonly package?: string;
   /** `navigate` / `click`: the activity (contains) the action should lead to. */
   readonly activity?: string;
+  /**
+   * `scroll`: which way content was to move into view (`down` shows what is further down).
+   * With it the content must have moved that way; without it, any move passes (weakly when
+   * no item stayed in view to tell the way).
+   */
+  readonly direction?: ScrollDirection;
 }
 
 function outcome(value: Outcome, reason: string, evidence: readonly NodeRef[] = [], code?: string): VerifyOutcome {
@@ -508,7 +515,7 @@ function descendantKeys(tree: UiTree, root: UiNode): Set<string> {
   return keys;
 }
 
-function scrollContract(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
+function scrollContract(unit: ControlUnit, args: ContractArgs, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const container = memberWith(unit, before, (node) => node.scrollable);
   if (!container) return changeContract(unit, before, after, delta, `scroll "${unit.label}"`);
   const now = locateAfter(container, after, delta);
@@ -521,9 +528,51 @@ function scrollContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   const keysAfter = descendantKeys(after, now);
   let moved = keysBefore.size !== keysAfter.size;
   if (!moved) for (const key of keysAfter) if (!keysBefore.has(key)) { moved = true; break; }
-  return moved
-    ? pass('content-moved', `scroll "${unit.label}": the container's content moved`, 'strong', [nodeRef(now)])
-    : outcome('fail', `scroll "${unit.label}": end of list, the container's content did not move`, [nodeRef(now)], 'end-of-list');
+  if (!moved) return outcome('fail', `scroll "${unit.label}": end of list, the container's content did not move`, [nodeRef(now)], 'end-of-list');
+  if (args.direction === undefined) return pass('content-moved', `scroll "${unit.label}": the container's content moved`, 'strong', [nodeRef(now)]);
+  const shift = contentShift(before, container, after, now, args.direction);
+  const way = `${args.direction === 'down' || args.direction === 'up' ? 'further' : 'to the'} ${args.direction}`;
+  if (shift === undefined) return pass('content-replaced', `scroll "${unit.label}" ${args.direction}: the container's content changed, and no item stayed in view to show which way it moved`, 'weak', [nodeRef(now)]);
+  return shift > 0
+    ? pass('content-moved', `scroll "${unit.label}" ${args.direction}: the items that stayed in view moved ${Math.round(shift)} px, showing what is ${way}`, 'strong', [nodeRef(now)])
+    : outcome('fail', `scroll "${unit.label}" ${args.direction}: the items that stayed in view moved ${Math.round(-shift)} px the other way`, [nodeRef(now)], 'wrong-direction');
+}
+
+/**
+ * How far the items of a scrolled container that are in view on both screens moved, within
+ * the container, the way a scroll `direction` moves them (content goes up to show what is
+ * further down), in pixels: the median over items that occur once in the container on each
+ * screen and are cut by neither of its edges across the axis (a cut item's edge is the container's). Undefined
+ * when no such item stayed in view.
+ */
+function contentShift(before: UiTree, container: UiNode, after: UiTree, now: UiNode, direction: ScrollDirection): number | undefined {
+  const vertical = direction === 'down' || direction === 'up';
+  const placed = (tree: UiTree, root: UiNode): Map<string, Bounds | null> => {
+    const seen = new Map<string, Bounds | null>();
+    const end = subtreeEnd(tree, root.index);
+    const [left, top, right, bottom] = root.bounds;
+    for (let index = root.index + 1; index < end; index++) {
+      const node = tree.nodes[index];
+      if (!node || !isComparedNode(node, tree) || boundsArea(node.bounds) <= 0) continue;
+      const cut = vertical ? node.bounds[1] <= top || node.bounds[3] >= bottom : node.bounds[0] <= left || node.bounds[2] >= right;
+      // Relative to the container, which may itself have moved (the page above it grew).
+      seen.set(node.fingerprint, seen.has(node.fingerprint) || cut ? null : [node.bounds[0] - left, node.bounds[1] - top, node.bounds[2] - left, node.bounds[3] - top]);
+    }
+    return seen;
+  };
+  const from = placed(before, container);
+  const to = placed(after, now);
+  const sign = direction === 'down' || direction === 'right' ? -1 : 1;
+  const shifts: number[] = [];
+  for (const [key, was] of from) {
+    const is = to.get(key);
+    if (!was || !is) continue;
+    const moved = vertical ? is[1] - was[1] : is[0] - was[0];
+    if (moved !== 0) shifts.push(moved * sign);
+  }
+  if (shifts.length === 0) return undefined;
+  shifts.sort((left, right) => left - right);
+  return shifts[Math.floor(shifts.length / 2)];
 }
 
 /** Of the page a surface covered (the compared nodes outside it), at least this share is still on the after screen. */
@@ -630,7 +679,7 @@ export function unitContract(unit: ControlUnit, args: ContractArgs, before: UiTr
     case 'click':
       return pageCheck(args, after) ?? changeContract(unit, before, after, delta, `click "${unit.label}"`);
     case 'scroll':
-      return scrollContract(unit, before, after, delta);
+      return scrollContract(unit, args, before, after, delta);
     case 'commit':
       return commitContract(unit, before, after, delta);
     case 'navigate':

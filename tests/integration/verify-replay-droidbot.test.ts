@@ -75,7 +75,7 @@ describe('verify-replay reads a DroidBot output folder as DroidBot writes it', (
       ['notes/events/event_2024-01-01_100005.json', 'replayed', 'New note', 'pass'],
       ['notes/events/event_2024-01-01_100015.json', 'replayed', 'New note', 'pass'],
       ['notes/events/event_2024-01-01_100025.json', 'replayed', 'Save', 'pass'],
-      ['notes/events/event_2024-01-01_100031.json', 'not-replayed', 'swipe / scroll (not replayed)', undefined],
+      ['notes/events/event_2024-01-01_100031.json', 'not-replayed', 'scroll without an element (not replayed)', undefined],
       ['notes/events/event_2024-01-01_100032.json', 'not-replayed', 'tap without an element (not replayed)', undefined],
     ]);
     // The real state's tapped day became checked: tied to the acted control.
@@ -250,5 +250,57 @@ describe('a switch whose after screen DroidBot saved before the tap', () => {
     // Saved after the tap but showing Wi-Fi still off: the switch did not flip, and the replay says so.
     const unflipped = await report(await writeRun('unflipped', '2024-02-01_100010', false));
     expect(unflipped.perStep[0]).toMatchObject({ category: 'replayed', verdict: { outcome: 'fail' } });
+  });
+});
+
+// SYNTHETIC runs written here: a list of eight numbered rows scrolled by a DroidBot `scroll`
+// event (its view is the list, its direction the way content came into view).
+describe('a DroidBot scroll with its view and direction', () => {
+  const view = (id: number, parent: number, children: number[], bounds: [number, number, number, number], cls: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    temp_id: id, parent, children, bounds: [[bounds[0], bounds[1]], [bounds[2], bounds[3]]], class: cls, package: 'com.example.list',
+    resource_id: null, text: null, content_description: null, clickable: false, scrollable: false, enabled: true, visible: true, ...extra,
+  });
+  /** The list showing rows `first`..`first + 7`, each 200 px high, under a 200 px title. */
+  const state = (tag: string, stateStr: string, first: number): Record<string, unknown> => {
+    const rows = Array.from({ length: 8 }, (_, index) => view(index + 3, 2, [], [0, 220 + index * 200, 1080, 400 + index * 200], 'android.widget.TextView', { text: `Row ${first + index}`, clickable: true }));
+    return {
+      tag, state_str: stateStr, foreground_activity: 'com.example.list/.Main', width: 1080, height: 2000,
+      views: [
+        view(0, -1, [1, 2], [0, 0, 1080, 2000], 'android.widget.FrameLayout'),
+        view(1, 0, [], [0, 0, 1080, 200], 'android.widget.TextView', { text: 'Numbers' }),
+        view(2, 0, rows.map((_, index) => index + 3), [0, 200, 1080, 2000], 'androidx.recyclerview.widget.RecyclerView', { resource_id: 'com.example.list:id/rows', scrollable: true }),
+        ...rows,
+      ],
+    };
+  };
+
+  async function writeRun(name: string, direction: string | undefined, afterFirst: number): Promise<string> {
+    const folder = path.join(scratch, 'scrolls', name);
+    await mkdir(path.join(folder, 'states'), { recursive: true });
+    await mkdir(path.join(folder, 'events'), { recursive: true });
+    await writeFile(path.join(folder, 'states', 'state_2024-03-01_100000.json'), JSON.stringify(state('2024-03-01_100000', 's0', 10)));
+    await writeFile(path.join(folder, 'states', 'state_2024-03-01_100010.json'), JSON.stringify(state('2024-03-01_100010', 's1', afterFirst)));
+    const list = { temp_id: 2, bounds: [[0, 200], [1080, 2000]], class: 'androidx.recyclerview.widget.RecyclerView', resource_id: 'com.example.list:id/rows', text: null, content_description: null };
+    const scroll = { tag: '2024-03-01_100005', start_state: 's0', stop_state: 's1', event_str: 'ScrollEvent(view=rows)', event: { event_type: 'scroll', view: list, ...(direction === undefined ? {} : { direction }) } };
+    await writeFile(path.join(folder, 'events', `event_${scroll.tag}.json`), JSON.stringify(scroll));
+    return folder;
+  }
+
+  it('passes strongly when the rows moved the way it names, fails when they moved the other way, and is left out without a direction', async () => {
+    // DOWN: rows 10-17 became 13-20, so rows 13-17 moved up 600 px within the list.
+    const down = (await report(await writeRun('down', 'DOWN', 13))).perStep[0];
+    expect(down).toMatchObject({ category: 'replayed', unitType: 'scroll', verdict: { outcome: 'pass', strength: 'strong', tie: 'content-moved' } });
+    expect(down?.verdict).toMatchObject({ reason: expect.stringContaining('moved 600 px, showing what is further down') });
+    // The same screens recorded as UP: the rows moved the other way.
+    const up = (await report(await writeRun('up', 'UP', 13))).perStep[0];
+    expect(up).toMatchObject({ category: 'replayed', verdict: { outcome: 'fail', code: 'wrong-direction' } });
+    // DOWN to rows 30-37: nothing stayed in view to show which way the list went.
+    const far = (await report(await writeRun('far', 'DOWN', 30))).perStep[0];
+    expect(far).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'weak', tie: 'content-replaced' } });
+    // LEFT on a vertical list: no container under it scrolls that way.
+    const across = (await report(await writeRun('across', 'LEFT', 13))).perStep[0];
+    expect(across).toMatchObject({ category: 'unmapped', note: expect.stringContaining('no horizontal scroll container holds the swiped element') });
+    const undirected = (await report(await writeRun('undirected', undefined, 13))).perStep[0];
+    expect(undirected).toMatchObject({ category: 'not-replayed', note: 'swipe / scroll without a recorded direction (not replayed)' });
   });
 });

@@ -23,7 +23,7 @@ export async function certifyAndDecide(context: SenseActContext, state: SenseAct
     before: last.before.perception.tree,
     after: last.after.perception.tree,
     unit: last.unit,
-    args: contractArgs(last.item),
+    args: contractArgs(last.item, last.unit),
     delta: last.delta,
     outcome: judgement.outcome,
     ...(judgement.strength ? { strength: judgement.strength } : {}),

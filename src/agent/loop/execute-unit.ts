@@ -42,7 +42,7 @@ export async function executeUnit(context: SenseActContext, unit: ControlUnit, i
   if (actions.length === 0) return executed({ outcome: 'pass', reason: `${unit.type} "${unit.label}" already in the wanted state`, evidence: [] });
   const outcome: VerifyOutcome = refused !== undefined
     ? { outcome: 'fail', reason: `${unit.type} "${unit.label}": the device refused the action (${refused})`, evidence: [], code: refusedCode }
-    : session.timeVerification(() => verifyUnitStep({ unit, args: contractArgs(item), ...(expectation ? { expectation } : {}), before: before.perception.tree, after: after.perception.tree, delta, memory: session.transitions, ...place }));
+    : session.timeVerification(() => verifyUnitStep({ unit, args: contractArgs(item, unit), ...(expectation ? { expectation } : {}), before: before.perception.tree, after: after.perception.tree, delta, memory: session.transitions, ...place }));
   if (outcome.outcome === 'pass') session.transitions.learn(unit, before.perception.tree, after.perception.tree);
   if (outcome.outcome === 'pass' && unit.navigation === 'back') session.pages.back();
   session.trace.emit({ type: 'verify-end', step: session.step, outcome: outcome.outcome, reason: outcome.reason, label: delta.label, by: 'contract', ...(outcome.strength ? { strength: outcome.strength } : {}) });

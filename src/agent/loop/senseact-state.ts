@@ -2,6 +2,7 @@ import type { Skill } from '../../skills/skill-schema.js';
 import type { AppTrailStep } from '../../memory/app-memory.js';
 import type { CertificateStore } from '../../memory/certificate-memory.js';
 import type { ImageDetail } from '../../model/vision-model.js';
+import { defaultScrollDirection } from '../../device/scroll-swipe.js';
 import type { ControlUnit, ScgEdge, UnitId } from '../../perception/control-unit.js';
 import type { Task } from '../../tasks/task-schema.js';
 import type { Delta } from '../../verify/compute-delta.js';
@@ -150,9 +151,13 @@ export function recordUnitVerdict(state: SenseActState, executed: ExecutedUnit):
   if (executed.outcome.outcome === 'pass') state.verified.add(executed.unit.id);
 }
 
-/** The contract arguments of a commitment item (`nav-launch`'s value is the package to reach). */
-export function contractArgs(item: CommitmentItem): ContractArgs {
+/**
+ * The contract arguments of a commitment item on its unit (`nav-launch`'s value is the
+ * package to reach; a scroll goes the item's way, down when it names none, as it is sent).
+ */
+export function contractArgs(item: CommitmentItem, unit: ControlUnit): ContractArgs {
   return {
+    ...(unit.type === 'scroll' ? { direction: item.direction ?? defaultScrollDirection } : {}),
     ...(item.value !== undefined && item.unit !== 'nav-launch' ? { value: item.value } : {}),
     ...(item.unit === 'nav-launch' && item.value !== undefined ? { package: item.value } : {}),
     ...(item.checked !== undefined ? { checked: item.checked } : {}),

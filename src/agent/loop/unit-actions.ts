@@ -1,4 +1,5 @@
 import type { DeviceAction } from '../../device/device-action.js';
+import { defaultScrollDirection } from '../../device/scroll-swipe.js';
 import type { ControlUnit } from '../../perception/control-unit.js';
 import { isAdjustableClass } from '../../perception/reduce-tree.js';
 import { assertNever } from '../../util/assert-never.js';
@@ -64,7 +65,7 @@ export function unitActions(unit: ControlUnit, item: CommitmentItem): DeviceActi
       return [{ type: 'tap', point: point(unit) }, { type: 'clear' }, { type: 'type', text: item.value }];
     }
     case 'scroll':
-      return [{ type: 'scroll', bounds: [unit.bounds[0], unit.bounds[1], unit.bounds[2], unit.bounds[3]], direction: item.direction ?? 'down' }];
+      return [{ type: 'scroll', bounds: [unit.bounds[0], unit.bounds[1], unit.bounds[2], unit.bounds[3]], direction: item.direction ?? defaultScrollDirection }];
     case 'navigate':
       return { problem: `navigate unit ${unit.id} is not one of nav-back, nav-home, nav-launch` };
     case 'finish':

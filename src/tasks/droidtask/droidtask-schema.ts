@@ -54,6 +54,11 @@ export const droidBotEventFileSchema = z.object({
     name: z.string().nullish(),
     /** The command line of an `intent` event (`am start …`). */
     intent: z.string().nullish(),
+    /**
+     * The way a `scroll` event moved content into view: DOWN drags the finger up (shows what
+     * is further down), LEFT drags it right (shows what is to the left).
+     */
+    direction: z.string().nullish(),
   }),
   start_state: z.string(),
   stop_state: z.string().nullish(),

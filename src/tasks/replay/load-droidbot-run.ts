@@ -40,7 +40,10 @@ function actionOf(event: DroidBotEventFile['event']): ReplayAction | string {
       return { kind: 'set-text', text: event.text ?? '', append: false, submitted: false, ...droidBotTypedAlso(event.text ?? ''), ...element };
     case 'key':
       return { kind: 'key', key: event.name ?? '' };
-    case 'scroll':
+    case 'scroll': {
+      const direction = event.direction?.toLowerCase();
+      return { kind: 'scroll', ...element, ...(direction === 'up' || direction === 'down' || direction === 'left' || direction === 'right' ? { direction } : {}) };
+    }
     case 'swipe':
       return { kind: 'scroll', ...element };
     case 'intent':
@@ -90,8 +93,8 @@ function commonestApp(steps: readonly ReplayStep[]): string {
  * `stop_state` (both `state_str`s; DroidBot saves a state file the first time it sees a
  * state, so the nearest file of each is taken). The acted element is the event's `view`.
  * Intents, kill_app and other events that are no UI action, and events without a readable
- * screen on either side, are listed in `skipped` with the reason; key presses and swipes
- * are steps the replay leaves out. Empty or malformed files are listed in `unreadable`.
+ * screen on either side, are listed in `skipped` with the reason; keys other than Back and
+ * Home, and swipes without a view or a direction, are steps the replay leaves out. Empty or malformed files are listed in `unreadable`.
  * Throws `ReplayLoadError` when no event or no state file of the folder can be read.
  */
 export async function loadDroidBotRun(directory: string): Promise<DroidBotRun> {

@@ -1,3 +1,4 @@
+import type { ScrollDirection } from '../../device/scroll-swipe.js';
 import type { Bounds, UiTree } from '../../ui/ui-tree.js';
 
 /** The element a recorded action went to, as the recording names it. */
@@ -11,8 +12,9 @@ export interface ReplayElement {
 
 /**
  * A recorded action. `tap`, `long-press` and `set-text` name an element (set-text may
- * not: a typed text with no single focused field); `key` and `scroll` are kept so a
- * report can count what it did not replay.
+ * not: a typed text with no single focused field); a `scroll` is replayed when it names
+ * its element and its direction; other keys than Back and Home are kept so a report can
+ * count what it did not replay.
  */
 export type ReplayAction =
   | { readonly kind: 'tap' | 'long-press'; readonly element?: ReplayElement }
@@ -21,7 +23,8 @@ export type ReplayAction =
   /** `typedAlso`: what some versions of the recorder type for `text` instead (DroidBot's quotes kept: `droidBotTypedAlso`). */
   | { readonly kind: 'set-text'; readonly text: string; readonly append: boolean; readonly submitted: boolean; readonly typedAlso?: string; readonly element?: ReplayElement }
   | { readonly kind: 'key'; readonly key: string }
-  | { readonly kind: 'scroll'; readonly element?: ReplayElement };
+  /** `direction`: which way content was moved into view, when the recorder logged it (`down` shows what is further down). */
+  | { readonly kind: 'scroll'; readonly element?: ReplayElement; readonly direction?: ScrollDirection };
 
 /** One recorded transition: the screen before an action, the action, the screen after it. */
 export interface ReplayStep {

@@ -192,6 +192,24 @@ describe('scroll contract (real Settings list)', () => {
     expect(unitContract(list, {}, before, after, delta).outcome).toBe('inconclusive');
   });
 
+  it('with a direction, passes only when the rows still in view moved that way within the list', () => {
+    // Rows first..first+7 of a list 200 px apart, none cut by the list's top or bottom edge.
+    const page = (first: number): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,2000]' },
+      node({ text: 'Numbers', bounds: '[0,0][1000,100]' })
+      + node({ class: 'androidx.recyclerview.widget.RecyclerView', scrollable: true, bounds: '[0,100][1000,1900]' },
+        Array.from({ length: 8 }, (_, index) => node({ text: `Row ${first + index}`, bounds: `[0,${120 + index * 200}][1000,${300 + index * 200}]` })).join('')))));
+    const before = page(1);
+    const list = unitOf(before, 'scroll', 'list', [nodeWhere(before, (candidate) => candidate.scrollable).index]);
+    // Rows 3-8 moved up 400 px: what is further down came into view.
+    expect(check(list, { direction: 'down' }, before, page(3))).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('moved 400 px, showing what is further down') });
+    expect(check(list, { direction: 'up' }, before, page(3))).toMatchObject({ outcome: 'fail', code: 'wrong-direction' });
+    expect(check(list, { direction: 'up' }, page(3), before)).toMatchObject({ outcome: 'pass', strength: 'strong' });
+    // Rows 20-27: no row stayed in view to tell the way.
+    expect(check(list, { direction: 'down' }, before, page(20))).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    // Without a direction (a recording that names none), any move passes as before.
+    expect(check(list, {}, before, page(3))).toMatchObject({ outcome: 'pass', strength: 'strong' });
+  });
+
   it('fails with end-of-list when nothing moved', () => {
     expect(check(unit, {}, settings, settings)).toMatchObject({ outcome: 'fail', code: 'end-of-list' });
   });
