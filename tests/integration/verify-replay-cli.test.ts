@@ -169,6 +169,32 @@ describe('senseact verify-replay on real transitions', () => {
     expect(row?.wrongEffect).toMatchObject({ donor: 'ug-task_system_2024-11-12_23-54-19-3', verdict: { outcome: 'pass', strength: 'weak' } });
   });
 
+  it('verifies a real scroll against the way the finger moved: the rows moved that way pass, the other way fail, no way recorded is left out', async () => {
+    const scrolls = path.join(repoRoot, 'tests/fixtures/transitions-scrolls');
+    const verdicts = async (folder: string): Promise<Map<string, ReportJson['perStep'][number] & { note?: string }>> =>
+      new Map((JSON.parse((await run('verify-replay', folder, '--json')).out) as ReportJson).perStep.map((step) => [step.id, step]));
+    const recorded = await verdicts(scrolls);
+    // DroidBot's DOWN (finger up) and AppAgent's swipe up (finger up): the rows still in view moved up.
+    for (const id of ['lc-lc-2024-01-13_193654', 'lh-task_YouTube_2024-12-06_13-24-35-14']) {
+      expect(recorded.get(id), id).toMatchObject({ category: 'replayed', unitType: 'scroll', verdict: { outcome: 'pass', strength: 'strong', tie: 'content-moved' } });
+    }
+    // A pager whose pages share no item: it changed, but nothing shows which way.
+    expect(recorded.get('tm-root-2021-11-23_105838')).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'weak', tie: 'content-replaced' } });
+    // The same records with the finger recorded going down, and with no finger recorded.
+    const lines = (await readFile(path.join(scrolls, 'transitions.jsonl'), 'utf8')).split('\n').filter((line) => line !== '');
+    const folder = await mkdtemp(path.join(scratch, 'scrolls-'));
+    await writeFile(path.join(folder, 'transitions.jsonl'), `${[
+      ...lines.slice(0, 2).map((line) => line.replace('"finger_moves": "up"', '"finger_moves": "down"')),
+      lines[2]!.replace('"finger_moves": "left", ', ''),
+    ].join('\n')}\n`);
+    await symlink(path.join(scrolls, 'xml'), path.join(folder, 'xml'));
+    const flipped = await verdicts(folder);
+    for (const id of ['lc-lc-2024-01-13_193654', 'lh-task_YouTube_2024-12-06_13-24-35-14']) {
+      expect(flipped.get(id), id).toMatchObject({ category: 'replayed', verdict: { outcome: 'fail', code: 'wrong-direction' } });
+    }
+    expect(flipped.get('tm-root-2021-11-23_105838')).toMatchObject({ category: 'not-replayed', note: 'swipe / scroll without a recorded direction (not replayed)' });
+  });
+
   it('leaves out a switch whose after screen is another capture of its state (after_capture), and judges it when captured at the tap', async () => {
     const lines = (await readFile(path.join(fixture, 'transitions.jsonl'), 'utf8')).split('\n');
     const line = lines.find((candidate) => candidate.includes('"id": "gp-mal-2021-12-14_021609"')) ?? '';

@@ -27,6 +27,12 @@ export const transitionRecordSchema = z.object({
     /** `replace`: the field was cleared first; `append`: typed at the cursor (`adb shell input text`). */
     typing: z.enum(['replace', 'append']).optional(),
     key: z.string().nullish(),
+    /**
+     * For `scroll`: the way the finger moved (`up` drags content up, showing what is further
+     * down). Recorders name `direction` each their own way (DroidBot's `UP` moves the finger
+     * down); this field is the same for all. Another word counts as no direction.
+     */
+    finger_moves: z.string().nullish(),
     /** For `set_text`: keys the recorder pressed after typing (LC990512/llm presses ENTER and SEARCH). */
     followed_by: z.object({ keys: z.array(z.string()).default([]) }).passthrough().nullish(),
   }),
