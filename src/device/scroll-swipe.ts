@@ -1,5 +1,6 @@
-/** Which way content moves into view: `down` shows content further down (the finger moves up). */
-export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+import type { ScrollDirection } from '../ui/scroll-direction.js';
+
+export type { ScrollDirection };
 
 /** The way a scroll goes when none is named. */
 export const defaultScrollDirection: ScrollDirection = 'down';

@@ -1,5 +1,5 @@
 import { boundsArea, boundsIou, intersectBounds } from '../ui/bounds.js';
-import type { ScrollDirection } from '../device/scroll-swipe.js';
+import type { ScrollDirection } from '../ui/scroll-direction.js';
 import { systemUiPackage } from '../ui/parse-hierarchy.js';
 import type { ControlUnit } from '../perception/control-unit.js';
 import { isAdjustableClass } from '../perception/reduce-tree.js';

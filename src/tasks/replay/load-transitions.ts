@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ScrollDirection } from '../../device/scroll-swipe.js';
+import type { ScrollDirection } from '../../ui/scroll-direction.js';
 import { isInvertedBounds, parseBounds } from '../../ui/bounds.js';
 import { parseHierarchy } from '../../ui/parse-hierarchy.js';
 import type { UiTree } from '../../ui/ui-tree.js';

@@ -1,4 +1,4 @@
-import type { ScrollDirection } from '../../device/scroll-swipe.js';
+import type { ScrollDirection } from '../../ui/scroll-direction.js';
 import type { Bounds, UiTree } from '../../ui/ui-tree.js';
 
 /** The element a recorded action went to, as the recording names it. */
