@@ -542,8 +542,8 @@ function scrollContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
  * How far the items of a scrolled container that are in view on both screens moved, within
  * the container, the way a scroll `direction` moves them (content goes up to show what is
  * further down), in pixels: the median over items that occur once in the container on each
- * screen and are cut by neither of its edges across the axis (a cut item's edge is the container's). Undefined
- * when no such item stayed in view.
+ * screen and are cut by neither of its edges across the axis (a cut item's edge is the
+ * container's). Undefined when no such item stayed in view.
  */
 function contentShift(before: UiTree, container: UiNode, after: UiTree, now: UiNode, direction: ScrollDirection): number | undefined {
   const vertical = direction === 'down' || direction === 'up';

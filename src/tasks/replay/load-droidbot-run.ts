@@ -94,7 +94,8 @@ function commonestApp(steps: readonly ReplayStep[]): string {
  * state, so the nearest file of each is taken). The acted element is the event's `view`.
  * Intents, kill_app and other events that are no UI action, and events without a readable
  * screen on either side, are listed in `skipped` with the reason; keys other than Back and
- * Home, and swipes without a view or a direction, are steps the replay leaves out. Empty or malformed files are listed in `unreadable`.
+ * Home, and swipes without a view or a direction, are steps the replay leaves out. Empty or
+ * malformed files are listed in `unreadable`.
  * Throws `ReplayLoadError` when no event or no state file of the folder can be read.
  */
 export async function loadDroidBotRun(directory: string): Promise<DroidBotRun> {
