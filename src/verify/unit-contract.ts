@@ -542,21 +542,22 @@ function scrollContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
  * How far the items of a scrolled container that are in view on both screens moved, within
  * the container, the way a scroll `direction` moves them (content goes up to show what is
  * further down), in pixels: the median over items that occur once in the container on each
- * screen and are cut by neither of its edges across the axis (a cut item's edge is the
- * container's). Undefined when no such item stayed in view.
+ * screen, each measured by an edge along the axis that the container cuts on neither screen
+ * (a cut edge is the container's, and the container may itself have moved). Undefined when
+ * no such item stayed in view.
  */
 function contentShift(before: UiTree, container: UiNode, after: UiTree, now: UiNode, direction: ScrollDirection): number | undefined {
   const vertical = direction === 'down' || direction === 'up';
-  const placed = (tree: UiTree, root: UiNode): Map<string, Bounds | null> => {
-    const seen = new Map<string, Bounds | null>();
+  /** Each item's leading and trailing edge along the axis, relative to the container; null where the container cuts it. */
+  const placed = (tree: UiTree, root: UiNode): Map<string, readonly [number | null, number | null] | null> => {
+    const seen = new Map<string, readonly [number | null, number | null] | null>();
     const end = subtreeEnd(tree, root.index);
-    const [left, top, right, bottom] = root.bounds;
+    const [low, high] = vertical ? [root.bounds[1], root.bounds[3]] : [root.bounds[0], root.bounds[2]];
     for (let index = root.index + 1; index < end; index++) {
       const node = tree.nodes[index];
       if (!node || !isComparedNode(node, tree) || boundsArea(node.bounds) <= 0) continue;
-      const cut = vertical ? node.bounds[1] <= top || node.bounds[3] >= bottom : node.bounds[0] <= left || node.bounds[2] >= right;
-      // Relative to the container, which may itself have moved (the page above it grew).
-      seen.set(node.fingerprint, seen.has(node.fingerprint) || cut ? null : [node.bounds[0] - left, node.bounds[1] - top, node.bounds[2] - left, node.bounds[3] - top]);
+      const [lead, trail] = vertical ? [node.bounds[1], node.bounds[3]] : [node.bounds[0], node.bounds[2]];
+      seen.set(node.fingerprint, seen.has(node.fingerprint) ? null : [lead <= low ? null : lead - low, trail >= high ? null : trail - low]);
     }
     return seen;
   };
@@ -567,8 +568,8 @@ function contentShift(before: UiTree, container: UiNode, after: UiTree, now: UiN
   for (const [key, was] of from) {
     const is = to.get(key);
     if (!was || !is) continue;
-    const moved = vertical ? is[1] - was[1] : is[0] - was[0];
-    if (moved !== 0) shifts.push(moved * sign);
+    const moved = was[0] !== null && is[0] !== null ? is[0] - was[0] : was[1] !== null && is[1] !== null ? is[1] - was[1] : undefined;
+    if (moved !== undefined && moved !== 0) shifts.push(moved * sign);
   }
   if (shifts.length === 0) return undefined;
   shifts.sort((left, right) => left - right);

@@ -210,6 +210,22 @@ describe('scroll contract (real Settings list)', () => {
     expect(check(list, {}, before, page(3))).toMatchObject({ outcome: 'pass', strength: 'strong' });
   });
 
+  it('measures a row the list cuts by its edge the list does not cut', () => {
+    // Rows 1-12, 200 px apart, scrolled `offset` px down and clipped to the list's bounds as a dump clips them.
+    const scrolled = (offset: number): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,2000]' },
+      node({ text: 'Numbers', bounds: '[0,0][1000,100]' })
+      + node({ class: 'androidx.recyclerview.widget.RecyclerView', scrollable: true, bounds: '[0,100][1000,1900]' },
+        Array.from({ length: 12 }, (_, index) => [120 + index * 200 - offset, 300 + index * 200 - offset] as const)
+          .map(([top, bottom], index) => ({ index, top: Math.max(top, 100), bottom: Math.min(bottom, 1900) }))
+          .filter(({ top, bottom }) => bottom > top)
+          .map(({ index, top, bottom }) => node({ text: `Row ${index + 1}`, bounds: `[0,${top}][1000,${bottom}]` })).join('')))));
+    const before = scrolled(0);
+    const list = unitOf(before, 'scroll', 'list', [nodeWhere(before, (candidate) => candidate.scrollable).index]);
+    // Only row 8 is in view on both screens, its top cut by the list after: its bottom moved up 1500 px.
+    expect(check(list, { direction: 'down' }, before, scrolled(1500))).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('moved 1500 px') });
+    expect(check(list, { direction: 'up' }, before, scrolled(1500))).toMatchObject({ outcome: 'fail', code: 'wrong-direction' });
+  });
+
   it('fails with end-of-list when nothing moved', () => {
     expect(check(unit, {}, settings, settings)).toMatchObject({ outcome: 'fail', code: 'end-of-list' });
   });
