@@ -111,6 +111,13 @@ export function activityOnly(delta: Delta): boolean {
 
 const activityOnlyCode = 'activity-only';
 
+/**
+ * The code of a verdict on a unit whose effect may show only in pixels: an icon without text
+ * or state that changed nothing in the hierarchy, a list or pager that holds only images.
+ * The loop asks vision at once (acting again may undo the first action).
+ */
+export const pixelOnlyCode = 'pixel-only';
+
 /** How the reason of a weak "the screen changed" pass ends; a tie found later replaces it (`verifyUnitStep`). */
 export const untiedEnding = '; nothing ties it to the unit';
 
@@ -526,6 +533,10 @@ function scrollContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
   }
   const keysBefore = descendantKeys(before, container);
   const keysAfter = descendantKeys(after, now);
+  // Nothing in the container to compare (a pager of photos, a web view): whether it moved shows only in pixels.
+  if (keysBefore.size === 0 && keysAfter.size === 0) {
+    return outcome('inconclusive', `scroll "${unit.label}": the container holds no text or state on either screen, so whether it moved shows only in pixels`, [nodeRef(now)], pixelOnlyCode);
+  }
   let moved = keysBefore.size !== keysAfter.size;
   if (!moved) for (const key of keysAfter) if (!keysBefore.has(key)) { moved = true; break; }
   if (!moved) return outcome('fail', `scroll "${unit.label}": end of list, the container's content did not move`, [nodeRef(now)], 'end-of-list');

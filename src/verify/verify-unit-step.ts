@@ -8,7 +8,7 @@ import { subtreeEnd } from './find-nodes.js';
 import type { Predicate } from './predicate.js';
 import { pagePrints, samePageSimilarity, similarity, type TransitionRecall } from './transition-memory.js';
 import { dialogValueTie } from './tied-evidence.js';
-import { dismissedPageNotInDump, normaliseValue, unitContract, untiedEnding, type ContractArgs } from './unit-contract.js';
+import { dismissedPageNotInDump, normaliseValue, pixelOnlyCode, unitContract, untiedEnding, type ContractArgs } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
 
 /** What one executed unit is verified on: the unit as perceived before, its arguments, both screens. */
@@ -52,8 +52,7 @@ export interface UnitStepInput {
  */
 export type UnitStepVerdict = VerifyOutcome;
 
-/** The code of a no-change verdict on a unit whose effect may show only in pixels. */
-export const pixelOnlyCode = 'pixel-only';
+export { pixelOnlyCode };
 /** The code of a unit whose expected effect did not appear (its expectation failed). */
 export const expectationFailedCode = 'expectation-failed';
 /** The code of a pass on a tap at what was already chosen. */

@@ -226,6 +226,15 @@ describe('scroll contract (real Settings list)', () => {
     expect(check(list, { direction: 'up' }, before, scrolled(1500))).toMatchObject({ outcome: 'fail', code: 'wrong-direction' });
   });
 
+  it('is inconclusive (pixel-only) when the container holds nothing to compare on either screen: a pager of photos', () => {
+    const gallery = (title: string): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,2000]' },
+      node({ text: title, bounds: '[0,0][1000,100]' })
+      + node({ class: 'androidx.viewpager.widget.ViewPager', scrollable: true, bounds: '[0,100][1000,2000]' }, node({ class: 'android.widget.ImageView', bounds: '[0,100][1000,2000]' })))));
+    const before = gallery('1 / 5');
+    const pager = unitOf(before, 'scroll', 'photos', [nodeWhere(before, (candidate) => candidate.scrollable).index]);
+    expect(check(pager, { direction: 'right' }, before, gallery('2 / 5'))).toMatchObject({ outcome: 'inconclusive', code: 'pixel-only' });
+  });
+
   it('fails with end-of-list when nothing moved', () => {
     expect(check(unit, {}, settings, settings)).toMatchObject({ outcome: 'fail', code: 'end-of-list' });
   });
