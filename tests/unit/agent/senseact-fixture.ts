@@ -25,7 +25,9 @@ import { scratchFolder } from '../../helpers/scratch-folder.js';
 /** A task of the sim suite by id. */
 export { simSuiteTask as suiteTask } from '../../helpers/sim-suite.js';
 
-const root = scratchFolder('senseact-phases-');
+/** The fixtures' trace writers: their artifact writes finish before the folder is removed. */
+const writers: TraceWriter[] = [];
+const root = scratchFolder('senseact-phases-', () => Promise.allSettled(writers.map((writer) => writer.settled())));
 
 export interface PhaseFixture {
   readonly context: SenseActContext;
@@ -50,6 +52,7 @@ export async function phaseFixture(task: Task, options: { models?: FixtureModels
   const simulator = simulatorForTask(task, { seed: options.seed ?? 7, ...(options.faults ? { faults: options.faults } : {}) });
   const device = new SimDevice(simulator);
   const trace = new TraceWriter({ root, suite: 'phases', task: task.id, runId: `run-${runs++}` });
+  writers.push(trace);
   const planner = options.models?.planner ?? new ScriptedLanguageModel({ replies: [] });
   const models = { planner, ...(options.models?.verifier ? { verifier: options.models.verifier } : {}), ...(options.models?.vision ? { vision: options.models.vision } : {}) };
   const session = new AgentSession(device, models, new UsageLedger(), trace);
