@@ -186,13 +186,17 @@ describe('senseact verify-replay on real transitions', () => {
     await writeFile(path.join(folder, 'transitions.jsonl'), `${[
       ...lines.slice(0, 2).map((line) => line.replace('"finger_moves": "up"', '"finger_moves": "down"')),
       lines[2]!.replace('"finger_moves": "left", ', ''),
+      // The same record with a finger that is no word: kept, its scroll left out.
+      lines[2]!.replace('"id": "tm-root-2021-11-23_105838"', '"id": "odd-finger"').replace('"finger_moves": "left"', '"finger_moves": 5'),
     ].join('\n')}\n`);
     await symlink(path.join(scrolls, 'xml'), path.join(folder, 'xml'));
     const flipped = await verdicts(folder);
     for (const id of ['lc-lc-2024-01-13_193654', 'lh-task_YouTube_2024-12-06_13-24-35-14']) {
       expect(flipped.get(id), id).toMatchObject({ category: 'replayed', verdict: { outcome: 'fail', code: 'wrong-direction' } });
     }
-    expect(flipped.get('tm-root-2021-11-23_105838')).toMatchObject({ category: 'not-replayed', note: 'swipe / scroll without a recorded direction (not replayed)' });
+    for (const id of ['tm-root-2021-11-23_105838', 'odd-finger']) {
+      expect(flipped.get(id), id).toMatchObject({ category: 'not-replayed', note: 'swipe / scroll without a recorded direction (not replayed)' });
+    }
   });
 
   it('leaves out a switch whose after screen is another capture of its state (after_capture), and judges it when captured at the tap', async () => {

@@ -274,7 +274,7 @@ describe('a DroidBot scroll with its view and direction', () => {
     };
   };
 
-  async function writeRun(name: string, direction: string | undefined, afterFirst: number): Promise<string> {
+  async function writeRun(name: string, direction: unknown, afterFirst: number): Promise<string> {
     const folder = path.join(scratch, 'scrolls', name);
     await mkdir(path.join(folder, 'states'), { recursive: true });
     await mkdir(path.join(folder, 'events'), { recursive: true });
@@ -302,5 +302,9 @@ describe('a DroidBot scroll with its view and direction', () => {
     expect(across).toMatchObject({ category: 'unmapped', note: expect.stringContaining('no horizontal scroll container holds the swiped element') });
     const undirected = (await report(await writeRun('undirected', undefined, 13))).perStep[0];
     expect(undirected).toMatchObject({ category: 'not-replayed', note: 'swipe / scroll without a recorded direction (not replayed)' });
+    // A direction that is no string leaves the event readable, its scroll left out.
+    const odd = await report(await writeRun('odd', 5, 13));
+    expect(odd.unreadable).toEqual([]);
+    expect(odd.perStep[0]).toMatchObject({ category: 'not-replayed', note: 'swipe / scroll without a recorded direction (not replayed)' });
   });
 });

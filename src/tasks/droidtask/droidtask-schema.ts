@@ -56,9 +56,10 @@ export const droidBotEventFileSchema = z.object({
     intent: z.string().nullish(),
     /**
      * The way a `scroll` event moved content into view: DOWN drags the finger up (shows what
-     * is further down), LEFT drags it right (shows what is to the left).
+     * is further down), LEFT drags it right (shows what is to the left). Anything but a
+     * string reads as no direction: the event stays readable, its scroll is left out.
      */
-    direction: z.string().nullish(),
+    direction: z.unknown().transform((value) => (typeof value === 'string' ? value : undefined)).optional(),
   }),
   start_state: z.string(),
   stop_state: z.string().nullish(),

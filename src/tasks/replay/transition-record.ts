@@ -30,9 +30,10 @@ export const transitionRecordSchema = z.object({
     /**
      * For `scroll`: the way the finger moved (`up` drags content up, showing what is further
      * down). Recorders name `direction` each their own way (DroidBot's `UP` moves the finger
-     * down); this field is the same for all. Another word counts as no direction.
+     * down); this field is the same for all. Another word, or no string, counts as no
+     * direction (the scroll is left out; the record is kept).
      */
-    finger_moves: z.string().nullish(),
+    finger_moves: z.unknown().transform((value) => (typeof value === 'string' ? value : undefined)).optional(),
     /** For `set_text`: keys the recorder pressed after typing (LC990512/llm presses ENTER and SEARCH). */
     followed_by: z.object({ keys: z.array(z.string()).default([]) }).passthrough().nullish(),
   }),
