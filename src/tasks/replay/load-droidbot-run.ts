@@ -9,6 +9,7 @@ import { droidBotReplayElement, sameScreen } from './droidtask-replay-tasks.js';
 import { ReplayLoadError } from './replay-load-error.js';
 import type { ReplayAction, ReplayStep, ReplayTask, ScreenCounts, UnreadableFile } from './replay-task.js';
 import type { UiTree } from '../../ui/ui-tree.js';
+import { scrollDirectionNamed } from '../../ui/scroll-direction.js';
 
 /** One DroidBot output folder read as a replay task, with what was left out. */
 export interface DroidBotRun {
@@ -41,8 +42,8 @@ function actionOf(event: DroidBotEventFile['event']): ReplayAction | string {
     case 'key':
       return { kind: 'key', key: event.name ?? '' };
     case 'scroll': {
-      const direction = event.direction?.toLowerCase();
-      return { kind: 'scroll', ...element, ...(direction === 'up' || direction === 'down' || direction === 'left' || direction === 'right' ? { direction } : {}) };
+      const direction = scrollDirectionNamed(event.direction);
+      return { kind: 'scroll', ...element, ...(direction ? { direction } : {}) };
     }
     case 'swipe':
       return { kind: 'scroll', ...element };

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ScrollDirection } from '../../ui/scroll-direction.js';
+import { oppositeDirection, scrollDirectionNamed } from '../../ui/scroll-direction.js';
 import { isInvertedBounds, parseBounds } from '../../ui/bounds.js';
 import { parseHierarchy } from '../../ui/parse-hierarchy.js';
 import type { UiTree } from '../../ui/ui-tree.js';
@@ -53,22 +53,13 @@ function actionOf(action: TransitionRecord['action'], sourceFormat: string | und
       return { kind: 'set-text', text: append ? typedByAdbShell(typed) : typed, append, submitted, ...(sourceFormat === 'droidbot' ? droidBotTypedAlso(typed) : {}), ...withElement };
     }
     case 'scroll': {
-      const direction = contentWayOf(action.finger_moves);
+      // The finger moves against the content: up shows what is further down.
+      const finger = scrollDirectionNamed(action.finger_moves);
+      const direction = finger && oppositeDirection(finger);
       return { kind: 'scroll', ...withElement, ...(direction ? { direction } : {}) };
     }
     case 'key': return { kind: 'key', key: action.key ?? '' };
     default: return assertNever(action.kind, 'transition action kind');
-  }
-}
-
-/** The way content comes into view when the finger moves `finger` (up shows what is further down); undefined for another word. */
-function contentWayOf(finger: string | null | undefined): ScrollDirection | undefined {
-  switch (finger?.toLowerCase()) {
-    case 'up': return 'down';
-    case 'down': return 'up';
-    case 'left': return 'right';
-    case 'right': return 'left';
-    default: return undefined;
   }
 }
 
