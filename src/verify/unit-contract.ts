@@ -550,6 +550,29 @@ function scrollContract(unit: ControlUnit, args: ContractArgs, before: UiTree, a
 }
 
 /**
+ * An item as its row shows it: its fingerprint and the texts of the smallest ancestor below the
+ * container `root` that shows another text besides its own (the row that holds it). A name a
+ * list shows twice ("China" among the common areas and again under C, a planet that names
+ * every seventh hour) is then two items, one scrolled out and the other in, not one that
+ * moved the other way.
+ */
+function rowKey(tree: UiTree, node: UiNode, root: UiNode, texts: Map<NodeIndex, string[]>): string {
+  const textsOf = (index: NodeIndex): string[] => {
+    let found = texts.get(index);
+    if (found === undefined) texts.set(index, (found = textsUnder(tree, index)));
+    return found;
+  };
+  let row = node;
+  while (row.parent >= 0 && row.parent !== root.index) {
+    const parent = tree.nodes[row.parent];
+    if (!parent) break;
+    row = parent;
+    if (textsOf(row.index).length >= 2) break;
+  }
+  return `${node.fingerprint}\u0000${row === node ? '' : textsOf(row.index).join('\u0001')}`;
+}
+
+/**
  * How far the items of a scrolled container that are in view on both screens moved, within
  * the container, the way a scroll `direction` moves them (content goes up to show what is
  * further down), in pixels: the median over items that occur once in the container on each
@@ -562,13 +585,15 @@ function contentShift(before: UiTree, container: UiNode, after: UiTree, now: UiN
   /** Each item's leading and trailing edge along the axis, relative to the container; null where the container cuts it. */
   const placed = (tree: UiTree, root: UiNode): Map<string, readonly [number | null, number | null] | null> => {
     const seen = new Map<string, readonly [number | null, number | null] | null>();
+    const texts = new Map<NodeIndex, string[]>();
     const end = subtreeEnd(tree, root.index);
     const [low, high] = vertical ? [root.bounds[1], root.bounds[3]] : [root.bounds[0], root.bounds[2]];
     for (let index = root.index + 1; index < end; index++) {
       const node = tree.nodes[index];
       if (!node || !isComparedNode(node, tree) || boundsArea(node.bounds) <= 0) continue;
       const [lead, trail] = vertical ? [node.bounds[1], node.bounds[3]] : [node.bounds[0], node.bounds[2]];
-      seen.set(node.fingerprint, seen.has(node.fingerprint) ? null : [lead <= low ? null : lead - low, trail >= high ? null : trail - low]);
+      const key = rowKey(tree, node, root, texts);
+      seen.set(key, seen.has(key) ? null : [lead <= low ? null : lead - low, trail >= high ? null : trail - low]);
     }
     return seen;
   };

@@ -226,6 +226,25 @@ describe('scroll contract (real Settings list)', () => {
     expect(check(list, { direction: 'up' }, before, scrolled(1500))).toMatchObject({ outcome: 'fail', code: 'wrong-direction' });
   });
 
+  it('tells rows apart by what else they show: a name the list repeats is another row, not a move the other way', () => {
+    // Hours named after the seven planets in turn, each row with its own start time: rows first..first+6, 250 px apart.
+    const planets = ['Saturn', 'Jupiter', 'Mars', 'Sun', 'Venus', 'Mercury', 'Moon'];
+    const hours = (first: number): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,2000]' },
+      node({ text: 'Planetary hours', bounds: '[0,0][1000,100]' })
+      + node({ class: 'android.widget.ListView', scrollable: true, bounds: '[0,100][1000,1900]' },
+        Array.from({ length: 7 }, (_, index) => {
+          const hour = first + index;
+          const top = 120 + index * 250;
+          return node({ class: 'android.widget.LinearLayout', clickable: true, bounds: `[0,${top}][1000,${top + 240}]` },
+            node({ text: planets[hour % 7]!, bounds: `[0,${top}][1000,${top + 120}]` }) + node({ text: `Starts at ${hour}:00`, bounds: `[0,${top + 120}][1000,${top + 240}]` }));
+        }).join('')))));
+    const before = hours(0);
+    const list = unitOf(before, 'scroll', 'list', [nodeWhere(before, (candidate) => candidate.scrollable).index]);
+    // Scrolled five rows down: hours 5 and 6 moved up 1250 px; Saturn to Venus now name hours 7 to 11, lower down.
+    expect(check(list, { direction: 'down' }, before, hours(5))).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('moved 1250 px') });
+    expect(check(list, { direction: 'up' }, before, hours(5))).toMatchObject({ outcome: 'fail', code: 'wrong-direction' });
+  });
+
   it('is inconclusive (pixel-only) when the container holds nothing to compare on either screen: a pager of photos', () => {
     const gallery = (title: string): UiTree => screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1000,2000]' },
       node({ text: title, bounds: '[0,0][1000,100]' })
