@@ -251,6 +251,24 @@ describe('a switch whose after screen DroidBot saved before the tap', () => {
     const unflipped = await report(await writeRun('unflipped', '2024-02-01_100010', false));
     expect(unflipped.perStep[0]).toMatchObject({ category: 'replayed', verdict: { outcome: 'fail' } });
   });
+
+  it('reads the tapped switch as the event recorded it when the before file was saved while it stood the other way', async () => {
+    // s0's file was saved with Wi-Fi off and Bluetooth on; the tap came later, when Wi-Fi was on and Bluetooth off (the
+    // same state to DroidBot), and its view says so. After it both are off: Wi-Fi flipped on -> off.
+    async function run(name: string, tappedOn: boolean): Promise<ReportJson> {
+      const folder = path.join(scratch, 'switches', name);
+      await mkdir(path.join(folder, 'states'), { recursive: true });
+      await mkdir(path.join(folder, 'events'), { recursive: true });
+      await writeFile(path.join(folder, 'states', 'state_2024-02-01_090000.json'), JSON.stringify(state('2024-02-01_090000', 's0', false, true)));
+      await writeFile(path.join(folder, 'states', 'state_2024-02-01_100010.json'), JSON.stringify(state('2024-02-01_100010', 's1', false, false)));
+      const event = { ...tap, event: { ...tap.event, view: { ...tap.event.view, text: tappedOn ? 'ON' : 'OFF', checked: tappedOn } } };
+      await writeFile(path.join(folder, 'events', `event_${tap.tag}.json`), JSON.stringify(event));
+      return report(folder);
+    }
+    expect((await run('stale-before', true)).perStep[0]).toMatchObject({ category: 'replayed', unitType: 'toggle', verdict: { outcome: 'pass', reason: expect.stringContaining('on → off') } });
+    // The event saw Wi-Fi off, as the file does, and it is still off: the switch did not flip.
+    expect((await run('off-before', false)).perStep[0]).toMatchObject({ category: 'replayed', verdict: { outcome: 'fail' } });
+  });
 });
 
 // SYNTHETIC runs written here: a list of eight numbered rows scrolled by a DroidBot `scroll`

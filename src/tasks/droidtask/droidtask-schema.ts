@@ -40,6 +40,8 @@ export const droidBotViewSchema = z.object({
   text: z.string().nullish(),
   content_description: z.string().nullish(),
   temp_id: z.number().int().optional(),
+  /** The view's checked state when the event was sent; anything but a boolean reads as unknown. */
+  checked: z.unknown().transform((value) => (typeof value === 'boolean' ? value : undefined)).optional(),
 });
 export type DroidBotView = z.infer<typeof droidBotViewSchema>;
 

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { DroidBotEventFile } from '../droidtask/droidtask-schema.js';
+import type { DroidBotEventFile, DroidBotView } from '../droidtask/droidtask-schema.js';
+import { droidBotBounds } from '../droidtask/map-droidtask-target.js';
 import { droidBotScreens, indexDroidBotOutput, type DroidTaskSkippedFile } from '../droidtask/index-droidbot-output.js';
 import { debugLog } from '../../util/debug-log.js';
 import { droidBotTypedAlso } from './droidbot-typing.js';
@@ -54,6 +55,23 @@ function actionOf(event: DroidBotEventFile['event']): ReplayAction | string {
     default:
       return `${event.event_type} event (not a UI action)`;
   }
+}
+
+/**
+ * The screen before an event with the acted view's checked state as the event recorded it.
+ * DroidBot saves a state's file the first time it sees the state, and a switch flipped
+ * since (DroidBot's state_str leaves the checked state out) is the same state to it: the
+ * file can show the switch the other way than it was when the event tapped it. The event's
+ * own view holds the state at that moment.
+ */
+function withActedViewAsSent(tree: UiTree, view: DroidBotView | null | undefined): UiTree {
+  if (view?.checked === undefined) return tree;
+  const bounds = droidBotBounds(view);
+  const acted = tree.nodes.find((node) => node.checkable && node.className === (view.class ?? '') && node.resourceId === (view.resource_id ?? '') && node.bounds.every((value, at) => value === bounds[at]));
+  if (!acted || acted.checked === view.checked) return tree;
+  const nodes = [...tree.nodes];
+  nodes[acted.index] = { ...acted, checked: view.checked };
+  return { ...tree, nodes };
 }
 
 /** The app under test as `utg.js` names it; undefined when the folder has no such file. A file that does not parse is listed in `unreadable`. */
@@ -131,7 +149,7 @@ export async function loadDroidBotRun(directory: string): Promise<DroidBotRun> {
     steps.push({
       id,
       app: before.tree.packageName,
-      before: before.tree,
+      before: withActedViewAsSent(before.tree, entry.data.event.view),
       after: after.tree,
       beforeFile: before.file,
       afterFile: after.file,
