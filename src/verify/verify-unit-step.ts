@@ -32,7 +32,8 @@ export interface UnitStepInput {
    * When `before` is a dialog dumped without the page under it: the page the run was on
    * when it opened the dialog (`PageTrail.note`). A commit that closed the dialog is tied
    * to it when that page did not show the value the dialog's field held and the screen
-   * after does (`dialog-value-shown`).
+   * after does (`dialog-value-shown`), or when the screen after is that page changed
+   * (`opened-from-changed`).
    */
   readonly openedFrom?: UiTree;
   /**
@@ -135,7 +136,9 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  * - no change on a pixel-only unit (`isPixelOnlyUnit`) fails with `code: 'pixel-only'`:
  *   its effect may be in pixels only, and tapping again may undo it;
  * - a dialog's commit whose page now shows the value the dialog's field held, which the
- *   page it was opened from (`openedFrom`) did not, is strong (`tie: 'dialog-value-shown'`);
+ *   page it was opened from (`openedFrom`) did not, is strong (`tie: 'dialog-value-shown'`),
+ *   and so is one whose screen after is that page changed, on the same tab
+ *   (`tie: 'opened-from-changed'`);
  * - Back that led to a page like the one the run came from (`cameFrom`) is strong
  *   (`tie: 'went-back'`), and so is Home that left an app for the home screen
  *   (`tie: 'home-screen'`); the keys' labels are ours, so no page names them;
@@ -168,11 +171,22 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
   return input.memory ? withMemory(verdict, input.memory, input) : verdict;
 }
 
-/** A weak pass on a dialog's commit whose page now shows the value the dialog's field held (not shown before) is strong. */
+/**
+ * A weak pass on a dialog's commit, the dialog dumped without the page under it, is strong
+ * when the page it was opened from now shows the value the dialog's field held (not shown
+ * before: `dialog-value-shown`), or when the screen after is that page, changed
+ * (`opened-from-changed`: the contact list without the contact deleted, the alarm list with
+ * the alarm set). Cancel returns to that page as it was; a page that switched its tab is
+ * another view of the app, not that page changed.
+ */
 function withDialogValue(verdict: VerifyOutcome, openedFrom: UiTree, dialog: UiTree, after: UiTree): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || verdict.tie !== dismissedPageNotInDump) return verdict;
   const shown = dialogValueTie(dialog, after, openedFrom);
-  return shown === undefined ? verdict : { ...verdict, reason: `${verdict.reason}; ${shown.reason}`, strength: 'strong', tie: shown.kind };
+  if (shown !== undefined) return { ...verdict, reason: `${verdict.reason}; ${shown.reason}`, strength: 'strong', tie: shown.kind };
+  const since = computeDelta(openedFrom, after);
+  const samePageChanged = since.label === 'partial-change' && !since.newSurface && !since.dismissedSurface && since.selectionChanges.length === 0;
+  if (!samePageChanged) return verdict;
+  return { ...verdict, reason: `${verdict.reason}; the page it was opened from is back, changed (${since.changes.length} change(s))`, strength: 'strong', tie: 'opened-from-changed' };
 }
 
 /**

@@ -2,7 +2,8 @@
 // OK: the page it was opened from, a step before, did not show the new name, and the page
 // after does. Hand-made screens in the shape of such dumps (a note app's page, the dialog's
 // window alone, the page again). What really happened is strong; Cancel's page, a name the
-// page already showed, and a step with no page before it stay weak.
+// page already showed, and a step with no page before it stay weak. The same for a
+// confirmation ("Delete the selected note?") whose page comes back without the note.
 import { describe, expect, it } from 'vitest';
 import { perceive } from '../../../src/perception/perceive.js';
 import { dialogOnly, PageTrail } from '../../../src/verify/page-trail.js';
@@ -45,10 +46,47 @@ describe('a dialog whose value shows on the page it was opened from', () => {
     expect(verdict(page('Shopping'))).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'dismissed-page-not-in-dump' });
     expect(verdict(page('Groceries'), screen(page('Groceries'), at))).toMatchObject({ strength: 'weak' });
     expect(verifyUnitStep({ unit: ok!, args: {}, before: dialog, after: screen(page('Groceries'), at) })).toMatchObject({ strength: 'weak', tie: 'dismissed-page-not-in-dump' });
-    // A field that holds its hint holds no value.
+    // A field that holds its hint holds no value: the page titled "Name" is not its value shown (the page did
+    // change, which ties the commit by itself: below).
     const hinted = screen(renameDialog('Name', 'Name'), at);
     const hintedOk = perceive(hinted).units.find((unit) => unit.label === 'OK');
-    expect(verifyUnitStep({ unit: hintedOk!, args: {}, before: hinted, after: screen(page('Name'), at), openedFrom: opener })).toMatchObject({ strength: 'weak' });
+    expect(verifyUnitStep({ unit: hintedOk!, args: {}, before: hinted, after: screen(page('Name'), at), openedFrom: opener })).toMatchObject({ tie: 'opened-from-changed' });
+  });
+});
+
+/** The notes list: a row per note, under two tabs (Notes chosen unless `archive`). */
+function list(notes: readonly string[], archive = false): string {
+  return hierarchy(node({ class: 'android.widget.FrameLayout', package: app, bounds: '[0,0][1080,2400]' },
+    node({ text: 'Notes', class: 'android.widget.TextView', clickable: true, selected: !archive, package: app, bounds: '[0,80][540,180]' })
+    + node({ text: 'Archive', class: 'android.widget.TextView', clickable: true, selected: archive, package: app, bounds: '[540,80][1080,180]' })
+    + node({ class: 'androidx.recyclerview.widget.RecyclerView', 'resource-id': `${app}:id/notes`, scrollable: true, package: app, bounds: '[0,200][1080,2300]' },
+      notes.map((note, index) => node({ text: note, 'resource-id': `${app}:id/note_title`, clickable: true, package: app, bounds: `[40,${220 + index * 160}][1040,${360 + index * 160}]` })).join(''))));
+}
+
+/** A confirmation's window alone: its message names no note. */
+function confirmDialog(): string {
+  return hierarchy(node({ class: 'android.widget.FrameLayout', package: app, bounds: '[60,900][1020,1400]' },
+    node({ text: 'Delete the selected note?', 'resource-id': 'android:id/message', package: app, bounds: '[100,940][980,1100]' })
+    + node({ class: 'android.widget.Button', text: 'Cancel', 'resource-id': 'android:id/button2', clickable: true, package: app, bounds: '[560,1280][760,1370]' })
+    + node({ class: 'android.widget.Button', text: 'Delete', 'resource-id': 'android:id/button1', clickable: true, package: app, bounds: '[800,1280][980,1370]' })));
+}
+
+describe('a confirmation whose page it was opened from is back, changed', () => {
+  const opener = screen(list(['Shopping', 'Holiday', 'Books']), at);
+  const dialog = screen(confirmDialog(), at);
+  const remove = perceive(dialog).units.find((unit) => unit.label === 'Delete');
+  const verdict = (after: string): ReturnType<typeof verifyUnitStep> => verifyUnitStep({ unit: remove!, args: {}, before: dialog, after: screen(after, at), openedFrom: opener });
+
+  it('ties the commit to the change of that page: the list without the note', () => {
+    expect(remove?.type).toBe('commit');
+    expect(verdict(list(['Shopping', 'Books']))).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'opened-from-changed' });
+  });
+
+  it('stays weak on the page as it was (as Cancel leaves it), on another tab of the app, and on another page', () => {
+    expect(verdict(list(['Shopping', 'Holiday', 'Books']))).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'dismissed-page-not-in-dump' });
+    expect(verdict(list(['Shopping', 'Books'], true))).toMatchObject({ strength: 'weak' });
+    expect(verdict(page('Holiday'))).toMatchObject({ strength: 'weak' });
+    expect(verifyUnitStep({ unit: remove!, args: {}, before: dialog, after: screen(list(['Shopping', 'Books']), at) })).toMatchObject({ strength: 'weak' });
   });
 });
 
