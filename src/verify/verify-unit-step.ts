@@ -138,7 +138,8 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  * - a dialog's commit whose page now shows the value the dialog's field held, which the
  *   page it was opened from (`openedFrom`) did not, is strong (`tie: 'dialog-value-shown'`),
  *   and so is one whose screen after is that page changed, on the same tab
- *   (`tie: 'opened-from-changed'`);
+ *   (`tie: 'opened-from-changed'`); an editor's commit that left for the page the run came
+ *   from (`cameFrom`), back changed on the same tab, is strong too (`tie: 'came-from-changed'`);
  * - Back that led to a page like the one the run came from (`cameFrom`) is strong
  *   (`tie: 'went-back'`), and so is Home that left an app for the home screen
  *   (`tie: 'home-screen'`); the keys' labels are ours, so no page names them;
@@ -166,6 +167,7 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
     }
   }
   if (input.openedFrom) verdict = withDialogValue(verdict, input.openedFrom, input.before, input.after);
+  else if (input.cameFrom) verdict = withEditorSaved(verdict, unit, input.cameFrom, before, input.after, delta);
   if (unit.navigation === 'back' || unit.navigation === 'home') verdict = withNavigation(verdict, unit.navigation, input);
   else verdict = withDismissal(verdict, input);
   return input.memory ? withMemory(verdict, input.memory, input) : verdict;
@@ -183,10 +185,32 @@ function withDialogValue(verdict: VerifyOutcome, openedFrom: UiTree, dialog: UiT
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || verdict.tie !== dismissedPageNotInDump) return verdict;
   const shown = dialogValueTie(dialog, after, openedFrom);
   if (shown !== undefined) return { ...verdict, reason: `${verdict.reason}; ${shown.reason}`, strength: 'strong', tie: shown.kind };
-  const since = computeDelta(openedFrom, after);
+  const changes = changedSince(openedFrom, after);
+  if (changes === undefined) return verdict;
+  return { ...verdict, reason: `${verdict.reason}; the page it was opened from is back, changed (${changes} change(s))`, strength: 'strong', tie: 'opened-from-changed' };
+}
+
+/**
+ * A weak pass on an editor's commit (a page with a field holding a value: "Save" on a new
+ * contact) that left for the page the run came from (`cameFrom`), back changed on the same
+ * tab (the list with the new contact), is strong (`came-from-changed`): Cancel or Back
+ * returns to that page as it was. A commit elsewhere ("OK" on a settings page) leads back to
+ * a page that changes for other reasons as often (on the DroidBot runs: 10 wrong-effect
+ * passes), so only an editor's counts.
+ */
+function withEditorSaved(verdict: VerifyOutcome, unit: ControlUnit, cameFrom: UiTree, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
+  if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || unit.type !== 'commit' || delta.label !== 'new-page') return verdict;
+  if (!before.nodes.some((node) => node.editable && !node.password && node.text.trim() !== '' && node.text !== node.hint)) return verdict;
+  const changes = changedSince(cameFrom, after);
+  if (changes === undefined) return verdict;
+  return { ...verdict, reason: `${verdict.reason}; the editor left for the page the run came from, back changed (${changes} change(s))`, strength: 'strong', tie: 'came-from-changed' };
+}
+
+/** How many changes `after` shows on `page` when it is that page changed on the same tab (no surface came or went, no tab switched); else undefined. */
+function changedSince(page: UiTree, after: UiTree): number | undefined {
+  const since = computeDelta(page, after);
   const samePageChanged = since.label === 'partial-change' && !since.newSurface && !since.dismissedSurface && since.selectionChanges.length === 0;
-  if (!samePageChanged) return verdict;
-  return { ...verdict, reason: `${verdict.reason}; the page it was opened from is back, changed (${since.changes.length} change(s))`, strength: 'strong', tie: 'opened-from-changed' };
+  return samePageChanged ? since.changes.length : undefined;
 }
 
 /**

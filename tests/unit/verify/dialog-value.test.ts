@@ -3,7 +3,8 @@
 // after does. Hand-made screens in the shape of such dumps (a note app's page, the dialog's
 // window alone, the page again). What really happened is strong; Cancel's page, a name the
 // page already showed, and a step with no page before it stay weak. The same for a
-// confirmation ("Delete the selected note?") whose page comes back without the note.
+// confirmation ("Delete the selected note?") whose page comes back without the note, and for
+// an editor's Save whose list comes back with the note.
 import { describe, expect, it } from 'vitest';
 import { perceive } from '../../../src/perception/perceive.js';
 import { dialogOnly, PageTrail } from '../../../src/verify/page-trail.js';
@@ -87,6 +88,34 @@ describe('a confirmation whose page it was opened from is back, changed', () => 
     expect(verdict(list(['Shopping', 'Books'], true))).toMatchObject({ strength: 'weak' });
     expect(verdict(page('Holiday'))).toMatchObject({ strength: 'weak' });
     expect(verifyUnitStep({ unit: remove!, args: {}, before: dialog, after: screen(list(['Shopping', 'Books']), at) })).toMatchObject({ strength: 'weak' });
+  });
+});
+
+/** A new note's editor, its title field holding `title` (its hint when empty), and its Save. */
+function editor(title: string): string {
+  return hierarchy(node({ class: 'android.widget.FrameLayout', package: app, bounds: '[0,0][1080,2400]' },
+    node({ text: 'New note', package: app, bounds: '[40,80][700,180]' })
+    + node({ 'content-desc': 'Save', 'resource-id': `${app}:id/save`, class: 'android.widget.ImageButton', clickable: true, package: app, bounds: '[940,80][1060,180]' })
+    + node({ class: 'android.widget.EditText', text: title || 'Title', hint: 'Title', 'resource-id': `${app}:id/title_field`, clickable: true, focusable: true, package: app, bounds: '[40,220][1040,340]' })));
+}
+
+describe('an editor\'s commit that left for the page the run came from, back changed', () => {
+  const lists = screen(list(['Shopping', 'Books']), at);
+  const verdict = (title: string, after: string): ReturnType<typeof verifyUnitStep> => {
+    const before = screen(editor(title), at);
+    const save = perceive(before).units.find((unit) => unit.label === 'Save');
+    expect(save?.type).toBe('commit');
+    return verifyUnitStep({ unit: save!, args: {}, before, after: screen(after, at), cameFrom: lists });
+  };
+
+  it('ties Save to the list that now holds the note', () => {
+    expect(verdict('Holiday', list(['Shopping', 'Books', 'Holiday']))).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'came-from-changed' });
+  });
+
+  it('stays weak on the list as it was (as Cancel or Back leave it), on another tab, and with no value typed', () => {
+    expect(verdict('Holiday', list(['Shopping', 'Books']))).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verdict('Holiday', list(['Shopping', 'Books', 'Holiday'], true))).toMatchObject({ strength: 'weak' });
+    expect(verdict('', list(['Shopping', 'Books', 'Holiday']))).toMatchObject({ strength: 'weak' });
   });
 });
 
