@@ -51,6 +51,11 @@ export function boundsCentre(bounds: Bounds): readonly [x: number, y: number] {
   return [Math.floor((bounds[0] + bounds[2]) / 2), Math.floor((bounds[1] + bounds[3]) / 2)];
 }
 
+/** True when both rectangles have the same four edges. */
+export function sameBounds(a: Bounds, b: Bounds): boolean {
+  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+}
+
 /** True when the point lies inside the rectangle (right/bottom exclusive). */
 export function boundsContainsPoint(bounds: Bounds, point: readonly [number, number]): boolean {
   return point[0] >= bounds[0] && point[0] < bounds[2] && point[1] >= bounds[1] && point[1] < bounds[3];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lenientField } from '../lenient-field.js';
 
 /**
  * Schemas of DroidTask's recorded data as users download it (`user_tasks/<app>/`):
@@ -41,7 +42,7 @@ export const droidBotViewSchema = z.object({
   content_description: z.string().nullish(),
   temp_id: z.number().int().optional(),
   /** The view's checked state when the event was sent; anything but a boolean reads as unknown. */
-  checked: z.unknown().transform((value) => (typeof value === 'boolean' ? value : undefined)).optional(),
+  checked: lenientField('boolean'),
 });
 export type DroidBotView = z.infer<typeof droidBotViewSchema>;
 
@@ -61,7 +62,7 @@ export const droidBotEventFileSchema = z.object({
      * is further down), LEFT drags it right (shows what is to the left). Anything but a
      * string reads as no direction: the event stays readable, its scroll is left out.
      */
-    direction: z.unknown().transform((value) => (typeof value === 'string' ? value : undefined)).optional(),
+    direction: lenientField('string'),
   }),
   start_state: z.string(),
   stop_state: z.string().nullish(),

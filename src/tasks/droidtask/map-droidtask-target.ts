@@ -1,5 +1,6 @@
 import type { ControlUnit, UnitId } from '../../perception/control-unit.js';
 import type { Perception } from '../../perception/perceive.js';
+import { sameBounds } from '../../ui/bounds.js';
 import type { Bounds } from '../../ui/ui-tree.js';
 import type { DroidBotView } from './droidtask-schema.js';
 
@@ -17,10 +18,6 @@ export interface DroidTaskTargetMatch {
 export function droidBotBounds(view: DroidBotView): Bounds {
   const [[left, top], [right, bottom]] = view.bounds;
   return [left, top, right, bottom];
-}
-
-function sameBounds(left: Bounds, right: Bounds): boolean {
-  return left[0] === right[0] && left[1] === right[1] && left[2] === right[2] && left[3] === right[3];
 }
 
 function area(bounds: Bounds): number {

@@ -1,6 +1,7 @@
 import type { DroidBotView } from '../droidtask/droidtask-schema.js';
 import { droidBotBounds } from '../droidtask/map-droidtask-target.js';
 import type { DroidTaskApp, DroidTaskStep } from '../droidtask/load-droidtask-app.js';
+import { sameBounds } from '../../ui/bounds.js';
 import type { UiTree } from '../../ui/ui-tree.js';
 import { droidBotTypedAlso } from './droidbot-typing.js';
 import type { ReplayAction, ReplayElement, ReplayStep, ReplayTask } from './replay-task.js';
@@ -33,7 +34,7 @@ export function sameScreen(left: UiTree, right: UiTree): boolean {
     const other = right.nodes[index]!;
     return node.fingerprint === other.fingerprint && node.text === other.text && node.contentDesc === other.contentDesc && node.checked === other.checked
       && node.selected === other.selected && node.focused === other.focused && node.enabled === other.enabled && node.displayed === other.displayed
-      && node.bounds.every((value, at) => value === other.bounds[at]);
+      && sameBounds(node.bounds, other.bounds);
   });
 }
 

@@ -9,6 +9,7 @@ import { droidBotTypedAlso } from './droidbot-typing.js';
 import { droidBotReplayElement, sameScreen } from './droidtask-replay-tasks.js';
 import { ReplayLoadError } from './replay-load-error.js';
 import type { ReplayAction, ReplayStep, ReplayTask, ScreenCounts, UnreadableFile } from './replay-task.js';
+import { sameBounds } from '../../ui/bounds.js';
 import type { UiTree } from '../../ui/ui-tree.js';
 import { scrollDirectionNamed } from '../../ui/scroll-direction.js';
 
@@ -67,7 +68,7 @@ function actionOf(event: DroidBotEventFile['event']): ReplayAction | string {
 function withActedViewAsSent(tree: UiTree, view: DroidBotView | null | undefined): UiTree {
   if (view?.checked === undefined) return tree;
   const bounds = droidBotBounds(view);
-  const acted = tree.nodes.find((node) => node.checkable && node.className === (view.class ?? '') && node.resourceId === (view.resource_id ?? '') && node.bounds.every((value, at) => value === bounds[at]));
+  const acted = tree.nodes.find((node) => node.checkable && node.className === (view.class ?? '') && node.resourceId === (view.resource_id ?? '') && sameBounds(node.bounds, bounds));
   if (!acted || acted.checked === view.checked) return tree;
   const nodes = [...tree.nodes];
   nodes[acted.index] = { ...acted, checked: view.checked };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lenientField } from '../lenient-field.js';
 
 const nullableText = z.string().nullish().transform((value) => value ?? '');
 
@@ -33,7 +34,7 @@ export const transitionRecordSchema = z.object({
      * down); this field is the same for all. Another word, or no string, counts as no
      * direction (the scroll is left out; the record is kept).
      */
-    finger_moves: z.unknown().transform((value) => (typeof value === 'string' ? value : undefined)).optional(),
+    finger_moves: lenientField('string'),
     /** For `set_text`: keys the recorder pressed after typing (LC990512/llm presses ENTER and SEARCH). */
     followed_by: z.object({ keys: z.array(z.string()).default([]) }).passthrough().nullish(),
   }),
