@@ -490,11 +490,12 @@ function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, 
   let previous: ReplayStep | undefined;
   for (const step of task.steps) {
     // Where the recording skips, the pages before are not the ones under this screen; a skip
-    // from the home screen into an app, or an intent, started the app from that screen.
+    // from the home screen or another app into this app, or an intent, started the app from
+    // that screen.
     const skipped = previous !== undefined && !startsWhereEnded(step, previous, caches.donorContext.prints);
     if (skipped || step.launchedFrom) {
       pages.clear();
-      const startedFrom = step.launchedFrom ?? (previous ? skippedFromHome(previous, step) : undefined);
+      const startedFrom = step.launchedFrom ?? (previous ? skippedFromElsewhere(previous, step) : undefined);
       if (startedFrom) pages.note(startedFrom);
     }
     previous = step;
@@ -507,9 +508,13 @@ function replayTask(task: ReplayTask, caches: ReplayCaches, tally: ReplayTally, 
   tally.perTask.push({ id: task.id, app: task.app, steps: recorded, ...counts, leftOut: leftOutSteps, verified: recorded > 0 && leftOutSteps === 0 && counts.notPassed === 0 });
 }
 
-/** The home screen `previous` ended on, when the recording skips from it into an app at `step` (the app was started from it). */
-function skippedFromHome(previous: ReplayStep, step: ReplayStep): UiTree | undefined {
-  return isLauncherPackage(previous.after.packageName) && !isLauncherPackage(step.before.packageName) ? previous.after : undefined;
+/**
+ * The screen `previous` ended on, when the recording skips from it (the home screen, or a
+ * page of another app) into an app at `step`: the app was started from it.
+ */
+function skippedFromElsewhere(previous: ReplayStep, step: ReplayStep): UiTree | undefined {
+  const [from, to] = [previous.after.packageName, step.before.packageName];
+  return from !== '' && to !== '' && from !== to && !isLauncherPackage(to) ? previous.after : undefined;
 }
 
 /** True when `step` starts on the screen `previous` ended on (the same file, or a page as alike as the memory's same page). */
@@ -599,7 +604,7 @@ function countGate(step: ReplayStep, unit: ControlUnit, verdict: VerifyOutcome, 
 }
 
 /** What a step is verified with besides its screens: the memory of the replay and its place on the run's trail of pages; its controls get the same. */
-type StepContext = Pick<UnitStepInput, 'memory' | 'openedFrom' | 'cameFrom'>;
+type StepContext = Pick<UnitStepInput, 'memory' | 'openedFrom' | 'cameFrom' | 'firstPage'>;
 
 function contextOf(caches: ReplayCaches, place: TrailPlace): StepContext {
   return { ...(caches.memory ? { memory: caches.memory } : {}), ...place };

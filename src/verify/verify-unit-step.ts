@@ -3,6 +3,8 @@ import { isLauncherPackage } from '../ui/launcher.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { computeDelta, type Delta } from './compute-delta.js';
 import { dismissalControl } from './dismissal-control.js';
+import { dialogOnly } from './page-trail.js';
+import { findBlockers } from './find-blockers.js';
 import { evaluateExpectation, staleExpectationCode } from './evaluate-expectation.js';
 import { subtreeEnd } from './find-nodes.js';
 import type { Predicate } from './predicate.js';
@@ -43,6 +45,12 @@ export interface UnitStepInput {
    * (`control-went-back`).
    */
   readonly cameFrom?: UiTree;
+  /**
+   * True when `before` is the page the run began on (`PageTrail.note`), with nothing under
+   * it on the trail but what opened the app: Back from it that left for the home screen is
+   * tied to Back (`left-for-home`).
+   */
+  readonly firstPage?: true;
 }
 
 /**
@@ -141,8 +149,10 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  *   (`tie: 'opened-from-changed'`); an editor's commit that left for the page the run came
  *   from (`cameFrom`), back changed on the same tab, is strong too (`tie: 'came-from-changed'`);
  * - Back that led to a page like the one the run came from (`cameFrom`) is strong
- *   (`tie: 'went-back'`), and so is Home that left an app for the home screen
- *   (`tie: 'home-screen'`); the keys' labels are ours, so no page names them;
+ *   (`tie: 'went-back'`), and so is Back from the page the run began on (`firstPage`) that
+ *   left the app for the home screen (`tie: 'left-for-home'`), and Home that left an app
+ *   for the home screen (`tie: 'home-screen'`); the keys' labels are ours, so no page names
+ *   them;
  * - so is a control that says it leaves the screen (a Cancel, a Close, the app bar's up
  *   button, a dialog's only button: `dismissalControl`) and led to the page the run came
  *   from (`tie: 'control-went-back'`);
@@ -215,9 +225,11 @@ function changedSince(page: UiTree, after: UiTree): number | undefined {
 
 /**
  * A weak pass on Back or Home tied to the key: Back that led to a page like the one the run
- * came from (Back pops the page, or closes the dialog: `went-back`), and Home that left an
- * app for the home screen (`home-screen`), are strong. Back that left for the home screen is
- * not: Back leads to whatever opened the app, which need not be the home screen.
+ * came from (Back pops the page, or closes the dialog: `went-back`), Back from the page the
+ * run began on that left the app for the home screen (`left-for-home`: nothing under that
+ * page but what opened the app), and Home that left an app for the home screen
+ * (`home-screen`), are strong. Back from any other page that reached the home screen is not:
+ * it should have led to the page under it.
  */
 function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: UnitStepInput): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak') return verdict;
@@ -226,10 +238,23 @@ function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: Uni
   if (key === 'back' && returnedToCameFrom(input)) {
     return { ...verdict, reason: `${seen}; it returned to the page the run came from`, strength: 'strong', tie: 'went-back' };
   }
+  if (key === 'back' && input.firstPage === true && leftForHome(before, after)) {
+    return { ...verdict, reason: `${seen}; from the page the run began on, it left ${before.packageName} for the home screen (${after.packageName}), as Back does on an app's last page`, strength: 'strong', tie: 'left-for-home' };
+  }
   if (key === 'home' && !isLauncherPackage(before.packageName) && isLauncherPackage(after.packageName)) {
     return { ...verdict, reason: `${seen}; it left ${before.packageName || 'the app'} for the home screen (${after.packageName})`, strength: 'strong', tie: 'home-screen' };
   }
   return verdict;
+}
+
+/**
+ * True when `before` is a page of an app (not a dialog dumped alone, not a permission or "not
+ * responding" dialog over it) and `after` the home screen shown whole (no dialog over it):
+ * what Back on the app's last page does.
+ */
+function leftForHome(before: UiTree, after: UiTree): boolean {
+  const onAppPage = before.packageName !== '' && !isLauncherPackage(before.packageName) && !dialogOnly(before) && !findBlockers(before).some((blocker) => blocker.kind !== 'error-toast');
+  return onAppPage && isLauncherPackage(after.packageName) && !dialogOnly(after);
 }
 
 /**

@@ -1,8 +1,9 @@
 // Back and Home replayed by `replayVerification` as the loop's nav-back / nav-home, on
-// hand-made screens of a notes app and a home screen. A recording that skips from the home
-// screen into the app started the app from there, so Back from the app's first page to the
-// home screen is tied to Back; after a skip from another app's page it is not. A key that is
-// no unit of the loop (Enter) is left out, as before.
+// hand-made screens of a notes app, a browser and a home screen. A recording that skips from
+// the home screen or another app's page into the app started the app from there, so Back
+// from the app's first page to that screen is tied to Back, and Back to the home screen after
+// a skip from the browser is not. Back to the home screen from the page a recording starts on
+// (no page under it) is. A key that is no unit of the loop (Enter) is left out, as before.
 import { describe, expect, it } from 'vitest';
 import { replayVerification } from '../../../src/bench/verify-replay.js';
 import type { ReplayAction, ReplaySource, ReplayStep } from '../../../src/tasks/replay/replay-task.js';
@@ -45,10 +46,15 @@ describe('Back and Home in a replay', () => {
     expect(byId.get('enter')).toMatchObject({ category: 'not-replayed', note: 'key press (not replayed)' });
   });
 
-  it('does not tie Back after a skip from another app, nor with no step before it', () => {
+  it('ties Back after a skip from another app to that app\'s page, not to the home screen', () => {
+    const toBrowser = replay([step('open', note, { kind: 'key', key: 'HOME' }, browser), step('back', list, { kind: 'key', key: 'BACK' }, browser)]);
+    expect(toBrowser.perStep.find((item) => item.id === 'back')).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'strong', tie: 'went-back' } });
     const fromBrowser = replay([step('open', note, { kind: 'key', key: 'HOME' }, browser), step('back', list, { kind: 'key', key: 'BACK' }, home)]);
     expect(fromBrowser.perStep.find((item) => item.id === 'back')).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'weak' } });
+  });
+
+  it('ties Back to the home screen from the page a recording starts on', () => {
     const alone = replay([step('back', list, { kind: 'key', key: 'BACK' }, home)]);
-    expect(alone.perStep[0]).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'weak' } });
+    expect(alone.perStep[0]).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'strong', tie: 'left-for-home' } });
   });
 });
