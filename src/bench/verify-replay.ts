@@ -604,7 +604,7 @@ function countGate(step: ReplayStep, unit: ControlUnit, verdict: VerifyOutcome, 
 }
 
 /** What a step is verified with besides its screens: the memory of the replay and its place on the run's trail of pages; its controls get the same. */
-type StepContext = Pick<UnitStepInput, 'memory' | 'openedFrom' | 'cameFrom' | 'firstPage'>;
+type StepContext = Pick<UnitStepInput, 'memory' | 'openedFrom' | 'cameFrom'>;
 
 function contextOf(caches: ReplayCaches, place: TrailPlace): StepContext {
   return { ...(caches.memory ? { memory: caches.memory } : {}), ...place };

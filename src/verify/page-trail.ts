@@ -16,11 +16,6 @@ export interface TrailPlace {
    * dumped alone, else the page before this one on the trail.
    */
   readonly cameFrom?: UiTree;
-  /**
-   * True for a page at the bottom of a trail that was never cleared: the page the run began
-   * on, or came back to. Under it is only what opened the app, where Back on it leads.
-   */
-  readonly firstPage?: true;
 }
 
 /** Pages kept on the trail (the oldest go first): a Back this deep is never tied. */
@@ -41,11 +36,6 @@ export class PageTrail {
   private pages: { readonly tree: UiTree; readonly prints: ReadonlySet<string> }[] = [];
   /** True when the last screen noted was a page (the top of the trail), not a dialog dumped alone. */
   private onPage = false;
-  /**
-   * True once the trail was cleared, or Back took its bottom page off: what is under its
-   * bottom page is not known.
-   */
-  private unknownBelow = false;
 
   /** Notes the screen an action is taken on, and says where it sits on the trail. */
   note(before: UiTree): TrailPlace {
@@ -61,17 +51,15 @@ export class PageTrail {
     this.pages.push({ tree: before, prints });
     if (this.pages.length > maxPages) this.pages.shift();
     const below = this.pages.at(-2)?.tree;
-    if (below) return { cameFrom: below };
-    return this.unknownBelow ? {} : { firstPage: true };
+    return below ? { cameFrom: below } : {};
   }
 
   /**
    * Back left the screen last noted: a page leaves the trail (the page Back reached is not
-   * one it came from; past the bottom page, what it reached is not known); a dialog dumped
-   * alone was never on it.
+   * one it came from); a dialog dumped alone was never on it.
    */
   back(): void {
-    if (this.onPage && this.pages.pop() !== undefined && this.pages.length === 0) this.unknownBelow = true;
+    if (this.onPage) this.pages.pop();
     this.onPage = false;
   }
 
@@ -79,6 +67,5 @@ export class PageTrail {
   clear(): void {
     this.pages = [];
     this.onPage = false;
-    this.unknownBelow = true;
   }
 }

@@ -42,15 +42,10 @@ export interface UnitStepInput {
    * The page the run came to `before` from (`PageTrail.note`): the page under a dialog
    * dumped alone, else the page before it on the trail. Back that led to a page like it
    * is tied to Back (`went-back`), and so is a control that says it leaves the screen
-   * (`control-went-back`).
+   * (`control-went-back`). Without it, nothing is known under `before`, and Back that left
+   * the app's page for the home screen is tied to Back (`left-for-home`).
    */
   readonly cameFrom?: UiTree;
-  /**
-   * True when `before` is the page the run began on (`PageTrail.note`), with nothing under
-   * it on the trail but what opened the app: Back from it that left for the home screen is
-   * tied to Back (`left-for-home`).
-   */
-  readonly firstPage?: true;
 }
 
 /**
@@ -149,8 +144,8 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  *   (`tie: 'opened-from-changed'`); an editor's commit that left for the page the run came
  *   from (`cameFrom`), back changed on the same tab, is strong too (`tie: 'came-from-changed'`);
  * - Back that led to a page like the one the run came from (`cameFrom`) is strong
- *   (`tie: 'went-back'`), and so is Back from the page the run began on (`firstPage`) that
- *   left the app for the home screen (`tie: 'left-for-home'`), and Home that left an app
+ *   (`tie: 'went-back'`), and so is Back with no page under it on the trail that left the
+ *   app's page for the home screen (`tie: 'left-for-home'`), and Home that left an app
  *   for the home screen (`tie: 'home-screen'`); the keys' labels are ours, so no page names
  *   them;
  * - so is a control that says it leaves the screen (a Cancel, a Close, the app bar's up
@@ -225,11 +220,11 @@ function changedSince(page: UiTree, after: UiTree): number | undefined {
 
 /**
  * A weak pass on Back or Home tied to the key: Back that led to a page like the one the run
- * came from (Back pops the page, or closes the dialog: `went-back`), Back from the page the
- * run began on that left the app for the home screen (`left-for-home`: nothing under that
- * page but what opened the app), and Home that left an app for the home screen
- * (`home-screen`), are strong. Back from any other page that reached the home screen is not:
- * it should have led to the page under it.
+ * came from (Back pops the page, or closes the dialog: `went-back`), Back with no page under
+ * it on the trail that left the app's page for the home screen (`left-for-home`: Back does
+ * that on an app's last page only; below any other, it shows the page under it), and Home
+ * that left an app for the home screen (`home-screen`), are strong. Back that reached the
+ * home screen from a page the trail holds a page under is not: it should have led there.
  */
 function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: UnitStepInput): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak') return verdict;
@@ -238,8 +233,8 @@ function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: Uni
   if (key === 'back' && returnedToCameFrom(input)) {
     return { ...verdict, reason: `${seen}; it returned to the page the run came from`, strength: 'strong', tie: 'went-back' };
   }
-  if (key === 'back' && input.firstPage === true && leftForHome(before, after)) {
-    return { ...verdict, reason: `${seen}; from the page the run began on, it left ${before.packageName} for the home screen (${after.packageName}), as Back does on an app's last page`, strength: 'strong', tie: 'left-for-home' };
+  if (key === 'back' && input.cameFrom === undefined && leftForHome(before, after)) {
+    return { ...verdict, reason: `${seen}; with no page under it on the trail, it left ${before.packageName} for the home screen (${after.packageName}), as Back does on an app's last page`, strength: 'strong', tie: 'left-for-home' };
   }
   if (key === 'home' && !isLauncherPackage(before.packageName) && isLauncherPackage(after.packageName)) {
     return { ...verdict, reason: `${seen}; it left ${before.packageName || 'the app'} for the home screen (${after.packageName})`, strength: 'strong', tie: 'home-screen' };

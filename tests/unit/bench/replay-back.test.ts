@@ -2,8 +2,9 @@
 // hand-made screens of a notes app, a browser and a home screen. A recording that skips from
 // the home screen or another app's page into the app started the app from there, so Back
 // from the app's first page to that screen is tied to Back, and Back to the home screen after
-// a skip from the browser is not. Back to the home screen from the page a recording starts on
-// (no page under it) is. A key that is no unit of the loop (Enter) is left out, as before.
+// a skip from the browser is not. Back to the home screen from a page with none under it (the
+// page a recording starts on) is. A key that is no unit of the loop (Enter) is left out, as
+// before.
 import { describe, expect, it } from 'vitest';
 import { replayVerification } from '../../../src/bench/verify-replay.js';
 import type { ReplayAction, ReplaySource, ReplayStep } from '../../../src/tasks/replay/replay-task.js';
@@ -53,7 +54,7 @@ describe('Back and Home in a replay', () => {
     expect(fromBrowser.perStep.find((item) => item.id === 'back')).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'weak' } });
   });
 
-  it('ties Back to the home screen from the page a recording starts on', () => {
+  it('ties Back to the home screen from a page with none under it: the page a recording starts on', () => {
     const alone = replay([step('back', list, { kind: 'key', key: 'BACK' }, home)]);
     expect(alone.perStep[0]).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'strong', tie: 'left-for-home' } });
   });

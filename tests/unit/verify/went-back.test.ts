@@ -3,8 +3,8 @@
 // list, a note, a settings page, a dialog dumped alone) and a launcher. Back that led to the
 // page the run came from is strong; Back that led elsewhere, a tap that led there, and Back
 // with no page before it stay weak; a page that shows the word "Back" does not name the key.
-// Home that left the app for the home screen is strong; so is Back that did the same from the
-// page the run began on (nothing under it but what opened the app), and from nowhere else.
+// Home that left the app for the home screen is strong; so is Back that did the same from an
+// app's page with no page under it on the trail, and from nowhere else.
 import { describe, expect, it } from 'vitest';
 import { perceive } from '../../../src/perception/perceive.js';
 import { computeDelta } from '../../../src/verify/compute-delta.js';
@@ -39,19 +39,16 @@ function back(before: UiTree): ReturnType<typeof perceive>['units'][number] {
 describe('PageTrail', () => {
   it('says which page the run came from, and drops the pages above a page it returns to', () => {
     const trail = new PageTrail();
-    // The page the run began on: nothing under it but what opened the app.
-    expect(trail.note(list)).toEqual({ firstPage: true });
+    expect(trail.note(list)).toEqual({});
     expect(trail.note(note)).toEqual({ cameFrom: list });
     // A dialog dumped alone: the page under it is where it was opened from, and where Back leads.
     expect(trail.note(dialog)).toEqual({ openedFrom: note, cameFrom: note });
     expect(trail.note(settings)).toEqual({ cameFrom: note });
     // Back at the list: the note and the settings page are off the trail.
-    expect(trail.note(page('Notes', ['Shopping', 'Holiday', 'Books']))).toEqual({ firstPage: true });
+    expect(trail.note(page('Notes', ['Shopping', 'Holiday', 'Books']))).toEqual({});
     expect(trail.note(settings)).toEqual({ cameFrom: expect.objectContaining({ nodes: list.nodes.map((item) => expect.objectContaining({ text: item.text })) }) });
     trail.clear();
     expect(trail.note(dialog)).toEqual({});
-    // Cleared (the recording skipped): what is under the page is not known.
-    expect(trail.note(note)).toEqual({});
   });
 
   it('takes a page re-drawn (not another page outright) for the page it was, not for a page the run came from', () => {
@@ -67,8 +64,7 @@ describe('PageTrail', () => {
     const trail = new PageTrail();
     trail.note(note);
     trail.back();
-    // The run began on the note; Back reached the list, which it did not come from, so what
-    // is under the list is not known.
+    // The run began on the note; Back reached the list, which it did not come from.
     expect(trail.note(list)).toEqual({});
     expect(trail.note(note)).toEqual({ cameFrom: list });
     expect(trail.note(dialog)).toEqual({ openedFrom: note, cameFrom: note });
@@ -122,23 +118,22 @@ describe('Home against the home screen', () => {
     expect(verifyUnitStep({ unit: key(launcher, 'nav-home'), args: {}, before: launcher, after: otherHome })).toMatchObject({ outcome: 'pass', strength: 'weak' });
   });
 
-  it('ties Back that left for the home screen only from the page the run began on', () => {
-    // The page the run began on: Back leaves the app.
-    expect(verifyUnitStep({ unit: key(note, 'nav-back'), args: {}, before: note, after: launcher, firstPage: true })).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'left-for-home', reason: expect.stringContaining(`it left ${app} for the home screen (com.android.launcher3)`) });
-    // A page of the app under it, or nothing known under it: the home screen is not where Back leads.
+  it('ties Back that left for the home screen only from an app\'s page with no page under it on the trail', () => {
+    // Nothing under the page: Back left the app, which it does on the app's last page only.
+    expect(verifyUnitStep({ unit: key(note, 'nav-back'), args: {}, before: note, after: launcher })).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'left-for-home', reason: expect.stringContaining(`it left ${app} for the home screen (com.android.launcher3)`) });
+    // A page under it on the trail (of the app, or the browser that opened it): Back leads there, not home.
     expect(verifyUnitStep({ unit: key(note, 'nav-back'), args: {}, before: note, after: launcher, cameFrom: list })).toMatchObject({ outcome: 'pass', strength: 'weak' });
-    expect(verifyUnitStep({ unit: key(note, 'nav-back'), args: {}, before: note, after: launcher })).toMatchObject({ outcome: 'pass', strength: 'weak' });
     // Back on a dialog closes the dialog; it does not leave the app.
-    expect(verifyUnitStep({ unit: key(dialog, 'nav-back'), args: {}, before: dialog, after: launcher, firstPage: true })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verifyUnitStep({ unit: key(dialog, 'nav-back'), args: {}, before: dialog, after: launcher })).toMatchObject({ outcome: 'pass', strength: 'weak' });
     // Nor on a permission dialog over the app: that is the system's, not the app's last page.
     const permission = screen(hierarchy(node({ class: 'android.widget.FrameLayout', package: 'com.google.android.permissioncontroller', bounds: '[0,0][1080,2400]' },
       node({ text: 'Allow Notes to access your location?', 'resource-id': 'com.android.permissioncontroller:id/permission_message', package: 'com.google.android.permissioncontroller', bounds: '[60,1200][1020,1300]' })
       + node({ class: 'android.widget.Button', text: 'Don’t allow', 'resource-id': 'com.android.permissioncontroller:id/permission_deny_button', clickable: true, package: 'com.google.android.permissioncontroller', bounds: '[60,1700][1020,1800]' }))),
     { packageName: 'com.google.android.permissioncontroller', activity: '.GrantPermissionsActivity' });
-    expect(verifyUnitStep({ unit: key(permission, 'nav-back'), args: {}, before: permission, after: launcher, firstPage: true })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verifyUnitStep({ unit: key(permission, 'nav-back'), args: {}, before: permission, after: launcher })).toMatchObject({ outcome: 'pass', strength: 'weak' });
     // Another page of the app, or a dialog over the home screen, is not the home screen shown whole.
-    expect(verifyUnitStep({ unit: key(note, 'nav-back'), args: {}, before: note, after: settings, firstPage: true })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verifyUnitStep({ unit: key(note, 'nav-back'), args: {}, before: note, after: settings })).toMatchObject({ outcome: 'pass', strength: 'weak' });
     const launcherDialog = screen(hierarchy(node({ class: 'android.widget.FrameLayout', package: 'com.android.launcher3', bounds: '[60,900][1020,1500]' }, node({ text: 'Remove widget?', package: 'com.android.launcher3', bounds: '[100,940][980,1020]' }))), { packageName: 'com.android.launcher3', activity: '.Launcher' });
-    expect(verifyUnitStep({ unit: key(note, 'nav-back'), args: {}, before: note, after: launcherDialog, firstPage: true })).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verifyUnitStep({ unit: key(note, 'nav-back'), args: {}, before: note, after: launcherDialog })).toMatchObject({ outcome: 'pass', strength: 'weak' });
   });
 });
