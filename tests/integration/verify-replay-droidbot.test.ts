@@ -112,14 +112,16 @@ describe('verify-replay reads a DroidBot output folder as DroidBot writes it', (
     expect(tap!.verdict?.outcome).not.toBe('pass');
   });
 
-  it('Back from the page the app opened on, to the home screen the recorder started it from, is tied to Back; without that start it is not', async () => {
+  it('Back from the page the app opened on, to the home screen, is tied to Back unless the app was started from another app', async () => {
     const launched = await copy('notes', 'launched');
-    // A home screen (SYNTHETIC) the intent starts the app from, and Back from the app's first page to it.
-    const home = { tag: '2024-01-01_094958', state_str: 'sHome', foreground_activity: 'com.android.launcher3/.Launcher', width: 1080, height: 2280, views: [
-      { temp_id: 0, parent: -1, children: [1, 2, 3], bounds: [[0, 0], [1080, 2280]], class: 'android.widget.FrameLayout', package: 'com.android.launcher3', resource_id: null, text: null, content_description: null, clickable: false, visible: true },
-      ...['Notes', 'Clock', 'Maps'].map((label, index) => ({ temp_id: index + 1, parent: 0, children: [], bounds: [[40 + index * 300, 400], [300 + index * 300, 640]], class: 'android.widget.TextView', package: 'com.android.launcher3', resource_id: null, text: label, content_description: label, clickable: true, visible: true })),
-    ] };
-    await writeFile(path.join(launched, 'states', 'state_2024-01-01_094958.json'), JSON.stringify(home));
+    // A home screen and a browser page (SYNTHETIC) the intent starts the app from, and Back from the app's first page to the home screen.
+    const screenOf = (tag: string, stateStr: string, packageName: string, activity: string, labels: readonly string[]): Record<string, unknown> => ({
+      tag, state_str: stateStr, foreground_activity: `${packageName}/${activity}`, width: 1080, height: 2280, views: [
+        { temp_id: 0, parent: -1, children: labels.map((_, index) => index + 1), bounds: [[0, 0], [1080, 2280]], class: 'android.widget.FrameLayout', package: packageName, resource_id: null, text: null, content_description: null, clickable: false, visible: true },
+        ...labels.map((label, index) => ({ temp_id: index + 1, parent: 0, children: [], bounds: [[40 + index * 300, 400], [300 + index * 300, 640]], class: 'android.widget.TextView', package: packageName, resource_id: null, text: label, content_description: label, clickable: true, visible: true })),
+      ] });
+    await writeFile(path.join(launched, 'states', 'state_2024-01-01_094958.json'), JSON.stringify(screenOf('2024-01-01_094958', 'sHome', 'com.android.launcher3', '.Launcher', ['Notes', 'Clock', 'Maps'])));
+    await writeFile(path.join(launched, 'states', 'state_2024-01-01_094957.json'), JSON.stringify(screenOf('2024-01-01_094957', 'sWeb', 'org.example.browser', '.Browser', ['example.org', 'News', 'Open in Notes'])));
     await editEvent(launched, '2024-01-01_094959', (event) => {
       event.start_state = 'sHome';
     });
@@ -129,11 +131,16 @@ describe('verify-replay reads a DroidBot output folder as DroidBot writes it', (
     });
     const back = async (): Promise<StepJson | undefined> => (await report(launched)).perStep.find((step) => step.id.endsWith('event_2024-01-01_095001.json'));
     expect(await back()).toMatchObject({ category: 'replayed', unitType: 'navigate', verdict: { outcome: 'pass', strength: 'strong', tie: 'went-back' } });
-    // Negative control: the same Back with no start before it (the intent is another event) ties nothing.
+    // Negative control: started from a browser page, Back leads there; the home screen ties nothing.
+    await editEvent(launched, '2024-01-01_094959', (event) => {
+      event.start_state = 'sWeb';
+    });
+    expect(await back()).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'weak' } });
+    // With no start before it (the intent is another event), nothing is under the page the recording begins on: Back left the app.
     await editEvent(launched, '2024-01-01_094959', (event) => {
       event['event'] = { event_type: 'manual', log_lines: null };
     });
-    expect(await back()).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'weak' } });
+    expect(await back()).toMatchObject({ category: 'replayed', verdict: { outcome: 'pass', strength: 'strong', tie: 'left-for-home' } });
   });
 
   it('a field holding the typed text in quotes, as some DroidBot versions type it, passes; other texts do not', async () => {

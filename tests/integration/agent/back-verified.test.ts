@@ -1,8 +1,9 @@
 // Going back through the whole loop on the simulator, with scripted planners. The loop's
 // PageTrail knows the page the run came from, so a step that returned there is strong
 // evidence when the key or control says it leaves the screen:
-// - Back from a settings page it opened ("went-back"); a second Back from the main page,
-//   which the run did not come from, is not tied to it;
+// - Back from a settings page it opened ("went-back"); a second Back, from the main page the
+//   run began on, which left the app for the home screen ("left-for-home"), is not tied as a
+//   return to a page the run came from;
 // - the "Navigate up" of Bob's contact page opened from the contacts list
 //   ("control-went-back"); the tap on Bob's row that opened the page is not tied that way.
 import * as path from 'node:path';
@@ -54,13 +55,14 @@ async function verdicts(taskId: string, turns: Parameters<typeof planner>[0]): P
 const reasonOf = (event: TraceEvent | undefined): string => (event?.type === 'verify-end' ? event.reason ?? '' : '');
 
 describe('Back in the loop', () => {
-  it('is strong when it returned to the page the run came from, and not when the run came from nowhere', async () => {
+  it('is strong when it returned to the page the run came from, and when it left the page the run began on for the home screen', async () => {
     const back = { intent: 'Go back', unit: () => 'nav-back' };
     const all = await verdicts('settings-dark-theme', [{ intent: 'Open Display', unit: (prompt) => unitOf(prompt, 'click', 'Display') }, back, back]);
     const backs = all.filter((event) => reasonOf(event).startsWith('navigate back'));
     expect(backs.length).toBe(2);
     expect(backs[0]).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringContaining('it returned to the page the run came from') });
-    expect(backs[1]).not.toMatchObject({ strength: 'strong' });
+    expect(backs[1]).toMatchObject({ outcome: 'pass', strength: 'strong', reason: expect.stringMatching(/with no page under it on the trail, it left com\.android\.settings for the home screen/) });
+    expect(reasonOf(backs[1])).not.toContain('it returned to the page the run came from');
   });
 });
 
