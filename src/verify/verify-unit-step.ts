@@ -3,10 +3,11 @@ import { isLauncherPackage } from '../ui/launcher.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { computeDelta, type Delta } from './compute-delta.js';
 import { dismissalControl } from './dismissal-control.js';
-import { dialogOnly } from './page-trail.js';
-import { findBlockers } from './find-blockers.js';
 import { evaluateExpectation, staleExpectationCode } from './evaluate-expectation.js';
+import { isFilled } from './evaluate-predicate.js';
+import { findBlockers } from './find-blockers.js';
 import { subtreeEnd } from './find-nodes.js';
+import { dialogOnly } from './page-trail.js';
 import type { Predicate } from './predicate.js';
 import { pagePrints, samePageSimilarity, similarity, type TransitionRecall } from './transition-memory.js';
 import { dialogValueTie } from './tied-evidence.js';
@@ -205,7 +206,7 @@ function withDialogValue(verdict: VerifyOutcome, openedFrom: UiTree, dialog: UiT
  */
 function withEditorSaved(verdict: VerifyOutcome, unit: ControlUnit, cameFrom: UiTree, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || unit.type !== 'commit' || delta.label !== 'new-page') return verdict;
-  if (!before.nodes.some((node) => node.editable && !node.password && node.text.trim() !== '' && node.text !== node.hint)) return verdict;
+  if (!before.nodes.some((node) => node.editable && !node.password && isFilled(node))) return verdict;
   const changes = changedSince(cameFrom, after);
   if (changes === undefined) return verdict;
   return { ...verdict, reason: `${verdict.reason}; the editor left for the page the run came from, back changed (${changes} change(s))`, strength: 'strong', tie: 'came-from-changed' };

@@ -1,6 +1,6 @@
 import type { ControlUnit, UnitId } from '../../perception/control-unit.js';
 import type { Perception } from '../../perception/perceive.js';
-import { sameBounds } from '../../ui/bounds.js';
+import { boundsArea, boundsContainsPoint, sameBounds } from '../../ui/bounds.js';
 import type { Bounds } from '../../ui/ui-tree.js';
 import type { DroidBotView } from './droidtask-schema.js';
 
@@ -18,14 +18,6 @@ export interface DroidTaskTargetMatch {
 export function droidBotBounds(view: DroidBotView): Bounds {
   const [[left, top], [right, bottom]] = view.bounds;
   return [left, top, right, bottom];
-}
-
-function area(bounds: Bounds): number {
-  return Math.max(0, bounds[2] - bounds[0]) * Math.max(0, bounds[3] - bounds[1]);
-}
-
-function contains(outer: Bounds, x: number, y: number): boolean {
-  return x >= outer[0] && x < outer[2] && y >= outer[1] && y < outer[3];
 }
 
 /**
@@ -57,10 +49,10 @@ export function mapDroidTaskTarget(perception: Perception, view: DroidBotView): 
   }
   const centreX = (bounds[0] + bounds[2]) / 2;
   const centreY = (bounds[1] + bounds[3]) / 2;
-  const containing = screenUnits.filter((unit) => contains(unit.bounds, centreX, centreY)).sort((left, right) => area(left.bounds) - area(right.bounds));
+  const containing = screenUnits.filter((unit) => boundsContainsPoint(unit.bounds, [centreX, centreY])).sort((left, right) => boundsArea(left.bounds) - boundsArea(right.bounds));
   const smallest = containing[0];
   if (smallest !== undefined) {
-    const tied = containing.filter((unit) => area(unit.bounds) === area(smallest.bounds));
+    const tied = containing.filter((unit) => boundsArea(unit.bounds) === boundsArea(smallest.bounds));
     return { unitIds: tied.map((unit) => unit.id), mapping: 'contains', reason: `the element's centre (${centreX},${centreY}) lies in ${tied.map((unit) => unit.id).join(', ')}` };
   }
   return { unitIds: [], mapping: 'unmapped', reason: `no unit has or contains the element's bounds [${bounds.join(',')}] (${view.class ?? 'unknown class'} ${JSON.stringify(view.text ?? '')})` };
