@@ -2,6 +2,7 @@ import { boundsArea, intersectBounds } from '../ui/bounds.js';
 import type { ControlUnit } from '../perception/control-unit.js';
 import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { pageTitle } from './page-title.js';
+import { roleNamedBy } from './role-apps.js';
 import type { Delta } from './compute-delta.js';
 import { subtreeEnd } from './find-nodes.js';
 import { denseScript, stateWordSwap } from './state-word-swap.js';
@@ -214,7 +215,8 @@ function tie(kind: string, reason: string): Tie {
  * the new page is headed by it (a list row opening its item); a dialog or menu opened at
  * it or naming it; the list of a setting's choices, the value its row showed chosen; a
  * heading or summary that now names it (a filter "Women" → "T-shirt - Women"); the app it
- * names was opened (the Settings app for "Enable in Settings").
+ * names was opened (the Settings app for "Enable in Settings"), or the app of the role its
+ * words ask for (the browser for "Privacy policy", the file picker for "Import").
  * Returns the tie (its kind and the reason).
  */
 export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): Tie | undefined {
@@ -450,9 +452,16 @@ function activityTie({ unit, before, after, delta, labels }: TieContext): Tie | 
   return word === undefined ? undefined : tie('activity-names-id', `it opened ${after.activity}, named like its id (${word})`);
 }
 
-/** It opened the app its label names (the Settings app for "Enable in Settings"). */
-function appTie({ after, delta, labels }: TieContext): Tie | undefined {
+/**
+ * It opened the app of the role its words ask for (`roleNamedBy`: the browser for "Learn
+ * more", the dialer for "Call contact"), or the app its label names (the Settings app for
+ * "Enable in Settings").
+ */
+function appTie({ unit, before, after, delta, labels }: TieContext): Tie | undefined {
   if (!delta.packageChanged) return undefined;
+  const primary = before.nodes[unit.members[0]?.node ?? -1];
+  const role = roleNamedBy(after.packageName, [...labels, primary ? primary.resourceId.slice(primary.resourceId.indexOf('/') + 1) : '']);
+  if (role !== undefined) return tie('app-role-named', `it opened ${role} (${after.packageName}), which its words ask for`);
   if (after.packageName === settingsPackage && labels.some((text) => settingsWords.test(text))) {
     return tie('app-names-label', `it opened the Settings app, which its label names`);
   }

@@ -1,0 +1,71 @@
+// A control whose words ask for a role (a help page, a file, an update, feedback by mail) that
+// opened the app of that role is tied to it (`app-role-named`), on real transitions
+// (tests/fixtures/transitions-roles, each with its licence there); the same app after a control
+// whose words ask for another role, or for none, is not.
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadTransitions } from '../../../src/tasks/replay/load-transitions.js';
+import type { ReplayStep } from '../../../src/tasks/replay/replay-task.js';
+import type { UiTree } from '../../../src/ui/ui-tree.js';
+import { roleNamedBy } from '../../../src/verify/role-apps.js';
+import type { VerifyOutcome } from '../../../src/verify/verify-outcome.js';
+import { verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
+import { actedUnit } from './transitions.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const rolesFile = path.join(repoRoot, 'tests/fixtures/transitions-roles/transitions.jsonl');
+
+const sendFeedback = 'lc-lc-2024-01-12_163518';
+const checkForUpdates = 'gp-testing_repackage-2021-12-19_093742';
+const learnMore = 'lh-task_Youtube_2024-12-06_13-22-47-2';
+
+async function step(id: string): Promise<ReplayStep> {
+  const source = await loadTransitions(rolesFile);
+  const found = source.tasks.flatMap((task) => task.steps).find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`${id} is not in ${rolesFile}`);
+  return found;
+}
+
+async function verify(id: string, after?: UiTree): Promise<VerifyOutcome> {
+  const recorded = await step(id);
+  return verifyUnitStep({ unit: actedUnit(recorded), args: {}, before: recorded.before, after: after ?? recorded.after });
+}
+
+describe('roleNamedBy', () => {
+  it('names the role of a role app when the control\'s words ask for it, as whole words', () => {
+    expect(roleNamedBy('org.mozilla.firefox', ['Privacy policy'])).toBe('the browser');
+    expect(roleNamedBy('com.android.chrome', ['技术支持'])).toBe('the browser');
+    expect(roleNamedBy('org.mozilla.firefox', ['https://github.com/someone/app'])).toBe('the browser');
+    expect(roleNamedBy('com.android.documentsui', ['Import', 'listImportButton'])).toBe('the file picker');
+    expect(roleNamedBy('com.android.vending', ['Rate this app'])).toBe('the app store');
+    expect(roleNamedBy('com.android.dialer', ['Call contact'])).toBe('the dialer');
+    // An id's words count as words: sendFeedbackButton → "send feedback button".
+    expect(roleNamedBy('com.google.android.gm', ['', 'sendFeedbackButton'])).toBe('the mail app');
+  });
+
+  it('names nothing for words of another role, a word inside a longer one, or an app that plays no role', () => {
+    expect(roleNamedBy('org.mozilla.firefox', ['Settings'])).toBeUndefined();
+    expect(roleNamedBy('org.mozilla.firefox', ['Import'])).toBeUndefined();
+    expect(roleNamedBy('com.android.documentsui', ['Privacy policy'])).toBeUndefined();
+    expect(roleNamedBy('org.mozilla.firefox', ['Helpful tips'])).toBeUndefined();
+    expect(roleNamedBy('com.example.notes', ['Help'])).toBeUndefined();
+  });
+});
+
+describe('verifyUnitStep: a control that opened the app its words ask for', () => {
+  it('ties "Learn more" to the browser, "檢查更新" (check for updates) to the Play Store and "Send Feedback" to Gmail', async () => {
+    expect(await verify(learnMore)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'app-role-named', reason: expect.stringContaining('the browser') });
+    expect(await verify(checkForUpdates)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'app-role-named', reason: expect.stringContaining('the app store') });
+    expect(await verify(sendFeedback)).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'app-role-named', reason: expect.stringContaining('the mail app') });
+  });
+
+  it('ties none of them to another step\'s app, and a tap that changed nothing fails', async () => {
+    const [browser, store, mail] = await Promise.all([learnMore, checkForUpdates, sendFeedback].map(async (id) => (await step(id)).after));
+    // Each control judged on the screens the other two led to: another role's app is not what its words ask for.
+    for (const [id, others] of [[learnMore, [store, mail]], [checkForUpdates, [browser, mail]], [sendFeedback, [browser, store]]] as const) {
+      for (const after of others) expect(await verify(id, after)).not.toMatchObject({ tie: 'app-role-named' });
+    }
+    expect((await verify(learnMore, (await step(learnMore)).before)).outcome).toBe('fail');
+  });
+});
