@@ -78,3 +78,27 @@ export function roleNamedBy(packageName: string, texts: readonly string[]): stri
   if (named) return role.name;
   return role.name === 'the browser' && texts.some((text) => webAddress.test(text.toLowerCase())) ? role.name : undefined;
 }
+
+/**
+ * What a runtime permission prompt asks for, as its message says it ("Allow Calendar to
+ * access your contacts?"), and the words of a control whose action needs it: Android asks
+ * for a permission group when an action first needs it, so "Import" raises the one for
+ * files, "Scan the QR code" the camera's.
+ */
+const resources: readonly { readonly name: string; readonly prompt: RegExp; readonly words: readonly string[] }[] = [
+  { name: 'contacts', prompt: /\bcontacts\b/i, words: ['contact', 'contacts', 'invite', 'friends'] },
+  { name: 'files and media', prompt: /\b(photos|media|files|storage|music|videos)\b/i, words: ['file', 'files', 'folder', 'import', 'export', 'save', 'download', 'backup', 'restore', 'photo', 'photos', 'image', 'images', 'picture', 'pictures', 'gallery', 'media', 'pdf', 'document', 'documents', 'attach', 'upload'] },
+  { name: 'the camera', prompt: /\b(take pictures|record video|camera)\b/i, words: ['camera', 'scan', 'qr', 'barcode', 'photo', 'picture', 'video', 'selfie'] },
+  { name: 'location', prompt: /\blocation\b/i, words: ['location', 'map', 'maps', 'nearby', 'gps'] },
+  { name: 'the microphone', prompt: /\b(record audio|microphone)\b/i, words: ['record', 'microphone', 'mic', 'voice', 'audio'] },
+  { name: 'the calendar', prompt: /\bcalendar\b/i, words: ['calendar', 'event', 'events'] },
+  { name: 'phone calls', prompt: /\bphone calls\b/i, words: ['call', 'phone', 'dial'] },
+  { name: 'SMS', prompt: /\b(sms|text messages)\b/i, words: ['sms', 'message', 'messages'] },
+  { name: 'notifications', prompt: /\bnotifications\b/i, words: ['notification', 'notifications', 'notify', 'reminder', 'reminders', 'alert', 'alerts'] },
+];
+
+/** The resource a permission prompt's message (`prompt`) asks for, when `texts` (a control's labels and id) use its words; undefined otherwise. */
+export function resourceNamedBy(prompt: string, texts: readonly string[]): string | undefined {
+  const line = wordLine(texts);
+  return resources.find((resource) => resource.prompt.test(prompt) && resource.words.some((word) => line.includes(` ${word} `)))?.name;
+}

@@ -2,7 +2,7 @@ import { boundsArea, intersectBounds } from '../ui/bounds.js';
 import type { ControlUnit } from '../perception/control-unit.js';
 import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { pageTitle } from './page-title.js';
-import { roleNamedBy } from './role-apps.js';
+import { resourceNamedBy, roleNamedBy } from './role-apps.js';
 import type { Delta } from './compute-delta.js';
 import { subtreeEnd } from './find-nodes.js';
 import { denseScript, stateWordSwap } from './state-word-swap.js';
@@ -265,6 +265,7 @@ const tieFinders: readonly ((context: TieContext) => Tie | undefined)[] = [
   addEditorTie,
   activityTie,
   appTie,
+  ({ unit, before, delta }) => permissionTie(unit, before, delta),
 ];
 
 /** The unit's own text turned by a state word ("Open" → "Close"), or its own checked / selected flag came on. */
@@ -459,8 +460,7 @@ function activityTie({ unit, before, after, delta, labels }: TieContext): Tie | 
  */
 function appTie({ unit, before, after, delta, labels }: TieContext): Tie | undefined {
   if (!delta.packageChanged) return undefined;
-  const primary = before.nodes[unit.members[0]?.node ?? -1];
-  const role = roleNamedBy(after.packageName, [...labels, primary ? primary.resourceId.slice(primary.resourceId.indexOf('/') + 1) : '']);
+  const role = roleNamedBy(after.packageName, wordsOf(unit, before, labels));
   if (role !== undefined) return tie('app-role-named', `it opened ${role} (${after.packageName}), which its words ask for`);
   if (after.packageName === settingsPackage && labels.some((text) => settingsWords.test(text))) {
     return tie('app-names-label', `it opened the Settings app, which its label names`);
@@ -472,6 +472,23 @@ function appTie({ unit, before, after, delta, labels }: TieContext): Tie | undef
     return word.length >= 3 && packageWords.some((part) => part === word || (part.length >= 4 && (word.includes(part) || part.includes(word))));
   });
   return label === undefined ? undefined : tie('app-names-label', `it opened ${after.packageName}, the app its label names`);
+}
+
+/** A control's labels and its primary node's resource-id name: the words `role-apps` reads. */
+function wordsOf(unit: ControlUnit, before: UiTree, labels: readonly string[]): string[] {
+  const primary = before.nodes[unit.members[0]?.node ?? -1];
+  return [...labels, primary ? primary.resourceId.slice(primary.resourceId.indexOf('/') + 1) : ''];
+}
+
+/**
+ * A permission prompt the action raised, asking for what the control's words use
+ * (`resourceNamedBy`: "Import" → files and media, "Add contact birthdays" → contacts).
+ */
+export function permissionTie(unit: ControlUnit, before: UiTree, delta: Delta): Tie | undefined {
+  const prompt = delta.errorsOrBlocks.find((blocker) => blocker.kind === 'permission' && blocker.isNew);
+  if (!prompt) return undefined;
+  const resource = resourceNamedBy(prompt.text, wordsOf(unit, before, unitLabels(unit, before)));
+  return resource === undefined ? undefined : tie('permission-names-resource', `it raised the permission prompt for ${resource} (${JSON.stringify(prompt.text)}), which its words use`);
 }
 
 /**

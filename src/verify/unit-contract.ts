@@ -7,7 +7,7 @@ import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { assertNever } from '../util/assert-never.js';
 import { dialogSized, isComparedNode, matchIouThreshold, type Delta } from './compute-delta.js';
 import { digitsOnly, matchString, subtreeEnd } from './find-nodes.js';
-import { anchorSlackPx, looseText, namesLabel, sameLabel, textsUnder, tiedEvidence, unitIndices, unitLabels } from './tied-evidence.js';
+import { anchorSlackPx, looseText, namesLabel, permissionTie, sameLabel, textsUnder, tiedEvidence, unitIndices, unitLabels } from './tied-evidence.js';
 import { isStateWord } from './state-word-swap.js';
 import { describeNode, nodeRef, type EvidenceStrength, type NodeRef, type Outcome, type VerifyOutcome } from './verify-outcome.js';
 
@@ -645,7 +645,12 @@ function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   if (error) return outcome('fail', `${what}: ${error.kind} "${error.text}"`, [], 'blocked');
   // A prompt the commit itself raised (a permission request, a confirmation) is a new surface, not a failure.
   const permission = newBlockers.find((blocker) => blocker.kind === 'permission');
-  if (permission) return pass('permission-prompt', `${what}: it raised a permission prompt ${JSON.stringify(permission.text)}; the surface rules take it from here`, 'weak', [], 'raised-prompt');
+  if (permission) {
+    const named = permissionTie(unit, before, delta);
+    return named !== undefined
+      ? pass(named.kind, `${what}: ${named.reason}`, 'strong', [], 'raised-prompt')
+      : pass('permission-prompt', `${what}: it raised a permission prompt ${JSON.stringify(permission.text)}; the surface rules take it from here`, 'weak', [], 'raised-prompt');
+  }
   if (activityOnly(delta)) return outcome('inconclusive', `${what}: the activity changed (${after.activity}) but nothing on screen did`, [], activityOnlyCode);
   const own = unitIndices(unit, before);
   const sealed = delta.surfacesRemoved.find((surface) => own.has(surface.root) || [...own].some((index) => index > surface.root && index < subtreeEnd(before, surface.root)));
