@@ -216,7 +216,8 @@ function tie(kind: string, reason: string): Tie {
  * it or naming it; the list of a setting's choices, the value its row showed chosen; a
  * heading or summary that now names it (a filter "Women" → "T-shirt - Women"); the app it
  * names was opened (the Settings app for "Enable in Settings"), or the app of the role its
- * words ask for (the browser for "Privacy policy", the file picker for "Import").
+ * words ask for (the browser for "Privacy policy", the file picker for "Import"); the
+ * permission prompt it raised asks for what its words use (contacts for "Search for contacts").
  * Returns the tie (its kind and the reason).
  */
 export function tiedEvidence(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): Tie | undefined {
@@ -265,7 +266,7 @@ const tieFinders: readonly ((context: TieContext) => Tie | undefined)[] = [
   addEditorTie,
   activityTie,
   appTie,
-  ({ unit, before, delta }) => permissionTie(unit, before, delta),
+  ({ unit, before, delta, labels }) => promptTie(unit, before, delta, labels),
 ];
 
 /** The unit's own text turned by a state word ("Open" → "Close"), or its own checked / selected flag came on. */
@@ -485,9 +486,13 @@ function wordsOf(unit: ControlUnit, before: UiTree, labels: readonly string[]): 
  * (`resourceNamedBy`: "Import" → files and media, "Add contact birthdays" → contacts).
  */
 export function permissionTie(unit: ControlUnit, before: UiTree, delta: Delta): Tie | undefined {
+  return promptTie(unit, before, delta, unitLabels(unit, before));
+}
+
+function promptTie(unit: ControlUnit, before: UiTree, delta: Delta, labels: readonly string[]): Tie | undefined {
   const prompt = delta.errorsOrBlocks.find((blocker) => blocker.kind === 'permission' && blocker.isNew);
   if (!prompt) return undefined;
-  const resource = resourceNamedBy(prompt.text, wordsOf(unit, before, unitLabels(unit, before)));
+  const resource = resourceNamedBy(prompt.text, wordsOf(unit, before, labels));
   return resource === undefined ? undefined : tie('permission-names-resource', `it raised the permission prompt for ${resource} (${JSON.stringify(prompt.text)}), which its words use`);
 }
 
