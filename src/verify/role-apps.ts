@@ -56,10 +56,14 @@ const roles: readonly Role[] = [
   },
 ];
 
+/** `text` in lower case with an id's words apart: `addToDoItemFAB` → "add to do item fab", `report_issue_btn` → "report issue btn". */
+export function spacedWords(text: string): string {
+  return text.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-]+/g, ' ').toLowerCase();
+}
+
 /** The words of a control (its labels, its id split into words) as one lower-case line, spaced at both ends. */
 function wordLine(texts: readonly string[]): string {
-  const line = texts.join(' | ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-]+/g, ' ').toLowerCase().normalize('NFKC');
-  return ` ${line.replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+  return ` ${spacedWords(texts.join(' | ')).normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
 }
 
 /** A label that is a web address ("https://github.com/…", "example.org"). */

@@ -2,7 +2,7 @@ import { boundsArea, intersectBounds } from '../ui/bounds.js';
 import type { ControlUnit } from '../perception/control-unit.js';
 import type { Bounds, NodeIndex, UiNode, UiTree } from '../ui/ui-tree.js';
 import { pageTitle } from './page-title.js';
-import { resourceNamedBy, roleNamedBy } from './role-apps.js';
+import { resourceNamedBy, roleNamedBy, spacedWords } from './role-apps.js';
 import type { Delta } from './compute-delta.js';
 import { subtreeEnd } from './find-nodes.js';
 import { denseScript, stateWordSwap } from './state-word-swap.js';
@@ -129,11 +129,16 @@ function spellDigits(text: string): string {
   return text.replace(/(?<!\d)\d(?!\d)/g, (digit) => digitWords[Number(digit)] ?? digit);
 }
 
+/** The resource-id name (after `package:id/`) of the unit's primary node; '' without one. */
+function idName(unit: ControlUnit, before: UiTree): string {
+  const primary = before.nodes[unit.members[0]?.node ?? -1];
+  return primary ? primary.resourceId.slice(primary.resourceId.indexOf('/') + 1) : '';
+}
+
 /** The words of the unit's label and of its primary node's resource-id name (`addToDoItemFAB` → add to do item fab). */
 function unitWords(unit: ControlUnit, before: UiTree): string {
   const primary = before.nodes[unit.members[0]?.node ?? -1];
-  const id = primary ? primary.resourceId.slice(primary.resourceId.indexOf('/') + 1) : '';
-  return `${unit.label} ${primary?.contentDesc ?? ''} ${id}`.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-]+/g, ' ').toLowerCase();
+  return spacedWords(`${unit.label} ${primary?.contentDesc ?? ''} ${idName(unit, before)}`);
 }
 
 /** Words of resource-id names that say what a control is, not what it does. */
@@ -141,9 +146,7 @@ const genericIdWords = new Set(['button', 'image', 'view', 'layout', 'root', 'co
 
 /** The telling words (5+ letters, not generic) of the resource-id name of the unit's primary node. */
 function idWords(unit: ControlUnit, before: UiTree): string[] {
-  const primary = before.nodes[unit.members[0]?.node ?? -1];
-  const id = primary ? primary.resourceId.slice(primary.resourceId.indexOf('/') + 1) : '';
-  return id.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((word) => word.length >= 5 && !genericIdWords.has(word));
+  return spacedWords(idName(unit, before)).split(/[^a-z]+/).filter((word) => word.length >= 5 && !genericIdWords.has(word));
 }
 
 /** True when `text` holds `label` as whole words (not inside a longer word). */
@@ -266,7 +269,7 @@ const tieFinders: readonly ((context: TieContext) => Tie | undefined)[] = [
   addEditorTie,
   activityTie,
   appTie,
-  ({ unit, before, delta, labels }) => promptTie(unit, before, delta, labels),
+  promptTie,
 ];
 
 /** The unit's own text turned by a state word ("Open" → "Close"), or its own checked / selected flag came on. */
@@ -477,23 +480,23 @@ function appTie({ unit, before, after, delta, labels }: TieContext): Tie | undef
 
 /** A control's labels and its primary node's resource-id name: the words `role-apps` reads. */
 function wordsOf(unit: ControlUnit, before: UiTree, labels: readonly string[]): string[] {
-  const primary = before.nodes[unit.members[0]?.node ?? -1];
-  return [...labels, primary ? primary.resourceId.slice(primary.resourceId.indexOf('/') + 1) : ''];
+  return [...labels, idName(unit, before)];
 }
 
 /**
- * A permission prompt the action raised, asking for what the control's words use
- * (`resourceNamedBy`: "Import" → files and media, "Add contact birthdays" → contacts).
+ * The permission prompt `prompt` (its message) raised by the action asks for what the
+ * control's words use (`resourceNamedBy`: "Import" → files and media, "Add contact birthdays"
+ * → contacts).
  */
-export function permissionTie(unit: ControlUnit, before: UiTree, delta: Delta): Tie | undefined {
-  return promptTie(unit, before, delta, unitLabels(unit, before));
+export function permissionTie(unit: ControlUnit, before: UiTree, prompt: string, labels: readonly string[] = unitLabels(unit, before)): Tie | undefined {
+  const resource = resourceNamedBy(prompt, wordsOf(unit, before, labels));
+  return resource === undefined ? undefined : tie('permission-names-resource', `it raised the permission prompt for ${resource} (${JSON.stringify(prompt)}), which its words use`);
 }
 
-function promptTie(unit: ControlUnit, before: UiTree, delta: Delta, labels: readonly string[]): Tie | undefined {
+/** A permission prompt the action raised that asks for what the control's words use (`permissionTie`). */
+function promptTie({ unit, before, delta, labels }: TieContext): Tie | undefined {
   const prompt = delta.errorsOrBlocks.find((blocker) => blocker.kind === 'permission' && blocker.isNew);
-  if (!prompt) return undefined;
-  const resource = resourceNamedBy(prompt.text, wordsOf(unit, before, labels));
-  return resource === undefined ? undefined : tie('permission-names-resource', `it raised the permission prompt for ${resource} (${JSON.stringify(prompt.text)}), which its words use`);
+  return prompt === undefined ? undefined : permissionTie(unit, before, prompt.text, labels);
 }
 
 /**

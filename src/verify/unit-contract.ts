@@ -646,7 +646,7 @@ function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta:
   // A prompt the commit itself raised (a permission request, a confirmation) is a new surface, not a failure.
   const permission = newBlockers.find((blocker) => blocker.kind === 'permission');
   if (permission) {
-    const named = permissionTie(unit, before, delta);
+    const named = permissionTie(unit, before, permission.text);
     return named !== undefined
       ? pass(named.kind, `${what}: ${named.reason}`, 'strong', [], 'raised-prompt')
       : pass('permission-prompt', `${what}: it raised a permission prompt ${JSON.stringify(permission.text)}; the surface rules take it from here`, 'weak', [], 'raised-prompt');

@@ -22,8 +22,11 @@ const checkForUpdates = 'gp-testing_repackage-2021-12-19_093742';
 const learnMore = 'lh-task_Youtube_2024-12-06_13-22-47-2';
 const searchContacts = 'lc-lc-2023-12-31_143807';
 
+let loaded: ReturnType<typeof loadTransitions> | undefined;
+
 async function step(id: string): Promise<ReplayStep> {
-  const source = await loadTransitions(rolesFile);
+  loaded ??= loadTransitions(rolesFile);
+  const source = await loaded;
   const found = source.tasks.flatMap((task) => task.steps).find((candidate) => candidate.id === id);
   if (!found) throw new Error(`${id} is not in ${rolesFile}`);
   return found;
