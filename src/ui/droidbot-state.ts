@@ -57,10 +57,11 @@ export const droidBotStateViewSchema = z.looseObject({
 });
 export type DroidBotStateView = z.infer<typeof droidBotStateViewSchema>;
 
-/** The state: its views, and the foreground activity and screen size when recorded. */
+/** The state: its views, and the foreground activity, activity stack (top first) and screen size when recorded. */
 export const droidBotStateSchema = z.looseObject({
   views: z.array(z.unknown()),
   foreground_activity: text,
+  activity_stack: z.array(z.string()).nullish(),
   width: z.number().int().positive().nullish(),
   height: z.number().int().positive().nullish(),
 });

@@ -13,6 +13,8 @@ export interface ParseHierarchyOptions {
   readonly packageName?: string;
   /** Foreground activity (from the device). */
   readonly activity?: string;
+  /** The activity stack of the foreground task, top first, as `package/activity` (DroidBot records it). */
+  readonly activityStack?: readonly string[];
   /** Name used in error messages, e.g. the file path. Default `hierarchy`. */
   readonly sourceName?: string;
 }
@@ -356,6 +358,7 @@ function parseDroidBotState(source: string, sourceName: string, options: ParseHi
     ...options,
     ...(options.packageName === undefined && activityPackage ? { packageName: activityPackage } : {}),
     ...(options.activity === undefined && activity ? { activity } : {}),
+    ...(options.activityStack === undefined && state.activity_stack ? { activityStack: state.activity_stack } : {}),
   };
   return buildTree({
     dialect: 'droidbot',
@@ -435,6 +438,7 @@ function buildTree(input: {
     rotation: input.rotation,
     packageName,
     activity: input.options.activity ?? '',
+    activityStack: input.options.activityStack ?? [],
     empty: !usable,
     toasts,
   };

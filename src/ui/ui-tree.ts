@@ -82,6 +82,8 @@ export interface UiTree {
   readonly packageName: string;
   /** Foreground activity when the observation gave it, else ''. */
   readonly activity: string;
+  /** The foreground task's activity stack, top first (`package/activity`), when the observation gave it (DroidBot states record it), else []. */
+  readonly activityStack: readonly string[];
   /** True when the hierarchy has no usable nodes (some apps expose none): a VLM gate reason. */
   readonly empty: boolean;
   /** Texts of toasts present in the hierarchy (`android.widget.Toast`). */

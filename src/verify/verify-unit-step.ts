@@ -145,10 +145,11 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  *   (`tie: 'opened-from-changed'`); an editor's commit that left for the page the run came
  *   from (`cameFrom`), back changed on the same tab, is strong too (`tie: 'came-from-changed'`);
  * - Back that led to a page like the one the run came from (`cameFrom`) is strong
- *   (`tie: 'went-back'`), and so is Back with no page under it on the trail that left the
- *   app's page for the home screen (`tie: 'left-for-home'`), and Home that left an app
- *   for the home screen (`tie: 'home-screen'`); the keys' labels are ours, so no page names
- *   them;
+ *   (`tie: 'went-back'`), and so is Back whose screen after carries the device's activity
+ *   stack less the activity on top (`tie: 'activity-finished'`), Back with no page under it
+ *   on the trail that left the app's page for the home screen (`tie: 'left-for-home'`), and
+ *   Home that left an app for the home screen (`tie: 'home-screen'`); the keys' labels are
+ *   ours, so no page names them;
  * - so is a control that says it leaves the screen (a Cancel, a Close, the app bar's up
  *   button, a dialog's only button: `dismissalControl`) and led to the page the run came
  *   from (`tie: 'control-went-back'`);
@@ -221,7 +222,8 @@ function changedSince(page: UiTree, after: UiTree): number | undefined {
 
 /**
  * A weak pass on Back or Home tied to the key: Back that led to a page like the one the run
- * came from (Back pops the page, or closes the dialog: `went-back`), Back with no page under
+ * came from (Back pops the page, or closes the dialog: `went-back`), Back that finished the
+ * activity on top, by the device's activity stack (`activity-finished`), Back with no page under
  * it on the trail that left the app's page for the home screen (`left-for-home`: Back does
  * that on an app's last page only; below any other, it shows the page under it), and Home
  * that left an app for the home screen (`home-screen`), are strong. Back that reached the
@@ -234,6 +236,10 @@ function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: Uni
   if (key === 'back' && returnedToCameFrom(input)) {
     return { ...verdict, reason: `${seen}; it returned to the page the run came from`, strength: 'strong', tie: 'went-back' };
   }
+  const finished = key === 'back' ? finishedActivity(before, after) : undefined;
+  if (finished !== undefined) {
+    return { ...verdict, reason: `${seen}; the device's activity stack shows it finished ${finished}, the activity on top, and the one under it is on top again`, strength: 'strong', tie: 'activity-finished' };
+  }
   if (key === 'back' && input.cameFrom === undefined && leftForHome(before, after)) {
     return { ...verdict, reason: `${seen}; with no page under it on the trail, it left ${before.packageName} for the home screen (${after.packageName}), as Back does on an app's last page`, strength: 'strong', tie: 'left-for-home' };
   }
@@ -241,6 +247,22 @@ function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: Uni
     return { ...verdict, reason: `${seen}; it left ${before.packageName || 'the app'} for the home screen (${after.packageName})`, strength: 'strong', tie: 'home-screen' };
   }
   return verdict;
+}
+
+/**
+ * The activity `before` had on top when the device's activity stack after is the one before
+ * less its top (or several from the top) and the screen after is not a dialog dumped alone;
+ * undefined otherwise, or when either screen carries no stack (DroidBot records it, a live
+ * session does not). Back finishes the task's top activity in every app, and the one under
+ * it shows as it was left: another control that finished the activity shows it with a dialog
+ * over it as often (a slider's dialog), which is not what Back does.
+ */
+function finishedActivity(before: UiTree, after: UiTree): string | undefined {
+  const under = after.activityStack;
+  const stack = before.activityStack;
+  if (under.length === 0 || stack.length <= under.length || dialogOnly(after)) return undefined;
+  const rest = stack.slice(stack.length - under.length);
+  return rest.every((activity, index) => activity === under[index]) ? stack[0] : undefined;
 }
 
 /**

@@ -109,8 +109,8 @@ function namedRecord(data: unknown): { id: string; source?: string } | undefined
 /**
  * Loads a transitions JSONL (docs/verify-replay.md): each line a record with the before
  * and after screens (UI dump paths relative to the file's folder) and the action. Screens
- * are parsed once each; a recorded foreground activity goes into the tree as a device
- * observation would give it. Records are grouped into runs (`transitionRunOf`) in file
+ * are parsed once each; a recorded foreground activity and activity stack go into the tree
+ * as a device observation would give them. Records are grouped into runs (`transitionRunOf`) in file
  * order. A record whose screen cannot be read or parsed is left out and listed (the
  * screen in `unreadable`, once; the record in `skipped`, and its run counts it as a
  * recorded step); the others load. So is a malformed record (a line that is not JSON, cut
@@ -141,13 +141,13 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
   };
   // A screen is parsed once per recorded activity: the after screen of one step is usually the before screen of the next.
   const trees = new Map<string, UiTree | ReplayLoadError>();
-  const parse = (xml: Uint8Array, relative: string, activity: string | undefined, line: number): UiTree => {
-    const key = `${path.resolve(folder, relative)}\u0000${activity ?? ''}`;
+  const parse = (xml: Uint8Array, relative: string, activity: string | undefined, activityStack: readonly string[] | undefined, line: number): UiTree => {
+    const key = `${path.resolve(folder, relative)}\u0000${activity ?? ''}\u0000${activityStack?.join('\u0000') ?? ''}`;
     const cached = trees.get(key);
     if (cached instanceof ReplayLoadError) throw cached;
     if (cached !== undefined) return cached;
     try {
-      const tree = parseHierarchy(xml, { sourceName: relative, ...(activity ? { activity } : {}) });
+      const tree = parseHierarchy(xml, { sourceName: relative, ...(activity ? { activity } : {}), ...(activityStack ? { activityStack } : {}) });
       trees.set(key, tree);
       return tree;
     } catch (error) {
@@ -157,7 +157,8 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
       throw failure;
     }
   };
-  const screenOf = async (relative: string, recorded: string | null | undefined, line: number): Promise<UiTree> => parse(await readScreen(relative, line), relative, activityOf(recorded), line);
+  const screenOf = async (relative: string, recorded: string | null | undefined, stack: readonly string[] | null | undefined, line: number): Promise<UiTree> =>
+    parse(await readScreen(relative, line), relative, activityOf(recorded), stack ?? undefined, line);
 
   const runs = new Map<string, ReplayStep[]>();
   const apps = new Map<string, string>();
@@ -187,8 +188,8 @@ export async function loadTransitions(file: string): Promise<ReplaySource> {
     let before: UiTree;
     let after: UiTree;
     try {
-      before = await screenOf(record.before, record.foreground_activity_before, line);
-      after = await screenOf(record.after, record.foreground_activity_after, line);
+      before = await screenOf(record.before, record.foreground_activity_before, record.activity_stack_before, line);
+      after = await screenOf(record.after, record.foreground_activity_after, record.activity_stack_after, line);
     } catch (error) {
       if (!ReplayLoadError.isInstance(error)) throw error;
       // One damaged capture among thousands: the record is left out, the screen listed once, the rest loads.

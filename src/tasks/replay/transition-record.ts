@@ -44,6 +44,9 @@ export const transitionRecordSchema = z.object({
   /** Foreground activities as recorded, when the recorder logged them. */
   foreground_activity_before: z.string().nullish(),
   foreground_activity_after: z.string().nullish(),
+  /** The foreground task's activity stack, top first (`package/activity`), when the recorder logged it (DroidBot's `activity_stack`). */
+  activity_stack_before: z.array(z.string()).nullish(),
+  activity_stack_after: z.array(z.string()).nullish(),
   /**
    * How the after screen was captured, for records converted from DroidBot: `at_event` (right
    * after this action), or `other_capture_same_state_str` (another capture of the state

@@ -99,6 +99,10 @@ describe('parseHierarchy: dialects', () => {
     expect(tree.nodes[1]).toMatchObject({ editable: true, text: 'hello', resourceId: 'com.app:id/input', bounds: [0, 0, 720, 100], parent: 0 });
     expect(tree.nodes[2]).toMatchObject({ checkable: true, checked: true, longClickable: true, displayed: false, contentDesc: '' });
     expect(parseHierarchy(JSON.stringify(state), { packageName: 'other', activity: '.X' })).toMatchObject({ packageName: 'other', activity: '.X' });
+    // The activity stack as DroidBot records it (top first); none recorded, none read.
+    expect(tree.activityStack).toEqual([]);
+    expect(parseHierarchy(JSON.stringify({ ...state, activity_stack: ['com.app/.Detail', 'com.app/.MainActivity'] })).activityStack).toEqual(['com.app/.Detail', 'com.app/.MainActivity']);
+    expect(() => parseHierarchy(JSON.stringify({ ...state, activity_stack: 'com.app/.Detail' }))).toThrow(/activity_stack/);
   });
 
   it('turns a DroidBot state\'s recorded size when only the turned size holds its windows (the display reported in landscape, the views upright)', () => {

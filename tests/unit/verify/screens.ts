@@ -28,7 +28,7 @@ export function readDump(name: keyof typeof dumps): string {
   return readFileSync(path.join(dumpsDirectory, dumps[name]), 'utf8');
 }
 
-export function screen(xml: string, options: { packageName?: string; activity?: string } = {}): UiTree {
+export function screen(xml: string, options: { packageName?: string; activity?: string; activityStack?: readonly string[] } = {}): UiTree {
   return parseHierarchy(xml, { sourceName: 'test screen', ...options });
 }
 

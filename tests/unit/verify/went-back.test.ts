@@ -4,7 +4,10 @@
 // page the run came from is strong; Back that led elsewhere, a tap that led there, and Back
 // with no page before it stay weak; a page that shows the word "Back" does not name the key.
 // Home that left the app for the home screen is strong; so is Back that did the same from an
-// app's page with no page under it on the trail, and from nowhere else.
+// app's page with no page under it on the trail, and from nowhere else. Back whose after screen
+// carries the device's activity stack less the activity on top (DroidBot records the stack) is
+// strong without the trail; Back that kept or replaced the stack, Back onto a dialog dumped
+// alone, a tap that finished the activity, and screens without a stack stay weak.
 import { describe, expect, it } from 'vitest';
 import { perceive } from '../../../src/perception/perceive.js';
 import { computeDelta } from '../../../src/verify/compute-delta.js';
@@ -94,6 +97,31 @@ describe('Back against the page the run came from', () => {
   it('is not named by a page that shows the word "Back"', () => {
     const backUp = page('Back up', ['Back', 'Restore']);
     expect(verdict(note, backUp)).toMatchObject({ outcome: 'pass', strength: 'weak', tie: 'screen-changed' });
+  });
+});
+
+describe('Back against the device\'s activity stack', () => {
+  const main = `${app}/.MainActivity`;
+  const settingsActivity = `${app}/.SettingsActivity`;
+  const withStack = (tree: UiTree, activityStack: readonly string[]): UiTree => ({ ...tree, activityStack });
+  const onSettings = withStack(settings, [settingsActivity, main]);
+  const verdict = (before: UiTree, after: UiTree): ReturnType<typeof verifyUnitStep> => verifyUnitStep({ unit: back(before), args: {}, before, after });
+
+  it('is strong when the activity on top was finished and the one under it is on top, with no page on the trail', () => {
+    expect(verdict(onSettings, withStack(list, [main]))).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'activity-finished', reason: expect.stringContaining(`it finished ${settingsActivity}`) });
+    // Two finished at once (a flow of activities that closes as one) is the same evidence.
+    expect(verdict(withStack(settings, ['a/.Third', settingsActivity, main]), withStack(list, [main]))).toMatchObject({ strength: 'strong', tie: 'activity-finished' });
+  });
+
+  it('stays weak when the stack was kept or replaced, when a dialog dumped alone is on top, when no stack was recorded, and for a tap', () => {
+    expect(verdict(onSettings, withStack(list, [settingsActivity, main]))).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verdict(onSettings, withStack(list, ['com.other/.Main']))).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verdict(withStack(settings, [settingsActivity]), withStack(list, []))).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    // What Back shows is the activity under as it was left, not a dialog over it (another control's effect).
+    expect(verdict(onSettings, withStack(dialog, [main]))).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verdict(settings, list)).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    const row = perceive(onSettings).units.find((unit) => unit.label === 'About');
+    expect(verifyUnitStep({ unit: row!, args: {}, before: onSettings, after: withStack(list, [main]) })).toMatchObject({ outcome: 'pass', strength: 'weak' });
   });
 });
 

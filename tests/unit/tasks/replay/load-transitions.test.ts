@@ -42,6 +42,17 @@ describe('loadTransitions reads screens as bytes', () => {
     }
   });
 
+  it('carries a recorded activity stack (top first) into the trees; a record without one gives none', async () => {
+    await writeScreens((text) => Buffer.from(text, 'utf8'));
+    const line = (await readFile(transitionsFile, 'utf8')).split('\n')[0]!;
+    const stacked = { ...(JSON.parse(line) as object), activity_stack_before: ['com.app/.Second', 'com.app/.Main'], activity_stack_after: ['com.app/.Main'] };
+    const file = path.join(folder, 'stacked.jsonl');
+    await writeFile(file, `${JSON.stringify(stacked)}\n${line}\n`);
+    const [first, second] = (await loadTransitions(file)).tasks.flatMap((task) => task.steps);
+    expect([first!.before.activityStack, first!.after.activityStack]).toEqual([['com.app/.Second', 'com.app/.Main'], ['com.app/.Main']]);
+    expect([second!.before.activityStack, second!.after.activityStack]).toEqual([[], []]);
+  });
+
   it('negative control: a damaged screen is still a ReplayLoadError naming file and line', async () => {
     await writeScreens((text) => Buffer.from(text.slice(0, 40), 'utf8'));
     await expect(loadTransitions(path.join(folder, 'transitions.jsonl'))).rejects.toSatisfy((error) => error instanceof ReplayLoadError && /transitions\.jsonl.*1/.test((error as Error).message));
