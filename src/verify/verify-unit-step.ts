@@ -251,18 +251,26 @@ function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: Uni
 
 /**
  * The activity `before` had on top when the device's activity stack after is the one before
- * less its top (or several from the top) and the screen after is not a dialog dumped alone;
- * undefined otherwise, or when either screen carries no stack (DroidBot records it, a live
- * session does not). Back finishes the task's top activity in every app, and the one under
- * it shows as it was left: another control that finished the activity shows it with a dialog
- * over it as often (a slider's dialog), which is not what Back does.
+ * less its top (or several from the top); undefined otherwise, or when either screen carries
+ * no stack (DroidBot records it, a live session does not). Back finishes the task's top
+ * activity in every app, and the one under it shows as it was left. A dialog dumped alone
+ * after it counts only when the activity finished was another app's (a file picker, a
+ * chooser: the dialog that started it shows again); after the app's own page, another
+ * control that finished it shows a dialog as often (a slider's), which Back does not.
  */
 function finishedActivity(before: UiTree, after: UiTree): string | undefined {
   const under = after.activityStack;
   const stack = before.activityStack;
-  if (under.length === 0 || stack.length <= under.length || dialogOnly(after)) return undefined;
+  if (under.length === 0 || stack.length <= under.length) return undefined;
+  if (dialogOnly(after) && packageOfActivity(stack[0]) === packageOfActivity(under[0])) return undefined;
   const rest = stack.slice(stack.length - under.length);
   return rest.every((activity, index) => activity === under[index]) ? stack[0] : undefined;
+}
+
+/** The package of a `package/activity` name; '' without one. */
+function packageOfActivity(activity: string | undefined): string {
+  const slash = activity?.indexOf('/') ?? -1;
+  return activity !== undefined && slash > 0 ? activity.slice(0, slash) : '';
 }
 
 /**

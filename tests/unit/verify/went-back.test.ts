@@ -6,8 +6,9 @@
 // Home that left the app for the home screen is strong; so is Back that did the same from an
 // app's page with no page under it on the trail, and from nowhere else. Back whose after screen
 // carries the device's activity stack less the activity on top (DroidBot records the stack) is
-// strong without the trail; Back that kept or replaced the stack, Back onto a dialog dumped
-// alone, a tap that finished the activity, and screens without a stack stay weak.
+// strong without the trail, onto a dialog dumped alone only when the activity finished was
+// another app's; Back that kept or replaced the stack, Back from the app's own page onto a
+// dialog, a tap that finished the activity, and screens without a stack stay weak.
 import { describe, expect, it } from 'vitest';
 import { perceive } from '../../../src/perception/perceive.js';
 import { computeDelta } from '../../../src/verify/compute-delta.js';
@@ -111,13 +112,15 @@ describe('Back against the device\'s activity stack', () => {
     expect(verdict(onSettings, withStack(list, [main]))).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'activity-finished', reason: expect.stringContaining(`it finished ${settingsActivity}`) });
     // Two finished at once (a flow of activities that closes as one) is the same evidence.
     expect(verdict(withStack(settings, ['a/.Third', settingsActivity, main]), withStack(list, [main]))).toMatchObject({ strength: 'strong', tie: 'activity-finished' });
+    // Another app's activity (a file picker the dialog started) finished: the dialog that started it shows again.
+    expect(verdict(withStack(settings, ['com.android.documentsui/.picker.PickActivity', main]), withStack(dialog, [main]))).toMatchObject({ strength: 'strong', tie: 'activity-finished' });
   });
 
   it('stays weak when the stack was kept or replaced, when a dialog dumped alone is on top, when no stack was recorded, and for a tap', () => {
     expect(verdict(onSettings, withStack(list, [settingsActivity, main]))).toMatchObject({ outcome: 'pass', strength: 'weak' });
     expect(verdict(onSettings, withStack(list, ['com.other/.Main']))).toMatchObject({ outcome: 'pass', strength: 'weak' });
     expect(verdict(withStack(settings, [settingsActivity]), withStack(list, []))).toMatchObject({ outcome: 'pass', strength: 'weak' });
-    // What Back shows is the activity under as it was left, not a dialog over it (another control's effect).
+    // After the app's own page, what Back shows is the activity under as it was left, not a dialog over it (another control's effect).
     expect(verdict(onSettings, withStack(dialog, [main]))).toMatchObject({ outcome: 'pass', strength: 'weak' });
     expect(verdict(settings, list)).toMatchObject({ outcome: 'pass', strength: 'weak' });
     const row = perceive(onSettings).units.find((unit) => unit.label === 'About');
