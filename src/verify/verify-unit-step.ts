@@ -143,7 +143,9 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  *   page it was opened from (`openedFrom`) did not, is strong (`tie: 'dialog-value-shown'`),
  *   and so is one whose screen after is that page changed, on the same tab
  *   (`tie: 'opened-from-changed'`); an editor's commit that left for the page the run came
- *   from (`cameFrom`), back changed on the same tab, is strong too (`tie: 'came-from-changed'`);
+ *   from (`cameFrom`), back changed on the same tab, is strong too (`tie: 'came-from-changed'`),
+ *   and so is one whose screen after carries the device's activity stack less the one activity
+ *   on top (`tie: 'editor-finished'`);
  * - Back that led to a page like the one the run came from (`cameFrom`) is strong
  *   (`tie: 'went-back'`), and so is Back whose screen after carries the device's activity
  *   stack less the activity on top (`tie: 'activity-finished'`), Back with no page under it
@@ -175,6 +177,7 @@ export function verifyUnitStep(input: UnitStepInput): UnitStepVerdict {
   }
   if (input.openedFrom) verdict = withDialogValue(verdict, input.openedFrom, input.before, input.after);
   else if (input.cameFrom) verdict = withEditorSaved(verdict, unit, input.cameFrom, before, input.after, delta);
+  verdict = withEditorFinished(verdict, unit, before, after);
   if (unit.navigation === 'back' || unit.navigation === 'home') verdict = withNavigation(verdict, unit.navigation, input);
   else verdict = withDismissal(verdict, input);
   return input.memory ? withMemory(verdict, input.memory, input) : verdict;
@@ -207,10 +210,29 @@ function withDialogValue(verdict: VerifyOutcome, openedFrom: UiTree, dialog: UiT
  */
 function withEditorSaved(verdict: VerifyOutcome, unit: ControlUnit, cameFrom: UiTree, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || unit.type !== 'commit' || delta.label !== 'new-page') return verdict;
-  if (!before.nodes.some((node) => node.editable && !node.password && isFilled(node))) return verdict;
+  if (!holdsFilledField(before)) return verdict;
   const changes = changedSince(cameFrom, after);
   if (changes === undefined) return verdict;
   return { ...verdict, reason: `${verdict.reason}; the editor left for the page the run came from, back changed (${changes} change(s))`, strength: 'strong', tie: 'came-from-changed' };
+}
+
+/** True when the screen holds a field with a value typed or chosen in it (not a password): an editor. */
+function holdsFilledField(screen: UiTree): boolean {
+  return screen.nodes.some((node) => node.editable && !node.password && isFilled(node));
+}
+
+/**
+ * A weak pass on an editor's commit ("Save" on a new event) is strong when the device's
+ * activity stack after is the one before less the activity on top (`editor-finished`): saving
+ * finishes the editor's activity, wherever the run came from. Only one activity: a commit that
+ * closed more than its own did something else (a dialog's OK on a details page whose stack
+ * fell back to the app's first page is another step's effect).
+ */
+function withEditorFinished(verdict: VerifyOutcome, unit: ControlUnit, before: UiTree, after: UiTree): VerifyOutcome {
+  if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || unit.type !== 'commit' || !holdsFilledField(before)) return verdict;
+  const finished = after.activityStack.length === before.activityStack.length - 1 ? finishedActivity(before, after) : undefined;
+  if (finished === undefined) return verdict;
+  return { ...verdict, reason: `${changeSeen(verdict)}; the editor's commit finished ${finished}, the activity on top (the device's activity stack)`, strength: 'strong', tie: 'editor-finished' };
 }
 
 /** How many changes `after` shows on `page` when it is that page changed on the same tab (no surface came or went, no tab switched); else undefined. */

@@ -4,7 +4,8 @@
 // window alone, the page again). What really happened is strong; Cancel's page, a name the
 // page already showed, and a step with no page before it stay weak. The same for a
 // confirmation ("Delete the selected note?") whose page comes back without the note, and for
-// an editor's Save whose list comes back with the note.
+// an editor's Save whose list comes back with the note, or whose activity the device's
+// activity stack shows finished (one activity, no more).
 import { describe, expect, it } from 'vitest';
 import { perceive } from '../../../src/perception/perceive.js';
 import { dialogOnly, PageTrail } from '../../../src/verify/page-trail.js';
@@ -116,6 +117,27 @@ describe('an editor\'s commit that left for the page the run came from, back cha
     expect(verdict('Holiday', list(['Shopping', 'Books']))).toMatchObject({ outcome: 'pass', strength: 'weak' });
     expect(verdict('Holiday', list(['Shopping', 'Books', 'Holiday'], true))).toMatchObject({ strength: 'weak' });
     expect(verdict('', list(['Shopping', 'Books', 'Holiday']))).toMatchObject({ strength: 'weak' });
+  });
+});
+
+describe('an editor\'s commit that finished its activity, by the device\'s activity stack', () => {
+  const main = `${app}/.MainActivity`;
+  const editorActivity = `${app}/.EditorActivity`;
+  const verdict = (title: string, stackBefore: readonly string[], stackAfter: readonly string[]): ReturnType<typeof verifyUnitStep> => {
+    const before = screen(editor(title), { ...at, activityStack: stackBefore });
+    const save = perceive(before).units.find((unit) => unit.label === 'Save');
+    return verifyUnitStep({ unit: save!, args: {}, before, after: screen(list(['Shopping', 'Books']), { ...at, activityStack: stackAfter }) });
+  };
+
+  it('ties Save to the editor\'s activity finished, with no page on the trail', () => {
+    expect(verdict('Holiday', [editorActivity, main], [main])).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'editor-finished', reason: expect.stringContaining(`finished ${editorActivity}`) });
+  });
+
+  it('stays weak when the stack stayed, when more than the editor\'s activity closed, with no value typed, and with no stack', () => {
+    expect(verdict('Holiday', [editorActivity, main], [editorActivity, main])).toMatchObject({ outcome: 'pass', strength: 'weak' });
+    expect(verdict('Holiday', [`${app}/.DetailsActivity`, editorActivity, main], [main])).toMatchObject({ strength: 'weak' });
+    expect(verdict('', [editorActivity, main], [main])).toMatchObject({ strength: 'weak' });
+    expect(verdict('Holiday', [], [])).toMatchObject({ strength: 'weak' });
   });
 });
 
