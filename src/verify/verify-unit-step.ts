@@ -10,7 +10,7 @@ import { subtreeEnd } from './find-nodes.js';
 import { dialogOnly } from './page-trail.js';
 import type { Predicate } from './predicate.js';
 import { pagePrints, samePageSimilarity, similarity, type TransitionRecall } from './transition-memory.js';
-import { dialogValueTie } from './tied-evidence.js';
+import { dialogValueTie, looseText } from './tied-evidence.js';
 import { dismissedPageNotInDump, normaliseValue, pixelOnlyCode, unitContract, untiedEnding, type ContractArgs } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
 
@@ -222,14 +222,34 @@ function holdsFilledField(screen: UiTree): boolean {
 }
 
 /**
- * A weak pass on an editor's commit ("Save" on a new event) is strong when the device's
- * activity stack after is the one before less the activity on top (`editor-finished`): saving
- * finishes the editor's activity, wherever the run came from. Only one activity: a commit that
- * closed more than its own did something else (a dialog's OK on a details page whose stack
- * fell back to the app's first page is another step's effect).
+ * Names of a commit that keeps what the page edits, as a whole label: save, done, apply, in the
+ * languages of `dismissal-control.ts`. A settings editor's "Save" (colours chosen in dialogs)
+ * holds no field with a value.
+ */
+const saveNames = new Set([
+  'save', 'done', 'apply',
+  'enregistrer', 'terminé', 'appliquer',
+  'speichern', 'fertig', 'übernehmen',
+  'guardar', 'listo', 'aplicar', 'salvar', 'concluído',
+  'salva', 'fatto', 'applica',
+  'сохранить', 'готово', 'применить',
+  '保存', '完了', '適用',
+  '저장', '완료', '적용',
+  '完成', '应用', '套用', '儲存',
+]);
+
+/**
+ * A weak pass on an editor's commit ("Save" on a new event: a field holds a value, or the
+ * commit is named to save) is strong when the device's activity stack after is the one before
+ * less the activity on top (`editor-finished`): saving finishes the editor's activity, wherever
+ * the run came from. Only one activity: a commit that closed more than its own did something
+ * else (a dialog's OK on a details page whose stack fell back to the app's first page is
+ * another step's effect). Another commit ("OK", "Yes" on a dialog) that finished an activity
+ * is not tied.
  */
 function withEditorFinished(verdict: VerifyOutcome, unit: ControlUnit, before: UiTree, after: UiTree): VerifyOutcome {
-  if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || unit.type !== 'commit' || !holdsFilledField(before)) return verdict;
+  if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || unit.type !== 'commit') return verdict;
+  if (!holdsFilledField(before) && !saveNames.has(looseText(unit.label).replace(/[.!]+$/, ''))) return verdict;
   const finished = after.activityStack.length === before.activityStack.length - 1 ? finishedActivity(before, after) : undefined;
   if (finished === undefined) return verdict;
   return { ...verdict, reason: `${changeSeen(verdict)}; the editor's commit finished ${finished}, the activity on top (the device's activity stack)`, strength: 'strong', tie: 'editor-finished' };

@@ -133,11 +133,27 @@ describe('an editor\'s commit that finished its activity, by the device\'s activ
     expect(verdict('Holiday', [editorActivity, main], [main])).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'editor-finished', reason: expect.stringContaining(`finished ${editorActivity}`) });
   });
 
-  it('stays weak when the stack stayed, when more than the editor\'s activity closed, with no value typed, and with no stack', () => {
+  it('stays weak when the stack stayed, when more than the editor\'s activity closed, and with no stack', () => {
     expect(verdict('Holiday', [editorActivity, main], [editorActivity, main])).toMatchObject({ outcome: 'pass', strength: 'weak' });
     expect(verdict('Holiday', [`${app}/.DetailsActivity`, editorActivity, main], [main])).toMatchObject({ strength: 'weak' });
-    expect(verdict('', [editorActivity, main], [main])).toMatchObject({ strength: 'weak' });
     expect(verdict('Holiday', [], [])).toMatchObject({ strength: 'weak' });
+  });
+
+  it('ties a commit named to save with no field (colours chosen in dialogs), not another commit', () => {
+    // A German device's Save is a commit by its id (`save`), named in the device's language.
+    const customize = (label: string): string => hierarchy(node({ class: 'android.widget.FrameLayout', package: app, bounds: '[0,0][1080,2400]' },
+      node({ text: 'Customize colors', package: app, bounds: '[160,80][700,180]' })
+      + node({ 'content-desc': label, 'resource-id': `${app}:id/${label === 'Send' ? 'send' : 'save'}`, class: 'android.widget.ImageButton', clickable: true, package: app, bounds: '[940,80][1060,180]' })
+      + node({ text: 'Theme', 'resource-id': `${app}:id/theme`, clickable: true, package: app, bounds: '[0,300][1080,460]' })));
+    const commitOn = (label: string): ReturnType<typeof verifyUnitStep> => {
+      const before = screen(customize(label), { ...at, activityStack: [editorActivity, main] });
+      const unit = perceive(before).units.find((item) => item.label === label);
+      expect(unit?.type).toBe('commit');
+      return verifyUnitStep({ unit: unit!, args: {}, before, after: screen(list(['Shopping', 'Books']), { ...at, activityStack: [main] }) });
+    };
+    expect(commitOn('Save')).toMatchObject({ outcome: 'pass', strength: 'strong', tie: 'editor-finished' });
+    expect(commitOn('Speichern')).toMatchObject({ strength: 'strong', tie: 'editor-finished' });
+    expect(commitOn('Send')).toMatchObject({ outcome: 'pass', strength: 'weak' });
   });
 });
 
