@@ -144,8 +144,8 @@ function expectationJudgedWithUnit(unit: ControlUnit): boolean {
  *   and so is one whose screen after is that page changed, on the same tab
  *   (`tie: 'opened-from-changed'`); an editor's commit that left for the page the run came
  *   from (`cameFrom`), back changed on the same tab, is strong too (`tie: 'came-from-changed'`),
- *   and so is one whose screen after carries the device's activity stack less the one activity
- *   on top (`tie: 'editor-finished'`);
+ *   and so is an editor's commit, or one named to save, whose screen after carries the
+ *   device's activity stack less the one activity on top (`tie: 'editor-finished'`);
  * - Back that led to a page like the one the run came from (`cameFrom`) is strong
  *   (`tie: 'went-back'`), and so is Back whose screen after carries the device's activity
  *   stack less the activity on top (`tie: 'activity-finished'`), Back with no page under it

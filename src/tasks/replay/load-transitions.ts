@@ -110,13 +110,14 @@ function namedRecord(data: unknown): { id: string; source?: string } | undefined
  * Loads a transitions JSONL (docs/verify-replay.md): each line a record with the before
  * and after screens (UI dump paths relative to the file's folder) and the action. Screens
  * are parsed once each; a recorded foreground activity and activity stack go into the tree
- * as a device observation would give them. Records are grouped into runs (`transitionRunOf`) in file
- * order. A record whose screen cannot be read or parsed is left out and listed (the
- * screen in `unreadable`, once; the record in `skipped`, and its run counts it as a
- * recorded step); the others load. So is a malformed record (a line that is not JSON, cut
- * short by a recorder that stopped, or that does not match the schema): listed in
- * `skipped` by its id, or by file and line when it has none. Throws `ReplayLoadError`
- * only when no record loads at all, naming the file and line of the first problem.
+ * as a device observation would give them. Records are grouped into runs
+ * (`transitionRunOf`) in file order. A record whose screen cannot be read or parsed is
+ * left out and listed (the screen in `unreadable`, once; the record in `skipped`, and its
+ * run counts it as a recorded step); the others load. So is a malformed record (a line
+ * that is not JSON, cut short by a recorder that stopped, or that does not match the
+ * schema): listed in `skipped` by its id, or by file and line when it has none. Throws
+ * `ReplayLoadError` only when no record loads at all, naming the file and line of the
+ * first problem.
  */
 export async function loadTransitions(file: string): Promise<ReplaySource> {
   const folder = path.dirname(file);
