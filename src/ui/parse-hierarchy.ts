@@ -1,6 +1,7 @@
 import { stableHash, stableHashHex } from '../util/stable-hash.js';
 import type { Result } from '../util/result.js';
 import { boundsArea, emptyBounds, parseBounds } from './bounds.js';
+import { splitComponentName } from './component-name.js';
 import { decodeDumpBytes } from './decode-dump-bytes.js';
 import { droidBotViewBounds, maxHierarchyDepth, orderDroidBotState } from './droidbot-state.js';
 import { HierarchyParseError } from './hierarchy-parse-error.js';
@@ -350,10 +351,7 @@ function parseDroidBotState(source: string, sourceName: string, options: ParseHi
     if (entry.parent === -1) roots.push(index);
     else nodes[entry.parent]!.children.push(index);
   }
-  const activityText = str(state.foreground_activity);
-  const slash = activityText.indexOf('/');
-  const activityPackage = slash > 0 ? activityText.slice(0, slash) : '';
-  const activity = slash > 0 ? activityText.slice(slash + 1) : activityText;
+  const { packageName: activityPackage, activity } = splitComponentName(str(state.foreground_activity));
   const merged: ParseHierarchyOptions = {
     ...options,
     ...(options.packageName === undefined && activityPackage ? { packageName: activityPackage } : {}),

@@ -24,6 +24,33 @@ const dismissalNames = new Set([
   '取消', '关闭', '關閉', '返回', '否', '拒绝', '拒絕', '向上导航', '向上瀏覽', '转到上一层级',
 ]);
 
+/**
+ * Names of a commit that keeps what the page edits, as a whole label: save, done, apply, in
+ * the same languages. A settings editor's "Save" (colours chosen in dialogs) holds no field
+ * with a value, so only its name says it saves.
+ */
+const saveNames = new Set([
+  'save', 'done', 'apply',
+  'enregistrer', 'terminé', 'appliquer',
+  'speichern', 'fertig', 'übernehmen',
+  'guardar', 'listo', 'aplicar', 'salvar', 'concluído',
+  'salva', 'fatto', 'applica',
+  'сохранить', 'готово', 'применить',
+  '保存', '完了', '適用',
+  '저장', '완료', '적용',
+  '完成', '应用', '套用', '儲存',
+]);
+
+/** A control's name as these lists hold it: loose, without a closing full stop or exclamation mark. */
+function wholeName(text: string): string {
+  return looseText(text).replace(/[.!]+$/, '');
+}
+
+/** True when the unit's label is a save word as a whole ("Save", "Speichern"; not "Save as…"). */
+export function namedToSave(unit: ControlUnit): boolean {
+  return saveNames.has(wholeName(unit.label));
+}
+
 /** How a control says it leaves the screen: by its name, as the app bar's up button, or as a dialog's only control. */
 export type DismissalKind = 'named' | 'up' | 'only';
 
@@ -46,7 +73,7 @@ const appBarStartShare = 0.1;
 export function dismissalControl(unit: ControlUnit, before: UiTree): DismissalKind | undefined {
   const primary = before.nodes[unit.members[0]?.node ?? -1];
   if (!primary) return undefined;
-  const names = [unit.label, primary.text, primary.contentDesc].map((text) => looseText(text).replace(/[.!]+$/, ''));
+  const names = [unit.label, primary.text, primary.contentDesc].map(wholeName);
   if (names.some((name) => dismissalNames.has(name))) return 'named';
   if (dialogOnly(before) && onlyControl(unit, before)) return 'only';
   if (primary.text.trim() !== '') return undefined;

@@ -1,8 +1,9 @@
 import type { ControlUnit } from '../perception/control-unit.js';
+import { splitComponentName } from '../ui/component-name.js';
 import { isLauncherPackage } from '../ui/launcher.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { computeDelta, type Delta } from './compute-delta.js';
-import { dismissalControl } from './dismissal-control.js';
+import { dismissalControl, namedToSave } from './dismissal-control.js';
 import { evaluateExpectation, staleExpectationCode } from './evaluate-expectation.js';
 import { isFilled } from './evaluate-predicate.js';
 import { findBlockers } from './find-blockers.js';
@@ -10,7 +11,7 @@ import { subtreeEnd } from './find-nodes.js';
 import { dialogOnly } from './page-trail.js';
 import type { Predicate } from './predicate.js';
 import { pagePrints, samePageSimilarity, similarity, type TransitionRecall } from './transition-memory.js';
-import { dialogValueTie, looseText } from './tied-evidence.js';
+import { dialogValueTie } from './tied-evidence.js';
 import { dismissedPageNotInDump, normaliseValue, pixelOnlyCode, unitContract, untiedEnding, type ContractArgs } from './unit-contract.js';
 import type { VerifyOutcome } from './verify-outcome.js';
 
@@ -222,23 +223,6 @@ function holdsFilledField(screen: UiTree): boolean {
 }
 
 /**
- * Names of a commit that keeps what the page edits, as a whole label: save, done, apply, in the
- * languages of `dismissal-control.ts`. A settings editor's "Save" (colours chosen in dialogs)
- * holds no field with a value.
- */
-const saveNames = new Set([
-  'save', 'done', 'apply',
-  'enregistrer', 'terminé', 'appliquer',
-  'speichern', 'fertig', 'übernehmen',
-  'guardar', 'listo', 'aplicar', 'salvar', 'concluído',
-  'salva', 'fatto', 'applica',
-  'сохранить', 'готово', 'применить',
-  '保存', '完了', '適用',
-  '저장', '완료', '적용',
-  '完成', '应用', '套用', '儲存',
-]);
-
-/**
  * A weak pass on an editor's commit ("Save" on a new event: a field holds a value, or the
  * commit is named to save) is strong when the device's activity stack after is the one before
  * less the activity on top (`editor-finished`): saving finishes the editor's activity, wherever
@@ -249,9 +233,9 @@ const saveNames = new Set([
  */
 function withEditorFinished(verdict: VerifyOutcome, unit: ControlUnit, before: UiTree, after: UiTree): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || unit.type !== 'commit') return verdict;
-  if (!holdsFilledField(before) && !saveNames.has(looseText(unit.label).replace(/[.!]+$/, ''))) return verdict;
+  // The stacks first: a screen without one (every live screen) needs no walk over its nodes.
   const finished = after.activityStack.length === before.activityStack.length - 1 ? finishedActivity(before, after) : undefined;
-  if (finished === undefined) return verdict;
+  if (finished === undefined || !(holdsFilledField(before) || namedToSave(unit))) return verdict;
   return { ...verdict, reason: `${changeSeen(verdict)}; the editor's commit finished ${finished}, the activity on top (the device's activity stack)`, strength: 'strong', tie: 'editor-finished' };
 }
 
@@ -304,15 +288,9 @@ function finishedActivity(before: UiTree, after: UiTree): string | undefined {
   const under = after.activityStack;
   const stack = before.activityStack;
   if (under.length === 0 || stack.length <= under.length) return undefined;
-  if (dialogOnly(after) && packageOfActivity(stack[0]) === packageOfActivity(under[0])) return undefined;
+  if (dialogOnly(after) && splitComponentName(stack[0]!).packageName === splitComponentName(under[0]!).packageName) return undefined;
   const rest = stack.slice(stack.length - under.length);
   return rest.every((activity, index) => activity === under[index]) ? stack[0] : undefined;
-}
-
-/** The package of a `package/activity` name; '' without one. */
-function packageOfActivity(activity: string | undefined): string {
-  const slash = activity?.indexOf('/') ?? -1;
-  return activity !== undefined && slash > 0 ? activity.slice(0, slash) : '';
 }
 
 /**
