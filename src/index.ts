@@ -72,6 +72,7 @@ export { evaluateExpectation, type ExpectationContext } from './verify/evaluate-
 export { verifyUnitStep, type UnitStepInput, type UnitStepVerdict } from './verify/verify-unit-step.js';
 export { verifyIntent, type IntentInput, type IntentVerdict } from './verify/verify-intent.js';
 export type { Outcome, VerifyOutcome, EvidenceStrength } from './verify/verify-outcome.js';
+export { tieMeanings, isTieKind, type TieKind } from './verify/tie-kinds.js';
 export { decideSurface, type SurfaceDecision, type SurfaceInput } from './verify/decide-surface.js';
 export { buildCertificate, renderCertificate, certificateSchema, type Certificate, type CertificateInput } from './verify/certificate.js';
 

@@ -84,10 +84,15 @@ function tieLines(byTie: Record<string, TieFigures>, realPasses: number, control
     `Per kind of evidence (real passes of ${realPasses}; false passes on ${controls} wrong-effect controls and on the no-op control)`,
     `${'evidence'.padEnd(30)} ${'strength'.padEnd(8)} ${'real passes'.padStart(14)} ${'wrong effect'.padStart(14)} ${'no-op'.padStart(6)}`,
   ];
+  const meanings = new Map<string, string>();
   for (const [key, figures] of kinds) {
     const kind = key.slice(0, key.lastIndexOf('|'));
     lines.push(`${kind.padEnd(30)} ${figures.strength.padEnd(8)} ${cell(figures.realPasses, realPasses).padStart(14)} ${cell(figures.wrongEffectPasses, controls).padStart(14)} ${String(figures.noOpPasses).padStart(6)}`);
+    meanings.set(kind, figures.meaning);
   }
+  // A kind listed under both strengths is explained once.
+  lines.push('What each kind means (docs/verify-replay.md, "Evidence kinds"):');
+  for (const [kind, meaning] of meanings) lines.push(`  ${kind}: ${meaning}`);
   return lines;
 }
 

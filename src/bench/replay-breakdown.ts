@@ -1,4 +1,5 @@
 import type { EvidenceStrength, VerifyOutcome } from '../verify/verify-outcome.js';
+import { isTieKind, tieMeanings } from '../verify/tie-kinds.js';
 
 /** The verdicts of one replayed step that the breakdowns read (a `StepReplay` has them). */
 export interface BreakdownStep {
@@ -36,6 +37,8 @@ export interface AppFigures {
  */
 export interface TieFigures {
   readonly strength: EvidenceStrength;
+  /** What the kind means, in one line (`tieMeanings`). */
+  readonly meaning: string;
   /** Passes on what really happened (visible-effect steps). */
   readonly realPasses: number;
   /** Passes on the wrong-effect control. */
@@ -46,6 +49,11 @@ export interface TieFigures {
 
 /** The kind a pass without a recorded tie is counted under. */
 const untied = 'untied';
+
+/** What a kind named in a tally key means. */
+function meaningOf(kind: string): string {
+  return isTieKind(kind) ? tieMeanings[kind] : 'a pass that names no kind of evidence';
+}
 
 function tieKey(verdict: VerifyOutcome): string {
   return `${verdict.tie ?? untied}|${verdict.strength ?? 'weak'}`;
@@ -86,11 +94,11 @@ function figuresBy(steps: readonly BreakdownStep[], keyOf: (step: BreakdownStep)
 
 /** Per kind of evidence (`tie` and strength): real passes and the false passes of both negative controls. */
 export function figuresByTie(steps: readonly BreakdownStep[]): Record<string, TieFigures> {
-  const byTie: Record<string, { strength: EvidenceStrength; realPasses: number; wrongEffectPasses: number; noOpPasses: number }> = {};
+  const byTie: Record<string, { strength: EvidenceStrength; meaning: string; realPasses: number; wrongEffectPasses: number; noOpPasses: number }> = {};
   const count = (verdict: VerifyOutcome | undefined, field: 'realPasses' | 'wrongEffectPasses' | 'noOpPasses'): void => {
     if (verdict?.outcome !== 'pass') return;
     const key = tieKey(verdict);
-    const figures = (byTie[key] ??= { strength: verdict.strength ?? 'weak', realPasses: 0, wrongEffectPasses: 0, noOpPasses: 0 });
+    const figures = (byTie[key] ??= { strength: verdict.strength ?? 'weak', meaning: meaningOf(verdict.tie ?? untied), realPasses: 0, wrongEffectPasses: 0, noOpPasses: 0 });
     figures[field] += 1;
   };
   for (const step of steps) {

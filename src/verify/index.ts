@@ -13,6 +13,7 @@ export * from './predicate.js';
 export * from './predicate-parse-error.js';
 export * from './print-predicate.js';
 export * from './resolve-unit.js';
+export * from './tie-kinds.js';
 export * from './tied-evidence.js';
 export * from './unit-contract.js';
 export * from './verify-intent.js';

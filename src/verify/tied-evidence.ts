@@ -7,6 +7,7 @@ import type { Delta } from './compute-delta.js';
 import { subtreeEnd } from './find-nodes.js';
 import { denseScript, stateWordSwap } from './state-word-swap.js';
 import type { Surface } from './find-surfaces.js';
+import type { TieKind } from './tie-kinds.js';
 
 /** A heading counts when it sits in this top share of the screen. */
 export const headingAreaShare = 0.3;
@@ -203,11 +204,11 @@ function mentions(texts: readonly string[], labels: readonly string[]): string |
 
 /** Evidence that ties a change to the acted unit: its kind (a stable name) and the reason in words. */
 export interface Tie {
-  readonly kind: string;
+  readonly kind: TieKind;
   readonly reason: string;
 }
 
-function tie(kind: string, reason: string): Tie {
+function tie(kind: TieKind, reason: string): Tie {
   return { kind, reason };
 }
 

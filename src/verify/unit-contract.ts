@@ -9,6 +9,7 @@ import { dialogSized, isComparedNode, matchIouThreshold, type Delta } from './co
 import { digitsOnly, matchString, subtreeEnd } from './find-nodes.js';
 import { anchorSlackPx, looseText, namesLabel, permissionTie, sameLabel, textsUnder, tiedEvidence, unitIndices, unitLabels } from './tied-evidence.js';
 import { isStateWord } from './state-word-swap.js';
+import type { TieKind } from './tie-kinds.js';
 import { describeNode, nodeRef, type EvidenceStrength, type NodeRef, type Outcome, type VerifyOutcome } from './verify-outcome.js';
 
 /** Arguments a commitment gives a unit, as far as its contract needs them. */
@@ -47,7 +48,7 @@ function outcome(value: Outcome, reason: string, evidence: readonly NodeRef[] = 
   return code === undefined ? { outcome: value, reason, evidence } : { outcome: value, reason, evidence, code };
 }
 
-function pass(tie: string, reason: string, strength: EvidenceStrength, evidence: readonly NodeRef[] = [], code?: string): VerifyOutcome {
+function pass(tie: TieKind, reason: string, strength: EvidenceStrength, evidence: readonly NodeRef[] = [], code?: string): VerifyOutcome {
   return { outcome: 'pass', reason, evidence, strength, tie, ...(code === undefined ? {} : { code }) };
 }
 
@@ -635,7 +636,7 @@ function editorPage(tree: UiTree): boolean {
 }
 
 /** The tie of a commit whose dialog, dumped without the page under it, closed: nothing on screen shows where it led. */
-export const dismissedPageNotInDump = 'dismissed-page-not-in-dump';
+export const dismissedPageNotInDump: TieKind = 'dismissed-page-not-in-dump';
 
 function commitContract(unit: ControlUnit, before: UiTree, after: UiTree, delta: Delta): VerifyOutcome {
   const what = `commit "${unit.label}"`;

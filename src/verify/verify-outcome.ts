@@ -1,4 +1,5 @@
 import type { Bounds, NodeIndex, UiNode } from '../ui/ui-tree.js';
+import type { TieKind } from './tie-kinds.js';
 
 /** The three verification outcomes (docs/architecture.md §2.6). */
 export type Outcome = 'pass' | 'fail' | 'inconclusive';
@@ -38,9 +39,9 @@ export interface VerifyOutcome {
    * For a pass: the kind of evidence that decided it (`title-names-label`,
    * `field-holds-value`, `screen-changed`, …), a stable name so that each kind's
    * soundness can be counted (`senseact verify-replay` reports real passes and
-   * wrong-effect false passes per kind).
+   * wrong-effect false passes per kind; `tieMeanings` says what each means).
    */
-  readonly tie?: string;
+  readonly tie?: TieKind;
 }
 
 /** Builds a `NodeRef` for a node of the before or after screen. */

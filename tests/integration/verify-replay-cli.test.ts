@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tieMeanings } from '../../src/verify/tie-kinds.js';
 import { runCli, type CliRun } from '../helpers/run-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -89,7 +90,7 @@ describe('senseact verify-replay on real transitions', () => {
 
   it('counts every pass under the kind of evidence that decided it, and every step under its app', async () => {
     const report = JSON.parse((await run('verify-replay', fixture, '--json')).out) as ReportJson & {
-      byTie: Record<string, { strength: string; realPasses: number; wrongEffectPasses: number; noOpPasses: number }>;
+      byTie: Record<string, { strength: string; meaning: string; realPasses: number; wrongEffectPasses: number; noOpPasses: number }>;
       byApp: Record<string, { steps: number; pass: number; strong: number }>;
     };
     const kinds = Object.values(report.byTie);
@@ -97,6 +98,13 @@ describe('senseact verify-replay on real transitions', () => {
     expect(kinds.filter((kind) => kind.strength === 'strong').reduce((sum, kind) => sum + kind.realPasses, 0)).toBe(report.visibleEffect.all.strong);
     expect(kinds.reduce((sum, kind) => sum + kind.wrongEffectPasses, 0)).toBe(report.wrongEffect.all.pass);
     expect(report.byTie['screen-changed|weak']?.realPasses).toBeGreaterThan(0);
+    // Each kind says what it means, in the JSON and under the text report's table.
+    expect(report.byTie['screen-changed|weak']?.meaning).toBe(tieMeanings['screen-changed']);
+    expect(kinds.every((kind) => kind.meaning.length > 0)).toBe(true);
+    const text = (await run('verify-replay', fixture)).out;
+    const legend = text.slice(text.indexOf('What each kind means'));
+    expect(legend).toContain(`  screen-changed: ${tieMeanings['screen-changed']}\n`);
+    expect(legend).toContain(`  title-names-label: ${tieMeanings['title-names-label']}\n`);
     expect(Object.values(report.byApp).reduce((sum, app) => sum + app.steps, 0)).toBe(report.steps);
     expect(report.byApp['com.google.android.deskclock']?.steps).toBe(5);
   });
