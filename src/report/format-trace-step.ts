@@ -220,7 +220,7 @@ function describe(event: TraceEvent): string {
     case 'act-end':
       return `act: ${oneLine(event.action)}${event.unitId === undefined ? '' : ` on ${event.unitId}`}`;
     case 'verify-end':
-      return `verify: ${event.outcome.toUpperCase()}${event.reason === undefined ? '' : ` — ${event.reason}`}${event.label === undefined ? '' : ` [delta ${event.label}]`}${event.by === undefined || event.by === 'none' ? '' : ` by ${event.by}`}${event.strength === undefined ? '' : ` (${event.strength} evidence)`}`;
+      return `verify: ${event.outcome.toUpperCase()}${event.reason === undefined ? '' : ` — ${event.reason}`}${event.label === undefined ? '' : ` [delta ${event.label}]`}${event.by === undefined || event.by === 'none' ? '' : ` by ${event.by}`}${event.strength === undefined ? '' : ` (${event.strength} evidence${event.tie === undefined ? '' : `: ${event.tie}`})`}`;
     case 'model-fault-injected':
       return `MODEL FAULT injected: ${event.kind} in the ${event.role}'s reply — ${event.detail}`;
     case 'device-fault':

@@ -32,7 +32,7 @@ export function renderEvent(event: TraceEvent): SafeHtml {
     case 'act-end':
       return line(html`<code>${compact(event.action)}</code>${event.unitId === undefined ? '' : html` on ${event.unitId}`} in ${milliseconds(event.latencyMs)}`);
     case 'verify-end':
-      return line(html`${verdictBadge(event.outcome)} ${event.reason ?? ''}${event.label === undefined ? '' : html` · delta ${event.label}`}${event.by === undefined || event.by === 'none' ? '' : html` · by ${event.by}`}${event.strength === undefined ? '' : html` · ${event.strength} evidence`}`);
+      return line(html`${verdictBadge(event.outcome)} ${event.reason ?? ''}${event.label === undefined ? '' : html` · delta ${event.label}`}${event.by === undefined || event.by === 'none' ? '' : html` · by ${event.by}`}${event.strength === undefined ? '' : html` · ${event.strength} evidence`}${event.tie === undefined ? '' : html` (${event.tie})`}`);
     case 'gate-end':
       return line(html`${event.opened ? html`<span class="badge open">VLM gate open</span>` : html`<span class="badge closed">gate closed</span>`} ${event.reason ?? ''}${event.score === undefined ? '' : html` (score ${event.score})`}`);
     case 'screenshot-end':

@@ -125,6 +125,8 @@ export const verifyEndEventSchema = event('verify-end', {
   by: z.string().optional(),
   /** For a pass: `strong` when the change was tied to the unit or intent, `weak` when only "something changed". */
   strength: z.enum(['strong', 'weak']).optional(),
+  /** For a pass: the kind of evidence that decided it (`went-back`, `field-holds-value`, …; docs/verify-replay.md, "Evidence kinds"). */
+  tie: z.string().optional(),
   latencyMs: milliseconds.optional(),
 });
 export const gateEndEventSchema = event('gate-end', {

@@ -45,6 +45,6 @@ export async function executeUnit(context: SenseActContext, unit: ControlUnit, i
     : session.timeVerification(() => verifyUnitStep({ unit, args: contractArgs(item, unit), ...(expectation ? { expectation } : {}), before: before.perception.tree, after: after.perception.tree, delta, memory: session.transitions, ...place }));
   if (outcome.outcome === 'pass') session.transitions.learn(unit, before.perception.tree, after.perception.tree);
   if (outcome.outcome === 'pass' && unit.navigation === 'back') session.pages.back();
-  session.trace.emit({ type: 'verify-end', step: session.step, outcome: outcome.outcome, reason: outcome.reason, label: delta.label, by: 'contract', ...(outcome.strength ? { strength: outcome.strength } : {}) });
+  session.trace.emit({ type: 'verify-end', step: session.step, outcome: outcome.outcome, reason: outcome.reason, label: delta.label, by: 'contract', ...(outcome.strength ? { strength: outcome.strength } : {}), ...(outcome.tie ? { tie: outcome.tie } : {}) });
   return executed(outcome);
 }

@@ -56,7 +56,7 @@ export async function verifyCommittedIntent(context: SenseActContext, plan: Plan
   }
   session.trace.writeStepArtifact(session.step, 'predicates.json', { expectation: plan.expectation, expectationOutcome, units: run.executed.map((unit) => ({ unit: unit.unit.id, outcome: unit.outcome })), combined: verdict });
   session.trace.writeStepArtifact(session.step, 'delta.json', summariseDelta(delta));
-  session.trace.emit({ type: 'verify-end', step: session.step, outcome: verdict.outcome, reason: verdict.reason, label: delta.label, by, ...(verdict.strength ? { strength: verdict.strength } : {}) });
+  session.trace.emit({ type: 'verify-end', step: session.step, outcome: verdict.outcome, reason: verdict.reason, label: delta.label, by, ...(verdict.strength ? { strength: verdict.strength } : {}), ...(verdict.tie ? { tie: verdict.tie } : {}) });
   // Units that all had their effect while the expectation did not show: the planner then
   // knows its expectation (not its action) is what to doubt.
   const unitsTookEffect = unitOutcomes.every((outcome) => outcome.outcome === 'pass') && expectationOutcome?.outcome === 'fail';

@@ -592,7 +592,7 @@ class SkillReplay {
     const delta = session.timeVerification(() => computeDelta(run.start.perception.tree, after.perception.tree));
     const expectation = plan.expectation === '' ? undefined : parsePredicate(plan.expectation);
     const { combined } = session.timeVerification(() => verifyIntent({ ...(expectation ? { expectation } : {}), before: run.start.perception.tree, after: after.perception.tree, delta, unitOutcomes: run.executed.map((unit) => unit.outcome) }));
-    session.trace.emit({ type: 'verify-end', step: session.step, outcome: combined.outcome, reason: combined.reason, label: delta.label, by: 'contract', ...(combined.strength ? { strength: combined.strength } : {}) });
+    session.trace.emit({ type: 'verify-end', step: session.step, outcome: combined.outcome, reason: combined.reason, label: delta.label, by: 'contract', ...(combined.strength ? { strength: combined.strength } : {}), ...(combined.tie ? { tie: combined.tie } : {}) });
     return { outcome: combined.outcome, reason: combined.reason, note: '', by: 'contract', delta, ...(combined.strength ? { strength: combined.strength } : {}) };
   }
 

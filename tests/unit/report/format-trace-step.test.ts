@@ -37,3 +37,13 @@ describe('formatTraceStep verdicts', () => {
     expect(verdicts([unit, whole])[1]).toBe(`VERDICT  PASS — ${whole} [delta partial-change] by contract (strong evidence)`);
   });
 });
+
+describe('formatTraceStep evidence kinds', () => {
+  it('names the kind of evidence a pass rests on, when the trace has it', () => {
+    const events: TraceEvent[] = [{ v: 1, type: 'verify-end', t: 0, step: 1, outcome: 'pass', reason: 'navigate back: it returned to the page the run came from', label: 'new-page', by: 'contract', strength: 'strong', tie: 'went-back' }];
+    const artifacts: RunArtifacts = { traceDir: '/runs/r', hasTrace: true, events, problems: [], steps: [step] };
+    expect(formatTraceStep(artifacts, step).split('\n').filter((line) => line.startsWith('VERDICT'))).toEqual([
+      'VERDICT  PASS — navigate back: it returned to the page the run came from [delta new-page] by contract (strong evidence: went-back)',
+    ]);
+  });
+});
