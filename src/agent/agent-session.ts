@@ -133,7 +133,7 @@ export class AgentSession {
     const observation = await this.device.observe(this.signal ? { signal: this.signal } : {});
     this.latency.deviceMs += observation.latencyMs;
     const started = performance.now();
-    const tree = parseHierarchy(observation.xml, { packageName: observation.packageName, activity: observation.activity, sourceName: `step ${this.step} ${artifact}` });
+    const tree = parseHierarchy(observation.xml, { packageName: observation.packageName, activity: observation.activity, ...(observation.activityStack ? { activityStack: observation.activityStack } : {}), sourceName: `step ${this.step} ${artifact}` });
     const perception = perceive(tree, this.perceptionOptions);
     const perceptionMs = performance.now() - started;
     this.latency.perceptionMs += perceptionMs;
@@ -143,7 +143,7 @@ export class AgentSession {
     this.lastWritten.clear();
     this.lastWritten.set(key, observation.xml);
     this.afterObservedAt = artifact === 'after.xml' ? this.step : undefined;
-    this.trace.emit({ type: 'observe-end', step: this.step, packageName: observation.packageName, activity: observation.activity, latencyMs: observation.latencyMs, polls: observation.polls, settled: observation.settled, artifact: path });
+    this.trace.emit({ type: 'observe-end', step: this.step, packageName: observation.packageName, activity: observation.activity, ...(observation.activityStack ? { activityStack: [...observation.activityStack] } : {}), latencyMs: observation.latencyMs, polls: observation.polls, settled: observation.settled, artifact: path });
     this.trace.emit({ type: 'perceive-end', step: this.step, latencyMs: perceptionMs, nodes: tree.nodes.length, keptNodes: perception.nodes.length, units: perception.units.length, blocks: perception.blocks.length });
     this.lastScreen = { xml: observation.xml, perception };
     this.operations.observed(tree);

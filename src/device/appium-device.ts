@@ -1,3 +1,4 @@
+import { parseActivityStack } from '../ui/parse-activity-stack.js';
 import { parseHierarchy } from '../ui/parse-hierarchy.js';
 import type { UiTree } from '../ui/ui-tree.js';
 import { debugLog } from '../util/debug-log.js';
@@ -50,6 +51,9 @@ export interface AppiumDeviceOptions {
   readonly connector?: AppiumConnector;
 }
 
+/** Where an observation was taken: the foreground package and activity, and the task's activity stack when read. */
+type Where = Pick<Observation, 'packageName' | 'activity' | 'activityStack'>;
+
 const defaultSettle: SettleOptions = { intervalMs: 50, timeoutMs: 3_000 };
 const defaultCallTimeoutMs = 60_000;
 
@@ -73,7 +77,9 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
   private closed = false;
   private recoveries = 0;
   /** The last observation's hierarchy and where it was, per session: unchanged hierarchies reuse package and activity. */
-  private lastObservation: { sessionId: string; xml: string; packageName: string; activity: string } | undefined;
+  private lastObservation: { sessionId: string; xml: string; where: Where } | undefined;
+  /** False once the server refused `mobile: shell` (its insecure feature `adb_shell` is off): the stack is not asked for again. */
+  private stackReadable = true;
 
   private constructor(options: ResolvedOptions, client: AppiumClient, info: DeviceInfo) {
     this.options = options;
@@ -134,10 +140,11 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
    */
   async observe(options: CallOptions = {}): Promise<Observation> {
     return await this.call('observe', options, true, async (client, signal) => {
-      const where = (): Promise<[string, string]> =>
-        Promise.all([client.executeScript('mobile: getCurrentPackage', [{}]), client.executeScript('mobile: getCurrentActivity', [{}])]).then(([packageName, activity]) => [String(packageName), String(activity)]);
+      const where = (): Promise<Where> =>
+        Promise.all([client.executeScript('mobile: getCurrentPackage', [{}]), client.executeScript('mobile: getCurrentActivity', [{}]), this.readActivityStack(client)])
+          .then(([packageName, activity, activityStack]) => ({ packageName: String(packageName), activity: String(activity), ...(activityStack ? { activityStack } : {}) }));
       const previous = this.lastObservation?.sessionId === client.sessionId ? this.lastObservation : undefined;
-      let early: Promise<[string, string]> | undefined;
+      let early: Promise<Where> | undefined;
       const pull = async (): Promise<string> => {
         const xml = await client.getPageSource();
         if (!early && xml !== previous?.xml) {
@@ -148,13 +155,38 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
         return xml;
       };
       const settled = await settleHierarchy(pull, { ...this.options.settle, signal });
-      const [packageName, activity] =
-        previous && settled.xml === previous.xml && settled.polls <= 2 ? [previous.packageName, previous.activity]
+      const place =
+        previous && settled.xml === previous.xml && settled.polls <= 2 ? previous.where
         : settled.polls <= 2 && early ? await early
         : await where();
-      this.lastObservation = { sessionId: client.sessionId, xml: settled.xml, packageName, activity };
-      return { xml: settled.xml, dialect: 'appium-uia2' as const, packageName, activity, polls: settled.polls, settled: settled.settled };
+      this.lastObservation = { sessionId: client.sessionId, xml: settled.xml, where: place };
+      return { xml: settled.xml, dialect: 'appium-uia2' as const, ...place, polls: settled.polls, settled: settled.settled };
     });
+  }
+
+  /**
+   * The foreground task's activity stack from `dumpsys activity activities` through
+   * `mobile: shell`, or undefined when it cannot be read. A server without the insecure
+   * feature `adb_shell` refuses the command: the stack is then not asked for again (the
+   * verifier does without it), and the reason is logged once. Another failure skips this
+   * observation's stack only.
+   */
+  private async readActivityStack(client: AppiumClient): Promise<string[] | undefined> {
+    if (!this.stackReadable) return undefined;
+    try {
+      const output = await client.executeScript('mobile: shell', [{ command: 'dumpsys', args: ['activity', 'activities'], includeStderr: false }]);
+      const stack = parseActivityStack(typeof output === 'string' ? output : '');
+      return stack.length > 0 ? stack : undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (/insecure|adb_shell|not (yet )?implemented|unknown (command|method)/i.test(message)) {
+        this.stackReadable = false;
+        debugLog('device', `activity stack not read on ${this.info.name}: ${message} (start Appium with --allow-insecure '*:adb_shell' for Back and Save to be read from it)`);
+      } else {
+        debugLog('device', `activity stack not read this time: ${message}`);
+      }
+      return undefined;
+    }
   }
 
   async screenshot(options: CallOptions = {}): Promise<Screenshot> {

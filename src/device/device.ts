@@ -12,6 +12,12 @@ export interface Observation {
   readonly dialect: HierarchyDialect;
   readonly packageName: string;
   readonly activity: string;
+  /**
+   * The foreground task's activity stack, top first (`package/activity`), when the device
+   * can tell (`dumpsys activity activities`; the simulator knows its own); absent otherwise.
+   * The verifier reads Back and an editor's Save from it (docs/architecture.md §2.6).
+   */
+  readonly activityStack?: readonly string[];
   /** Wall time of the whole call, including settle polling, in milliseconds. */
   readonly latencyMs: number;
   /** How many hierarchies were pulled until two consecutive ones matched (1 when settle is off). */

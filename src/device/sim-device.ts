@@ -58,7 +58,7 @@ export class SimDevice implements RecordingDevice, DeviceProbe {
         sleep: async (ms) => sim.advanceTime(ms),
         now: () => sim.now(),
       });
-      return { xml: settled.xml, dialect: 'appium-uia2' as const, packageName: sim.currentPackage(), activity: sim.currentActivity(), polls: settled.polls, settled: settled.settled };
+      return { xml: settled.xml, dialect: 'appium-uia2' as const, packageName: sim.currentPackage(), activity: sim.currentActivity(), activityStack: sim.activityStack(), polls: settled.polls, settled: settled.settled };
     });
   }
 

@@ -290,6 +290,38 @@ export class Simulator {
     return this.topInstance(this.foreground).def.name;
   }
 
+  /**
+   * The foreground task's activities, top first, as component names (`package/.Name` under
+   * the package, else `package/full.Name`), the way `dumpsys activity activities` and
+   * DroidBot's `activity_stack` name them.
+   */
+  activityStack(): string[] {
+    return [...(this.tasks.get(this.foreground) ?? [])].reverse().map((instance) => componentName(this.foreground, instance.def.name));
+  }
+
+  /**
+   * What `dumpsys activity activities` prints, in the layout of Android 10 and later, for
+   * the simulator's tasks: the foreground task first, each task's activities top first
+   * (`* Hist #n: ActivityRecord{…}`). A task is numbered by its first activity's serial,
+   * so its number stays while the task lives. Reading it is no observation: the clock does
+   * not move.
+   */
+  dumpsysActivities(): string {
+    const packages = [this.foreground, ...[...this.tasks.keys()].filter((pkg) => pkg !== this.foreground)];
+    const lines = ['ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)', 'Display #0 (activities from top to bottom):'];
+    for (const pkg of packages) {
+      const stack = this.tasks.get(pkg) ?? [];
+      const root = stack[0];
+      if (root === undefined) continue;
+      const record = (instance: ActivityInstance): string => `ActivityRecord{${(0x5a000 + instance.serial).toString(16)} u0 ${componentName(pkg, instance.def.name)} t${root.serial}}`;
+      lines.push(`  * Task{${(0x7b000 + root.serial).toString(16)} #${root.serial} type=standard A=10${String(root.serial).padStart(3, '0')}:${pkg} U=0 visible=${pkg === this.foreground} mode=fullscreen translucent=false sz=${stack.length}}`);
+      const top = stack[stack.length - 1];
+      if (pkg === this.foreground && top !== undefined) lines.push(`    mResumedActivity: ${record(top)}`);
+      for (let index = stack.length - 1; index >= 0; index--) lines.push(`    * Hist #${index}: ${record(stack[index]!)}`);
+    }
+    return `${lines.join('\n')}\n`;
+  }
+
   /** A wireframe PNG of the screen at its own pixel size (1080×2400 for the default screen), rendered only when asked for. */
   screenshotPng(): Uint8Array {
     return renderScreenshotPng(this.currentFrame().windows.map((w) => w.root), this.screen, this.screenshotOptions());
@@ -1133,4 +1165,9 @@ function sliderValue(node: LaidNode, x: number, max: number): number {
 function describe(node: LaidNode): string {
   const name = node.text || node.desc || node.resourceId || node.cls;
   return `${node.cls.split('.').pop() ?? node.cls} "${name}"`;
+}
+
+/** `package/.Name` when the activity class lives under the package, else `package/full.Name`. */
+function componentName(pkg: string, activityClass: string): string {
+  return activityClass.startsWith(`${pkg}.`) ? `${pkg}/${activityClass.slice(pkg.length)}` : `${pkg}/${activityClass}`;
 }

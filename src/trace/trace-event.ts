@@ -79,6 +79,8 @@ export const stepStartEventSchema = event('step-start', {});
 export const observeEndEventSchema = event('observe-end', {
   packageName: z.string(),
   activity: z.string(),
+  /** The foreground task's activity stack, top first, when the device told it. */
+  activityStack: z.array(z.string()).optional(),
   latencyMs: milliseconds,
   polls: count.optional(),
   settled: z.boolean().optional(),

@@ -39,6 +39,7 @@ export const observeCommand: CommandRegistration = (program: Command, io: CliIo,
           io.stdout(observation.xml.endsWith('\n') ? observation.xml : `${observation.xml}\n`);
         } else {
           io.stdout(`# ${observation.packageName} ${observation.activity} — ${observation.polls} pulls, ${observation.settled ? 'settled' : 'NOT settled'}, ${observation.latencyMs.toFixed(0)} ms\n`);
+          if (observation.activityStack) io.stdout(`# activity stack (top first): ${observation.activityStack.join(' < ')}\n`);
           io.stdout(`${observation.xml}\n`);
           const tree = parseHierarchy(observation.xml, { packageName: observation.packageName, activity: observation.activity, sourceName: `${profileName} observation` });
           const perception = perceive(tree, { level: options.level === '1' ? 1 : 2 });

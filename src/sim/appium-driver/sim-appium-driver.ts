@@ -329,8 +329,9 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
   /**
    * `mobile: shell`, as far as the simulator has a shell: behind the insecure feature
    * `adb_shell` like UiAutomator2's, it runs `pm clear <package>` (see
-   * `Simulator.clearAppData`), `pm path <package>` and `pm list packages`; any other
-   * command is refused with the list, never answered with made-up output.
+   * `Simulator.clearAppData`), `pm path <package>`, `pm list packages` and `dumpsys activity
+   * activities` (the simulator's tasks, in the device's layout: `Simulator.dumpsysActivities`);
+   * any other command is refused with the list, never answered with made-up output.
    */
   async mobileShell(command: string, args?: unknown): Promise<string> {
     this.assertFeatureEnabled('adb_shell');
@@ -349,7 +350,8 @@ export class SimAppiumDriver extends BaseDriver<typeof simCapConstraints> {
     if (program === 'pm' && verb === 'list' && target === 'packages' && words.length === 3) {
       return this.sim().installedApps().map((app) => `package:${app.packageName}\n`).join('');
     }
-    throw new errors.NotImplementedError(`The SenseAct simulator's shell runs only 'pm clear <package>', 'pm path <package>' and 'pm list packages'; got '${words.join(' ')}'.`);
+    if (program === 'dumpsys' && verb === 'activity' && target === 'activities' && words.length === 3) return this.sim().dumpsysActivities();
+    throw new errors.NotImplementedError(`The SenseAct simulator's shell runs only 'pm clear <package>', 'pm path <package>', 'pm list packages' and 'dumpsys activity activities'; got '${words.join(' ')}'.`);
   }
 
   /**

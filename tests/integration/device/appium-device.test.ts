@@ -155,10 +155,14 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
       { type: 'key', key: 'back' },
       { type: 'long-press', point: [540, 330], durationMs: 900 },
     ];
+    const stacks: (readonly string[])[] = [];
     const step = async (action: DeviceAction): Promise<string> => {
       await Promise.all([throughAppium.act(action), inProcess.act(action)]);
       const [remote, local] = await Promise.all([throughAppium.observe(), inProcess.observe()]);
-      expect({ xml: remote.xml, packageName: remote.packageName, activity: remote.activity, polls: remote.polls }).toEqual({ xml: local.xml, packageName: local.packageName, activity: local.activity, polls: local.polls });
+      // The activity stack comes through the driver's shell (dumpsys activity activities), read back as the device's.
+      expect({ xml: remote.xml, packageName: remote.packageName, activity: remote.activity, activityStack: remote.activityStack, polls: remote.polls })
+        .toEqual({ xml: local.xml, packageName: local.packageName, activity: local.activity, activityStack: local.activityStack, polls: local.polls });
+      stacks.push(local.activityStack ?? []);
       return local.xml;
     };
     for (const action of actions) await step(action);
@@ -168,10 +172,26 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
     const note = await step({ type: 'tap', point: centerOf(await step({ type: 'launch', packageName: 'com.simplemobiletools.notes.pro' }), "//*[contains(@resource-id, 'note_item')]") });
     const field = centerOf(note, '//android.widget.EditText');
     for (const action of [{ type: 'type', text: ' more', point: field }, { type: 'clear', point: field }, { type: 'type', text: 'again', point: field }, { type: 'clear', point: field }] as DeviceAction[]) await step(action);
+    expect(stacks[0]).toEqual(['com.android.settings/.Settings']);
+    expect(stacks.some((stack) => stack.length >= 2)).toBe(true);
     const [remoteLog, localLog] = await Promise.all([throughAppium.faultLog(), inProcess.faultLog()]);
     expect(remoteLog.length).toBeGreaterThan(0);
     expect(remoteLog).toEqual(localLog);
   });
+
+  it('observes without the activity stack on a server that does not allow the shell', async () => {
+    const strict = await startAppiumServer({ host: '127.0.0.1', port: 0, withSimDriver: true, logLevel: 'error', allowInsecure: [] });
+    try {
+      const device = await connect({}, { url: strict.url });
+      await device.act({ type: 'launch', packageName: 'com.android.settings' });
+      const observation = await device.observe();
+      expect(observation.activity).toBe('.Settings');
+      expect(observation.activityStack).toBeUndefined();
+      await device.close();
+    } finally {
+      await strict.stop();
+    }
+  }, 120_000);
 
   it('answers the probe as the in-process simulator does: app state, fault log, ground truth; no adb', async () => {
     const seed = 11;

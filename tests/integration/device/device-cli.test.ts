@@ -64,10 +64,13 @@ describe('senseact devices / observe / act', () => {
     const sim = await run('devices', 'check', 'sim');
     expect(sim.code).toBe(0);
     expect(sim.stdout).toMatch(/^ok {3}page source obtainable: \d+ nodes, com\.google\.android\.apps\.nexuslauncher/m);
+    expect(sim.stdout).toContain('ok   activity stack readable: com.google.android.apps.nexuslauncher/.NexusLauncherActivity\n');
 
     const appium = await run('devices', 'check', 'sim-appium', '--url', server.url);
     expect(appium.code).toBe(0);
-    expect(appium.stdout.split('\n').filter((line) => line.startsWith('ok'))).toHaveLength(4);
+    expect(appium.stdout.split('\n').filter((line) => line.startsWith('ok'))).toHaveLength(5);
+    // Read through the driver's shell, which this server allows.
+    expect(appium.stdout).toContain('ok   activity stack readable: com.google.android.apps.nexuslauncher/.NexusLauncherActivity\n');
     expect(appium.stdout).toContain(`Appium reachable at ${server.url} (version 3.`);
     expect(appium.stdout).toContain('driver for SenseActSim installed');
   });

@@ -113,6 +113,58 @@ describe('AppiumDevice with a fake server', () => {
     expect(calls.lastIndexOf('getPageSource')).toBeLessThan(calls.findLastIndex((call) => call.includes('getCurrentPackage')));
   });
 
+  it('reads the foreground task\'s activity stack from dumpsys through mobile: shell', async () => {
+    const connector = new FakeConnector();
+    connector.setup = (client) => {
+      client.scripts['mobile: shell'] = () => [
+        'Display #0 (activities from top to bottom):',
+        '  * Task{8c1f2e3 #24 type=standard A=10151:com.example U=0 visible=true mode=fullscreen translucent=false sz=2}',
+        '    * Hist #1: ActivityRecord{77a0c9d u0 com.example/.Edit t24}',
+        '    * Hist #0: ActivityRecord{2d81f01 u0 com.example/.Main t24}',
+      ].join('\n');
+    };
+    const device = await connect(connector);
+    expect((await device.observe()).activityStack).toEqual(['com.example/.Edit', 'com.example/.Main']);
+    expect(methods(connector.calls).filter((call) => call.includes('mobile: shell'))).toEqual(['executeScript mobile: shell {"command":"dumpsys","args":["activity","activities"],"includeStderr":false}']);
+    // Unchanged screen: the stack is reused with the package and activity, not asked again.
+    expect((await device.observe()).activityStack).toEqual(['com.example/.Edit', 'com.example/.Main']);
+    expect(methods(connector.calls).filter((call) => call.includes('mobile: shell'))).toHaveLength(1);
+  });
+
+  it('observes without the stack when the server refuses the shell, and does not ask again', async () => {
+    const connector = new FakeConnector();
+    connector.setup = (client) => {
+      client.scripts['mobile: shell'] = () => {
+        throw webdriverError('unknown error', "Potentially insecure feature 'adb_shell' has not been enabled. If you want to enable this feature and accept the security ramifications, please do so by following the documented instructions");
+      };
+    };
+    const device = await connect(connector);
+    const client = connector.clients[0] as FakeAppiumClient;
+    const first = await device.observe();
+    expect(first.activityStack).toBeUndefined();
+    expect(first.packageName).toBe('com.example');
+    client.sources = ['<changed/>'];
+    expect((await device.observe()).activityStack).toBeUndefined();
+    expect(methods(connector.calls).filter((call) => call.includes('mobile: shell'))).toHaveLength(1);
+  });
+
+  it('skips only that observation\'s stack when the shell fails otherwise', async () => {
+    const connector = new FakeConnector();
+    let failing = true;
+    connector.setup = (client) => {
+      client.scripts['mobile: shell'] = () => {
+        if (failing) throw webdriverError('unknown error', 'dumpsys timed out');
+        return '* Hist #0: ActivityRecord{2d81f01 u0 com.example/.Main t24}';
+      };
+    };
+    const device = await connect(connector);
+    const client = connector.clients[0] as FakeAppiumClient;
+    expect((await device.observe()).activityStack).toBeUndefined();
+    failing = false;
+    client.sources = ['<changed/>'];
+    expect((await device.observe()).activityStack).toEqual(['com.example/.Main']);
+  });
+
   it('reuses package and activity when the hierarchy is unchanged since the last observation', async () => {
     const connector = new FakeConnector();
     const device = await connect(connector);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Simulator, type ClockState } from '../../../src/sim/index.js';
 import { exists, find, tapOn } from './sim-test-helpers.js';
+import { parseActivityStack } from '../../../src/ui/parse-activity-stack.js';
 
 const clock = 'com.google.android.deskclock';
 
@@ -83,6 +84,26 @@ describe('Clock app', () => {
     sim.longPress(city.bounds[0] + 5, city.bounds[1] + 5);
     tapOn(sim, { text: 'Remove' });
     expect(clockState(sim).worldClocks).toEqual([]);
+  });
+
+  it('tells the foreground task\'s activity stack, and prints it as dumpsys activity activities does', () => {
+    const sim = new Simulator({ startPackage: clock });
+    tapOn(sim, { 'content-desc': 'Clock', 'resource-id': 'tab_menu_clock' });
+    tapOn(sim, { 'content-desc': 'Add city' });
+    // The clock's classes live outside its package: the component names the class in full.
+    expect(sim.activityStack()).toEqual([`${clock}/com.android.deskclock.worldclock.CitySelectionActivity`, `${clock}/com.android.deskclock.DeskClock`]);
+    const dump = sim.dumpsysActivities();
+    expect(parseActivityStack(dump)).toEqual(sim.activityStack());
+    // The launcher's task is listed below the clock's, and is not part of its stack.
+    expect(dump).toMatch(/\* Hist #0: ActivityRecord\{\w+ u0 com\.google\.android\.apps\.nexuslauncher\/\.NexusLauncherActivity t\d+\}/);
+    const before = sim.now();
+    sim.dumpsysActivities();
+    expect(sim.now()).toBe(before);
+    sim.pressKey('back');
+    expect(sim.activityStack()).toEqual([`${clock}/com.android.deskclock.DeskClock`]);
+    sim.pressKey('home');
+    expect(sim.activityStack()).toEqual(['com.google.android.apps.nexuslauncher/.NexusLauncherActivity']);
+    expect(parseActivityStack(sim.dumpsysActivities())).toEqual(sim.activityStack());
   });
 
   it('enters a 1 h 15 min timer on the keypad without starting it', () => {
