@@ -55,6 +55,14 @@ describe('parseActivityStack', () => {
     expect(parseActivityStack(homeOnTop)).toEqual(['com.google.android.apps.nexuslauncher/.NexusLauncherActivity']);
   });
 
+  it('reads the spacing of recent versions and a line without its star', () => {
+    expect(parseActivityStack('      * Hist  #0: ActivityRecord{2b2ce0f u0 com.example/.MainActivity t61}\n')).toEqual(['com.example/.MainActivity']);
+    expect(parseActivityStack('        Hist #1: ActivityRecord{1e44eb8 u0 com.example/.view.Detail t653}\n        Hist #0: ActivityRecord{1e44eb9 u0 com.example/.MainActivity t653}\n'))
+      .toEqual(['com.example/.view.Detail', 'com.example/.MainActivity']);
+    // A word that only ends in "Hist" is no history line.
+    expect(parseActivityStack('  mHist #0: ActivityRecord{2b2ce0f u0 com.example/.MainActivity t61}')).toEqual([]);
+  });
+
   it('reads a record with more after its task number', () => {
     expect(parseActivityStack('* Hist #0: ActivityRecord{77a0c9d u0 com.example.notes/.EditActivity t24 f}}')).toEqual(['com.example.notes/.EditActivity']);
   });
