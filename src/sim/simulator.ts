@@ -314,7 +314,7 @@ export class Simulator {
       const root = stack[0];
       if (root === undefined) continue;
       const record = (instance: ActivityInstance): string => `ActivityRecord{${(0x5a000 + instance.serial).toString(16)} u0 ${componentName(pkg, instance.def.name)} t${root.serial}}`;
-      lines.push(`  * Task{${(0x7b000 + root.serial).toString(16)} #${root.serial} type=standard A=10${String(root.serial).padStart(3, '0')}:${pkg} U=0 visible=${pkg === this.foreground} mode=fullscreen translucent=false sz=${stack.length}}`);
+      lines.push(`  * Task{${(0x7b000 + root.serial).toString(16)} #${root.serial} type=${pkg === launcherPackage ? 'home' : 'standard'} A=10${String(root.serial).padStart(3, '0')}:${pkg} U=0 visible=${pkg === this.foreground} mode=fullscreen translucent=false sz=${stack.length}}`);
       const top = stack[stack.length - 1];
       if (pkg === this.foreground && top !== undefined) lines.push(`    mResumedActivity: ${record(top)}`);
       for (let index = stack.length - 1; index >= 0; index--) lines.push(`    * Hist #${index}: ${record(stack[index]!)}`);
