@@ -35,6 +35,7 @@ export const observeOutputShape = {
   screen: z.string().describe('Screen id: a hash of the hierarchy (the same screen gives the same id).'),
   app: z.string().describe('Foreground package.'),
   activity: z.string(),
+  activityStack: z.array(z.string()).optional().describe('The foreground task\'s activities, top first (`package/activity`), when the device tells them: Back finishes the first.'),
   view: z.string().describe('The reduced view: blocks (surfaces first) with typed units `[id] type "label" state`.'),
   edges: z.array(z.string()).describe('SCG dependency edges `from>to`: `from` must be done before `to` (fill before Save).'),
   units: z.array(unitDataSchema).optional(),

@@ -7,6 +7,7 @@ export interface ScreenData {
   screen: string;
   app: string;
   activity: string;
+  activityStack?: string[];
   view: string;
   edges: string[];
   units?: { id: string; type: string; label: string; state: ControlUnit['state']; block: string }[];
@@ -15,8 +16,8 @@ export interface ScreenData {
 }
 
 /**
- * A screen as `observe` returns it: a screen id (hash of the XML), the foreground app, the
- * planner view, the SCG edges `from>to`, and the screenshots taken so far; the units as
+ * A screen as `observe` returns it: a screen id (hash of the XML), the foreground app (and
+ * its task's activity stack when the device told it), the planner view, the SCG edges `from>to`, and the screenshots taken so far; the units as
  * data and the XML only when asked. Pure.
  */
 export function screenData(screen: Screen, screenshots: number, options: { readonly units?: boolean; readonly xml?: boolean } = {}): ScreenData {
@@ -25,6 +26,7 @@ export function screenData(screen: Screen, screenshots: number, options: { reado
     screen: stableHashHex(screen.xml),
     app: perception.tree.packageName,
     activity: perception.tree.activity,
+    ...(perception.tree.activityStack.length > 0 ? { activityStack: [...perception.tree.activityStack] } : {}),
     view: perception.view,
     edges: perception.scg.edges.map(([from, to]) => `${from}>${to}`),
     screenshots,

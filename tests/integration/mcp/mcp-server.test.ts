@@ -82,6 +82,8 @@ describe('senseact mcp over stdio on the simulator', () => {
   it('observe gives the lean view by default, units and XML only when asked', async () => {
     const lean = await call('observe');
     expect(lean.data['app']).toBe(settings);
+    // The simulator tells its task's stack: Settings' main page alone.
+    expect(lean.data['activityStack']).toEqual([`${settings}/.Settings`]);
     expect(lean.data['view']).toContain('click "Network & internet"');
     expect(lean.data['screen']).toMatch(/^[0-9a-f]{8}$/);
     expect(lean.data['units']).toBeUndefined();
