@@ -100,10 +100,15 @@ function seen(events: readonly TraceEvent[]): string {
   const parts: string[] = [];
   if (last?.type === 'observe-end') {
     const polls = last.polls ?? observations.length;
-    parts.push(`${last.packageName}/${last.activity}, ${last.settled === false ? 'NOT settled' : 'settled'}${polls > 1 ? ` after ${polls} polls` : ''} (${Math.round(last.latencyMs)} ms)`);
+    parts.push(`${last.packageName}/${last.activity}${stackBelow(last.activityStack)}, ${last.settled === false ? 'NOT settled' : 'settled'}${polls > 1 ? ` after ${polls} polls` : ''} (${Math.round(last.latencyMs)} ms)`);
   }
   if (perceived !== undefined) parts.push(describe(perceived));
   return parts.length === 0 ? 'the screen the step before left (not observed again)' : parts.join('; ');
+}
+
+/** The activities under the top one, when the device told the stack: where Back leads. */
+function stackBelow(stack: readonly string[] | undefined): string {
+  return stack !== undefined && stack.length > 1 ? ` (over ${stack.slice(1).join(' < ')})` : '';
 }
 
 function label(event: TraceEvent): string {

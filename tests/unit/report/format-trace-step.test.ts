@@ -47,3 +47,17 @@ describe('formatTraceStep evidence kinds', () => {
     ]);
   });
 });
+
+describe('formatTraceStep screen', () => {
+  const seenLine = (activityStack?: string[]): string | undefined => {
+    const events: TraceEvent[] = [{ v: 1, type: 'observe-end', t: 0, step: 1, packageName: 'com.example.notes', activity: '.EditActivity', latencyMs: 12, polls: 1, settled: true, ...(activityStack ? { activityStack } : {}) }];
+    const artifacts: RunArtifacts = { traceDir: '/runs/r', hasTrace: true, events, problems: [], steps: [step] };
+    return formatTraceStep(artifacts, step).split('\n').find((line) => line.startsWith('SEEN'));
+  };
+
+  it('names the activities under the top one when the device told the stack', () => {
+    expect(seenLine(['com.example.notes/.EditActivity', 'com.example.notes/.ListActivity'])).toBe('SEEN     com.example.notes/.EditActivity (over com.example.notes/.ListActivity), settled (12 ms)');
+    expect(seenLine(['com.example.notes/.EditActivity'])).toBe('SEEN     com.example.notes/.EditActivity, settled (12 ms)');
+    expect(seenLine()).toBe('SEEN     com.example.notes/.EditActivity, settled (12 ms)');
+  });
+});
