@@ -17,7 +17,8 @@ export interface ScreenData {
 
 /**
  * A screen as `observe` returns it: a screen id (hash of the XML), the foreground app (and
- * its task's activity stack when the device told it), the planner view, the SCG edges `from>to`, and the screenshots taken so far; the units as
+ * its task's activity stack when the device told it), the planner view, the SCG edges
+ * `from>to`, and the screenshots taken so far; the units as
  * data and the XML only when asked. Pure.
  */
 export function screenData(screen: Screen, screenshots: number, options: { readonly units?: boolean; readonly xml?: boolean } = {}): ScreenData {

@@ -9,10 +9,10 @@
  * activities from top to bottom; the task heading differs by version (`Task id #12`,
  * `* TaskRecord{… #12 …}`, `* Task{… #12 …}`, tasks nested in others), and the numbers
  * after `Hist` do not say the order on every version, so the task is read from each line's
- * `t<task>` and the order from the lines'. The first such line is the activity on top of the screen; the stack is every
- * activity of its task, in the order listed. Empty when the text lists no activity (an
- * error message, a device that prints nothing): the verifier then has no stack, as on a
- * screen read without one.
+ * `t<task>` and the order from the lines'. The first such line is the activity on top of
+ * the screen; the stack is every activity of its task, in the order listed. Empty when the
+ * text lists no activity (an error message, a device that prints nothing): the verifier
+ * then has no stack, as on a screen read without one.
  */
 export function parseActivityStack(dumpsys: string): string[] {
   const activities: { component: string; task: string }[] = [];
