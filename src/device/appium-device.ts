@@ -47,6 +47,12 @@ export interface AppiumDeviceOptions {
   readonly routed?: boolean;
   /** Screen density when the server does not report it (`deviceScreenDensity`). */
   readonly density?: number;
+  /**
+   * Read the foreground task's activity stack at each new screen (`dumpsys activity
+   * activities` through `mobile: shell`; default true). Off, an observation makes one call
+   * fewer and the verifier does without the stack's evidence for Back and Save.
+   */
+  readonly activityStack?: boolean;
   /** How sessions are opened; defaults to WebdriverIO `remote()`. Tests pass a fake. */
   readonly connector?: AppiumConnector;
 }
@@ -78,11 +84,12 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
   private recoveries = 0;
   /** The last observation's hierarchy and where it was, per session: unchanged hierarchies reuse package and activity. */
   private lastObservation: { sessionId: string; xml: string; where: Where } | undefined;
-  /** False once the server refused `mobile: shell` (its insecure feature `adb_shell` is off): the stack is not asked for again. */
-  private stackReadable = true;
+  /** False when the profile turned the stack off, or once the server refused `mobile: shell` (its insecure feature `adb_shell` is off): the stack is not asked for again. */
+  private stackReadable: boolean;
 
   private constructor(options: ResolvedOptions, client: AppiumClient, info: DeviceInfo) {
     this.options = options;
+    this.stackReadable = options.activityStack;
     this.client = client;
     this.info = info;
   }
@@ -98,6 +105,7 @@ export class AppiumDevice implements RecordingDevice, DeviceProbe {
       callTimeoutMs: options.callTimeoutMs ?? defaultCallTimeoutMs,
       connectTimeoutMs: options.connectTimeoutMs ?? options.callTimeoutMs ?? defaultCallTimeoutMs,
       routed: options.routed ?? false,
+      activityStack: options.activityStack ?? true,
       connector: options.connector ?? connectWebdriverio,
     };
     const start = performance.now();

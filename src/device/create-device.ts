@@ -49,6 +49,7 @@ export async function createDevice(profile: DeviceProfile, options: CreateDevice
           ...(profile.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: profile.connectTimeoutMs }),
           ...(profile.appium.grid === true ? { routed: true } : {}),
           ...(profile.density === undefined ? {} : { density: profile.density }),
+          ...(profile.activityStack === undefined ? {} : { activityStack: profile.activityStack }),
           ...(options.connector === undefined ? {} : { connector: options.connector }),
         },
         options.signal === undefined ? {} : { signal: options.signal },

@@ -83,6 +83,12 @@ export const appiumDeviceProfileSchema = z.strictObject({
   /** Screen density when the server does not report it. */
   density: z.number().int().positive().optional(),
   /**
+   * Read the foreground task's activity stack at each new screen (`dumpsys activity
+   * activities` through `mobile: shell`, which needs `adb_shell`); default true. `false`
+   * saves that call per screen; Back and an editor's Save are then verified without it.
+   */
+  activityStack: z.boolean().optional(),
+  /**
    * A reset before every task of a bench, so that a suite run is repeatable: load an
    * emulator snapshot (`adb emu avd snapshot load <name>`, AndroidLab's reset; the server
    * must allow the insecure feature `emulator_console`), or `pm clear` the task's app

@@ -213,8 +213,8 @@ async function checkProfile(profile: DeviceProfile, options: DeviceCommandOption
     const nodes = (observation.xml.match(/<[A-Za-z][\w.$]*\s[^>]*bounds=/g) ?? []).length;
     lines.push({ ok: nodes > 0, what: `page source obtainable: ${nodes} nodes, ${observation.packageName} ${observation.activity}, ${observation.latencyMs.toFixed(0)} ms${observation.settled ? '' : ' (did not settle)'}`, ...(nodes > 0 ? {} : { todo: 'the hierarchy is empty: unlock the screen and make sure an app is in the foreground' }) });
     // Optional: without it the verifier does without the stack's evidence for Back and Save.
-    lines.push(observation.activityStack
-      ? { ok: true, what: `activity stack readable: ${observation.activityStack.join(' < ')}` }
+    lines.push(observation.activityStack ? { ok: true, what: `activity stack readable: ${observation.activityStack.join(' < ')}` }
+      : profile.kind === 'appium' && profile.activityStack === false ? { ok: true, what: 'activity stack not read (the profile says activityStack: false)' }
       : { ok: true, what: 'activity stack not readable (optional): Back and an editor\'s Save are verified without it', todo: "to have it, start Appium with --allow-insecure '*:adb_shell' (npx tsx scripts/start-appium.ts does)" });
   } catch (error) {
     if (!DeviceError.isInstance(error)) throw error;

@@ -179,6 +179,18 @@ describe('AppiumDevice → Appium 3 → SenseActSim driver', () => {
     expect(remoteLog).toEqual(localLog);
   });
 
+  it('observes without the activity stack when the profile turns it off', async () => {
+    const device = await createDevice(parseDeviceProfile({ kind: 'appium', name: 'no-stack', appium: { url: server.url, capabilities: simCapabilities() }, settle: { intervalMs: 0, timeoutMs: 3000 }, activityStack: false }, '<test>'));
+    try {
+      await device.act({ type: 'launch', packageName: 'com.android.settings' });
+      const observation = await device.observe();
+      expect(observation.activity).toBe('.Settings');
+      expect(observation.activityStack).toBeUndefined();
+    } finally {
+      await device.close();
+    }
+  });
+
   it('observes without the activity stack on a server that does not allow the shell', async () => {
     const strict = await startAppiumServer({ host: '127.0.0.1', port: 0, withSimDriver: true, logLevel: 'error', allowInsecure: [] });
     try {

@@ -148,6 +148,16 @@ describe('AppiumDevice with a fake server', () => {
     expect(methods(connector.calls).filter((call) => call.includes('mobile: shell'))).toHaveLength(1);
   });
 
+  it('does not ask for the stack when the profile turned it off', async () => {
+    const connector = new FakeConnector();
+    connector.setup = (client) => {
+      client.scripts['mobile: shell'] = () => '* Hist #0: ActivityRecord{2d81f01 u0 com.example/.Main t24}';
+    };
+    const device = await AppiumDevice.connect({ name: 'fake', url: 'http://127.0.0.1:4723/', capabilities: { platformName: 'Android', 'appium:automationName': 'UiAutomator2' }, retry: fastRetry, settle: { intervalMs: 0, timeoutMs: 1_000 }, connector: connector.connect, activityStack: false });
+    expect((await device.observe()).activityStack).toBeUndefined();
+    expect(methods(connector.calls).filter((call) => call.includes('mobile: shell'))).toEqual([]);
+  });
+
   it('skips only that observation\'s stack when the shell fails otherwise', async () => {
     const connector = new FakeConnector();
     let failing = true;

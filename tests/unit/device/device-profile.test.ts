@@ -29,7 +29,7 @@ describe('device profiles', () => {
   it('loads every profile shipped in devices/', () => {
     expect(loadDeviceProfile('sim')).toMatchObject({ kind: 'sim', name: 'sim', sim: { faults: 'none' } });
     expect(loadDeviceProfile('sim-appium')).toMatchObject({ kind: 'appium', appium: { capabilities: { 'appium:automationName': 'SenseActSim' } } });
-    expect(loadDeviceProfile('emulator')).toMatchObject({ kind: 'appium', appium: { capabilities: { 'appium:automationName': 'UiAutomator2', 'appium:udid': 'emulator-5554' } } });
+    expect(loadDeviceProfile('emulator')).toMatchObject({ kind: 'appium', appium: { capabilities: { 'appium:automationName': 'UiAutomator2', 'appium:udid': 'emulator-5554' } }, activityStack: true });
     const androidlab = loadDeviceProfile('androidlab');
     expect(androidlab).toMatchObject({ kind: 'appium', appium: { capabilities: { 'appium:avd': 'Pixel_7_Pro_API_33', 'appium:platformVersion': '13' } } });
   });
@@ -40,6 +40,11 @@ describe('device profiles', () => {
     expect(error.message).toContain(error.file);
     expect(error.message).toContain('appium.url');
     expect(error.message).toContain('settle.intervalMs');
+  });
+
+  it('takes activityStack as a yes or no, and names it when it is not', () => {
+    const caps = 'kind: appium\nname: x\nappium:\n  url: http://127.0.0.1:4723\n  capabilities:\n    platformName: Android\n    appium:automationName: UiAutomator2\n';
+    expect(loadError(`${caps}activityStack: sometimes\n`).message).toContain('activityStack');
   });
 
   it('requires platformName and appium:automationName in the capabilities', () => {
