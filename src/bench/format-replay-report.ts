@@ -157,7 +157,10 @@ const skippedShown = 5;
 /** What loading met: screens with inverted (clipped) bounds, kept; files that could not be read, left out. */
 function loadingLines(report: VerifyReplayReport): string[] {
   const { screens, unreadable } = report;
-  const lines = [`screens read: ${screens.read}; with views whose bounds are inverted (scrolled partly off screen, kept with zero visible area): ${screens.withInvertedBounds} (${screens.invertedViews} views)`];
+  const lines = [
+    `screens read: ${screens.read}; with views whose bounds are inverted (scrolled partly off screen, kept with zero visible area): ${screens.withInvertedBounds} (${screens.invertedViews} views)`,
+    `steps whose screens carry the device's activity stack (before and after; activity-finished and editor-finished need it): ${report.stepsWithActivityStack} of ${report.steps}`,
+  ];
   if (unreadable.length > 0) {
     lines.push(`unreadable files left out: ${unreadable.length}`);
     for (const entry of unreadable) lines.push(`  ${entry.file}: ${entry.problem}`);

@@ -149,6 +149,12 @@ export interface VerifyReplayReport {
   readonly skipped: ReplaySource['skipped'];
   readonly unreadable: ReplaySource['unreadable'];
   readonly screens: ReplaySource['screens'];
+  /**
+   * Steps whose before and after screens both carry the device's activity stack (DroidBot
+   * records it; a uiautomator dump does not): only these can be tied by `activity-finished`
+   * and `editor-finished`.
+   */
+  readonly stepsWithActivityStack: number;
 }
 
 /** Options of `replayVerification`. */
@@ -668,5 +674,6 @@ function replayReport(source: ReplaySource, tally: ReplayTally, threshold: numbe
     skipped: source.skipped,
     unreadable: source.unreadable,
     screens: source.screens,
+    stepsWithActivityStack: source.tasks.reduce((sum, task) => sum + task.steps.filter((step) => step.before.activityStack.length > 0 && step.after.activityStack.length > 0).length, 0),
   };
 }

@@ -52,6 +52,8 @@ describe('senseact verify-replay on real transitions', () => {
     expect(out).toContain('Negative control, no-op');
     expect(out).toContain('Negative control, wrong effect');
     expect(out).toMatch(/vision calls implied .*one screenshot per step 60/);
+    // Screens converted to uiautomator XML carry no activity stack: the report says so.
+    expect(out).toContain("steps whose screens carry the device's activity stack (before and after; activity-finished and editor-finished need it): 0 of 61");
   });
 
   it('--json gives every step its verdict and both controls, and the counts add up', async () => {

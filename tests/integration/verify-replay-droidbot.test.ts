@@ -28,6 +28,7 @@ interface StepJson { id: string; category: string; note?: string; unitType?: str
 interface ReportJson {
   format: string;
   screens: { read: number; withInvertedBounds: number; invertedViews: number };
+  stepsWithActivityStack: number;
   unreadable: { file: string; problem: string }[];
   skipped: { id: string; reason: string }[];
   tasks: { perTask: { id: string; app: string; steps: number; passed: number; leftOut: number; verified: boolean }[] };
@@ -63,6 +64,8 @@ describe('verify-replay reads a DroidBot output folder as DroidBot writes it', (
     const json = await report(fixture);
     expect(json.format).toBe('droidbot');
     expect(json.screens).toEqual({ read: 7, withInvertedBounds: 1, invertedViews: 1 });
+    // The calendar's states record DroidBot's activity_stack; the synthetic notes run's do not.
+    expect(json.stepsWithActivityStack).toBe(1);
     expect(json.unreadable).toEqual([{ file: path.join(notes, 'events/event_2024-01-01_100026.json'), problem: 'the file is empty' }]);
     expect(json.skipped.map((entry) => [path.relative(fixture, entry.id), entry.reason])).toEqual([
       ['notes/events/event_2024-01-01_094959.json', 'intent event (not a UI action: am start com.example.notes/com.example.notes.MainActivity)'],
