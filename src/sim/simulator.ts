@@ -281,8 +281,7 @@ export class Simulator {
 
   /** Foreground activity, Appium-style: `.Name` under the package, else the full class name. */
   currentActivity(): string {
-    const name = this.topInstance(this.foreground).def.name;
-    return name.startsWith(`${this.foreground}.`) ? name.slice(this.foreground.length) : name;
+    return shortActivityName(this.foreground, this.topInstance(this.foreground).def.name);
   }
 
   /** Full class name of the foreground activity. */
@@ -315,8 +314,7 @@ export class Simulator {
       if (root === undefined) continue;
       const record = (instance: ActivityInstance): string => `ActivityRecord{${(0x5a000 + instance.serial).toString(16)} u0 ${componentName(pkg, instance.def.name)} t${root.serial}}`;
       lines.push(`  * Task{${(0x7b000 + root.serial).toString(16)} #${root.serial} type=${pkg === launcherPackage ? 'home' : 'standard'} A=10${String(root.serial).padStart(3, '0')}:${pkg} U=0 visible=${pkg === this.foreground} mode=fullscreen translucent=false sz=${stack.length}}`);
-      const top = stack[stack.length - 1];
-      if (pkg === this.foreground && top !== undefined) lines.push(`    mResumedActivity: ${record(top)}`);
+      if (pkg === this.foreground) lines.push(`    mResumedActivity: ${record(stack.at(-1)!)}`);
       for (let index = stack.length - 1; index >= 0; index--) lines.push(`    * Hist #${index}: ${record(stack[index]!)}`);
     }
     return `${lines.join('\n')}\n`;
@@ -1167,7 +1165,12 @@ function describe(node: LaidNode): string {
   return `${node.cls.split('.').pop() ?? node.cls} "${name}"`;
 }
 
-/** `package/.Name` when the activity class lives under the package, else `package/full.Name`. */
+/** An activity as Appium and dumpsys name it: `.Name` when its class lives under the package, else the full class name. */
+function shortActivityName(pkg: string, activityClass: string): string {
+  return activityClass.startsWith(`${pkg}.`) ? activityClass.slice(pkg.length) : activityClass;
+}
+
+/** `package/.Name` (or `package/full.Name`), as dumpsys and DroidBot's `activity_stack` write a component. */
 function componentName(pkg: string, activityClass: string): string {
-  return activityClass.startsWith(`${pkg}.`) ? `${pkg}/${activityClass.slice(pkg.length)}` : `${pkg}/${activityClass}`;
+  return `${pkg}/${shortActivityName(pkg, activityClass)}`;
 }

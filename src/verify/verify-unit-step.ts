@@ -233,7 +233,7 @@ function holdsFilledField(screen: UiTree): boolean {
  */
 function withEditorFinished(verdict: VerifyOutcome, unit: ControlUnit, before: UiTree, after: UiTree): VerifyOutcome {
   if (verdict.outcome !== 'pass' || verdict.strength !== 'weak' || unit.type !== 'commit') return verdict;
-  // The stacks first: a screen without one (every live screen) needs no walk over its nodes.
+  // The stacks first: a screen without one (an XML dump, a device whose shell is closed) needs no walk over its nodes.
   const finished = after.activityStack.length === before.activityStack.length - 1 ? finishedActivity(before, after) : undefined;
   if (finished === undefined || !(holdsFilledField(before) || namedToSave(unit))) return verdict;
   return { ...verdict, reason: `${changeSeen(verdict)}; the editor's commit finished ${finished}, the activity on top (the device's activity stack)`, strength: 'strong', tie: 'editor-finished' };
@@ -278,7 +278,8 @@ function withNavigation(verdict: VerifyOutcome, key: 'back' | 'home', input: Uni
 /**
  * The activity `before` had on top when the device's activity stack after is the one before
  * less its top (or several from the top); undefined otherwise, or when either screen carries
- * no stack (DroidBot records it, a live session does not). Back finishes the task's top
+ * no stack (DroidBot records it, a device observation reads it when its shell allows, an XML
+ * dump has none). Back finishes the task's top
  * activity in every app, and the one under it shows as it was left. A dialog dumped alone
  * after it counts only when the activity finished was another app's (a file picker, a
  * chooser: the dialog that started it shows again); after the app's own page, another
