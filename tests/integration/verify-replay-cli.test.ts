@@ -249,6 +249,71 @@ describe('senseact verify-replay on real transitions', () => {
   });
 });
 
+describe('senseact verify-replay --explain', () => {
+  it('explains the matched steps with the verdicts the report gives them: action, unit, change, real, no-op and wrong effect', async () => {
+    const report = JSON.parse((await run('verify-replay', fixture, '--json')).out) as ReportJson;
+    const step = report.perStep.find((candidate) => candidate.category === 'replayed' && candidate.wrongEffect !== undefined && candidate.verdict?.outcome === 'pass');
+    if (!step?.verdict || !step.wrongEffect) throw new Error('the fixture has no replayed step with a wrong-effect control');
+    const { code, out, err } = await run('verify-replay', fixture, '--explain', step.id);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    expect(lines[0]).toBe(`step ${step.id}`);
+    expect(out).toContain(`unit: ${step.unitType} "`);
+    expect(out).toMatch(/\n {2}action: tap on \w+/);
+    expect(out).toMatch(/\n {2}seen: (new-page|partial-change|no-change), /);
+    // The verdicts are those of the report, word for word, each under its line.
+    const verdictAt = lines.findIndex((line) => line.startsWith('  verdict: pass'));
+    expect(lines[verdictAt + 1]).toBe(`    ${step.verdict.reason}`);
+    const wrongAt = lines.findIndex((line) => line.startsWith(`  wrong-effect control (the after screen of ${step.wrongEffect!.donor} (`));
+    expect(wrongAt).toBeGreaterThan(verdictAt);
+    expect(lines[wrongAt + 1]).toBe(`    ${(step.wrongEffect as { verdict: { reason: string } }).verdict.reason}`);
+    expect(out).toContain('  no-op control (after = before): ');
+    // Only the matched step: the report's tables are not printed.
+    expect(out.match(/^step /gm)).toHaveLength(1);
+    expect(out).not.toContain('Negative control');
+  });
+
+  it('names the kind of evidence with its meaning, and says why a step was not replayed', async () => {
+    const report = JSON.parse((await run('verify-replay', fixture, '--json')).out) as ReportJson & { perStep: { tie?: string }[] };
+    const tied = report.perStep.find((candidate) => (candidate.verdict as { tie?: string } | undefined)?.tie !== undefined);
+    const tie = (tied?.verdict as { tie?: keyof typeof tieMeanings } | undefined)?.tie;
+    if (!tied || tie === undefined) throw new Error('no verdict with a kind of evidence in the fixture');
+    const left = report.perStep.find((candidate) => candidate.category === 'not-replayed');
+    if (!left?.note) throw new Error('no step left out in the fixture');
+    const { code, out } = await run('verify-replay', fixture, '--explain', `${tied.id},${left.id}`);
+    expect(code).toBe(0);
+    expect(out).toContain(`— ${tie} (${tieMeanings[tie]})`);
+    expect(out).toContain(`step ${left.id}\n`);
+    expect(out).toContain(`  not-replayed: ${left.note}`);
+  });
+
+  it('a glob matches the whole id; a pattern that matches nothing is named, and exits 2 when none matched', async () => {
+    const some = await run('verify-replay', fixture, '--explain', 'lc-lc-2023-12-27_17345*,no-such-step');
+    expect(some.code).toBe(0);
+    expect(some.out).toMatch(/^step lc-lc-2023-12-27_17345\d\n/m);
+    expect(some.err).toContain('no step id matches "no-such-step"; ids look like "lc-');
+    const none = await run('verify-replay', fixture, '--explain', 'lc-lc-2023');
+    expect(none.code).toBe(2);
+    expect(none.out).toBe('');
+    expect(none.err).toContain('A glob matches the whole id: put * for any part');
+    const both = await run('verify-replay', fixture, '--explain', 'lc-*', '--json');
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('--explain prints text; leave out --json');
+  });
+
+  it('names a step the loader skipped, with why', async () => {
+    const lines = (await readFile(path.join(fixture, 'transitions.jsonl'), 'utf8')).split('\n');
+    const folder = await mkdtemp(path.join(scratch, 'explain-'));
+    await symlink(path.join(fixture, 'xml'), path.join(folder, 'xml'));
+    const swipe = { ...(JSON.parse(lines[0]!) as Record<string, unknown>), id: 'a-swipe', action: { kind: 'swipe' } };
+    await writeFile(path.join(folder, 'transitions.jsonl'), `${lines[0]}\n${JSON.stringify(swipe)}\n`);
+    const { code, out } = await run('verify-replay', folder, '--explain', 'a-swipe');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^step a-swipe\n {2}skipped while loading: line 2: field action\.kind/);
+  });
+});
+
 describe('senseact verify-replay on DroidTask folders (synthetic task around a real DroidBot state)', () => {
   it('replays a tap on the date picker: the recorded next state is its after screen', async () => {
     const state = JSON.parse(await readFile(stateFile, 'utf8')) as { state_str: string; tag: string; views: { text: string | null; visible: boolean; selected: boolean; bounds: number[][] }[] };

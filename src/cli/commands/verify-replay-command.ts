@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { explainReplaySteps } from '../../bench/explain-replay-steps.js';
 import { formatReplayReport } from '../../bench/format-replay-report.js';
 import { selectReplayApps, type ReplayAppSelection } from '../../bench/select-replay-apps.js';
 import { splitList } from '../../bench/select-tasks.js';
@@ -16,6 +17,7 @@ interface VerifyReplayOptions {
   threshold?: string;
   /** false with `--no-memory`. */
   memory: boolean;
+  explain?: string;
 }
 
 /** A verdict without its evidence nodes: the JSON stays readable for a corpus of thousands of steps. */
@@ -57,6 +59,7 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
     .option('--reasons <n>', 'how many top reasons each table lists', '8')
     .option('--threshold <n>', 'the gate threshold τ for the implied vision calls (default 2)')
     .option('--no-memory', 'judge every step alone: no strong pass from an earlier step that went from the same page to the same page (known-transition)')
+    .option('--explain <globs>', 'instead of the report, explain the steps whose ids match (comma-separated globs over the whole id, e.g. "*event_2023-10-19_0945*"): the action, the unit, what changed and each verdict')
     .action(async (sources: string[], options: VerifyReplayOptions) => {
       const threshold = options.threshold === undefined ? undefined : Number.parseInt(options.threshold, 10);
       if (threshold !== undefined && !(Number.isInteger(threshold) && threshold >= 1)) {
@@ -69,7 +72,20 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
         setExitCode(exitCodes.badInput);
         return;
       }
+      if (options.explain !== undefined && options.json === true) {
+        io.stderr('senseact verify-replay: --explain prints text; leave out --json (its perStep already lists every step with its verdicts)\n');
+        setExitCode(exitCodes.badInput);
+        return;
+      }
+      const explain = options.explain === undefined ? undefined : splitList(options.explain);
+      if (explain !== undefined && explain.length === 0) {
+        io.stderr('senseact verify-replay: --explain needs at least one step id or glob\n');
+        setExitCode(exitCodes.badInput);
+        return;
+      }
       const half = options.half;
+      const unmatched = new Map((explain ?? []).map((pattern) => [pattern, 0]));
+      let firstId: string | undefined;
       const selection: ReplayAppSelection = { ...(options.apps === undefined ? {} : { apps: splitList(options.apps) }), ...(half === undefined ? {} : { half }) };
       const reasons = Number.parseInt(options.reasons, 10);
       for (const source of sources) {
@@ -80,7 +96,22 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
           return;
         }
         const report = replayVerification(loaded, { ...(threshold === undefined ? {} : { gateThreshold: threshold }), memory: options.memory });
+        if (explain !== undefined) {
+          const explained = explainReplaySteps(loaded, report, explain);
+          for (const pattern of explain) if (!explained.unmatched.includes(pattern)) unmatched.delete(pattern);
+          firstId ??= report.perStep[0]?.id;
+          if (explained.matched > 0) io.stdout(`${sources.length > 1 ? `== ${source}\n` : ''}${explained.text}`);
+          continue;
+        }
         io.stdout(options.json ? `${JSON.stringify(replayJson(report), null, 2)}\n` : formatReplayReport(report, { reasons: Number.isFinite(reasons) && reasons >= 0 ? reasons : 8 }));
+      }
+      if (unmatched.size > 0) {
+        const example = firstId === undefined ? '' : `; ids look like ${JSON.stringify(firstId)}`;
+        io.stderr(`senseact verify-replay: no step id matches ${[...unmatched.keys()].map((pattern) => JSON.stringify(pattern)).join(', ')}${example}. A glob matches the whole id: put * for any part\n`);
+        if (unmatched.size === explain?.length) {
+          setExitCode(exitCodes.badInput);
+          return;
+        }
       }
       setExitCode(exitCodes.ok);
     });
