@@ -55,6 +55,7 @@ function explainStep(replayed: StepReplay, steps: ReadonlyMap<string, ReplayStep
   if (replayed.unitType) lines.push(`  unit: ${replayed.unitType} "${replayed.unitLabel ?? ''}"`);
   if (replayed.category !== 'replayed') lines.push(`  ${replayed.category}${replayed.note ? `: ${replayed.note}` : ''}`);
   if (step && replayed.category === 'replayed') lines.push(...describeSeen(step));
+  if (replayed.trail) lines.push(`  trail: ${describeTrail(replayed.trail)}`);
   if (replayed.verdict) lines.push(`  verdict: ${describeVerdict(replayed.verdict)}`);
   if (replayed.noOp) lines.push(`  no-op control (after = before): ${describeVerdict(replayed.noOp)}`);
   if (replayed.wrongEffect) {
@@ -73,6 +74,13 @@ function describeSeen(step: ReplayStep): string[] {
   if (changes.length === 0) return [`  seen: ${delta.label}, no node changed (${screens})`];
   const more = changes.length > shownChanges ? [`    … and ${changes.length - shownChanges} more`] : [];
   return [`  seen: ${delta.label}, ${changes.length} change(s) (${screens})`, ...changes.slice(0, shownChanges).map((line) => `    ${line.text}`), ...more];
+}
+
+/** Where the run came from, and where a dialog dumped alone was opened from: the pages Back, Cancel and a dialog's commit are judged against. */
+function describeTrail(trail: NonNullable<StepReplay['trail']>): string {
+  const parts = [trail.cameFrom === undefined ? 'no page under this one' : `came from ${trail.cameFrom}`];
+  if (trail.openedFrom !== undefined) parts.push(`the dialog was opened from ${trail.openedFrom}`);
+  return parts.join('; ');
 }
 
 function describeVerdict(verdict: VerifyOutcome): string {

@@ -46,6 +46,13 @@ export interface StepReplay {
   readonly wrongEffect?: { readonly verdict: VerifyOutcome; readonly donor: string };
   /** For a replayed step: `repeat` when its control was acted on, and verified, on a page like this one earlier in the replay. */
   readonly visit?: Visit;
+  /**
+   * For a replayed step, the pages of the run's trail its verdicts compared with, by the
+   * file they were read from: the page the run came from (where Back leads) and, for a
+   * dialog dumped alone, the page it was opened from. `launched from` names the screen the
+   * recorder started the app from when no file holds it.
+   */
+  readonly trail?: { readonly cameFrom?: string; readonly openedFrom?: string };
 }
 
 /**
@@ -435,6 +442,8 @@ interface ReplayCaches {
   readonly memory?: TransitionMemory;
   /** The same record, kept also with `memory: false`: it tells a first visit from a repeat in the report, and judges nothing. */
   readonly visits: TransitionMemory;
+  /** The file each screen of the source was read from. */
+  readonly fileOf: WeakMap<UiTree, string>;
 }
 
 function replayCaches(source: ReplaySource, options: ReplayOptions): ReplayCaches {
@@ -485,7 +494,12 @@ function replayCaches(source: ReplaySource, options: ReplayOptions): ReplayCache
   };
   const visits = new TransitionMemory();
   const memory = options.memory === false ? {} : { memory: visits };
-  return { perceptionOf, chosenUnit, donorsByApp, donorContext: { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, isLater }, visits, ...memory };
+  const fileOf = new WeakMap<UiTree, string>();
+  for (const step of positions.keys()) {
+    fileOf.set(step.before, step.beforeFile);
+    fileOf.set(step.after, step.afterFile);
+  }
+  return { perceptionOf, chosenUnit, donorsByApp, donorContext: { prints, unitIdOf: (step) => chosenUnit(step).unit?.id, isLater }, visits, fileOf, ...memory };
 }
 
 /** Replays one recorded task step by step (its own VLM gate) and counts whether it was verified whole. */
@@ -578,8 +592,17 @@ function replayStep(step: ReplayStep, task: ReplayTask, replay: { readonly cache
   const visit: Visit = caches.visits.visits(unit, step.before) > 0 ? 'repeat' : 'first';
   // Learned after its controls: a step is judged, and its wrong effect too, only by the steps before it.
   if (verdict.outcome === 'pass') caches.visits.learn(unit, step.before, step.after);
-  tally.perStep.push({ ...unitBase, category: 'replayed', verdict, ...controls, visit });
+  const trail = trailFiles(replay.place, caches.fileOf);
+  tally.perStep.push({ ...unitBase, category: 'replayed', verdict, ...controls, visit, ...(trail ? { trail } : {}) });
   return verdict.outcome === 'pass' ? 'passed' : 'notPassed';
+}
+
+/** The files of the trail's pages a step was judged with, or undefined when the trail holds none. */
+function trailFiles(place: TrailPlace, fileOf: WeakMap<UiTree, string>): StepReplay['trail'] {
+  const name = (tree: UiTree | undefined): string | undefined => (tree === undefined ? undefined : fileOf.get(tree) ?? 'launched from (the screen the recorder started the app from)');
+  const [cameFrom, openedFrom] = [name(place.cameFrom), name(place.openedFrom)];
+  if (cameFrom === undefined && openedFrom === undefined) return undefined;
+  return { ...(cameFrom === undefined ? {} : { cameFrom }), ...(openedFrom === undefined ? {} : { openedFrom }) };
 }
 
 /** A toggle left out: its after screen is another capture of the state reached (`ReplayStep.afterFromOtherCapture`). */

@@ -34,7 +34,7 @@ interface ReportJson {
   wrongEffect: { all: Counts };
   tasks: { total: number; verified: number };
   vision: { screenshotPerStep: number; everyNonPass: number; everyFail: number; gate: number; gatePixelOnly: number };
-  perStep: { id: string; task: string; category: string; note?: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string }; visit?: string }[];
+  perStep: { id: string; task: string; category: string; note?: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string; verdict?: { reason: string } }; visit?: string; trail?: { cameFrom?: string; openedFrom?: string } }[];
 }
 
 describe('senseact verify-replay on real transitions', () => {
@@ -267,7 +267,7 @@ describe('senseact verify-replay --explain', () => {
     expect(lines[verdictAt + 1]).toBe(`    ${step.verdict.reason}`);
     const wrongAt = lines.findIndex((line) => line.startsWith(`  wrong-effect control (the after screen of ${step.wrongEffect!.donor} (`));
     expect(wrongAt).toBeGreaterThan(verdictAt);
-    expect(lines[wrongAt + 1]).toBe(`    ${(step.wrongEffect as { verdict: { reason: string } }).verdict.reason}`);
+    expect(lines[wrongAt + 1]).toBe(`    ${step.wrongEffect.verdict?.reason}`);
     expect(out).toContain('  no-op control (after = before): ');
     // Only the matched step: the report's tables are not printed.
     expect(out.match(/^step /gm)).toHaveLength(1);
@@ -286,6 +286,18 @@ describe('senseact verify-replay --explain', () => {
     expect(out).toContain(`— ${tie} (${tieMeanings[tie]})`);
     expect(out).toContain(`step ${left.id}\n`);
     expect(out).toContain(`  not-replayed: ${left.note}`);
+  });
+
+  it('names the pages of the trail a step was judged with: where the run came from, where its dialog was opened from', async () => {
+    const report = JSON.parse((await run('verify-replay', fixture, '--json')).out) as ReportJson;
+    const trailed = report.perStep.filter((candidate) => candidate.trail?.cameFrom !== undefined);
+    const first = report.perStep.find((candidate) => candidate.category === 'replayed' && candidate.trail === undefined);
+    if (trailed.length === 0 || !first) throw new Error('the fixture needs steps with and without a page under them');
+    // Each page named is a screen of the source.
+    for (const step of trailed) expect(step.trail?.cameFrom).toMatch(/^xml\/\w+\.xml$|^launched from/);
+    const { out } = await run('verify-replay', fixture, '--explain', `${trailed[0]!.id},${first.id}`);
+    expect(out).toContain(`  trail: came from ${trailed[0]!.trail!.cameFrom}`);
+    expect(out.split('\n\n').find((block) => block.startsWith(`step ${first.id}\n`))).not.toContain('  trail:');
   });
 
   it('a glob matches the whole id; a pattern that matches nothing is named, and exits 2 when none matched', async () => {
