@@ -4,29 +4,56 @@ import { formatBounds } from '../ui/bounds.js';
 import { computeDelta } from '../verify/compute-delta.js';
 import { isTieKind, tieMeanings } from '../verify/tie-kinds.js';
 import type { VerifyOutcome } from '../verify/verify-outcome.js';
+import { alreadySelectedCode } from '../verify/verify-unit-step.js';
 import { globToRegex } from './select-tasks.js';
 import type { StepReplay, VerifyReplayReport } from './verify-replay.js';
 
 /** Changes listed per step before "… and N more": enough to see what the verifier saw, short enough to read. */
 const shownChanges = 12;
 
-/** The steps `explainReplaySteps` matched, and the patterns that matched none. */
+/** Which steps to explain: ids by glob, the false passes, or both (a step is explained when either selects it). */
+export interface StepSelection {
+  /** Globs over the whole id: `*` any part, `?` one character. */
+  readonly ids?: readonly string[];
+  /** Every step a negative control passed on (`falsePassOf`). */
+  readonly falsePasses?: boolean;
+}
+
+/** The steps `explainReplaySteps` explained, how many were false passes of each kind, and the id patterns that matched none. */
 export interface StepExplanations {
   readonly text: string;
   readonly matched: number;
+  readonly falsePasses: Readonly<Record<FalsePass, number>>;
   readonly unmatched: readonly string[];
 }
 
 /**
- * The steps of a replay whose ids match one of `patterns` (globs over the whole id: `*` any
- * part, `?` one character), each as a block a person can follow: the recorded action, the
- * unit it was mapped to (or why it was not replayed), what changed between its screens, and
- * each verdict with its kind of evidence — what really happened, the no-op control and the
- * wrong-effect control with the step whose after screen it borrowed. A step the loader
- * skipped is named with why. Pure: `report` is the replay of `source`.
+ * How a step's verdicts passed what did not happen, as the report counts false passes: the
+ * wrong-effect control passed strong (`wrong-effect`), the no-op control passed
+ * (`no-op`), or a step recorded as changing nothing passed (`no-effect`); a tap on what was
+ * already chosen, settled, is none of these. Undefined for a step with no false pass.
  */
-export function explainReplaySteps(source: ReplaySource, report: VerifyReplayReport, patterns: readonly string[]): StepExplanations {
-  const matchers = patterns.map((pattern) => ({ pattern, regex: globToRegex(pattern), hits: 0 }));
+export type FalsePass = 'wrong-effect' | 'no-op' | 'no-effect';
+
+export function falsePassOf(step: StepReplay): FalsePass | undefined {
+  const passed = (verdict: VerifyOutcome | undefined): boolean => verdict?.outcome === 'pass' && verdict.code !== alreadySelectedCode;
+  if (step.category !== 'replayed') return undefined;
+  if (step.noVisibleEffect) return passed(step.verdict) ? 'no-effect' : undefined;
+  if (passed(step.noOp)) return 'no-op';
+  const wrong = step.wrongEffect?.verdict;
+  return wrong?.outcome === 'pass' && wrong.strength === 'strong' ? 'wrong-effect' : undefined;
+}
+
+/**
+ * The selected steps of a replay, each as a block a person can follow: the recorded action,
+ * the unit it was mapped to (or why it was not replayed), what changed between its screens,
+ * the trail pages it was judged with, and each verdict with its kind of evidence — what
+ * really happened, the no-op control and the wrong-effect control with the step whose after
+ * screen it borrowed. A step the loader skipped is named with why (by id only). Pure:
+ * `report` is the replay of `source`.
+ */
+export function explainReplaySteps(source: ReplaySource, report: VerifyReplayReport, selection: StepSelection): StepExplanations {
+  const matchers = (selection.ids ?? []).map((pattern) => ({ pattern, regex: globToRegex(pattern), hits: 0 }));
   const matches = (id: string): boolean => {
     let hit = false;
     for (const matcher of matchers) {
@@ -39,18 +66,28 @@ export function explainReplaySteps(source: ReplaySource, report: VerifyReplayRep
   const steps = new Map<string, ReplayStep>();
   for (const task of source.tasks) for (const step of task.steps) steps.set(step.id, step);
   const blocks: string[] = [];
+  const falsePasses: Record<FalsePass, number> = { 'wrong-effect': 0, 'no-op': 0, 'no-effect': 0 };
   for (const replayed of report.perStep) {
-    if (matches(replayed.id)) blocks.push(explainStep(replayed, steps));
+    const falsePass = selection.falsePasses === true ? falsePassOf(replayed) : undefined;
+    if (falsePass !== undefined) falsePasses[falsePass] += 1;
+    if (matches(replayed.id) || falsePass !== undefined) blocks.push(explainStep(replayed, steps, falsePass));
   }
   for (const skipped of source.skipped) {
     if (matches(skipped.id)) blocks.push(`step ${skipped.id}\n  skipped while loading: ${skipped.reason}\n`);
   }
-  return { text: blocks.join('\n'), matched: blocks.length, unmatched: matchers.filter((matcher) => matcher.hits === 0).map((matcher) => matcher.pattern) };
+  return { text: blocks.join('\n'), matched: blocks.length, falsePasses, unmatched: matchers.filter((matcher) => matcher.hits === 0).map((matcher) => matcher.pattern) };
 }
 
-function explainStep(replayed: StepReplay, steps: ReadonlyMap<string, ReplayStep>): string {
+/** What a false pass passed, as the block's first line says it. */
+const falsePassWords: Readonly<Record<FalsePass, string>> = {
+  'wrong-effect': 'false pass: the wrong-effect control passed strong',
+  'no-op': 'false pass: the no-op control passed',
+  'no-effect': 'false pass: recorded as changing nothing, it passed',
+};
+
+function explainStep(replayed: StepReplay, steps: ReadonlyMap<string, ReplayStep>, falsePass: FalsePass | undefined): string {
   const step = steps.get(replayed.id);
-  const lines = [`step ${replayed.id}`, `  app ${replayed.app}, task ${replayed.task}${replayed.visit ? `, ${replayed.visit === 'repeat' ? 'a repeat (this control was verified on a page like this before)' : 'a first visit'}` : ''}`];
+  const lines = [`step ${replayed.id}${falsePass === undefined ? '' : ` (${falsePassWords[falsePass]})`}`, `  app ${replayed.app}, task ${replayed.task}${replayed.visit ? `, ${replayed.visit === 'repeat' ? 'a repeat (this control was verified on a page like this before)' : 'a first visit'}` : ''}`];
   if (step) lines.push(`  action: ${describeAction(step.action)}${step.noVisibleEffect ? ' (recorded as changing nothing)' : ''}`);
   if (replayed.unitType) lines.push(`  unit: ${replayed.unitType} "${replayed.unitLabel ?? ''}"`);
   if (replayed.category !== 'replayed') lines.push(`  ${replayed.category}${replayed.note ? `: ${replayed.note}` : ''}`);

@@ -34,7 +34,7 @@ interface ReportJson {
   wrongEffect: { all: Counts };
   tasks: { total: number; verified: number };
   vision: { screenshotPerStep: number; everyNonPass: number; everyFail: number; gate: number; gatePixelOnly: number };
-  perStep: { id: string; task: string; category: string; note?: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string; verdict?: { reason: string } }; visit?: string; trail?: { cameFrom?: string; openedFrom?: string } }[];
+  perStep: { id: string; task: string; category: string; noVisibleEffect?: boolean; note?: string; unitType?: string; verdict?: { outcome: string; reason: string }; noOp?: { outcome: string }; wrongEffect?: { donor: string; verdict?: { reason: string } }; visit?: string; trail?: { cameFrom?: string; openedFrom?: string } }[];
 }
 
 describe('senseact verify-replay on real transitions', () => {
@@ -312,6 +312,27 @@ describe('senseact verify-replay --explain', () => {
     const both = await run('verify-replay', fixture, '--explain', 'lc-*', '--json');
     expect(both.code).toBe(2);
     expect(both.err).toContain('--explain prints text; leave out --json');
+  });
+
+  it('--false-passes explains every step a negative control passed on, counted as the JSON counts them', async () => {
+    const report = JSON.parse((await run('verify-replay', fixture, '--json')).out) as ReportJson;
+    type Brief = { outcome: string; strength?: string; code?: string } | undefined;
+    const passed = (verdict: Brief): boolean => verdict?.outcome === 'pass' && verdict.code !== 'already-selected';
+    const replayed = report.perStep.filter((step) => step.category === 'replayed');
+    const noEffect = replayed.filter((step) => step.noVisibleEffect && passed(step.verdict as Brief));
+    const noOp = replayed.filter((step) => !step.noVisibleEffect && passed(step.noOp as Brief));
+    const wrong = replayed.filter((step) => !step.noVisibleEffect && !passed(step.noOp as Brief) && (step.wrongEffect?.verdict as Brief)?.strength === 'strong' && (step.wrongEffect?.verdict as Brief)?.outcome === 'pass');
+    const { code, out } = await run('verify-replay', fixture, '--false-passes');
+    expect(code).toBe(0);
+    const total = noEffect.length + noOp.length + wrong.length;
+    expect(out.split('\n')[0]).toBe(`false passes: ${total} (wrong-effect control strong ${wrong.length}, no-op control ${noOp.length}, recorded as changing nothing ${noEffect.length})`);
+    const explained = [...out.matchAll(/^step (\S+) \(false pass: /gm)].map((match) => match[1]);
+    expect(explained.sort()).toEqual([...noEffect, ...noOp, ...wrong].map((step) => step.id).sort());
+    // The fixture's wrong-effect control passes strong somewhere (the per-kind table counts it): the list is not empty by construction.
+    expect(wrong.length).toBeGreaterThan(0);
+    // With ids too, a step is explained once, by whichever selects it.
+    const both = await run('verify-replay', fixture, '--false-passes', '--explain', `${wrong[0]!.id}`);
+    expect(both.out.match(new RegExp(`^step ${wrong[0]!.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `, 'gm'))).toHaveLength(1);
   });
 
   it('names a step the loader skipped, with why', async () => {

@@ -18,6 +18,7 @@ interface VerifyReplayOptions {
   /** false with `--no-memory`. */
   memory: boolean;
   explain?: string;
+  falsePasses?: boolean;
 }
 
 /** A verdict without its evidence nodes: the JSON stays readable for a corpus of thousands of steps. */
@@ -60,6 +61,7 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
     .option('--threshold <n>', 'the gate threshold τ for the implied vision calls (default 2)')
     .option('--no-memory', 'judge every step alone: no strong pass from an earlier step that went from the same page to the same page (known-transition)')
     .option('--explain <globs>', 'instead of the report, explain the steps whose ids match (comma-separated globs over the whole id, e.g. "*event_2023-10-19_0945*"): the action, the unit, what changed and each verdict')
+    .option('--false-passes', 'instead of the report, explain every false pass: a step the wrong-effect control passed strong, the no-op control passed, or recorded as changing nothing that passed')
     .action(async (sources: string[], options: VerifyReplayOptions) => {
       const threshold = options.threshold === undefined ? undefined : Number.parseInt(options.threshold, 10);
       if (threshold !== undefined && !(Number.isInteger(threshold) && threshold >= 1)) {
@@ -72,8 +74,8 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
         setExitCode(exitCodes.badInput);
         return;
       }
-      if (options.explain !== undefined && options.json === true) {
-        io.stderr('senseact verify-replay: --explain prints text; leave out --json (its perStep already lists every step with its verdicts)\n');
+      if ((options.explain !== undefined || options.falsePasses === true) && options.json === true) {
+        io.stderr(`senseact verify-replay: ${options.explain === undefined ? '--false-passes' : '--explain'} prints text; leave out --json (its perStep already lists every step with its verdicts)\n`);
         setExitCode(exitCodes.badInput);
         return;
       }
@@ -96,11 +98,16 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
           return;
         }
         const report = replayVerification(loaded, { ...(threshold === undefined ? {} : { gateThreshold: threshold }), memory: options.memory });
-        if (explain !== undefined) {
-          const explained = explainReplaySteps(loaded, report, explain);
-          for (const pattern of explain) if (!explained.unmatched.includes(pattern)) unmatched.delete(pattern);
+        if (explain !== undefined || options.falsePasses === true) {
+          const explained = explainReplaySteps(loaded, report, { ...(explain === undefined ? {} : { ids: explain }), falsePasses: options.falsePasses === true });
+          for (const pattern of explain ?? []) if (!explained.unmatched.includes(pattern)) unmatched.delete(pattern);
           firstId ??= report.perStep[0]?.id;
-          if (explained.matched > 0) io.stdout(`${sources.length > 1 ? `== ${source}\n` : ''}${explained.text}`);
+          const header = sources.length > 1 ? `== ${source}\n` : '';
+          const counts = explained.falsePasses;
+          const tally = options.falsePasses === true
+            ? `false passes: ${counts['wrong-effect'] + counts['no-op'] + counts['no-effect']} (wrong-effect control strong ${counts['wrong-effect']}, no-op control ${counts['no-op']}, recorded as changing nothing ${counts['no-effect']})\n${explained.matched > 0 ? '\n' : ''}`
+            : '';
+          if (explained.matched > 0 || tally !== '') io.stdout(`${header}${tally}${explained.text}`);
           continue;
         }
         io.stdout(options.json ? `${JSON.stringify(replayJson(report), null, 2)}\n` : formatReplayReport(report, { reasons: Number.isFinite(reasons) && reasons >= 0 ? reasons : 8 }));
