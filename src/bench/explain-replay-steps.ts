@@ -1,6 +1,7 @@
 import { describeChanges } from '../report/describe-changes.js';
 import type { ReplayAction, ReplaySource, ReplayStep } from '../tasks/replay/replay-task.js';
 import { formatBounds } from '../ui/bounds.js';
+import type { UiTree } from '../ui/ui-tree.js';
 import { computeDelta } from '../verify/compute-delta.js';
 import { isTieKind, tieMeanings } from '../verify/tie-kinds.js';
 import type { VerifyOutcome } from '../verify/verify-outcome.js';
@@ -10,6 +11,8 @@ import type { StepReplay, VerifyReplayReport } from './verify-replay.js';
 
 /** Changes listed per step before "… and N more": enough to see what the verifier saw, short enough to read. */
 const shownChanges = 12;
+/** Changes listed against a page of the trail: how alike the screen after is to it. */
+const shownTrailChanges = 6;
 
 /** Which steps to explain: ids by glob, the false passes, or both (a step is explained when either selects it). */
 export interface StepSelection {
@@ -64,13 +67,20 @@ export function explainReplaySteps(source: ReplaySource, report: VerifyReplayRep
     return hit;
   };
   const steps = new Map<string, ReplayStep>();
-  for (const task of source.tasks) for (const step of task.steps) steps.set(step.id, step);
+  const screens = new Map<string, UiTree>();
+  for (const task of source.tasks) {
+    for (const step of task.steps) {
+      steps.set(step.id, step);
+      screens.set(step.beforeFile, step.before);
+      screens.set(step.afterFile, step.after);
+    }
+  }
   const blocks: string[] = [];
   const falsePasses: Record<FalsePass, number> = { 'wrong-effect': 0, 'no-op': 0, 'no-effect': 0 };
   for (const replayed of report.perStep) {
     const falsePass = selection.falsePasses === true ? falsePassOf(replayed) : undefined;
     if (falsePass !== undefined) falsePasses[falsePass] += 1;
-    if (matches(replayed.id) || falsePass !== undefined) blocks.push(explainStep(replayed, steps, falsePass));
+    if (matches(replayed.id) || falsePass !== undefined) blocks.push(explainStep(replayed, { steps, screens }, falsePass));
   }
   for (const skipped of source.skipped) {
     if (matches(skipped.id)) blocks.push(`step ${skipped.id}\n  skipped while loading: ${skipped.reason}\n`);
@@ -85,39 +95,69 @@ const falsePassWords: Readonly<Record<FalsePass, string>> = {
   'no-effect': 'false pass: recorded as changing nothing, it passed',
 };
 
-function explainStep(replayed: StepReplay, steps: ReadonlyMap<string, ReplayStep>, falsePass: FalsePass | undefined): string {
+/** The source's steps by id and its screens by file. */
+interface SourceIndex {
+  readonly steps: ReadonlyMap<string, ReplayStep>;
+  readonly screens: ReadonlyMap<string, UiTree>;
+}
+
+function explainStep(replayed: StepReplay, source: SourceIndex, falsePass: FalsePass | undefined): string {
+  const { steps } = source;
   const step = steps.get(replayed.id);
   const lines = [`step ${replayed.id}${falsePass === undefined ? '' : ` (${falsePassWords[falsePass]})`}`, `  app ${replayed.app}, task ${replayed.task}${replayed.visit ? `, ${replayed.visit === 'repeat' ? 'a repeat (this control was verified on a page like this before)' : 'a first visit'}` : ''}`];
   if (step) lines.push(`  action: ${describeAction(step.action)}${step.noVisibleEffect ? ' (recorded as changing nothing)' : ''}`);
   if (replayed.unitType) lines.push(`  unit: ${replayed.unitType} "${replayed.unitLabel ?? ''}"`);
   if (replayed.category !== 'replayed') lines.push(`  ${replayed.category}${replayed.note ? `: ${replayed.note}` : ''}`);
-  if (step && replayed.category === 'replayed') lines.push(...describeSeen(step));
-  if (replayed.trail) lines.push(`  trail: ${describeTrail(replayed.trail)}`);
+  if (step && replayed.category === 'replayed') lines.push(...describeDelta('seen', step.before, step.after, `${step.beforeFile} → ${step.afterFile}`, shownChanges));
+  if (step && replayed.trail) lines.push(...describeTrail(replayed.trail, step, source.screens));
   if (replayed.verdict) lines.push(`  verdict: ${describeVerdict(replayed.verdict)}`);
   if (replayed.noOp) lines.push(`  no-op control (after = before): ${describeVerdict(replayed.noOp)}`);
   if (replayed.wrongEffect) {
     const donor = steps.get(replayed.wrongEffect.donor);
     const what = donor ? ` (${describeAction(donor.action)})` : '';
     lines.push(`  wrong-effect control (the after screen of ${replayed.wrongEffect.donor}${what}): ${describeVerdict(replayed.wrongEffect.verdict)}`);
+    // A strong false pass: how the borrowed screen differs from the pages it was judged against.
+    const wrong = replayed.wrongEffect.verdict;
+    if (donor && step && wrong.outcome === 'pass' && wrong.strength === 'strong') {
+      lines.push(...describeDelta('its screen, against the screen before', step.before, donor.after, `${step.beforeFile} → ${donor.afterFile}`, shownTrailChanges, '    '));
+      for (const file of trailPages(replayed.trail)) {
+        const page = source.screens.get(file);
+        if (page) lines.push(...describeDelta(`its screen, against ${file}`, page, donor.after, `${file} → ${donor.afterFile}`, shownTrailChanges, '    '));
+      }
+    }
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** The change between the step's screens, as the verifier computes it, in readable lines. */
-function describeSeen(step: ReplayStep): string[] {
-  const delta = computeDelta(step.before, step.after);
-  const changes = describeChanges(delta.changes, step.before, step.after);
-  const screens = `${step.beforeFile} → ${step.afterFile}`;
-  if (changes.length === 0) return [`  seen: ${delta.label}, no node changed (${screens})`];
-  const more = changes.length > shownChanges ? [`    … and ${changes.length - shownChanges} more`] : [];
-  return [`  seen: ${delta.label}, ${changes.length} change(s) (${screens})`, ...changes.slice(0, shownChanges).map((line) => `    ${line.text}`), ...more];
+/** A delta as the verifier computes it, in readable lines: a heading at `indent`, then at most `shown` changes under it. */
+function describeDelta(heading: string, from: UiTree, to: UiTree, where: string, shown: number, indent = '  '): string[] {
+  const delta = computeDelta(from, to);
+  const changes = describeChanges(delta.changes, from, to);
+  if (changes.length === 0) return [`${indent}${heading}: ${delta.label}, no node changed (${where})`];
+  const more = changes.length > shown ? [`${indent}  … and ${changes.length - shown} more`] : [];
+  return [`${indent}${heading}: ${delta.label}, ${changes.length} change(s) (${where})`, ...changes.slice(0, shown).map((line) => `${indent}  ${line.text}`), ...more];
 }
 
-/** Where the run came from, and where a dialog dumped alone was opened from: the pages Back, Cancel and a dialog's commit are judged against. */
-function describeTrail(trail: NonNullable<StepReplay['trail']>): string {
+/**
+ * Where the run came from, and where a dialog dumped alone was opened from (the pages Back,
+ * Cancel and a dialog's commit are judged against), each with how the screen after differs
+ * from it when the page was read from a file of the source.
+ */
+function describeTrail(trail: NonNullable<StepReplay['trail']>, step: ReplayStep, screens: ReadonlyMap<string, UiTree>): string[] {
   const parts = [trail.cameFrom === undefined ? 'no page under this one' : `came from ${trail.cameFrom}`];
   if (trail.openedFrom !== undefined) parts.push(`the dialog was opened from ${trail.openedFrom}`);
-  return parts.join('; ');
+  const lines = [`  trail: ${parts.join('; ')}`];
+  for (const file of trailPages(trail)) {
+    const page = screens.get(file);
+    if (page === undefined) continue;
+    lines.push(...describeDelta(`after, against ${file}`, page, step.after, `${file} → ${step.afterFile}`, shownTrailChanges));
+  }
+  return lines;
+}
+
+/** The files of the trail's pages, each once. */
+function trailPages(trail: StepReplay['trail']): string[] {
+  return [...new Set([trail?.cameFrom, trail?.openedFrom])].filter((file): file is string => file !== undefined);
 }
 
 function describeVerdict(verdict: VerifyOutcome): string {

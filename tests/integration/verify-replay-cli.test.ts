@@ -297,6 +297,8 @@ describe('senseact verify-replay --explain', () => {
     for (const step of trailed) expect(step.trail?.cameFrom).toMatch(/^xml\/\w+\.xml$|^launched from/);
     const { out } = await run('verify-replay', fixture, '--explain', `${trailed[0]!.id},${first.id}`);
     expect(out).toContain(`  trail: came from ${trailed[0]!.trail!.cameFrom}`);
+    // How the screen after differs from that page: what went-back and control-went-back compare.
+    expect(out).toMatch(new RegExp(`\\n  after, against ${trailed[0]!.trail!.cameFrom!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (no-change|partial-change|new-page)`));
     expect(out.split('\n\n').find((block) => block.startsWith(`step ${first.id}\n`))).not.toContain('  trail:');
   });
 
@@ -328,6 +330,8 @@ describe('senseact verify-replay --explain', () => {
     expect(out.split('\n')[0]).toBe(`false passes: ${total} (wrong-effect control strong ${wrong.length}, no-op control ${noOp.length}, recorded as changing nothing ${noEffect.length})`);
     const explained = [...out.matchAll(/^step (\S+) \(false pass: /gm)].map((match) => match[1]);
     expect(explained.sort()).toEqual([...noEffect, ...noOp, ...wrong].map((step) => step.id).sort());
+    // A strong wrong-effect pass shows how the borrowed screen differs from the screen before.
+    expect(out).toMatch(/\n {4}its screen, against the screen before: (no-change|partial-change|new-page)/);
     // The fixture's wrong-effect control passes strong somewhere (the per-kind table counts it): the list is not empty by construction.
     expect(wrong.length).toBeGreaterThan(0);
     // With ids too, a step is explained once, by whichever selects it.
