@@ -38,6 +38,7 @@ export interface StepExplanations {
  */
 export type FalsePass = 'wrong-effect' | 'no-op' | 'no-effect';
 
+/** The kind of false pass a step's verdicts gave (the wrong effect checked last: a step counts once), or undefined. */
 export function falsePassOf(step: StepReplay): FalsePass | undefined {
   const passed = (verdict: VerifyOutcome | undefined): boolean => verdict?.outcome === 'pass' && verdict.code !== alreadySelectedCode;
   if (step.category !== 'replayed') return undefined;

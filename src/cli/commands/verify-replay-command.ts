@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { explainReplaySteps } from '../../bench/explain-replay-steps.js';
+import { explainReplaySteps, type StepExplanations } from '../../bench/explain-replay-steps.js';
 import { formatReplayReport } from '../../bench/format-replay-report.js';
 import { selectReplayApps, type ReplayAppSelection } from '../../bench/select-replay-apps.js';
 import { splitList } from '../../bench/select-tasks.js';
@@ -35,6 +35,15 @@ function jsonStep(step: StepReplay): Record<string, unknown> {
     noOp: brief(step.noOp),
     wrongEffect: step.wrongEffect ? { donor: step.wrongEffect.donor, verdict: brief(step.wrongEffect.verdict) } : undefined,
   };
+}
+
+/** What `--explain` / `--false-passes` print for one source: the count of false passes by kind when asked, then the explained steps. */
+function explanationText(explained: StepExplanations, falsePasses: boolean): string {
+  if (!falsePasses) return explained.text;
+  const counts = explained.falsePasses;
+  const total = counts['wrong-effect'] + counts['no-op'] + counts['no-effect'];
+  const tally = `false passes: ${total} (wrong-effect control strong ${counts['wrong-effect']}, no-op control ${counts['no-op']}, recorded as changing nothing ${counts['no-effect']})\n`;
+  return explained.matched > 0 ? `${tally}\n${explained.text}` : tally;
 }
 
 /** The JSON `verify-replay --json` prints: the report with evidence-free verdicts per step. */
@@ -86,7 +95,8 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
         return;
       }
       const half = options.half;
-      const unmatched = new Map((explain ?? []).map((pattern) => [pattern, 0]));
+      // Id patterns no source matched, and an id to show as an example when some did not.
+      const unmatched = new Set(explain);
       let firstId: string | undefined;
       const selection: ReplayAppSelection = { ...(options.apps === undefined ? {} : { apps: splitList(options.apps) }), ...(half === undefined ? {} : { half }) };
       const reasons = Number.parseInt(options.reasons, 10);
@@ -102,12 +112,8 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
           const explained = explainReplaySteps(loaded, report, { ...(explain === undefined ? {} : { ids: explain }), falsePasses: options.falsePasses === true });
           for (const pattern of explain ?? []) if (!explained.unmatched.includes(pattern)) unmatched.delete(pattern);
           firstId ??= report.perStep[0]?.id;
-          const header = sources.length > 1 ? `== ${source}\n` : '';
-          const counts = explained.falsePasses;
-          const tally = options.falsePasses === true
-            ? `false passes: ${counts['wrong-effect'] + counts['no-op'] + counts['no-effect']} (wrong-effect control strong ${counts['wrong-effect']}, no-op control ${counts['no-op']}, recorded as changing nothing ${counts['no-effect']})\n${explained.matched > 0 ? '\n' : ''}`
-            : '';
-          if (explained.matched > 0 || tally !== '') io.stdout(`${header}${tally}${explained.text}`);
+          const text = explanationText(explained, options.falsePasses === true);
+          if (text !== '') io.stdout(`${sources.length > 1 ? `== ${source}\n` : ''}${text}`);
           continue;
         }
         io.stdout(options.json ? `${JSON.stringify(replayJson(report), null, 2)}\n` : formatReplayReport(report, { reasons: Number.isFinite(reasons) && reasons >= 0 ? reasons : 8 }));
