@@ -174,6 +174,8 @@ export interface ReplayOptions {
    * weak pass a step before it records is strong (`known-transition`); default true.
    */
   readonly memory?: boolean;
+  /** Called after each task with the steps replayed so far and the source's steps in all (progress for a long corpus). */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 function emptyCounts(): OutcomeCounts {
@@ -419,7 +421,13 @@ export function replayVerification(source: ReplaySource, options: ReplayOptions 
     perTask: [],
     vision: { screenshotPerStep: 0, unresolved: 0, everyNonPass: 0, everyFail: 0, gate: 0, gatePixelOnly: 0 },
   };
-  for (const task of source.tasks) replayTask(task, caches, tally, options.gateThreshold);
+  const total = source.tasks.reduce((sum, task) => sum + task.steps.length, 0);
+  let done = 0;
+  for (const task of source.tasks) {
+    replayTask(task, caches, tally, options.gateThreshold);
+    done += task.steps.length;
+    options.onProgress?.(done, total);
+  }
   return replayReport(source, tally, options.gateThreshold);
 }
 

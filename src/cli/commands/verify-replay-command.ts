@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { explainReplaySteps, type StepExplanations } from '../../bench/explain-replay-steps.js';
 import { formatReplayReport } from '../../bench/format-replay-report.js';
+import { replayProgressLines } from '../../bench/replay-progress.js';
 import { selectReplayApps, type ReplayAppSelection } from '../../bench/select-replay-apps.js';
 import { splitList } from '../../bench/select-tasks.js';
 import { replayVerification, type StepReplay, type VerifyReplayReport } from '../../bench/verify-replay.js';
@@ -101,13 +102,18 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
       const selection: ReplayAppSelection = { ...(options.apps === undefined ? {} : { apps: splitList(options.apps) }), ...(half === undefined ? {} : { half }) };
       const reasons = Number.parseInt(options.reasons, 10);
       for (const source of sources) {
-        const loaded = selectReplayApps(await loadReplaySource(path.resolve(io.cwd, source)), selection);
+        const progress = replayProgressLines((line) => io.stderr(line), source);
+        const ticker = setInterval(() => progress.loading(), 1000);
+        ticker.unref();
+        const loaded = await loadReplaySource(path.resolve(io.cwd, source))
+          .then((read) => selectReplayApps(read, selection))
+          .finally(() => clearInterval(ticker));
         if (loaded.tasks.length === 0 && (selection.apps !== undefined || selection.half !== undefined)) {
           io.stderr(`senseact verify-replay: no step of ${source} is in the selected apps (${[selection.apps?.join(',') ?? '', selection.half ? `half ${selection.half}` : ''].filter(Boolean).join(', ')}); check --apps and --half\n`);
           setExitCode(exitCodes.badInput);
           return;
         }
-        const report = replayVerification(loaded, { ...(threshold === undefined ? {} : { gateThreshold: threshold }), memory: options.memory });
+        const report = replayVerification(loaded, { ...(threshold === undefined ? {} : { gateThreshold: threshold }), memory: options.memory, onProgress: (done, total) => progress.replayed(done, total) });
         if (explain !== undefined || options.falsePasses === true) {
           const explained = explainReplaySteps(loaded, report, { ...(explain === undefined ? {} : { ids: explain }), falsePasses: options.falsePasses === true });
           for (const pattern of explain ?? []) if (!explained.unmatched.includes(pattern)) unmatched.delete(pattern);
