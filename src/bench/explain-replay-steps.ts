@@ -22,9 +22,23 @@ export interface StepSelection {
   readonly falsePasses?: boolean;
 }
 
+/** One explained step: its replay, its recorded step and screens, and the text block that explains it. */
+export interface ExplainedStep {
+  readonly replayed?: StepReplay;
+  /** The recorded step (absent for one the loader skipped). */
+  readonly step?: ReplayStep;
+  /** The step whose after screen the wrong-effect control borrowed. */
+  readonly donor?: ReplayStep;
+  /** The trail's pages it was judged against, read from files of the source. */
+  readonly trailScreens: readonly { readonly file: string; readonly tree: UiTree }[];
+  readonly falsePass?: FalsePass;
+  readonly text: string;
+}
+
 /** The steps `explainReplaySteps` explained, how many were false passes of each kind, and the id patterns that matched none. */
 export interface StepExplanations {
   readonly text: string;
+  readonly steps: readonly ExplainedStep[];
   readonly matched: number;
   readonly falsePasses: Readonly<Record<FalsePass, number>>;
   readonly unmatched: readonly string[];
@@ -76,17 +90,31 @@ export function explainReplaySteps(source: ReplaySource, report: VerifyReplayRep
       screens.set(step.afterFile, step.after);
     }
   }
-  const blocks: string[] = [];
+  const explained: ExplainedStep[] = [];
   const falsePasses: Record<FalsePass, number> = { 'wrong-effect': 0, 'no-op': 0, 'no-effect': 0 };
   for (const replayed of report.perStep) {
     const falsePass = selection.falsePasses === true ? falsePassOf(replayed) : undefined;
     if (falsePass !== undefined) falsePasses[falsePass] += 1;
-    if (matches(replayed.id) || falsePass !== undefined) blocks.push(explainStep(replayed, { steps, screens }, falsePass));
+    if (!matches(replayed.id) && falsePass === undefined) continue;
+    const step = steps.get(replayed.id);
+    const donor = replayed.wrongEffect === undefined ? undefined : steps.get(replayed.wrongEffect.donor);
+    const trailScreens = trailPages(replayed.trail).flatMap((file) => {
+      const tree = screens.get(file);
+      return tree === undefined ? [] : [{ file, tree }];
+    });
+    const base = { replayed, ...(step ? { step } : {}), ...(donor ? { donor } : {}), trailScreens, ...(falsePass ? { falsePass } : {}) };
+    explained.push({ ...base, text: explainStep(base) });
   }
   for (const skipped of source.skipped) {
-    if (matches(skipped.id)) blocks.push(`step ${skipped.id}\n  skipped while loading: ${skipped.reason}\n`);
+    if (matches(skipped.id)) explained.push({ trailScreens: [], text: `step ${skipped.id}\n  skipped while loading: ${skipped.reason}\n` });
   }
-  return { text: blocks.join('\n'), matched: blocks.length, falsePasses, unmatched: matchers.filter((matcher) => matcher.hits === 0).map((matcher) => matcher.pattern) };
+  return {
+    text: explained.map((item) => item.text).join('\n'),
+    steps: explained,
+    matched: explained.length,
+    falsePasses,
+    unmatched: matchers.filter((matcher) => matcher.hits === 0).map((matcher) => matcher.pattern),
+  };
 }
 
 /** What a false pass passed, as the block's first line says it. */
@@ -96,35 +124,24 @@ const falsePassWords: Readonly<Record<FalsePass, string>> = {
   'no-effect': 'false pass: recorded as changing nothing, it passed',
 };
 
-/** The source's steps by id and its screens by file. */
-interface SourceIndex {
-  readonly steps: ReadonlyMap<string, ReplayStep>;
-  readonly screens: ReadonlyMap<string, UiTree>;
-}
-
-function explainStep(replayed: StepReplay, source: SourceIndex, falsePass: FalsePass | undefined): string {
-  const { steps } = source;
-  const step = steps.get(replayed.id);
+function explainStep(item: Omit<ExplainedStep, 'text'> & { readonly replayed: StepReplay }): string {
+  const { replayed, step, donor, falsePass } = item;
   const lines = [`step ${replayed.id}${falsePass === undefined ? '' : ` (${falsePassWords[falsePass]})`}`, `  app ${replayed.app}, task ${replayed.task}${replayed.visit ? `, ${replayed.visit === 'repeat' ? 'a repeat (this control was verified on a page like this before)' : 'a first visit'}` : ''}`];
   if (step) lines.push(`  action: ${describeAction(step.action)}${step.noVisibleEffect ? ' (recorded as changing nothing)' : ''}`);
   if (replayed.unitType) lines.push(`  unit: ${replayed.unitType} "${replayed.unitLabel ?? ''}"`);
   if (replayed.category !== 'replayed') lines.push(`  ${replayed.category}${replayed.note ? `: ${replayed.note}` : ''}`);
   if (step && replayed.category === 'replayed') lines.push(...describeDelta('seen', step.before, step.after, `${step.beforeFile} → ${step.afterFile}`, shownChanges));
-  if (step && replayed.trail) lines.push(...describeTrail(replayed.trail, step, source.screens));
+  if (step && replayed.trail) lines.push(...describeTrail(replayed.trail, step, item.trailScreens));
   if (replayed.verdict) lines.push(`  verdict: ${describeVerdict(replayed.verdict)}`);
   if (replayed.noOp) lines.push(`  no-op control (after = before): ${describeVerdict(replayed.noOp)}`);
   if (replayed.wrongEffect) {
-    const donor = steps.get(replayed.wrongEffect.donor);
     const what = donor ? ` (${describeAction(donor.action)})` : '';
     lines.push(`  wrong-effect control (the after screen of ${replayed.wrongEffect.donor}${what}): ${describeVerdict(replayed.wrongEffect.verdict)}`);
     // A strong false pass: how the borrowed screen differs from the pages it was judged against.
     const wrong = replayed.wrongEffect.verdict;
     if (donor && step && wrong.outcome === 'pass' && wrong.strength === 'strong') {
       lines.push(...describeDelta('its screen, against the screen before', step.before, donor.after, `${step.beforeFile} → ${donor.afterFile}`, shownTrailChanges, '    '));
-      for (const file of trailPages(replayed.trail)) {
-        const page = source.screens.get(file);
-        if (page) lines.push(...describeDelta(`its screen, against ${file}`, page, donor.after, `${file} → ${donor.afterFile}`, shownTrailChanges, '    '));
-      }
+      for (const page of item.trailScreens) lines.push(...describeDelta(`its screen, against ${page.file}`, page.tree, donor.after, `${page.file} → ${donor.afterFile}`, shownTrailChanges, '    '));
     }
   }
   return `${lines.join('\n')}\n`;
@@ -144,15 +161,11 @@ function describeDelta(heading: string, from: UiTree, to: UiTree, where: string,
  * Cancel and a dialog's commit are judged against), each with how the screen after differs
  * from it when the page was read from a file of the source.
  */
-function describeTrail(trail: NonNullable<StepReplay['trail']>, step: ReplayStep, screens: ReadonlyMap<string, UiTree>): string[] {
+function describeTrail(trail: NonNullable<StepReplay['trail']>, step: ReplayStep, pages: ExplainedStep['trailScreens']): string[] {
   const parts = [trail.cameFrom === undefined ? 'no page under this one' : `came from ${trail.cameFrom}`];
   if (trail.openedFrom !== undefined) parts.push(`the dialog was opened from ${trail.openedFrom}`);
   const lines = [`  trail: ${parts.join('; ')}`];
-  for (const file of trailPages(trail)) {
-    const page = screens.get(file);
-    if (page === undefined) continue;
-    lines.push(...describeDelta(`after, against ${file}`, page, step.after, `${file} → ${step.afterFile}`, shownTrailChanges));
-  }
+  for (const page of pages) lines.push(...describeDelta(`after, against ${page.file}`, page.tree, step.after, `${page.file} → ${step.afterFile}`, shownTrailChanges));
   return lines;
 }
 

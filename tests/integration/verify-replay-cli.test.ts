@@ -339,6 +339,30 @@ describe('senseact verify-replay --explain', () => {
     expect(both.out.match(new RegExp(`^step ${wrong[0]!.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `, 'gm'))).toHaveLength(1);
   });
 
+  it('--html writes the explained steps as a page with their screens drawn beside it, and needs a selection', async () => {
+    const dir = path.join(scratch, 'explained');
+    const text = await run('verify-replay', fixture, '--false-passes');
+    const { code, out, err } = await run('verify-replay', fixture, '--false-passes', '--html', dir);
+    expect(code).toBe(0);
+    // The text is the same with or without the page.
+    expect(out).toBe(text.out);
+    expect(err).toContain(`verify-replay: wrote ${path.join(dir, 'index.html')} (`);
+    const page = await readFile(path.join(dir, 'index.html'), 'utf8');
+    const ids = [...out.matchAll(/^step (\S+) \(false pass: /gm)].map((match) => match[1]!);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(page).toContain(`step ${id} (false pass: `);
+    // Screens are drawn once each in sprite files beside the page; the page runs nothing and loads only them.
+    const sprite = await readFile(path.join(dir, 'screens-0.svg'), 'utf8');
+    expect(sprite).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(page).toMatch(/<img src="screens-0\.svg#s\d+"/);
+    expect(page).toMatch(/script-src (&#39;|')none(&#39;|')/);
+    expect(page).not.toContain('<script');
+    expect(page).toContain('wrong effect: the borrowed screen');
+    const alone = await run('verify-replay', fixture, '--html', dir);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain('--html writes the explained steps; add --explain <ids> or --false-passes');
+  });
+
   it('names a step the loader skipped, with why', async () => {
     const lines = (await readFile(path.join(fixture, 'transitions.jsonl'), 'utf8')).split('\n');
     const folder = await mkdtemp(path.join(scratch, 'explain-'));

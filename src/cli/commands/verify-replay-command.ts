@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { explainReplaySteps, type StepExplanations } from '../../bench/explain-replay-steps.js';
 import { formatReplayReport } from '../../bench/format-replay-report.js';
 import { replayProgressLines } from '../../bench/replay-progress.js';
+import { writeReplayExplanations } from '../../bench/write-replay-explanations.js';
 import { selectReplayApps, type ReplayAppSelection } from '../../bench/select-replay-apps.js';
 import { splitList } from '../../bench/select-tasks.js';
 import { replayVerification, type StepReplay, type VerifyReplayReport } from '../../bench/verify-replay.js';
@@ -20,6 +21,7 @@ interface VerifyReplayOptions {
   memory: boolean;
   explain?: string;
   falsePasses?: boolean;
+  html?: string;
 }
 
 /** A verdict without its evidence nodes: the JSON stays readable for a corpus of thousands of steps. */
@@ -72,6 +74,7 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
     .option('--no-memory', 'judge every step alone: no strong pass from an earlier step that went from the same page to the same page (known-transition)')
     .option('--explain <globs>', 'instead of the report, explain the steps whose ids match (comma-separated globs over the whole id, e.g. "*event_2023-10-19_0945*"): the action, the unit, what changed and each verdict')
     .option('--false-passes', 'instead of the report, explain every false pass: a step the wrong-effect control passed strong, the no-op control passed, or recorded as changing nothing that passed')
+    .option('--html <dir>', 'with --explain or --false-passes: also write the explained steps as a page with their screens drawn (<dir>/index.html)')
     .action(async (sources: string[], options: VerifyReplayOptions) => {
       const threshold = options.threshold === undefined ? undefined : Number.parseInt(options.threshold, 10);
       if (threshold !== undefined && !(Number.isInteger(threshold) && threshold >= 1)) {
@@ -86,6 +89,11 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
       }
       if ((options.explain !== undefined || options.falsePasses === true) && options.json === true) {
         io.stderr(`senseact verify-replay: ${options.explain === undefined ? '--false-passes' : '--explain'} prints text; leave out --json (its perStep already lists every step with its verdicts)\n`);
+        setExitCode(exitCodes.badInput);
+        return;
+      }
+      if (options.html !== undefined && options.explain === undefined && options.falsePasses !== true) {
+        io.stderr('senseact verify-replay: --html writes the explained steps; add --explain <ids> or --false-passes\n');
         setExitCode(exitCodes.badInput);
         return;
       }
@@ -120,6 +128,12 @@ export const verifyReplayCommand: CommandRegistration = (program, io, setExitCod
           firstId ??= report.perStep[0]?.id;
           const text = explanationText(explained, options.falsePasses === true);
           if (text !== '') io.stdout(`${sources.length > 1 ? `== ${source}\n` : ''}${text}`);
+          if (options.html !== undefined) {
+            // One page per source: a second source writes beside the first, in a folder of its own.
+            const dir = path.resolve(io.cwd, sources.length > 1 ? path.join(options.html, String(sources.indexOf(source) + 1)) : options.html);
+            const written = await writeReplayExplanations(dir, `verify-replay: ${source}`, explained);
+            io.stderr(`verify-replay: wrote ${written.page} (${written.steps} step(s), ${written.screensDrawn} screen(s) drawn)\n`);
+          }
           continue;
         }
         io.stdout(options.json ? `${JSON.stringify(replayJson(report), null, 2)}\n` : formatReplayReport(report, { reasons: Number.isFinite(reasons) && reasons >= 0 ? reasons : 8 }));
