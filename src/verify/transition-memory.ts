@@ -105,6 +105,24 @@ function screenKey(tree: UiTree): string {
   return `${tree.packageName}\u0000${tree.activity}`;
 }
 
+/**
+ * The prints of a page as the memory compares them for a control whose label holds no digit:
+ * each node's fingerprint fields with every number read as `#`. Numbers that tick on a page
+ * (a counter, a score, a balance, a time) are not what such a control chooses, so they do not
+ * tell its moves apart: Habitica's "Negative" takes a habit from −1 to −2 and the health from
+ * 16 to 15, and the next time from −2 to −3 and 15 to 14 — one effect. A control named by a
+ * number ("1" on a dial, "10 min") keeps the numbers: they are what it sets.
+ */
+function countFreePrints(tree: UiTree): Set<string> {
+  const free = (text: string): string => text.replace(/\d+/g, '#');
+  return new Set(tree.nodes.map((node) => `${node.resourceId}\u0000${node.xpath}\u0000${free(node.text)}\u0000${free(node.contentDesc)}`));
+}
+
+/** True when the memory reads `unit`'s pages without their numbers (`countFreePrints`): its label holds no digit. */
+function readsWithoutNumbers(unit: ControlUnit): boolean {
+  return !/\d/.test(unit.label);
+}
+
 /** The distinct fingerprints of a screen's nodes: a page as the memory and the wrong-effect control compare pages. */
 export function pagePrints(tree: UiTree): Set<string> {
   return new Set(tree.nodes.map((node) => node.fingerprint));
@@ -129,25 +147,34 @@ export function similarity(left: ReadonlySet<string>, right: ReadonlySet<string>
  * (`elsewhere`): when it led to another page like this one, and no other control ever
  * reached a page like it (a page many controls reach, a dial's minutes page after any hour,
  * names none of them). Pages are
- * compared by the distinct fingerprints of their nodes; learned only from passes; the loop
+ * compared by the distinct fingerprints of their nodes, with numbers read as `#` for a control
+ * whose label holds no digit (`countFreePrints`); learned only from passes; the loop
  * keeps one per run, `verify-replay` one per replay (in recorded order, so a step is
  * judged only by the steps before it).
  */
 export class TransitionMemory implements TransitionRecall {
   private readonly byControl = new Map<string, Remembered[]>();
   private readonly prints = new WeakMap<UiTree, ReadonlySet<string>>();
-  /** Pages reached from other pages, by the package and activity of the screen reached. */
-  private readonly pagesReached = new Map<string, PageReached[]>();
+  private readonly freePrints = new WeakMap<UiTree, ReadonlySet<string>>();
+  /**
+   * Pages reached from other pages, by the package and activity of the screen reached: as
+   * fingerprints (`exact`) and without numbers (`countFree`), so that a control's question is
+   * asked of pages read as it reads them.
+   */
+  private readonly pagesReached = { exact: new Map<string, PageReached[]>(), countFree: new Map<string, PageReached[]>() };
 
   /** Records a verified step: `unit` acted on `before` led to `after`. */
   learn(unit: ControlUnit, before: UiTree, after: UiTree): void {
     const key = controlKey(unit);
     const list = this.byControl.get(key) ?? [];
-    const [from, to] = [this.printsOf(before), this.printsOf(after)];
+    const [from, to] = [this.printsFor(unit, before), this.printsFor(unit, after)];
     const alike = similarity(from, to);
     const effect = effectOf(from, to, alike);
     const toOtherPage = alike < otherPageSimilarity;
-    if (toOtherPage) this.notePageReached(key, after, to);
+    if (toOtherPage) {
+      this.notePageReached(this.pagesReached.exact, key, after, this.printsOf(after));
+      this.notePageReached(this.pagesReached.countFree, key, after, this.freePrintsOf(after));
+    }
     const same = list.find((item) => similarity(item.before, from) >= samePageSimilarity && similarity(item.effect, effect) >= samePageSimilarity);
     if (same) {
       same.count += 1;
@@ -162,26 +189,26 @@ export class TransitionMemory implements TransitionRecall {
     const key = controlKey(unit);
     const list = this.byControl.get(key);
     if (!list) return { same: 0, other: 0 };
-    const [from, to] = [this.printsOf(before), this.printsOf(after)];
+    const [from, to] = [this.printsFor(unit, before), this.printsFor(unit, after)];
     const alike = similarity(from, to);
     const effect = effectOf(from, to, alike);
     if (effect.size === 0) return { same: 0, other: 0 };
     const { same, other } = countEffects(list, (item) => similarity(item.before, from) >= samePageSimilarity, effect);
-    if (same + other === 0 && alike < otherPageSimilarity) return this.recallElsewhere(key, list, after, to);
+    if (same + other === 0 && alike < otherPageSimilarity) return this.recallElsewhere(readsWithoutNumbers(unit) ? this.pagesReached.countFree : this.pagesReached.exact, key, list, after, to);
     return { same: agreed(same, other) ? same : 0, other };
   }
 
-  /** A control never acted on a page like this one: its moves from other pages to other pages, when only it reached a page like `to`. */
-  private recallElsewhere(key: string, list: readonly Remembered[], after: UiTree, to: ReadonlySet<string>): Recalled {
-    const reached = (this.pagesReached.get(screenKey(after)) ?? []).filter((page) => similarity(page.prints, to) >= samePageSimilarity);
+  /** A control never acted on a page like this one: its moves from other pages to other pages, when only it reached a page like `to` (read as it reads pages). */
+  private recallElsewhere(registry: ReadonlyMap<string, PageReached[]>, key: string, list: readonly Remembered[], after: UiTree, to: ReadonlySet<string>): Recalled {
+    const reached = (registry.get(screenKey(after)) ?? []).filter((page) => similarity(page.prints, to) >= samePageSimilarity);
     if (reached.length === 0 || reached.some((page) => page.controls.size > 1 || !page.controls.has(key))) return { same: 0, other: 0 };
     const { same, other } = countEffects(list, (item) => item.toOtherPage, to);
     return { same: agreed(same, other) ? same : 0, other, elsewhere: true };
   }
 
-  private notePageReached(key: string, after: UiTree, to: ReadonlySet<string>): void {
+  private notePageReached(registry: Map<string, PageReached[]>, key: string, after: UiTree, to: ReadonlySet<string>): void {
     const bucketKey = screenKey(after);
-    const pages = this.pagesReached.get(bucketKey) ?? [];
+    const pages = registry.get(bucketKey) ?? [];
     const known = pages.find((page) => similarity(page.prints, to) >= samePageSimilarity);
     if (known) {
       known.controls.add(key);
@@ -189,14 +216,14 @@ export class TransitionMemory implements TransitionRecall {
     }
     pages.push({ prints: to, controls: new Set([key]) });
     if (pages.length > maxPagesPerScreen) pages.shift();
-    this.pagesReached.set(bucketKey, pages);
+    registry.set(bucketKey, pages);
   }
 
   /** How many verified earlier moves acted on the same control on a page like `before`, whatever they led to: 0 on a first visit. */
   visits(unit: ControlUnit, before: UiTree): number {
     const list = this.byControl.get(controlKey(unit));
     if (!list) return 0;
-    const from = this.printsOf(before);
+    const from = this.printsFor(unit, before);
     let count = 0;
     for (const item of list) if (similarity(item.before, from) >= samePageSimilarity) count += item.count;
     return count;
@@ -207,6 +234,20 @@ export class TransitionMemory implements TransitionRecall {
     if (!found) {
       found = pagePrints(tree);
       this.prints.set(tree, found);
+    }
+    return found;
+  }
+
+  /** A page as the memory compares it for `unit`'s moves: without numbers for a control not named by one (`countFreePrints`). */
+  private printsFor(unit: ControlUnit, tree: UiTree): ReadonlySet<string> {
+    return readsWithoutNumbers(unit) ? this.freePrintsOf(tree) : this.printsOf(tree);
+  }
+
+  private freePrintsOf(tree: UiTree): ReadonlySet<string> {
+    let found = this.freePrints.get(tree);
+    if (!found) {
+      found = countFreePrints(tree);
+      this.freePrints.set(tree, found);
     }
     return found;
   }

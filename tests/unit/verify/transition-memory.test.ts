@@ -9,6 +9,9 @@ import { TransitionMemory } from '../../../src/verify/transition-memory.js';
 import { verifyUnitStep } from '../../../src/verify/verify-unit-step.js';
 import type { UiTree } from '../../../src/ui/ui-tree.js';
 import { actedUnit, transition } from './transitions.js';
+import { hierarchy, node, screen } from './screens.js';
+import { perceive } from '../../../src/perception/perceive.js';
+import type { ControlUnit } from '../../../src/perception/control-unit.js';
 
 // Reuters: "Navigate up" from an article list back to the sections page (a weak pass alone),
 // and the step the replay takes as its wrong effect (another control on a page like it).
@@ -110,5 +113,49 @@ describe('TransitionMemory', () => {
     seen.learn(unit, elsewhere.before, step.after);
     seen.learn(unit, step.before, other.after);
     expect(seen.recall(unit, step.before, step.after)).toEqual({ same: 0, other: 1 });
+  });
+});
+
+// SYNTHETIC screens (hand-made, after the shape of a habit tracker's list): a habit row with a
+// "−" button, its streak, the health bar's number, and the toast-like note a tap adds.
+function habitPage(streak: number, health: number, options: { note?: string; button?: string } = {}): UiTree {
+  const button = options.button ?? 'Negative';
+  const row = node({ class: 'android.widget.LinearLayout', bounds: '[0,400][1080,600]' },
+    node({ text: 'Drink water', bounds: '[40,420][700,480]' })
+    + node({ text: String(streak), 'resource-id': 'com.example.app:id/streak', bounds: '[700,520][800,580]' })
+    + node({ class: 'android.widget.Button', 'content-desc': /\d/.test(button) ? '' : button, text: /\d/.test(button) ? button : '', clickable: true, bounds: '[900,420][1060,580]' }));
+  const bar = node({ text: `${health} / 50`, 'resource-id': 'com.example.app:id/health', bounds: '[40,100][600,160]' });
+  const note = options.note === undefined ? '' : node({ text: options.note, 'resource-id': 'com.example.app:id/note', bounds: '[40,1700][1040,1800]' });
+  return screen(hierarchy(node({ class: 'android.widget.FrameLayout', bounds: '[0,0][1080,1920]' }, bar + row + note)));
+}
+
+function unitNamed(tree: UiTree, label: string): ControlUnit {
+  const unit = perceive(tree).units.find((candidate) => candidate.label === label);
+  if (!unit) throw new Error(`no unit "${label}"`);
+  return unit;
+}
+
+describe('TransitionMemory, numbers that tick', () => {
+  it('knows a control not named by a number by what it does, whatever the numbers read', () => {
+    const memory = new TransitionMemory();
+    const first = habitPage(-1, 16);
+    const unit = unitNamed(first, 'Negative');
+    memory.learn(unit, first, habitPage(-2, 15, { note: '- 0.2' }));
+    // The next tap: the streak and the health move on by one, the same note comes.
+    expect(memory.recall(unit, habitPage(-2, 15), habitPage(-3, 14, { note: '- 0.2' }))).toEqual({ same: 1, other: 0 });
+    // Another effect (another note) is still another effect.
+    expect(memory.recall(unit, habitPage(-2, 15), habitPage(-3, 14, { note: 'Habit deleted' }))).toEqual({ same: 0, other: 1 });
+  });
+
+  it('keeps the numbers for a control named by one: they are what it sets', () => {
+    const memory = new TransitionMemory();
+    const first = habitPage(-1, 16, { button: '5' });
+    const unit = unitNamed(first, '5');
+    memory.learn(unit, first, habitPage(-2, 15, { button: '5', note: '- 0.2' }));
+    // Read with its numbers, the page with other numbers is another page: the move is not known.
+    expect(memory.recall(unit, habitPage(-2, 15, { button: '5' }), habitPage(-3, 14, { button: '5', note: '- 0.2' }))).toEqual({ same: 0, other: 0 });
+    // From the same page, another number reached is another effect.
+    expect(memory.recall(unit, first, habitPage(-3, 14, { button: '5', note: '- 0.2' }))).toEqual({ same: 0, other: 1 });
+    expect(memory.recall(unit, first, habitPage(-2, 15, { button: '5', note: '- 0.2' }))).toEqual({ same: 1, other: 0 });
   });
 });
