@@ -66,10 +66,18 @@ function isChangeRecord(value: unknown): value is ChangeRecord {
 function describeNode(tree: UiTree, node: UiNode, options: { ownText?: boolean } = {}): string {
   const role = roleOf(node);
   const own = options.ownText === false ? '' : nodeText(node);
-  const label = own !== '' ? own : rowLabel(tree, node);
+  // A field is named by its hint (what it asks for), else by its id, before any text of its row:
+  // the first text under a field's parent is as often a button beside it as its label.
+  const label = own !== '' ? own : node.editable ? fieldName(tree, node) : rowLabel(tree, node);
   if (label === '') return `${role}${node.resourceId === '' ? '' : ` ${node.resourceId.slice(node.resourceId.indexOf('/') + 1)}`}`;
   // A control named by its row reads best label first: 'Wi-Fi' switch.
   return own === '' || role === 'switch' || role === 'checkbox' || role === 'tab' ? `${quote(label)} ${role}` : `${role} ${quote(label)}`;
+}
+
+/** A field's hint; else nothing when it has an id (the caller names it by the id); else the text of its row. */
+function fieldName(tree: UiTree, node: UiNode): string {
+  if (node.hint.trim() !== '') return node.hint;
+  return node.resourceId === '' ? rowLabel(tree, node) : '';
 }
 
 function roleOf(node: UiNode): string {
