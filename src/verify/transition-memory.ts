@@ -230,12 +230,7 @@ export class TransitionMemory implements TransitionRecall {
   }
 
   private printsOf(tree: UiTree): ReadonlySet<string> {
-    let found = this.prints.get(tree);
-    if (!found) {
-      found = pagePrints(tree);
-      this.prints.set(tree, found);
-    }
-    return found;
+    return memoized(this.prints, tree, pagePrints);
   }
 
   /** A page as the memory compares it for `unit`'s moves: without numbers for a control not named by one (`countFreePrints`). */
@@ -244,11 +239,16 @@ export class TransitionMemory implements TransitionRecall {
   }
 
   private freePrintsOf(tree: UiTree): ReadonlySet<string> {
-    let found = this.freePrints.get(tree);
-    if (!found) {
-      found = countFreePrints(tree);
-      this.freePrints.set(tree, found);
-    }
-    return found;
+    return memoized(this.freePrints, tree, countFreePrints);
   }
+}
+
+/** `read(tree)`, worked out once per tree and kept in `cache`. */
+function memoized(cache: WeakMap<UiTree, ReadonlySet<string>>, tree: UiTree, read: (tree: UiTree) => Set<string>): ReadonlySet<string> {
+  let found = cache.get(tree);
+  if (!found) {
+    found = read(tree);
+    cache.set(tree, found);
+  }
+  return found;
 }
