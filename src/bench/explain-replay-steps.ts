@@ -24,6 +24,8 @@ export interface StepSelection {
 
 /** One explained step: its replay, its recorded step and screens, and the text block that explains it. */
 export interface ExplainedStep {
+  /** The step's id (a skipped record's, when the loader left it out). */
+  readonly id: string;
   readonly replayed?: StepReplay;
   /** The recorded step (absent for one the loader skipped). */
   readonly step?: ReplayStep;
@@ -102,11 +104,11 @@ export function explainReplaySteps(source: ReplaySource, report: VerifyReplayRep
       const tree = screens.get(file);
       return tree === undefined ? [] : [{ file, tree }];
     });
-    const base = { replayed, ...(step ? { step } : {}), ...(donor ? { donor } : {}), trailScreens, ...(falsePass ? { falsePass } : {}) };
+    const base = { id: replayed.id, replayed, ...(step ? { step } : {}), ...(donor ? { donor } : {}), trailScreens, ...(falsePass ? { falsePass } : {}) };
     explained.push({ ...base, text: explainStep(base) });
   }
   for (const skipped of source.skipped) {
-    if (matches(skipped.id)) explained.push({ trailScreens: [], text: `step ${skipped.id}\n  skipped while loading: ${skipped.reason}\n` });
+    if (matches(skipped.id)) explained.push({ id: skipped.id, trailScreens: [], text: `step ${skipped.id}\n  skipped while loading: ${skipped.reason}\n` });
   }
   return {
     text: explained.map((item) => item.text).join('\n'),

@@ -70,7 +70,6 @@ type PanelOf = (caption: string, tree: UiTree, marks: PanelMarks) => SafeHtml;
 
 function renderStep(item: ExplainedStep, panel: PanelOf): SafeHtml {
   const { replayed, step, donor } = item;
-  const id = replayed?.id ?? item.text.split('\n')[0]?.replace(/^step /, '') ?? '';
   const panels: SafeHtml[] = [];
   if (step) {
     const seen = changedPlaces(step.before, step.after);
@@ -84,7 +83,7 @@ function renderStep(item: ExplainedStep, panel: PanelOf): SafeHtml {
   const verdict = replayed?.verdict;
   const badge = verdict === undefined ? html`<span class="badge closed">${replayed?.category ?? 'skipped'}</span>` : html`<span class="${`badge ${verdict.outcome}`}">${verdict.outcome}${verdict.strength ? ` ${verdict.strength}` : ''}</span>`;
   const falsePass = item.falsePass === undefined ? '' : html`<span class="badge fail">false pass: ${item.falsePass}</span>`;
-  return html`<section class="step"><header class="step"><h2>${shortId(id, step)}</h2>${badge}${falsePass}</header>
+  return html`<section class="step"><header class="step"><h2>${shortId(item.id, step)}</h2>${badge}${falsePass}</header>
 <pre>${item.text}</pre>
 ${panels.length > 0 ? html`<div class="panels">${panels}</div>` : ''}
 </section>
