@@ -31,6 +31,7 @@ const allowList: readonly { readonly match: RegExp; readonly reason: string }[] 
   { match: /^npx tsx scripts\/start-(appium|grid)\.ts\b/, reason: 'starts servers that run until Ctrl-C (Appium, a Selenium Grid); the script must exist' },
   { match: /^emulator /, reason: 'the Android SDK emulator' },
   { match: /^npx tsx scripts\/generate-androidworld-tasks\.ts\b/, reason: 'writes (or with --check compares) the AndroidWorld suite files; tests/integration/tasks/androidworld-suite.test.ts checks that the committed files are its output' },
+  { match: /^npx tsx scripts\/droidbot-to-transitions\.ts\b/, reason: 'converts DroidBot output folders the reader has; tests/integration/droidbot-to-transitions.test.ts runs it on tests/fixtures/droidbot-output' },
   { match: /^adb /, reason: 'the Android platform tools, against a running emulator' },
   { match: /^bash scripts\/setup-emulator\.sh\b/, reason: 'downloads the Android SDK, a system image and (--androidworld) AndroidWorld\'s APKs: network, minutes; the script must exist' },
   { match: /^java -jar /, reason: 'a Selenium Grid hub or node (Java, runs until stopped)' },
