@@ -8,12 +8,14 @@
 //   node bin/senseact.js verify-replay <dir>/transitions.jsonl
 // Writes <dir>/transitions.jsonl and <dir>/xml/<sha1 prefix>.xml (each distinct screen once).
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeFileAtomic } from '../src/bench/write-file-atomic.js';
 import { loadReplaySource } from '../src/tasks/replay/load-replay-source.js';
 import { ReplayLoadError } from '../src/tasks/replay/replay-load-error.js';
 import type { ReplayAction, ReplayElement, ReplaySource, ReplayStep } from '../src/tasks/replay/replay-task.js';
+import { formatBounds } from '../src/ui/bounds.js';
 import { droidBotStateXml } from '../src/ui/droidbot-state-xml.js';
 import { oppositeDirection } from '../src/ui/scroll-direction.js';
 import type { UiTree } from '../src/ui/ui-tree.js';
@@ -33,7 +35,7 @@ function elementFields(element: ReplayElement | undefined): Record<string, unkno
   if (!element) return {};
   const [left, top, right, bottom] = element.bounds;
   return {
-    bounds: `[${left},${top}][${right},${bottom}]`,
+    bounds: formatBounds(element.bounds),
     class: element.className || null,
     resource_id: element.resourceId || null,
     text: element.text || null,
@@ -58,14 +60,16 @@ function componentOf(tree: UiTree): string | null {
   return tree.activity === '' ? null : `${tree.packageName}/${tree.activity}`;
 }
 
-/** Converts state files to XML once each, by content. */
+/** Converts each state file to XML once, and writes each distinct screen once (by content). */
 class ScreenWriter {
   private readonly written = new Map<string, string | { problem: string }>();
+  /** The XML files written, by name (two state files can hold the same screen). */
+  private readonly names = new Set<string>();
   readonly unconverted: { file: string; problem: string }[] = [];
   constructor(private readonly out: string) {}
 
   get count(): number {
-    return new Set([...this.written.values()].filter((value) => typeof value === 'string')).size;
+    return this.names.size;
   }
 
   /** The record's path of the converted screen, or undefined when the state does not convert (listed in `unconverted`). */
@@ -89,7 +93,10 @@ class ScreenWriter {
     const converted = droidBotStateXml(data);
     if ('problem' in converted) return { problem: `${converted.path}: ${converted.problem}` };
     const name = `xml/${createHash('sha1').update(converted.xml).digest('hex').slice(0, 16)}.xml`;
-    await writeFile(path.join(this.out, name), converted.xml);
+    if (!this.names.has(name)) {
+      await writeFile(path.join(this.out, name), converted.xml);
+      this.names.add(name);
+    }
     return name;
   }
 }
@@ -118,9 +125,9 @@ function record(step: ReplayStep, before: string, after: string, sourceFolder: s
  * Writes `source`'s steps (a DroidBot or DroidTask source, as `loadReplaySource` reads
  * it) to `out`/transitions.jsonl, their screens to `out`/xml/. `perApp` keeps the first
  * steps of each app, in the source's order; `stacks` keeps DroidBot's activity stacks
- * (an XML dump has none, so by default they are left out). The JSONL is written to a temporary name
- * and renamed, so an interrupted run leaves no partial file. Throws when the source is
- * already a transitions JSONL (its screens are XML already).
+ * (an XML dump has none, so by default they are left out). The JSONL is written
+ * atomically (`writeFileAtomic`), so an interrupted run leaves no partial file. Throws
+ * when the source is already a transitions JSONL (its screens are XML already).
  */
 export async function writeTransitions(source: ReplaySource, out: string, options: { perApp?: number; stacks?: boolean } = {}): Promise<ConversionSummary> {
   if (source.format !== 'droidbot' && source.format !== 'droidtask') {
@@ -145,9 +152,7 @@ export async function writeTransitions(source: ReplaySource, out: string, option
       lines.push(JSON.stringify(record(step, before, after, source.name, options.stacks === true)));
     }
   }
-  const file = path.join(out, 'transitions.jsonl');
-  await writeFile(`${file}.partial`, lines.length > 0 ? `${lines.join('\n')}\n` : '');
-  await rename(`${file}.partial`, file);
+  await writeFileAtomic(path.join(out, 'transitions.jsonl'), lines.length > 0 ? `${lines.join('\n')}\n` : '');
   return { records: lines.length, screens: screens.count, apps: perApp.size, overCap, unconverted: screens.unconverted };
 }
 

@@ -1,3 +1,4 @@
+import { formatBounds } from './bounds.js';
 import { droidBotViewBounds, orderDroidBotState, type DroidBotStateProblem, type DroidBotStateView } from './droidbot-state.js';
 
 /**
@@ -25,12 +26,11 @@ function flag(value: boolean | null | undefined): string {
 
 /** One view's `<node` start, its attributes in the order `uiautomator dump` writes them. */
 function nodeStart(view: DroidBotStateView, index: number): string {
-  const [left, top, right, bottom] = droidBotViewBounds(view);
   return `<node index="${index}" text="${attribute(view.text)}" resource-id="${attribute(view.resource_id)}" class="${attribute(view.class)}"`
     + ` package="${attribute(view.package)}" content-desc="${attribute(view.content_description)}" checkable="${flag(view.checkable)}"`
     + ` checked="${flag(view.checked)}" clickable="${flag(view.clickable)}" enabled="${flag(view.enabled)}" focusable="${flag(view.focusable)}"`
     + ` focused="${flag(view.focused)}" scrollable="${flag(view.scrollable)}" long-clickable="${flag(view.long_clickable)}"`
-    + ` password="${flag(view.is_password)}" selected="${flag(view.selected)}" bounds="[${left},${top}][${right},${bottom}]"`;
+    + ` password="${flag(view.is_password)}" selected="${flag(view.selected)}" bounds="${formatBounds(droidBotViewBounds(view))}"`;
 }
 
 /**
